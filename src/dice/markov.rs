@@ -1,0 +1,174 @@
+//! Absorbing Markov chains for "repeat until" rules: a warrior rolling to
+//! recover from Down every turn, ships grappled in a boarding action until one
+//! is taken, thrusting until a test fails.
+
+/// A chain with `transient` states that can move among themselves (matrix
+/// `Q`) or into absorbing states (matrix `R`). Each row of `[Q | R]` sums to 1.
+#[derive(Clone, Debug)]
+pub struct AbsorbingChain {
+    q: Vec<Vec<f64>>,
+    r: Vec<Vec<f64>>,
+}
+
+/// Errors building an absorbing chain.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ChainError {
+    /// A row's probabilities do not sum to one.
+    #[error("row {row} of the chain sums to {sum}, not 1")]
+    RowSum {
+        /// The offending row.
+        row: usize,
+        /// Its sum.
+        sum: f64,
+    },
+    /// The matrices disagree in shape.
+    #[error("Q is {q_rows} rows but R is {r_rows}")]
+    Shape {
+        /// Rows of Q.
+        q_rows: usize,
+        /// Rows of R.
+        r_rows: usize,
+    },
+    /// Some transient state can never reach an absorbing state.
+    #[error("the chain never absorbs from some state (I - Q is singular)")]
+    NeverAbsorbs,
+}
+
+impl AbsorbingChain {
+    /// Builds the chain from its transient-to-transient matrix `q` and its
+    /// transient-to-absorbing matrix `r`.
+    pub fn new(q: Vec<Vec<f64>>, r: Vec<Vec<f64>>) -> Result<Self, ChainError> {
+        if q.len() != r.len() {
+            return Err(ChainError::Shape {
+                q_rows: q.len(),
+                r_rows: r.len(),
+            });
+        }
+        for (row, (qr, rr)) in q.iter().zip(&r).enumerate() {
+            let sum: f64 = qr.iter().chain(rr).sum();
+            if (sum - 1.0).abs() > 1e-9 || qr.len() != q.len() {
+                return Err(ChainError::RowSum { row, sum });
+            }
+        }
+        Ok(AbsorbingChain { q, r })
+    }
+
+    /// `(I - Q)^-1`, the fundamental matrix: expected visits to each transient
+    /// state. Gauss-Jordan with partial pivoting; chains here are small.
+    fn fundamental(&self) -> Result<Vec<Vec<f64>>, ChainError> {
+        let n = self.q.len();
+        let mut a: Vec<Vec<f64>> = (0..n)
+            .map(|i| {
+                let mut row: Vec<f64> = (0..n)
+                    .map(|j| f64::from(u8::from(i == j)) - self.q[i][j])
+                    .collect();
+                row.extend((0..n).map(|j| f64::from(u8::from(i == j))));
+                row
+            })
+            .collect();
+        for col in 0..n {
+            let pivot = (col..n)
+                .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+                .unwrap_or(col);
+            if a[pivot][col].abs() < 1e-14 {
+                return Err(ChainError::NeverAbsorbs);
+            }
+            a.swap(col, pivot);
+            let d = a[col][col];
+            a[col].iter_mut().for_each(|x| *x /= d);
+            for row in 0..n {
+                if row != col {
+                    let f = a[row][col];
+                    if f != 0.0 {
+                        for k in 0..2 * n {
+                            a[row][k] -= f * a[col][k];
+                        }
+                    }
+                }
+            }
+        }
+        Ok(a.into_iter().map(|row| row[n..].to_vec()).collect())
+    }
+
+    /// Probability of ending in each absorbing state from each transient
+    /// state: `B = (I - Q)^-1 R`, indexed `[start][absorbing]`.
+    pub fn absorption(&self) -> Result<Vec<Vec<f64>>, ChainError> {
+        let n_inv = self.fundamental()?;
+        let m = self.r.first().map_or(0, Vec::len);
+        Ok(n_inv
+            .iter()
+            .map(|row| {
+                (0..m)
+                    .map(|j| row.iter().zip(&self.r).map(|(a, r)| a * r[j]).sum())
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Expected number of steps before absorption from each transient state.
+    pub fn expected_steps(&self) -> Result<Vec<f64>, ChainError> {
+        Ok(self.fundamental()?.iter().map(|row| row.iter().sum()).collect())
+    }
+
+    /// P(absorbed within exactly `k` steps) for `k = 1..=max_steps`, starting
+    /// from transient state `start`: the distribution of how long it lasts.
+    pub fn steps_distribution(&self, start: usize, max_steps: usize) -> Vec<f64> {
+        let n = self.q.len();
+        let mut v = vec![0.0; n];
+        v[start] = 1.0;
+        let mut out = Vec::with_capacity(max_steps);
+        for _ in 0..max_steps {
+            let absorbed: f64 = v
+                .iter()
+                .zip(&self.r)
+                .map(|(p, r)| p * r.iter().sum::<f64>())
+                .sum();
+            out.push(absorbed);
+            v = (0..n)
+                .map(|j| v.iter().zip(&self.q).map(|(p, q)| p * q[j]).sum())
+                .collect();
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gamblers_ruin_matches_closed_form() {
+        // Fair walk on 1..=3 absorbing at 0 and 4: P(reach 4 from i) = i/4.
+        let q = vec![
+            vec![0.0, 0.5, 0.0],
+            vec![0.5, 0.0, 0.5],
+            vec![0.0, 0.5, 0.0],
+        ];
+        let r = vec![vec![0.5, 0.0], vec![0.0, 0.0], vec![0.0, 0.5]];
+        let chain = AbsorbingChain::new(q, r).unwrap();
+        let b = chain.absorption().unwrap();
+        for (i, row) in b.iter().enumerate() {
+            assert!((row[1] - (i + 1) as f64 / 4.0).abs() < 1e-12);
+        }
+        // Expected duration i * (4 - i).
+        let t = chain.expected_steps().unwrap();
+        assert!((t[0] - 3.0).abs() < 1e-12 && (t[1] - 4.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn geometric_steps_distribution() {
+        let chain = AbsorbingChain::new(vec![vec![0.5]], vec![vec![0.5]]).unwrap();
+        let d = chain.steps_distribution(0, 3);
+        assert_eq!(d, vec![0.5, 0.25, 0.125]);
+    }
+
+    #[test]
+    fn rejects_bad_rows_and_closed_loops() {
+        assert!(matches!(
+            AbsorbingChain::new(vec![vec![0.5]], vec![vec![0.2]]),
+            Err(ChainError::RowSum { row: 0, .. })
+        ));
+        let stuck = AbsorbingChain::new(vec![vec![1.0]], vec![vec![0.0]]).unwrap();
+        assert_eq!(stuck.absorption(), Err(ChainError::NeverAbsorbs));
+    }
+}

@@ -1,0 +1,16 @@
+//! The dice kernel: game-agnostic exact distributions, Monte Carlo streams,
+//! streaming tallies and statistics. Nothing here knows any rule set.
+
+mod dist;
+mod markov;
+mod roller;
+pub mod stats;
+mod tally;
+
+pub use dist::{Dist, binomial_pmf};
+pub use markov::{AbsorbingChain, ChainError};
+pub use roller::{
+    BATCH_LIMIT, BatchedRoller, Replay, Roller, StateDist, TooManyPaths, enumerate, split_word,
+    stream_seed,
+};
+pub use tally::{Expectation, MetricSink, Tally};

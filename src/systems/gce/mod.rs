@@ -1,0 +1,169 @@
+//! Gorkamorka Community Edition (`seeds/002_8c1a109281471897.txt`).
+
+#[cfg(test)]
+mod seed_text;
+pub mod shooting;
+pub mod tables;
+pub mod weapon;
+
+use crate::systems::{Model, ParamError, Params, SystemInfo, VariantDef};
+use shooting::{Coverage, Shooting, ShootingModel, Target};
+use weapon::{Template, Weapon};
+
+/// Rule variants of GCE.
+pub const VARIANTS: &[VariantDef] = &[VariantDef {
+    name: "overwatch",
+    values: &["current", "original"],
+    about: "Overwatch hit modifier: 'current' +1 (v1.4 changelog: \"Buffed Overwatch to give +1 to hit rather than -1\"), 'original' -1",
+}];
+
+/// Scenario names.
+pub const SCENARIOS: &[&str] = &["shooting"];
+
+/// Parameters of the shooting scenario besides the weapon's.
+pub const SHOOTING_PARAMS: &[&str] = &[
+    "bs",
+    "user_strength",
+    "fire_mode",
+    "sf_fired",
+    "range",
+    "cover",
+    "overwatch",
+    "appearing_or_charging",
+    "firer_vehicle_moved_fast",
+    "target_moved_fast",
+    "fast_moving_warrior",
+    "small_target",
+    "large_target",
+    "extra_hit_modifier",
+    "coverage",
+    "toughness",
+    "wounds",
+    "save",
+    "target_ws",
+    "target_bs",
+    "pin_immune",
+];
+
+/// What GCE offers.
+pub fn info() -> crate::systems::SystemInfo {
+    SystemInfo {
+        name: "gce",
+        title: "Gorkamorka Community Edition",
+        scenarios: SCENARIOS,
+        presets: weapon::PRESETS.iter().map(|s| format!("weapon = \"{s}\"")).collect(),
+        variants: VARIANTS,
+        metrics: shooting::metric_catalog()
+            .into_iter()
+            .map(|m| (m.name, m.about))
+            .chain([
+                ("hits=k".to_string(), "P(exactly k hits), k = 0..max shots"),
+                ("wounds=k".to_string(), "P(exactly k successful wound rolls)"),
+            ])
+            .collect(),
+    }
+}
+
+fn required<T>(v: Option<T>, field: &str, what: &str) -> Result<T, ParamError> {
+    v.ok_or_else(|| ParamError::new(field, format!("missing: set {field} ({what})")))
+}
+
+/// Builds a GCE model.
+pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    if scenario != "shooting" {
+        return Err(ParamError::new(
+            "scenario",
+            format!("GCE has no scenario '{scenario}' (known: {})", SCENARIOS.join(", ")),
+        ));
+    }
+    let overwatch_bonus = match variants.choice("overwatch", VARIANTS[0].values)?.as_deref() {
+        Some("original") => -1,
+        _ => 1,
+    };
+    variants.reject_unused(&["overwatch"])?;
+    let weapon = Weapon::from_params(p)?;
+    let bs = required(p.int("bs", 0, 10)?, "bs", "the shooter's Ballistic Skill, 0-10")? as i32;
+    let user_strength = p.int("user_strength", 0, 10)?.unwrap_or(3) as u8;
+    let full_auto_dice = match p.choice("fire_mode", &["single", "full_auto"])?.as_deref() {
+        Some("full_auto") => {
+            if weapon.sustained_fire_dice == 0 {
+                return Err(ParamError::new(
+                    "fire_mode",
+                    format!("weapon '{}' has no Sustained Fire dice, so it cannot fire on full auto", weapon.name),
+                ));
+            }
+            let fired = p.int("sf_fired", 1, 6)?.unwrap_or(i64::from(weapon.sustained_fire_dice)) as u32;
+            if fired > weapon.sustained_fire_dice {
+                return Err(ParamError::new(
+                    "sf_fired",
+                    format!("{fired} Sustained Fire dice, but weapon '{}' has {}", weapon.name, weapon.sustained_fire_dice),
+                ));
+            }
+            fired
+        }
+        _ => 0,
+    };
+    let range = if weapon.template == Template::Teardrop {
+        None
+    } else {
+        Some(required(p.real("range", 1000.0)?, "range", "inches to the target")?)
+    };
+    let flag = |name: &str, value: i32| -> Result<i32, ParamError> {
+        Ok(if p.flag(name)?.unwrap_or(false) { value } else { 0 })
+    };
+    let cover = match p.choice("cover", &["none", "partial", "in"])?.as_deref() {
+        Some("partial") => -1,
+        Some("in") => -2,
+        _ => 0,
+    };
+    let hit_modifier = cover
+        + flag("overwatch", overwatch_bonus)?
+        + flag("appearing_or_charging", -1)?
+        + flag("firer_vehicle_moved_fast", -1)?
+        + flag("target_moved_fast", -1)?
+        + flag("fast_moving_warrior", -1)?
+        + flag("small_target", -1)?
+        + flag("large_target", 1)?
+        + p.int("extra_hit_modifier", -10, 10)?.unwrap_or(0) as i32;
+    let coverage = match p.choice("coverage", &["aimed", "full", "partial"])?.as_deref() {
+        Some("full") => Coverage::Full,
+        Some("partial") => Coverage::Partial,
+        _ => Coverage::Aimed,
+    };
+    if coverage != Coverage::Aimed && weapon.template == Template::None {
+        return Err(ParamError::new(
+            "coverage",
+            "coverage applies to blast markers and teardrop templates; this weapon has neither",
+        ));
+    }
+    let save = match p.int("save", 0, 7)? {
+        Some(0) | Some(7) | None => None,
+        Some(1) => {
+            return Err(ParamError::new(
+                "save",
+                "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
+            ));
+        }
+        Some(v) => Some(v as u8),
+    };
+    let target = Target {
+        toughness: required(p.int("toughness", 1, 10)?, "toughness", "the target's Toughness, 1-10")? as u8,
+        wounds: required(p.int("wounds", 1, 20)?, "wounds", "the target's Wounds")? as u8,
+        save,
+        ws: required(p.int("target_ws", 1, 10)?, "target_ws", "the target's WS, for Flesh Wounds")? as u8,
+        bs: required(p.int("target_bs", 1, 10)?, "target_bs", "the target's BS, for Flesh Wounds")? as u8,
+        pin_immune: p.flag("pin_immune")?.unwrap_or(false),
+    };
+    let known: Vec<&str> = weapon::WEAPON_PARAMS.iter().chain(SHOOTING_PARAMS).copied().collect();
+    p.reject_unused(&known)?;
+    Ok(Box::new(ShootingModel::new(Shooting {
+        weapon,
+        bs,
+        user_strength,
+        full_auto_dice,
+        range,
+        hit_modifier,
+        coverage,
+        target,
+    })))
+}

@@ -1,0 +1,37 @@
+//! Test helper: reads tables straight out of the GCE seed text so the
+//! encoded tables are checked against their source, not against a copy.
+
+use std::path::PathBuf;
+
+/// The GCE seed file: `$KRUNCH_SEEDS/002_…` or `../shared/seeds/002_…`
+/// beside the crate.
+pub fn seed_path() -> PathBuf {
+    let dir = std::env::var_os("KRUNCH_SEEDS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds"));
+    dir.join("002_8c1a109281471897.txt")
+}
+
+/// The Wound Chart as printed: `None` for "N" and "-".
+pub fn wound_chart_from_seed() -> Vec<Vec<Option<u8>>> {
+    let path = seed_path();
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the GCE seed must be readable at {}: {e}", path.display()));
+    let start = text.find("Wound Chart\nSTR |").expect("seed has a Wound Chart");
+    let body = &text[start..];
+    let end = body.find("\nDamage\n").expect("the chart ends before 'Damage'");
+    let tokens: Vec<&str> = body[..end]
+        .lines()
+        .flat_map(|l| l.split('|'))
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && !t.starts_with("---"))
+        .collect();
+    // "Wound Chart", "STR", "TARGET’S TOUGHNESS", header 1..10, then rows of 11
+    let header = tokens.iter().position(|t| *t == "1").expect("header row");
+    let rows: Vec<Vec<Option<u8>>> = tokens[header + 10..]
+        .chunks(11)
+        .map(|row| row[1..].iter().map(|c| c.parse().ok()).collect())
+        .collect();
+    assert_eq!(rows.len(), 10, "ten Strength rows");
+    rows
+}

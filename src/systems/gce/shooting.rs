@@ -1,0 +1,588 @@
+//! GCE Shooting, steps 1-6: one shooter, one weapon, one target.
+//!
+//! The rule is written once, as steps on a [`ShotState`] against the
+//! [`Roller`] trait; the Monte Carlo sampler runs the steps with batched
+//! dice and the exact evaluator runs the same steps under [`StateDist`],
+//! merging equal states between steps. A branch-free fast path for plain
+//! single shots is checked against the exact evaluator in the tests.
+
+use super::tables::{Injury, hit_needed, hit_with, injury, sustained_fire, wound_needed};
+use super::weapon::{Ammo, Template, Weapon};
+use crate::dice::{
+    AbsorbingChain, BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally,
+    split_word,
+};
+use crate::systems::{MetricDef, Model};
+
+/// Where the target stands relative to a template or blast marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// The aimed-at target (blast marker: centred on it when the shot hits).
+    Aimed,
+    /// Wholly under the marker or template: hit automatically.
+    Full,
+    /// Partly under it: hit on a D6 roll of 4+.
+    Partial,
+}
+
+/// The target warrior.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    /// Toughness 1-10.
+    pub toughness: u8,
+    /// Wounds on the profile.
+    pub wounds: u8,
+    /// Armour save (score needed), if any.
+    pub save: Option<u8>,
+    /// WS and BS: "so long as both their WS and BS characteristics do not
+    /// reach 0" after Flesh Wounds.
+    pub ws: u8,
+    /// See `ws`.
+    pub bs: u8,
+    /// Immune to Pinning (drivers, some factions).
+    pub pin_immune: bool,
+}
+
+/// Everything that decides one shooting attack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shooting {
+    /// The weapon.
+    pub weapon: Weapon,
+    /// Shooter's Ballistic Skill.
+    pub bs: i32,
+    /// Shooter's Strength (for "Varies" save modifiers).
+    pub user_strength: u8,
+    /// Sustained Fire dice fired (0 = a single shot).
+    pub full_auto_dice: u32,
+    /// Range to the target in inches (`None` for teardrop templates).
+    pub range: Option<f64>,
+    /// Sum of the situational hit modifiers (cover, movement, size,
+    /// Overwatch under the chosen variant), not counting range.
+    pub hit_modifier: i32,
+    /// Where the target is relative to a template.
+    pub coverage: Coverage,
+    /// The target.
+    pub target: Target,
+}
+
+/// Final condition of the target after the attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// Unhurt or still on its feet with wounds left.
+    Standing,
+    /// On its feet after at least one Flesh Wound.
+    FleshWound,
+    /// Down.
+    Down,
+    /// Out of Action.
+    OutOfAction,
+}
+
+/// Everything the attack has done so far: the state the steps act on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ShotState {
+    shots_left: u8,
+    jams_left: u8,
+    hits: u8,
+    wounds: u8,
+    unsaved: u8,
+    damage: u16,
+    wounds_left: u8,
+    ws: u8,
+    bs: u8,
+    status: Status,
+    pinned: bool,
+    out_of_ammo: bool,
+    exploded: bool,
+    on_fire: bool,
+}
+
+/// Cap on dice paths for one step of the exact evaluator.
+const STEP_PATHS: usize = 1 << 16;
+
+impl Shooting {
+    fn start(&self) -> ShotState {
+        ShotState {
+            shots_left: if self.full_auto_dice == 0 { 1 } else { 0 },
+            jams_left: 0,
+            hits: 0,
+            wounds: 0,
+            unsaved: 0,
+            damage: 0,
+            wounds_left: self.target.wounds,
+            ws: self.target.ws,
+            bs: self.target.bs,
+            status: Status::Standing,
+            pinned: false,
+            out_of_ammo: false,
+            exploded: false,
+            on_fire: false,
+        }
+    }
+
+    /// Most shots one attack can make.
+    pub fn max_shots(&self) -> u32 {
+        if self.full_auto_dice == 0 { 1 } else { 3 * self.full_auto_dice }
+    }
+
+    /// Firing on Full Auto: "Roll a sustained fire dice to see how many shots
+    /// you can resolve"; "When a jam is rolled then no shots are inflicted by
+    /// that dice ... You must make a separate Ammo Roll for each jam symbol".
+    fn roll_sustained_fire_die(&self, dice: &mut impl Roller, s: &mut ShotState) {
+        match sustained_fire(dice.d6()) {
+            Some(n) => s.shots_left += n as u8,
+            None => s.jams_left += 1,
+        }
+    }
+
+    /// Ammo Rolls and Exploding Weapons: "if you score less than the number
+    /// indicated then the weapon has run out of ammo"; "If an Ammo Roll is
+    /// required and the result is 1, roll a further D6. If the result is
+    /// lower than the Weapon Ammo Roll number again it explodes! However,
+    /// Weapons with Auto Ammo Roll will explode on the first result of a 1."
+    fn ammo_roll(&self, dice: &mut impl Roller, s: &mut ShotState) {
+        let d = dice.d6();
+        match self.weapon.ammo {
+            Ammo::Auto => {
+                s.out_of_ammo = true;
+                s.exploded |= d == 1;
+            }
+            Ammo::Score(a) => {
+                if d < a {
+                    s.out_of_ammo = true;
+                    if d == 1 && dice.d6() < a {
+                        s.exploded = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Steps 2-6 for one shot.
+    fn resolve_shot(&self, dice: &mut impl Roller, s: &mut ShotState) {
+        s.shots_left -= 1;
+        let range_mod = self.range.map(|r| self.weapon.range_modifier(r));
+        let aimed_hit = |dice: &mut _, s: &mut ShotState| -> bool {
+            let first = Roller::d6(dice);
+            // "If you roll a 6 when testing to Hit ... an Ammo Roll is
+            // required. The Target is still Hit"; out of range: "you still
+            // have to Test" - the die is rolled, the shot misses.
+            let trigger = first == 6 || self.weapon.ammo_after_every_shot;
+            let hit = match range_mod {
+                Some(Some(m)) => hit_with(first, hit_needed(self.bs, self.hit_modifier + m), dice),
+                _ => false,
+            };
+            if trigger {
+                self.ammo_roll(dice, s);
+            }
+            hit
+        };
+        let hit = match (self.weapon.template, self.coverage) {
+            (Template::Teardrop, c) => {
+                if self.weapon.ammo_after_every_shot {
+                    self.ammo_roll(dice, s);
+                }
+                c != Coverage::Partial || dice.d6() >= 4
+            }
+            (Template::Blast, Coverage::Partial) => aimed_hit(dice, s) && dice.d6() >= 4,
+            _ => aimed_hit(dice, s),
+        };
+        if !hit {
+            return;
+        }
+        s.hits += 1;
+        // Pinning: "Unless otherwise stated a shot that Hits will Pin".
+        s.pinned |= !self.target.pin_immune;
+        if let Some(fire) = self.weapon.catch_fire {
+            s.on_fire |= dice.d6() >= fire;
+        }
+        if s.status == Status::OutOfAction {
+            return;
+        }
+        // Step 3: Wound Chart.
+        let Some(needed) = wound_needed(self.weapon.strength, self.target.toughness) else {
+            return;
+        };
+        if dice.d6() < u32::from(needed) {
+            return;
+        }
+        s.wounds += 1;
+        // Step 4: "It is impossible to make a save if the score required is
+        // greater than 6"; a Warrior with no Armour has no save to improve.
+        if let Some(save) = self.target.save {
+            let need = i32::from(save) - self.weapon.save_modifier_with(self.user_strength);
+            if need <= 6 && dice.d6() as i32 >= need {
+                return;
+            }
+        }
+        s.unsaved += 1;
+        let dealt = self.weapon.damage.roll(dice);
+        s.damage += dealt as u16;
+        if dealt == 0 {
+            return;
+        }
+        // "each point of Damage removes one Wound ... but never below zero";
+        // at zero the Warrior rolls for Injury, and "If a Warrior who is Down
+        // suffers additional Wounds then roll on the Injury Table again".
+        s.wounds_left = s.wounds_left.saturating_sub(dealt.min(255) as u8);
+        if s.wounds_left == 0 {
+            apply_injury(injury(dice.d6()), s);
+        }
+    }
+
+    /// One whole attack, as the sampler runs it.
+    fn sample(&self, dice: &mut impl Roller) -> ShotState {
+        let mut s = self.start();
+        for _ in 0..self.full_auto_dice {
+            self.roll_sustained_fire_die(dice, &mut s);
+        }
+        while s.jams_left > 0 {
+            s.jams_left -= 1;
+            self.ammo_roll(dice, &mut s);
+        }
+        while s.shots_left > 0 {
+            self.resolve_shot(dice, &mut s);
+        }
+        s
+    }
+
+    /// The same attack, evaluated exactly step by step.
+    pub fn exact_states(&self) -> Option<StateDist<ShotState>> {
+        let mut d = StateDist::certain(self.start());
+        for _ in 0..self.full_auto_dice {
+            d = d
+                .step(STEP_PATHS, |r: &mut Replay, s| self.roll_sustained_fire_die(r, s))
+                .ok()?;
+        }
+        for _ in 0..self.full_auto_dice {
+            d = d
+                .step(STEP_PATHS, |r: &mut Replay, s| {
+                    if s.jams_left > 0 {
+                        s.jams_left -= 1;
+                        self.ammo_roll(r, s);
+                    }
+                })
+                .ok()?;
+        }
+        for _ in 0..self.max_shots() {
+            d = d
+                .step(STEP_PATHS, |r: &mut Replay, s| {
+                    if s.shots_left > 0 {
+                        self.resolve_shot(r, s);
+                    }
+                })
+                .ok()?;
+        }
+        Some(d)
+    }
+}
+
+/// Injury Table results applied to the target. A Flesh Wound leaves the
+/// Warrior standing with one Wound ("treating the Warrior as if they regain
+/// a single Wound by losing WS and BS"), unless WS and BS both reach 0;
+/// a Warrior already Down stays Down on a Flesh Wound (reading: the worse
+/// condition holds).
+fn apply_injury(result: Injury, s: &mut ShotState) {
+    match result {
+        Injury::FleshWound => {
+            s.ws = s.ws.saturating_sub(1);
+            s.bs = s.bs.saturating_sub(1);
+            if s.ws == 0 && s.bs == 0 {
+                s.status = Status::OutOfAction;
+            } else if s.status < Status::FleshWound {
+                s.status = Status::FleshWound;
+                s.wounds_left = 1;
+            }
+        }
+        Injury::Down => s.status = s.status.max(Status::Down),
+        Injury::OutOfAction => s.status = Status::OutOfAction,
+    }
+}
+
+/// Recovery Phase for a Down warrior left alone: "Any Warrior who is Down
+/// must roll on the Injury Table ... A result of Flesh Wound lets the Warrior
+/// get back in the fight with a -1 WS and -1 BS penalty ... Down leaves the
+/// Warrior face down and unchanged." Returns whether it ends Out of Action.
+fn recover_until_settled(dice: &mut impl Roller, ws: u8, bs: u8) -> bool {
+    loop {
+        match injury(dice.d6()) {
+            Injury::FleshWound => return ws <= 1 && bs <= 1,
+            Injury::OutOfAction => return true,
+            Injury::Down => {}
+        }
+    }
+}
+
+/// The same recovery as an absorbing Markov chain: transient state Down,
+/// absorbing states Recovered and Out of Action. Returns P(Out of Action).
+fn recovery_chain(ws: u8, bs: u8) -> f64 {
+    let flesh_kills = ws <= 1 && bs <= 1;
+    let (p_up, p_ooa) = if flesh_kills { (0.0, 0.5) } else { (2.0 / 6.0, 1.0 / 6.0) };
+    let chain = AbsorbingChain::new(vec![vec![0.5]], vec![vec![p_up, p_ooa]])
+        .expect("the recovery chain's rows sum to one");
+    chain.absorption().map(|b| b[0][1]).unwrap_or(1.0)
+}
+
+/// Metric layout of a shooting model.
+struct Layout {
+    hits_from: usize,
+    wounds_from: usize,
+}
+
+const P_HIT: usize = 0;
+const MEAN_HITS: usize = 1;
+const MEAN_WOUNDS: usize = 2;
+const MEAN_UNSAVED: usize = 3;
+const MEAN_DAMAGE: usize = 4;
+const P_WOUNDED: usize = 5;
+const P_FLESH: usize = 6;
+const P_DOWN: usize = 7;
+const P_OOA: usize = 8;
+const P_EVENTUALLY_OOA: usize = 9;
+const P_PINNED: usize = 10;
+const P_NO_AMMO: usize = 11;
+const P_EXPLODES: usize = 12;
+const P_FIRE: usize = 13;
+const FIXED_METRICS: usize = 14;
+
+/// The fixed metrics with their descriptions.
+pub fn metric_catalog() -> Vec<MetricDef> {
+    vec![
+        MetricDef::probability("p_hit", "P(at least one hit)"),
+        MetricDef::mean("mean_hits", "expected hits"),
+        MetricDef::mean("mean_wounds", "expected successful wound rolls"),
+        MetricDef::mean("mean_unsaved", "expected unsaved wounds"),
+        MetricDef::mean("mean_damage", "expected Damage dealt"),
+        MetricDef::probability("p_wounded", "P(at least one unsaved wound)"),
+        MetricDef::probability("p_flesh_wound", "P(ends on its feet with a Flesh Wound)"),
+        MetricDef::probability("p_down", "P(ends Down)"),
+        MetricDef::probability("p_out_of_action", "P(ends Out of Action)"),
+        MetricDef::probability(
+            "p_eventually_out_of_action",
+            "P(Out of Action now, or later from Down through Recovery rolls)",
+        ),
+        MetricDef::probability("p_pinned", "P(target Pinned)"),
+        MetricDef::probability("p_out_of_ammo", "P(a failed Ammo Roll)"),
+        MetricDef::probability("p_weapon_explodes", "P(the weapon explodes)"),
+        MetricDef::probability("p_catches_fire", "P(target Catches Fire)"),
+    ]
+}
+
+/// A shooting scenario ready to run.
+pub struct ShootingModel {
+    shooting: Shooting,
+    metrics: Vec<MetricDef>,
+    layout: Layout,
+}
+
+impl ShootingModel {
+    /// Wraps a validated shooting situation.
+    pub fn new(shooting: Shooting) -> Self {
+        let mut metrics = metric_catalog();
+        let n = shooting.max_shots();
+        let hits_from = metrics.len();
+        metrics.extend((0..=n).map(|k| MetricDef::probability(format!("hits={k}"), "P(exactly k hits)")));
+        let wounds_from = metrics.len();
+        metrics.extend(
+            (0..=n).map(|k| MetricDef::probability(format!("wounds={k}"), "P(exactly k wound rolls succeed)")),
+        );
+        ShootingModel {
+            shooting,
+            metrics,
+            layout: Layout {
+                hits_from,
+                wounds_from,
+            },
+        }
+    }
+
+    /// The situation.
+    pub fn shooting(&self) -> &Shooting {
+        &self.shooting
+    }
+
+    /// Records every metric except the eventual-Out-of-Action one.
+    fn record(&self, s: &ShotState, sink: &mut impl MetricSink) {
+        sink.record(P_HIT, u64::from(s.hits > 0));
+        sink.record(MEAN_HITS, u64::from(s.hits));
+        sink.record(MEAN_WOUNDS, u64::from(s.wounds));
+        sink.record(MEAN_UNSAVED, u64::from(s.unsaved));
+        sink.record(MEAN_DAMAGE, u64::from(s.damage));
+        sink.record(P_WOUNDED, u64::from(s.unsaved > 0));
+        sink.record(P_FLESH, u64::from(s.status == Status::FleshWound));
+        sink.record(P_DOWN, u64::from(s.status == Status::Down));
+        sink.record(P_OOA, u64::from(s.status == Status::OutOfAction));
+        sink.record(P_PINNED, u64::from(s.pinned));
+        sink.record(P_NO_AMMO, u64::from(s.out_of_ammo));
+        sink.record(P_EXPLODES, u64::from(s.exploded));
+        sink.record(P_FIRE, u64::from(s.on_fire));
+        sink.record(self.layout.hits_from + usize::from(s.hits), 1);
+        sink.record(self.layout.wounds_from + usize::from(s.wounds), 1);
+    }
+
+    /// Whether the branch-free single-shot path applies.
+    fn fast_path_applies(&self) -> bool {
+        let sh = &self.shooting;
+        sh.full_auto_dice == 0
+            && sh.weapon.template == Template::None
+            && sh.weapon.catch_fire.is_none()
+            && sh.weapon.damage.as_fixed().is_some()
+            && sh.range.is_some()
+    }
+
+    /// Branch-free plain single shots: one 64-bit word gives the eight D6
+    /// one trial can need (hit, 7+ follow-up, ammo, explosion, wound, save,
+    /// injury, first recovery roll), rolled whether used or not (unused dice
+    /// do not change the outcome's distribution), so the loop has no
+    /// unpredictable branches. Only a Down warrior still Down after its first
+    /// Recovery roll (1 trial in 12 at most) leaves the fast loop.
+    pub fn run_fast(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let sh = &self.shooting;
+        let range_mod = sh.range.and_then(|r| sh.weapon.range_modifier(r));
+        // hit_table[first][follow-up]: the 7+ chain in a lookup
+        let mut hit_table = [[0u64; 6]; 6];
+        if let Some(m) = range_mod {
+            let needed = hit_needed(sh.bs, sh.hit_modifier + m);
+            for (a, row) in hit_table.iter_mut().enumerate() {
+                for (b, cell) in row.iter_mut().enumerate() {
+                    let mut follow = FixedDie(b as u32 + 1);
+                    *cell = u64::from(hit_with(a as u32 + 1, needed, &mut follow));
+                }
+            }
+        }
+        let ammo_trigger_all = u64::from(sh.weapon.ammo_after_every_shot);
+        let (ammo_pass, auto) = match sh.weapon.ammo {
+            Ammo::Score(a) => (a, 0u64),
+            Ammo::Auto => (7, 1),
+        };
+        let wound_need = wound_needed(sh.weapon.strength, sh.target.toughness).map_or(7, u32::from);
+        let save_need = sh.target.save.map_or(7, |sv| {
+            let n = i32::from(sv) - sh.weapon.save_modifier_with(sh.user_strength);
+            if n > 6 { 7 } else { n.max(0) as u32 }
+        });
+        let dmg = u64::from(sh.weapon.damage.as_fixed().unwrap_or(1));
+        let injures = u64::from(dmg > 0 && dmg >= u64::from(sh.target.wounds));
+        let pin = u64::from(!sh.target.pin_immune);
+        let flesh_kills = u64::from(sh.target.ws <= 1 && sh.target.bs <= 1);
+        let mut c = [0u64; FIXED_METRICS];
+        let mut hits1 = 0u64;
+        let mut wounds1 = 0u64;
+        for _ in 0..trials {
+            let d: [u32; 8] = split_word(roller.next_word(), 6);
+            let hit = hit_table[d[0] as usize][d[1] as usize];
+            let trigger = u64::from(d[0] == 5) | ammo_trigger_all;
+            let ammo_fail = trigger & (u64::from(d[2] + 1 < ammo_pass) | auto);
+            let explode = trigger & u64::from(d[2] == 0) & (u64::from(d[3] + 1 < ammo_pass) | auto);
+            let wound = hit & u64::from(d[4] + 1 >= wound_need);
+            let unsaved = wound & u64::from(d[5] + 1 < save_need);
+            let inj = unsaved & injures;
+            let flesh_roll = u64::from(d[6] < 2);
+            let down = inj & u64::from((2..5).contains(&d[6]));
+            let ooa = inj & (u64::from(d[6] == 5) | (flesh_roll & flesh_kills));
+            let flesh = inj & flesh_roll & (1 - flesh_kills);
+            // first Recovery roll for a Down warrior
+            let rec_ooa = u64::from(d[7] == 5) | (u64::from(d[7] < 2) & flesh_kills);
+            let still_down = down & u64::from((2..5).contains(&d[7]));
+            let mut eventually = ooa | (down & rec_ooa);
+            if still_down == 1 {
+                eventually |= u64::from(recover_until_settled(roller, sh.target.ws, sh.target.bs));
+            }
+            c[P_HIT] += hit;
+            c[MEAN_WOUNDS] += wound;
+            c[MEAN_UNSAVED] += unsaved;
+            c[P_FLESH] += flesh;
+            c[P_DOWN] += down;
+            c[P_OOA] += ooa;
+            c[P_EVENTUALLY_OOA] += eventually;
+            c[P_NO_AMMO] += ammo_fail;
+            c[P_EXPLODES] += explode;
+            hits1 += hit;
+            wounds1 += wound;
+        }
+        c[MEAN_HITS] = c[P_HIT];
+        c[P_PINNED] = c[P_HIT] * pin;
+        c[P_WOUNDED] = c[MEAN_UNSAVED];
+        for (i, &v) in c.iter().enumerate() {
+            if i != MEAN_DAMAGE {
+                tally.record_many(i, 1, v);
+            }
+        }
+        tally.record_many(MEAN_DAMAGE, dmg, c[MEAN_UNSAVED]);
+        tally.record_many(self.layout.hits_from, 1, trials - hits1);
+        tally.record_many(self.layout.hits_from + 1, 1, hits1);
+        tally.record_many(self.layout.wounds_from, 1, trials - wounds1);
+        tally.record_many(self.layout.wounds_from + 1, 1, wounds1);
+        tally.add_trials(trials);
+    }
+
+    /// The general sampler: the rule's steps on batched dice.
+    pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        for _ in 0..trials {
+            let s = self.shooting.sample(roller);
+            self.record(&s, tally);
+            let eventually = s.status == Status::OutOfAction
+                || (s.status == Status::Down && recover_until_settled(roller, s.ws, s.bs));
+            tally.record(P_EVENTUALLY_OOA, u64::from(eventually));
+            tally.finish_trial();
+        }
+    }
+}
+
+/// A die that always shows one face: lets the fast path tabulate the 7+
+/// chain with the same `hit_with` the rule uses.
+struct FixedDie(u32);
+
+impl Roller for FixedDie {
+    fn roll(&mut self, _sides: u32) -> u32 {
+        self.0
+    }
+}
+
+impl Model for ShootingModel {
+    fn metrics(&self) -> &[MetricDef] {
+        &self.metrics
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        if self.fast_path_applies() {
+            self.run_fast(roller, trials, tally);
+        } else {
+            self.run_general(roller, trials, tally);
+        }
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        let states = self.shooting.exact_states()?;
+        let mut e = Expectation::new(self.metrics.len());
+        for (s, p) in states.iter() {
+            e.set_weight(p);
+            self.record(s, &mut e);
+            let eventually = match s.status {
+                Status::OutOfAction => 1.0,
+                Status::Down => recovery_chain(s.ws, s.bs),
+                _ => 0.0,
+            };
+            e.set_weight(p * eventually);
+            e.record(P_EVENTUALLY_OOA, 1);
+        }
+        Some(e.into_values())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::enumerate;
+
+    #[test]
+    fn recovery_chain_matches_enumerated_first_rolls() {
+        // From Down: 1/3 Flesh Wound (up), 1/6 Out of Action, 1/2 stays Down,
+        // so P(eventually Out of Action) = (1/6) / (1/2) = 1/3.
+        assert!((recovery_chain(3, 3) - 1.0 / 3.0).abs() < 1e-15);
+        // With WS and BS at 1, a Flesh Wound takes both to 0: always out.
+        assert!((recovery_chain(1, 1) - 1.0).abs() < 1e-15);
+        let one_roll = enumerate(10, |r| injury(r.d6())).unwrap();
+        let stay: f64 = one_roll.iter().filter(|(i, _)| *i == Injury::Down).map(|(_, p)| p).sum();
+        assert!((stay - 0.5).abs() < 1e-15);
+    }
+}

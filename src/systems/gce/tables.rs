@@ -1,0 +1,208 @@
+//! GCE tables, each quoted from the Gorkamorka Community Edition core rules
+//! (`seeds/002_8c1a109281471897.txt`).
+
+use crate::dice::Roller;
+
+/// Wound Chart (Shooting, "Step 3 – Resolve Wounds", "Wound Chart"):
+/// "Roll a D6 and compare the Strength value of your weapon with the
+/// Toughness characteristic of your Target ... A result of “N” on the Wound
+/// chart indicates it is impossible to Wound". Rows are Strength 1-10,
+/// columns Toughness 1-10; `0` stands for the chart's "N" and "-".
+pub const WOUND_CHART: [[u8; 10]; 10] = [
+    [4, 5, 6, 6, 0, 0, 0, 0, 0, 0],
+    [3, 4, 5, 6, 6, 0, 0, 0, 0, 0],
+    [2, 3, 4, 5, 6, 6, 0, 0, 0, 0],
+    [2, 2, 3, 4, 5, 6, 6, 0, 0, 0],
+    [2, 2, 2, 3, 4, 5, 6, 6, 0, 0],
+    [2, 2, 2, 2, 3, 4, 5, 6, 6, 0],
+    [2, 2, 2, 2, 2, 3, 4, 5, 6, 6],
+    [2, 2, 2, 2, 2, 2, 3, 4, 5, 6],
+    [2, 2, 2, 2, 2, 2, 2, 3, 4, 5],
+    [2, 2, 2, 2, 2, 2, 2, 2, 3, 4],
+];
+
+/// D6 score needed to wound, or `None` where the chart says "N"/"-".
+/// Strength 0 (an S1 weapon exploding at S-1) cannot wound.
+pub fn wound_needed(strength: u8, toughness: u8) -> Option<u8> {
+    if strength == 0 {
+        return None;
+    }
+    let s = usize::from(strength.min(10)) - 1;
+    let t = usize::from(toughness.clamp(1, 10)) - 1;
+    match WOUND_CHART[s][t] {
+        0 => None,
+        n => Some(n),
+    }
+}
+
+/// Score the to-hit D6 needs for `ballistic_skill` and total `modifier`:
+/// "Dice Roll + Ballistic Skill + Hit Modifiers = Shooting score. If the
+/// result is 7 or more the Warrior Hits" (Step 2 – Roll to Hit).
+pub fn hit_needed(ballistic_skill: i32, modifier: i32) -> i32 {
+    7 - ballistic_skill - modifier
+}
+
+/// Resolves the to-hit roll given the first die already rolled.
+///
+/// "Any roll of 1 always misses regardless of Modifiers." For 7+ ("Shots
+/// that need a D6 score of 7+ To Hit"): "if the result is a 6 ... Roll a
+/// further D6": Score Required 7 / 8 / 9 / 10 -> Additional D6 4+ / 5+ / 6+
+/// / Miss.
+pub fn hit_with(first: u32, needed: i32, dice: &mut impl Roller) -> bool {
+    if first == 1 {
+        return false;
+    }
+    match needed {
+        ..=6 => first as i32 >= needed,
+        7..=9 => first == 6 && dice.d6() as i32 >= needed - 3,
+        _ => false,
+    }
+}
+
+/// Exact P(hit) for the to-hit roll (the closed form the tests check
+/// against the enumerator).
+pub fn hit_probability(needed: i32) -> f64 {
+    match needed {
+        ..=2 => 5.0 / 6.0,
+        3..=6 => f64::from(7 - needed) / 6.0,
+        7..=9 => f64::from(10 - needed) / 36.0,
+        _ => 0.0,
+    }
+}
+
+/// Armour Modifiers table (Hand-to-Hand Combat, "Step 8 - Saving Throw"):
+/// "Model’s Strength | Armour Save Modifier: 0-3 | 0, 4 | -1, 5 | -2,
+/// 6 | -3, 7 | -4, 8 | -5, 9+ | -6"; the "Varies" save modifier of a
+/// ranged weapon follows it ("Strength 4 gives a Save Modifier of -1,
+/// Strength 9 gives -6").
+pub fn save_modifier_for_strength(strength: u8) -> i32 {
+    -(i32::from(strength.clamp(3, 9)) - 3)
+}
+
+/// Injury Table (Shooting, "Injuries"): "1-2 FLESH WOUND: -1 WS and -1 BS
+/// for the rest of the game. 3-5 DOWN: Place the Model face down. 6 OUT OF
+/// ACTION: Remove the Model from play."
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Injury {
+    /// 1-2.
+    FleshWound,
+    /// 3-5.
+    Down,
+    /// 6.
+    OutOfAction,
+}
+
+/// Reads the Injury Table for a D6 score.
+pub fn injury(d6: u32) -> Injury {
+    match d6 {
+        1 | 2 => Injury::FleshWound,
+        3..=5 => Injury::Down,
+        _ => Injury::OutOfAction,
+    }
+}
+
+/// The Sustained Fire die (Introduction, "Dice"): "Its faces are 1, 1, 2,
+/// 2, 3, and "JAM!" ... treating it as a D3 with rolls of 6 becoming a JAM!
+/// result works nicely." Returns the shots, or `None` for a JAM.
+pub fn sustained_fire(d6: u32) -> Option<u32> {
+    match d6 {
+        6 => None,
+        n => Some(n.div_ceil(2)),
+    }
+}
+
+/// D3 (Introduction, "Dice"): "D6 1-2 -> 1, 3-4 -> 2, 5-6 -> 3".
+pub fn d3(dice: &mut impl Roller) -> u32 {
+    dice.d6().div_ceil(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::enumerate;
+
+    #[test]
+    fn hit_table_for_bs_one_to_ten_matches_the_seed() {
+        // "| BS | 1 | 2 | ... | 10 |" -> "| D6 | 6 | 5+ | 4+ | 3+ | 2+ | 1 | 0 | -1 | -2 | -3 |"
+        let seed_row = [6, 5, 4, 3, 2, 1, 0, -1, -2, -3];
+        for (bs, want) in (1..=10).zip(seed_row) {
+            assert_eq!(hit_needed(bs, 0), want, "BS {bs}");
+            // ... and a natural 1 still misses: P(hit) is 5/6 at best.
+            let p = if want <= 2 { 5.0 / 6.0 } else { f64::from(7 - want) / 6.0 };
+            assert_eq!(hit_probability(want), p);
+        }
+    }
+
+    #[test]
+    fn krugkikka_bs3_needs_4_plus() {
+        // "Krugkikka, an Ork boy, has a BS of 3 ... needs a dice roll of 4+"
+        assert_eq!(hit_needed(3, 0), 4);
+    }
+
+    #[test]
+    fn zodzod_bs6_small_target_hits_on_2_plus() {
+        // "ZodZod ... BS of 6. Even if he’s Shooting at a small Target (-1 to
+        // Hit) he still Hits on a dice roll of 2+."
+        assert_eq!(hit_needed(6, -1), 2);
+        let mut dice = crate::dice::BatchedRoller::new(0, &[]);
+        assert!(!hit_with(1, hit_needed(6, -1), &mut dice));
+        assert!(hit_with(2, hit_needed(6, -1), &mut dice));
+    }
+
+    #[test]
+    fn seven_plus_chain_matches_closed_form_and_enumerator() {
+        for needed in -3..=11 {
+            let out = enumerate(100, |r| {
+                let first = r.d6();
+                hit_with(first, needed, r)
+            })
+            .unwrap();
+            let p: f64 = out.iter().filter(|(h, _)| *h).map(|(_, p)| p).sum();
+            assert!((p - hit_probability(needed)).abs() < 1e-15, "needed {needed}");
+        }
+        // 7 -> 6 then 4+ = 1/12; 9 -> 6 then 6 = 1/36; 10 -> miss
+        assert_eq!(hit_probability(7), 3.0 / 36.0);
+        assert_eq!(hit_probability(9), 1.0 / 36.0);
+        assert_eq!(hit_probability(10), 0.0);
+    }
+
+    #[test]
+    fn save_modifier_table_matches_the_seed() {
+        let seed = [(0, 0), (3, 0), (4, -1), (5, -2), (6, -3), (7, -4), (8, -5), (9, -6), (10, -6)];
+        for (s, m) in seed {
+            assert_eq!(save_modifier_for_strength(s), m, "S{s}");
+        }
+    }
+
+    #[test]
+    fn injury_and_sustained_fire_faces() {
+        let inj: Vec<Injury> = (1..=6).map(injury).collect();
+        assert_eq!(
+            inj,
+            [
+                Injury::FleshWound,
+                Injury::FleshWound,
+                Injury::Down,
+                Injury::Down,
+                Injury::Down,
+                Injury::OutOfAction
+            ]
+        );
+        let sf: Vec<Option<u32>> = (1..=6).map(sustained_fire).collect();
+        assert_eq!(sf, [Some(1), Some(1), Some(2), Some(2), Some(3), None]);
+    }
+
+    #[test]
+    fn wound_chart_matches_the_seed_text() {
+        let chart = super::super::seed_text::wound_chart_from_seed();
+        for s in 1..=10u8 {
+            for t in 1..=10u8 {
+                assert_eq!(
+                    wound_needed(s, t),
+                    chart[usize::from(s) - 1][usize::from(t) - 1],
+                    "S{s} T{t}"
+                );
+            }
+        }
+    }
+}
