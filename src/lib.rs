@@ -7,4 +7,6 @@
 #![deny(missing_docs)]
 
 pub mod dice;
+pub mod experiment;
+pub mod report;
 pub mod systems;

@@ -1,0 +1,419 @@
+//! Experiment specs: strict TOML with every error naming file, line and field.
+
+use crate::systems::{self, Model, ParamError, ParamValue, Params};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// A spec that could not be read, parsed or validated.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}:{line}: {field}: {message}")]
+pub struct SpecError {
+    /// The spec file.
+    pub file: PathBuf,
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+    /// The offending field.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+type Table = BTreeMap<String, Spanned<toml::Value>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec {
+    name: Option<String>,
+    title: Option<String>,
+    system: Spanned<String>,
+    scenario: Spanned<String>,
+    trials: Spanned<i64>,
+    seed: Option<u64>,
+    confidence: Option<Spanned<f64>>,
+    metrics: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    variants: Table,
+    #[serde(default)]
+    base: Table,
+    #[serde(default)]
+    profile: Vec<Table>,
+    #[serde(default)]
+    sweep: Table,
+    #[serde(default)]
+    chart: Vec<Spanned<RawChart>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawChart {
+    kind: String,
+    metric: String,
+    x: Option<String>,
+    y: Option<String>,
+    profile: Option<String>,
+}
+
+/// Kinds of chart a spec can ask for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChartSpec {
+    /// One bar per profile for `metric` (at each sweep cell, grouped).
+    Bar {
+        /// Metric name.
+        metric: String,
+    },
+    /// `metric` along sweep axis `x`, one line per profile.
+    Line {
+        /// Metric name.
+        metric: String,
+        /// Sweep axis on the x axis.
+        x: String,
+    },
+    /// `metric` over sweep axes `x` and `y` for one profile.
+    Heatmap {
+        /// Metric name.
+        metric: String,
+        /// Horizontal axis.
+        x: String,
+        /// Vertical axis.
+        y: String,
+        /// Profile shown.
+        profile: String,
+    },
+}
+
+/// One sweep axis: a parameter name and its values in order.
+#[derive(Clone, Debug)]
+pub struct Axis {
+    /// The parameter swept.
+    pub name: String,
+    /// Its values.
+    pub values: Vec<ParamValue>,
+}
+
+/// A validated experiment: every model is already built, so running it
+/// cannot fail on input.
+pub struct Experiment {
+    /// Short name (output folder).
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// Source file.
+    pub file: PathBuf,
+    /// Rule set.
+    pub system: String,
+    /// Scenario.
+    pub scenario: String,
+    /// Trials per cell and profile.
+    pub trials: u64,
+    /// Seed of all random streams.
+    pub seed: u64,
+    /// Confidence level of intervals.
+    pub confidence: f64,
+    /// Rule variants as given (defaults filled in).
+    pub variants: Vec<(String, String)>,
+    /// Profile names in order.
+    pub profiles: Vec<String>,
+    /// Sweep axes.
+    pub axes: Vec<Axis>,
+    /// Metric names to report (a subset of the models' metrics).
+    pub metrics: Vec<String>,
+    /// Charts to draw.
+    pub charts: Vec<ChartSpec>,
+    /// Hex SHA-256 of the spec file's bytes.
+    pub spec_hash: String,
+    /// `models[cell][profile]`, cells in row-major order of `axes`.
+    pub models: Vec<Vec<Box<dyn Model>>>,
+}
+
+impl Experiment {
+    /// The sweep values of cell `index`, one per axis.
+    pub fn cell_values(&self, index: usize) -> Vec<ParamValue> {
+        let mut rest = index;
+        let mut out = vec![ParamValue::Int(0); self.axes.len()];
+        for (i, axis) in self.axes.iter().enumerate().rev() {
+            out[i] = axis.values[rest % axis.values.len()].clone();
+            rest /= axis.values.len();
+        }
+        out
+    }
+}
+
+fn line_of(text: &str, span: &Range<usize>) -> usize {
+    text[..span.start.min(text.len())].matches('\n').count() + 1
+}
+
+fn to_param(v: &toml::Value) -> Option<ParamValue> {
+    Some(match v {
+        toml::Value::Integer(i) => ParamValue::Int(*i),
+        toml::Value::Float(f) => ParamValue::Float(*f),
+        toml::Value::String(s) => ParamValue::Str(s.clone()),
+        toml::Value::Boolean(b) => ParamValue::Bool(*b),
+        _ => return None,
+    })
+}
+
+/// Reads and validates the spec at `path`.
+pub fn load(path: &Path) -> Result<Experiment, SpecError> {
+    let err = |line: usize, field: &str, message: String| SpecError {
+        file: path.to_path_buf(),
+        line,
+        field: field.to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| err(0, "file", format!("cannot read: {e}")))?;
+    let raw: RawSpec = toml::from_str(&text).map_err(|e| {
+        let line = e.span().map_or(0, |s| line_of(&text, &s));
+        let message = e.message().trim().to_string();
+        let field = message
+            .split('`')
+            .nth(1)
+            .filter(|_| message.starts_with("unknown field") || message.starts_with("missing field"))
+            .unwrap_or("toml")
+            .to_string();
+        err(line, &field, message)
+    })?;
+    let at = |s: &Range<usize>| line_of(&text, s);
+    let system = raw.system.get_ref().clone();
+    let scenario = raw.scenario.get_ref().clone();
+    let info = systems::catalog().into_iter().find(|s| s.name == system).ok_or_else(|| {
+        err(
+            at(&raw.system.span()),
+            "system",
+            format!(
+                "unknown rule set '{system}' (known: {})",
+                systems::catalog().iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+            ),
+        )
+    })?;
+    if !info.scenarios.contains(&scenario.as_str()) {
+        return Err(err(
+            at(&raw.scenario.span()),
+            "scenario",
+            format!("{system} has no scenario '{scenario}' (known: {})", info.scenarios.join(", ")),
+        ));
+    }
+    let trials = *raw.trials.get_ref();
+    if !(1..=1_000_000_000_000).contains(&trials) {
+        return Err(err(at(&raw.trials.span()), "trials", format!("{trials} is impossible: must be from 1 to 10^12")));
+    }
+    let confidence = match &raw.confidence {
+        Some(c) if !(0.5..1.0).contains(c.get_ref()) => {
+            return Err(err(at(&c.span()), "confidence", format!("{} must be in [0.5, 1)", c.get_ref())));
+        }
+        Some(c) => *c.get_ref(),
+        None => 0.95,
+    };
+
+    // Variants: known names, allowed values, defaults filled in.
+    let mut variants = Params::new();
+    let mut variant_list = Vec::new();
+    for v in info.variants {
+        let value = match raw.variants.get(v.name) {
+            Some(sp) => match sp.get_ref().as_str() {
+                Some(s) if v.values.contains(&s) => s.to_string(),
+                _ => {
+                    return Err(err(
+                        at(&sp.span()),
+                        &format!("variants.{}", v.name),
+                        format!("'{}' is not one of: {}", sp.get_ref(), v.values.join(", ")),
+                    ));
+                }
+            },
+            None => v.values[0].to_string(),
+        };
+        variants.set(v.name, ParamValue::Str(value.clone()));
+        variant_list.push((v.name.to_string(), value));
+    }
+    if let Some((k, sp)) = raw.variants.iter().find(|(k, _)| !info.variants.iter().any(|v| v.name == *k)) {
+        return Err(err(
+            at(&sp.span()),
+            &format!("variants.{k}"),
+            format!(
+                "unknown rule variant '{k}' (known: {})",
+                info.variants.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+
+    // Where each parameter came from, for error lines.
+    let table_params = |table: &Table, section: &str| -> Result<Vec<(String, ParamValue, usize)>, SpecError> {
+        table
+            .iter()
+            .map(|(k, sp)| {
+                let v = to_param(sp.get_ref()).ok_or_else(|| {
+                    err(at(&sp.span()), &format!("{section}.{k}"), "expected a number, word or true/false".into())
+                })?;
+                Ok((k.clone(), v, at(&sp.span())))
+            })
+            .collect()
+    };
+    let base = table_params(&raw.base, "base")?;
+    let mut axes = Vec::new();
+    let mut axis_lines = BTreeMap::new();
+    for (k, sp) in &raw.sweep {
+        let values = match sp.get_ref() {
+            toml::Value::Array(a) if !a.is_empty() => a
+                .iter()
+                .map(to_param)
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| err(at(&sp.span()), &format!("sweep.{k}"), "values must be numbers, words or flags".into()))?,
+            _ => {
+                return Err(err(at(&sp.span()), &format!("sweep.{k}"), "expected a non-empty array of values".into()));
+            }
+        };
+        axis_lines.insert(k.clone(), at(&sp.span()));
+        axes.push(Axis { name: k.clone(), values });
+    }
+    let cells: usize = axes.iter().map(|a| a.values.len()).product();
+    if cells > 100_000 {
+        return Err(err(0, "sweep", format!("{cells} sweep cells is more than the 100000 allowed")));
+    }
+    if raw.profile.is_empty() {
+        return Err(err(0, "profile", "at least one [[profile]] is needed".into()));
+    }
+    let mut profiles = Vec::new();
+    let mut profile_params = Vec::new();
+    for (i, table) in raw.profile.iter().enumerate() {
+        let mut params = table_params(table, &format!("profile[{i}]"))?;
+        let name = match params.iter().position(|(k, _, _)| k == "name") {
+            Some(pos) => params.remove(pos).1.to_string(),
+            None => format!("profile {}", i + 1),
+        };
+        if profiles.contains(&name) {
+            return Err(err(0, &format!("profile[{i}].name"), format!("profile name '{name}' is used twice")));
+        }
+        profiles.push(name);
+        profile_params.push(params);
+    }
+
+    let mut experiment = Experiment {
+        name: raw.name.clone().unwrap_or_else(|| {
+            path.file_stem().map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
+        }),
+        title: raw.title.clone().unwrap_or_default(),
+        file: path.to_path_buf(),
+        system: system.clone(),
+        scenario: scenario.clone(),
+        trials: trials as u64,
+        seed: raw.seed.unwrap_or(0),
+        confidence,
+        variants: variant_list,
+        profiles,
+        axes,
+        metrics: Vec::new(),
+        charts: Vec::new(),
+        spec_hash: sha256_hex(text.as_bytes()),
+        models: Vec::with_capacity(cells),
+    };
+    if experiment.title.is_empty() {
+        experiment.title = experiment.name.clone();
+    }
+    if !experiment.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return Err(err(1, "name", format!("'{}' must be letters, digits, '_' or '-' (it names the report folder)", experiment.name)));
+    }
+
+    for cell in 0..cells {
+        let values = experiment.cell_values(cell);
+        let mut row = Vec::with_capacity(profile_params.len());
+        for (pi, pp) in profile_params.iter().enumerate() {
+            let mut params = Params::new();
+            let mut lines: BTreeMap<String, (usize, String)> = BTreeMap::new();
+            for (k, v, line) in &base {
+                params.set(k, v.clone());
+                lines.insert(k.clone(), (*line, format!("base.{k}")));
+            }
+            for (k, v, line) in pp {
+                params.set(k, v.clone());
+                lines.insert(k.clone(), (*line, format!("profile[{pi}].{k}")));
+            }
+            for (axis, v) in experiment.axes.iter().zip(&values) {
+                params.set(&axis.name, v.clone());
+                lines.insert(axis.name.clone(), (axis_lines[&axis.name], format!("sweep.{}", axis.name)));
+            }
+            let model = systems::build(&system, &scenario, &params, &variants).map_err(|e: ParamError| {
+                let (line, field) = lines.get(&e.field).cloned().unwrap_or((0, e.field.clone()));
+                let context = if values.is_empty() {
+                    format!("profile '{}'", experiment.profiles[pi])
+                } else {
+                    let cell: Vec<String> = experiment.axes.iter().zip(&values).map(|(a, v)| format!("{}={v}", a.name)).collect();
+                    format!("profile '{}' at {}", experiment.profiles[pi], cell.join(", "))
+                };
+                err(line, &field, format!("{} ({context})", e.message))
+            })?;
+            row.push(model);
+        }
+        experiment.models.push(row);
+    }
+
+    // Metrics: every name must exist in some model (distribution rows such as
+    // `hits=3` exist only where that many shots are possible).
+    let mut available: Vec<String> = Vec::new();
+    for m in experiment.models.iter().flatten().flat_map(|m| m.metrics()) {
+        if !available.contains(&m.name) {
+            available.push(m.name.clone());
+        }
+    }
+    experiment.metrics = match &raw.metrics {
+        None => available.clone(),
+        Some(list) => {
+            for m in list.get_ref() {
+                if !available.contains(m) {
+                    return Err(err(at(&list.span()), "metrics", format!("unknown metric '{m}' (see `krunch list`)")));
+                }
+            }
+            list.get_ref().clone()
+        }
+    };
+    for c in &raw.chart {
+        let line = at(&c.span());
+        let c = c.get_ref();
+        if !experiment.metrics.contains(&c.metric) {
+            return Err(err(line, "chart.metric", format!("metric '{}' is not among the spec's metrics", c.metric)));
+        }
+        let axis = |a: &Option<String>, f: &str| -> Result<String, SpecError> {
+            match a {
+                Some(a) if experiment.axes.iter().any(|x| &x.name == a) => Ok(a.clone()),
+                Some(a) => Err(err(line, f, format!("'{a}' is not a sweep axis"))),
+                None => Err(err(line, f, "missing: name a sweep axis".into())),
+            }
+        };
+        let chart = match c.kind.as_str() {
+            "bar" => ChartSpec::Bar { metric: c.metric.clone() },
+            "line" => ChartSpec::Line { metric: c.metric.clone(), x: axis(&c.x, "chart.x")? },
+            "heatmap" => {
+                let profile = c.profile.clone().unwrap_or_else(|| experiment.profiles[0].clone());
+                if !experiment.profiles.contains(&profile) {
+                    return Err(err(line, "chart.profile", format!("no profile named '{profile}'")));
+                }
+                ChartSpec::Heatmap {
+                    metric: c.metric.clone(),
+                    x: axis(&c.x, "chart.x")?,
+                    y: axis(&c.y, "chart.y")?,
+                    profile,
+                }
+            }
+            other => return Err(err(line, "chart.kind", format!("'{other}' is not one of: bar, line, heatmap"))),
+        };
+        experiment.charts.push(chart);
+    }
+    if experiment.charts.is_empty() {
+        experiment.charts = experiment
+            .metrics
+            .iter()
+            .take(3)
+            .map(|m| match experiment.axes.first() {
+                Some(a) => ChartSpec::Line { metric: m.clone(), x: a.name.clone() },
+                None => ChartSpec::Bar { metric: m.clone() },
+            })
+            .collect();
+    }
+    Ok(experiment)
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,280 @@
+//! Charts with plotters, each drawn once per backend: SVG and PNG.
+
+use super::temp_path;
+use crate::experiment::{ChartSpec, Experiment, Results, Row};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+const SIZE: (u32, u32) = (960, 600);
+
+/// Registers the embedded DejaVu Sans so text renders with no system fonts.
+pub fn register_fonts() {
+    // A second registration of the same font is harmless; an error only means
+    // the bytes were not a font, which the embedded file always is.
+    let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular());
+    let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
+}
+
+struct Lookup<'a> {
+    rows: HashMap<(&'a str, usize, &'a str), &'a Row>,
+}
+
+impl<'a> Lookup<'a> {
+    fn new(results: &'a Results) -> Self {
+        Lookup {
+            rows: results
+                .rows
+                .iter()
+                .map(|r| ((r.profile.as_str(), r.cell_index, r.metric.as_str()), r))
+                .collect(),
+        }
+    }
+    fn get(&self, profile: &str, cell: usize, metric: &str) -> Option<&'a Row> {
+        self.rows.get(&(profile, cell, metric)).copied()
+    }
+}
+
+/// Cell indices along axis `axis`, every other axis at its first value.
+fn cells_along(exp: &Experiment, axis: usize) -> Vec<usize> {
+    let stride: usize = exp.axes[axis + 1..].iter().map(|a| a.values.len()).product();
+    (0..exp.axes[axis].values.len()).map(|i| i * stride).collect()
+}
+
+fn fixed_note(exp: &Experiment, free: &[usize]) -> String {
+    let fixed: Vec<String> = exp
+        .axes
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !free.contains(i))
+        .map(|(_, a)| format!("{}={}", a.name, a.values[0]))
+        .collect();
+    if fixed.is_empty() { String::new() } else { format!(" ({})", fixed.join(", ")) }
+}
+
+fn axis_index(exp: &Experiment, name: &str) -> usize {
+    exp.axes.iter().position(|a| a.name == name).unwrap_or(0)
+}
+
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+fn draw_bar<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, exp: &Experiment, data: &Lookup, metric: &str) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let cells: Vec<usize> = (0..exp.models.len().min(12)).collect();
+    let np = exp.profiles.len();
+    let mut ymax: f64 = 0.0;
+    for &c in &cells {
+        for p in &exp.profiles {
+            if let Some(r) = data.get(p, c, metric) {
+                ymax = ymax.max(r.ci_high).max(r.value);
+            }
+        }
+    }
+    let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.1 };
+    let groups = cells.len();
+    let mut chart = ChartBuilder::on(root)
+        .caption(format!("{} — {metric}", exp.title), ("sans-serif", 24))
+        .margin(15)
+        .x_label_area_size(60)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0f64..groups as f64, 0f64..ymax)?;
+    let labels: Vec<String> = cells
+        .iter()
+        .map(|&c| {
+            let v = exp.cell_values(c);
+            exp.axes.iter().zip(v).map(|(a, v)| format!("{}={v}", a.name)).collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(groups.max(1))
+        .x_label_formatter(&|x| {
+            let i = x.floor() as usize;
+            if (x - i as f64 - 0.5).abs() < 0.01 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
+        })
+        .x_desc(if exp.axes.is_empty() { "profile" } else { "sweep cell" })
+        .y_desc(metric)
+        .label_style(("sans-serif", 14))
+        .draw()?;
+    let width = 0.8 / np as f64;
+    for (pi, p) in exp.profiles.iter().enumerate() {
+        let color = Palette99::pick(pi).to_rgba();
+        let bars: Vec<(f64, f64, f64, f64)> = cells
+            .iter()
+            .enumerate()
+            .filter_map(|(g, &c)| data.get(p, c, metric).map(|r| (g as f64 + 0.1 + pi as f64 * width, r.value, r.ci_low, r.ci_high)))
+            .collect();
+        chart
+            .draw_series(bars.iter().map(|&(x, v, _, _)| Rectangle::new([(x, 0.0), (x + width * 0.9, v)], color.filled())))?
+            .label(p.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+        chart.draw_series(bars.iter().map(|&(x, _, lo, hi)| {
+            let mid = x + width * 0.45;
+            PathElement::new(vec![(mid, lo), (mid, hi)], BLACK.stroke_width(2))
+        }))?;
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14)).draw()?;
+    root.present()?;
+    Ok(())
+}
+
+fn draw_line<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, exp: &Experiment, data: &Lookup, metric: &str, x: &str) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let ai = axis_index(exp, x);
+    let cells = cells_along(exp, ai);
+    let values = &exp.axes[ai].values;
+    let mut ymax: f64 = 0.0;
+    for p in &exp.profiles {
+        for &c in &cells {
+            if let Some(r) = data.get(p, c, metric) {
+                ymax = ymax.max(r.ci_high).max(r.value);
+            }
+        }
+    }
+    let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.1 };
+    let n = cells.len();
+    let mut chart = ChartBuilder::on(root)
+        .caption(format!("{} — {metric} by {x}{}", exp.title, fixed_note(exp, &[ai])), ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..ymax)?;
+    chart
+        .configure_mesh()
+        .x_labels(n)
+        .x_label_formatter(&|v| {
+            let i = v.round();
+            if (v - i).abs() < 0.01 && i >= 0.0 { values.get(i as usize).map(|x| x.to_string()).unwrap_or_default() } else { String::new() }
+        })
+        .x_desc(x)
+        .y_desc(metric)
+        .label_style(("sans-serif", 14))
+        .draw()?;
+    for (pi, p) in exp.profiles.iter().enumerate() {
+        let color = Palette99::pick(pi).to_rgba();
+        let pts: Vec<(f64, &Row)> = cells.iter().enumerate().filter_map(|(i, &c)| data.get(p, c, metric).map(|r| (i as f64, r))).collect();
+        chart
+            .draw_series(LineSeries::new(pts.iter().map(|(i, r)| (*i, r.value)), color.stroke_width(3)))?
+            .label(p.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3)));
+        chart.draw_series(pts.iter().map(|(i, r)| Circle::new((*i, r.value), 4, color.filled())))?;
+        chart.draw_series(pts.iter().map(|(i, r)| PathElement::new(vec![(*i, r.ci_low), (*i, r.ci_high)], color.stroke_width(1))))?;
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14)).draw()?;
+    root.present()?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_heatmap<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    data: &Lookup,
+    metric: &str,
+    x: &str,
+    y: &str,
+    profile: &str,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let (xi, yi) = (axis_index(exp, x), axis_index(exp, y));
+    let strides: Vec<usize> = (0..exp.axes.len()).map(|i| exp.axes[i + 1..].iter().map(|a| a.values.len()).product()).collect();
+    let (nx, ny) = (exp.axes[xi].values.len(), exp.axes[yi].values.len());
+    let mut cells = Vec::new();
+    let mut vmax: f64 = 0.0;
+    for i in 0..nx {
+        for j in 0..ny {
+            let c = i * strides[xi] + j * strides[yi];
+            if let Some(r) = data.get(profile, c, metric) {
+                vmax = vmax.max(r.value);
+                cells.push((i, j, r.value));
+            }
+        }
+    }
+    let vmax = if vmax <= 0.0 { 1.0 } else { vmax };
+    let (xs, ys) = (&exp.axes[xi].values, &exp.axes[yi].values);
+    let mut chart = ChartBuilder::on(root)
+        .caption(format!("{profile}: {metric} over {x} x {y}{}", fixed_note(exp, &[xi, yi])), ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0f64..nx as f64, 0f64..ny as f64)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(nx * 2 + 1)
+        .y_labels(ny * 2 + 1)
+        .x_label_formatter(&|v| label_at(*v, xs))
+        .y_label_formatter(&|v| label_at(*v, ys))
+        .x_desc(x)
+        .y_desc(y)
+        .label_style(("sans-serif", 14))
+        .draw()?;
+    chart.draw_series(cells.iter().map(|&(i, j, v)| {
+        let t = v / vmax;
+        let color = RGBColor((255.0 - 200.0 * t) as u8, (255.0 - 120.0 * t) as u8, 255);
+        Rectangle::new([(i as f64, j as f64), (i as f64 + 1.0, j as f64 + 1.0)], color.filled())
+    }))?;
+    chart.draw_series(cells.iter().map(|&(i, j, v)| {
+        Text::new(format!("{v:.3}"), (i as f64 + 0.35, j as f64 + 0.55), ("sans-serif", 14).into_font().color(&BLACK))
+    }))?;
+    root.present()?;
+    Ok(())
+}
+
+fn label_at(v: f64, values: &[crate::systems::ParamValue]) -> String {
+    let i = (v - 0.5).round();
+    if (v - 0.5 - i).abs() < 0.01 && i >= 0.0 { values.get(i as usize).map(|x| x.to_string()).unwrap_or_default() } else { String::new() }
+}
+
+fn chart_name(chart: &ChartSpec) -> String {
+    let clean = |s: &str| s.replace(['=', ' ', '/'], "_");
+    match chart {
+        ChartSpec::Bar { metric } => format!("bar_{}", clean(metric)),
+        ChartSpec::Line { metric, x } => format!("line_{}_by_{}", clean(metric), clean(x)),
+        ChartSpec::Heatmap { metric, x, y, profile } => format!("heatmap_{}_{}_x_{}_{}", clean(metric), clean(x), clean(y), clean(profile)),
+    }
+}
+
+fn render<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, exp: &Experiment, data: &Lookup, chart: &ChartSpec) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    match chart {
+        ChartSpec::Bar { metric } => draw_bar(&root, exp, data, metric),
+        ChartSpec::Line { metric, x } => draw_line(&root, exp, data, metric, x),
+        ChartSpec::Heatmap { metric, x, y, profile } => draw_heatmap(&root, exp, data, metric, x, y, profile),
+    }
+}
+
+/// Draws every chart of the spec into `dir` as SVG and PNG; returns the
+/// file stems written (without extension).
+pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::Result<Vec<String>> {
+    let data = Lookup::new(results);
+    let mut names = Vec::new();
+    for chart in &exp.charts {
+        let name = chart_name(chart);
+        let svg_path: PathBuf = dir.join(format!("{name}.svg"));
+        let mut svg = String::new();
+        render(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), exp, &data, chart)
+            .map_err(|e| anyhow::anyhow!("drawing {name}.svg: {e}"))?;
+        super::write_atomic(&svg_path, svg.as_bytes())?;
+        let png_path = dir.join(format!("{name}.png"));
+        let tmp = temp_path(&png_path);
+        render(BitMapBackend::new(&tmp, SIZE).into_drawing_area(), exp, &data, chart)
+            .map_err(|e| anyhow::anyhow!("drawing {name}.png: {e}"))?;
+        std::fs::rename(&tmp, &png_path)?;
+        names.push(name);
+    }
+    Ok(names)
+}

@@ -1,0 +1,62 @@
+//! Outputs: CSV (polars), charts (plotters, SVG and PNG) and a Markdown
+//! summary, each written atomically into `reports/<spec name>/`.
+
+mod charts;
+mod csv;
+mod summary;
+
+pub use charts::{register_fonts, write_charts};
+pub use csv::{csv_bytes, write_csv};
+pub use summary::write_summary;
+
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
+/// flushed, then renamed over the target, so an interrupted run leaves either
+/// the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = temp_path(path);
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
+
+/// A hidden temporary name beside `path` that keeps its extension (plotters
+/// picks the image format from it).
+pub(crate) fn temp_path(path: &Path) -> std::path::PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".tmp-{}-{name}", std::process::id()))
+}
+
+/// Provenance shared by every output.
+pub struct Provenance {
+    /// krunch version.
+    pub version: &'static str,
+    /// SHA-256 of the spec.
+    pub spec_hash: String,
+    /// Seed.
+    pub seed: u64,
+    /// Rule variants, `name=value` joined by `;`.
+    pub variants: String,
+}
+
+impl Provenance {
+    /// Provenance of an experiment.
+    pub fn of(exp: &crate::experiment::Experiment) -> Self {
+        Provenance {
+            version: env!("CARGO_PKG_VERSION"),
+            spec_hash: exp.spec_hash.clone(),
+            seed: exp.seed,
+            variants: exp
+                .variants
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(";"),
+        }
+    }
+}

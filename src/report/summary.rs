@@ -1,0 +1,64 @@
+//! `summary.md`: provenance, one table per metric, and the charts.
+
+use super::{Provenance, write_atomic};
+use crate::experiment::{Experiment, Results};
+use std::fmt::Write;
+use std::path::Path;
+
+/// Formats a probability or mean for tables.
+fn fmt(v: f64) -> String {
+    format!("{v:.4}")
+}
+
+/// Writes `dir/summary.md`.
+pub fn write_summary(dir: &Path, exp: &Experiment, results: &Results, charts: &[String]) -> anyhow::Result<()> {
+    let prov = Provenance::of(exp);
+    let mut md = String::new();
+    writeln!(md, "# {}\n", exp.title)?;
+    writeln!(
+        md,
+        "Rule set `{}`, scenario `{}`; {} trials per cell and profile; seed {}; variants `{}`; \
+         {:.0}% intervals (Wilson for probabilities, normal for means); krunch {}; spec `{}` (SHA-256 `{}`).\n",
+        exp.system,
+        exp.scenario,
+        exp.trials,
+        prov.seed,
+        if prov.variants.is_empty() { "none" } else { &prov.variants },
+        exp.confidence * 100.0,
+        prov.version,
+        exp.file.display(),
+        prov.spec_hash
+    )?;
+    for chart in charts {
+        writeln!(md, "![{chart}]({chart}.svg)\n")?;
+    }
+    for metric in &exp.metrics {
+        writeln!(md, "## {metric}\n")?;
+        let mut header = String::from("| profile |");
+        let mut rule = String::from("|---|");
+        for a in &exp.axes {
+            write!(header, " {} |", a.name)?;
+            rule.push_str("---:|");
+        }
+        header.push_str(" estimate | interval | exact |");
+        rule.push_str("---:|---|---:|");
+        writeln!(md, "{header}\n{rule}")?;
+        for r in results.rows.iter().filter(|r| &r.metric == metric) {
+            write!(md, "| {} |", r.profile)?;
+            for v in &r.cell {
+                write!(md, " {v} |")?;
+            }
+            writeln!(
+                md,
+                " {} | {} – {} | {} |",
+                fmt(r.value),
+                fmt(r.ci_low),
+                fmt(r.ci_high),
+                r.exact.map(fmt).unwrap_or_else(|| "—".into())
+            )?;
+        }
+        writeln!(md)?;
+    }
+    write_atomic(&dir.join("summary.md"), md.as_bytes())?;
+    Ok(())
+}
