@@ -76,6 +76,11 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
             format!("GCE has no scenario '{scenario}' (known: {})", SCENARIOS.join(", ")),
         ));
     }
+    Ok(Box::new(build_shooting(p, variants)?))
+}
+
+/// Builds the shooting model itself (tests reach its two samplers).
+pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, ParamError> {
     let overwatch_bonus = match variants.choice("overwatch", VARIANTS[0].values)?.as_deref() {
         Some("original") => -1,
         _ => 1,
@@ -156,7 +161,7 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
     };
     let known: Vec<&str> = weapon::WEAPON_PARAMS.iter().chain(SHOOTING_PARAMS).copied().collect();
     p.reject_unused(&known)?;
-    Ok(Box::new(ShootingModel::new(Shooting {
+    Ok(ShootingModel::new(Shooting {
         weapon,
         bs,
         user_strength,
@@ -165,5 +170,5 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
         hit_modifier,
         coverage,
         target,
-    })))
+    }))
 }

@@ -421,7 +421,7 @@ impl ShootingModel {
     }
 
     /// Whether the branch-free single-shot path applies.
-    fn fast_path_applies(&self) -> bool {
+    pub fn fast_path_applies(&self) -> bool {
         let sh = &self.shooting;
         sh.full_auto_dice == 0
             && sh.weapon.template == Template::None

@@ -281,7 +281,10 @@ impl Weapon {
                 Some(v) => Ok(v as i32),
                 None => match preset {
                     Some(v) => Ok(v),
-                    None if band <= 0.0 || !needs_range => Ok(0),
+                    // A custom statline with no modifier in a band reads as
+                    // the seed's "-": none. A preset that leaves it out
+                    // (the Kannon's short band) must be told.
+                    None if band <= 0.0 || !needs_range || name == "custom" => Ok(0),
                     None => Err(missing(&name, field)),
                 },
             }
