@@ -6,8 +6,7 @@
 use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::collections::HashMap;
-use std::hash::Hash;
+use std::collections::BTreeMap;
 
 /// Something that rolls dice. Mechanics take `&mut impl Roller`.
 pub trait Roller {
@@ -137,7 +136,7 @@ pub struct TooManyPaths {
 /// and returns each distinct outcome with its exact probability.
 pub fn enumerate<T, F>(limit: usize, mut mechanic: F) -> Result<Vec<(T, f64)>, TooManyPaths>
 where
-    T: Eq + Hash,
+    T: Ord,
     F: FnMut(&mut Replay) -> T,
 {
     let mut replay = Replay {
@@ -145,7 +144,7 @@ where
         pos: 0,
         weight: 1.0,
     };
-    let mut out: HashMap<T, f64> = HashMap::new();
+    let mut out: BTreeMap<T, f64> = BTreeMap::new();
     let mut paths = 0usize;
     loop {
         paths += 1;
@@ -174,19 +173,20 @@ where
 }
 
 /// An exact distribution over states of any kind, advanced one step at a
-/// time so equal states merge between steps. This keeps "roll the Sustained
+/// time so equal states merge between steps. Ordered maps keep the order of
+/// floating-point sums fixed, so exact values are bit-identical run to run. This keeps "roll the Sustained
 /// Fire dice, then resolve each shot" polynomial where enumerating whole
 /// trials would be exponential.
 #[derive(Clone, Debug)]
 pub struct StateDist<S> {
-    states: HashMap<S, f64>,
+    states: BTreeMap<S, f64>,
 }
 
-impl<S: Eq + Hash + Clone> StateDist<S> {
+impl<S: Ord + Clone> StateDist<S> {
     /// Starts from `state` with certainty.
     pub fn certain(state: S) -> Self {
         StateDist {
-            states: HashMap::from([(state, 1.0)]),
+            states: BTreeMap::from([(state, 1.0)]),
         }
     }
 
@@ -195,7 +195,7 @@ impl<S: Eq + Hash + Clone> StateDist<S> {
     where
         F: FnMut(&mut Replay, &mut S),
     {
-        let mut next: HashMap<S, f64> = HashMap::new();
+        let mut next: BTreeMap<S, f64> = BTreeMap::new();
         for (s, &p) in &self.states {
             let outcomes = enumerate(limit, |r| {
                 let mut s2 = s.clone();

@@ -79,7 +79,7 @@ pub enum Status {
 }
 
 /// Everything the attack has done so far: the state the steps act on.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ShotState {
     shots_left: u8,
     jams_left: u8,
