@@ -104,9 +104,9 @@ fn bad_cases() -> Vec<(&'static str, String, &'static str, &'static [&'static st
         ("unknown_system", GOOD.replace("system = \"gce\"", "system = \"chess\""), ":1:", &["system", "chess"]),
         ("unknown_metric", format!("metrics = [\"p_victory\"]\n{GOOD}"), ":1:", &["metrics", "p_victory"]),
         ("full_auto_without_sf", GOOD.replace("[[profile]]\nname = \"a\"", "[[profile]]\nname = \"a\"\nfire_mode = \"full_auto\""), ":17:", &["fire_mode", "Sustained Fire"]),
-        ("kannon_missing_strength", GOOD.replace("weapon = \"shoota\"", "weapon = \"kannon\"\nshort_hit = 0"), ":0:", &["strength", "invents none"]),
+        ("kannon_missing_strength", GOOD.replace("weapon = \"shoota\"", "weapon = \"kannon\"\nshort_hit = 0"), ":7:", &["strength", "invents none"]),
         ("empty_sweep", format!("{GOOD}\n[sweep]\nrange = []\n"), ":19:", &["sweep.range", "non-empty"]),
-        ("no_profiles", GOOD.replace("[[profile]]\nname = \"a\"\n", ""), ":0:", &["profile"]),
+        ("no_profiles", GOOD.replace("[[profile]]\nname = \"a\"\n", ""), ": ", &["profile"]),
     ]
 }
 

@@ -9,7 +9,7 @@ use toml::Spanned;
 
 /// A spec that could not be read, parsed or validated.
 #[derive(Debug, thiserror::Error)]
-#[error("{file}:{line}: {field}: {message}")]
+#[error("{}{}: {field}: {message}", file.display(), if *line > 0 { format!(":{line}") } else { String::new() })]
 pub struct SpecError {
     /// The spec file.
     pub file: PathBuf,
@@ -276,6 +276,7 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
     }
     let mut profiles = Vec::new();
     let mut profile_params = Vec::new();
+    let mut profile_lines = Vec::new();
     for (i, table) in raw.profile.iter().enumerate() {
         let mut params = table_params(table, &format!("profile[{i}]"))?;
         let name = match params.iter().position(|(k, _, _)| k == "name") {
@@ -286,6 +287,7 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
             return Err(err(0, &format!("profile[{i}].name"), format!("profile name '{name}' is used twice")));
         }
         profiles.push(name);
+        profile_lines.push(params.iter().map(|(_, _, l)| *l).min().unwrap_or(0));
         profile_params.push(params);
     }
 
@@ -334,7 +336,15 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
                 lines.insert(axis.name.clone(), (axis_lines[&axis.name], format!("sweep.{}", axis.name)));
             }
             let model = systems::build(&system, &scenario, &params, &variants).map_err(|e: ParamError| {
-                let (line, field) = lines.get(&e.field).cloned().unwrap_or((0, e.field.clone()));
+                // A missing parameter has no line of its own: point at the
+                // preset that lacks it, or at the profile.
+                let (line, field) = match lines.get(&e.field) {
+                    Some(found) => found.clone(),
+                    None => {
+                        let near = lines.get("weapon").map_or(profile_lines[pi], |(l, _)| *l);
+                        (near, e.field.clone())
+                    }
+                };
                 let context = if values.is_empty() {
                     format!("profile '{}'", experiment.profiles[pi])
                 } else {

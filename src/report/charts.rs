@@ -9,6 +9,22 @@ use std::path::{Path, PathBuf};
 
 const SIZE: (u32, u32) = (960, 600);
 
+/// Okabe-Ito colours: distinct for colour-blind readers and on white.
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 0, 0),
+    RGBColor(240, 228, 66),
+];
+
+fn colour(i: usize) -> RGBAColor {
+    PALETTE[i % PALETTE.len()].to_rgba()
+}
+
 /// Registers the embedded DejaVu Sans so text renders with no system fonts.
 pub fn register_fonts() {
     // A second registration of the same font is harmless; an error only means
@@ -74,7 +90,7 @@ where
             }
         }
     }
-    let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.1 };
+    let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.3 };
     let groups = cells.len();
     let mut chart = ChartBuilder::on(root)
         .caption(format!("{} — {metric}", exp.title), ("sans-serif", 24))
@@ -92,7 +108,7 @@ where
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_labels(groups.max(1))
+        .x_labels(groups * 2 + 1)
         .x_label_formatter(&|x| {
             let i = x.floor() as usize;
             if (x - i as f64 - 0.5).abs() < 0.01 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
@@ -103,7 +119,7 @@ where
         .draw()?;
     let width = 0.8 / np as f64;
     for (pi, p) in exp.profiles.iter().enumerate() {
-        let color = Palette99::pick(pi).to_rgba();
+        let color = colour(pi);
         let bars: Vec<(f64, f64, f64, f64)> = cells
             .iter()
             .enumerate()
@@ -118,7 +134,7 @@ where
             PathElement::new(vec![(mid, lo), (mid, hi)], BLACK.stroke_width(2))
         }))?;
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14)).draw()?;
+    chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14)).draw()?;
     root.present()?;
     Ok(())
 }
@@ -159,7 +175,7 @@ where
         .label_style(("sans-serif", 14))
         .draw()?;
     for (pi, p) in exp.profiles.iter().enumerate() {
-        let color = Palette99::pick(pi).to_rgba();
+        let color = colour(pi);
         let pts: Vec<(f64, &Row)> = cells.iter().enumerate().filter_map(|(i, &c)| data.get(p, c, metric).map(|r| (i as f64, r))).collect();
         chart
             .draw_series(LineSeries::new(pts.iter().map(|(i, r)| (*i, r.value)), color.stroke_width(3)))?
@@ -168,7 +184,7 @@ where
         chart.draw_series(pts.iter().map(|(i, r)| Circle::new((*i, r.value), 4, color.filled())))?;
         chart.draw_series(pts.iter().map(|(i, r)| PathElement::new(vec![(*i, r.ci_low), (*i, r.ci_high)], color.stroke_width(1))))?;
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14)).draw()?;
+    chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14)).draw()?;
     root.present()?;
     Ok(())
 }
