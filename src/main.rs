@@ -88,7 +88,13 @@ fn list() {
         println!("  presets:   {}", s.presets.join(", "));
         println!("  variants:");
         for v in s.variants {
-            println!("    {} = {} (default {}): {}", v.name, v.values.join(" | "), v.values[0], v.about);
+            println!(
+                "    {} = {} (default {}): {}",
+                v.name,
+                v.values.join(" | "),
+                v.values[0],
+                v.about
+            );
         }
         println!("  metrics:");
         for (name, about) in &s.metrics {
@@ -111,10 +117,19 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn run(specs: &[PathBuf], out: &Path, threads: Option<usize>, trials: Option<u64>, quiet: bool) -> anyhow::Result<()> {
+fn run(
+    specs: &[PathBuf],
+    out: &Path,
+    threads: Option<usize>,
+    trials: Option<u64>,
+    quiet: bool,
+) -> anyhow::Result<()> {
     if let Some(n) = threads {
         anyhow::ensure!(n >= 1, "--threads must be at least 1");
-        rayon::ThreadPoolBuilder::new().num_threads(n).build_global().context("starting worker threads")?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .context("starting worker threads")?;
     }
     // Validate every spec before running any, so a typo in the last one does
     // not cost the runs of the first.
@@ -135,11 +150,18 @@ fn run(specs: &[PathBuf], out: &Path, threads: Option<usize>, trials: Option<u64
         let results = experiment::run(exp, &|n| bar.inc(n));
         bar.finish_and_clear();
         let dir = out.join(&exp.name);
-        report::write_csv(&dir, exp, &results).with_context(|| format!("writing {}", dir.display()))?;
-        let charts = report::write_charts(&dir, exp, &results).with_context(|| format!("charts in {}", dir.display()))?;
+        report::write_csv(&dir, exp, &results)
+            .with_context(|| format!("writing {}", dir.display()))?;
+        let charts = report::write_charts(&dir, exp, &results)
+            .with_context(|| format!("charts in {}", dir.display()))?;
         report::write_summary(&dir, exp, &results, &charts)?;
         if !quiet {
-            eprintln!("{}: {} rows -> {}", exp.name, results.rows.len(), dir.display());
+            eprintln!(
+                "{}: {} rows -> {}",
+                exp.name,
+                results.rows.len(),
+                dir.display()
+            );
         }
     }
     Ok(())

@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn krunch(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_krunch")).args(args).output().expect("krunch runs")
+    Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args(args)
+        .output()
+        .expect("krunch runs")
 }
 
 fn root() -> PathBuf {
@@ -29,20 +32,68 @@ fn every_example_spec_runs_end_to_end() {
         .collect();
     assert!(specs.len() >= 3);
     for spec in &specs {
-        let o = krunch(&["run", spec.to_str().unwrap(), "--trials", "20000", "--quiet", "--out", out.to_str().unwrap()]);
-        assert!(o.status.success(), "{}: {}", spec.display(), String::from_utf8_lossy(&o.stderr));
+        let o = krunch(&[
+            "run",
+            spec.to_str().unwrap(),
+            "--trials",
+            "20000",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            spec.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
         let name = spec.file_stem().unwrap().to_str().unwrap();
         let dir = out.join(name);
         let csv = std::fs::read_to_string(dir.join("data.csv")).unwrap();
         let header = csv.lines().next().unwrap();
-        for col in ["profile", "metric", "value", "exact", "ci_low", "ci_high", "trials", "seed", "variants", "spec_sha256", "krunch_version"] {
-            assert!(header.split(',').any(|c| c == col), "{name}: column {col} in {header}");
+        for col in [
+            "profile",
+            "metric",
+            "value",
+            "exact",
+            "ci_low",
+            "ci_high",
+            "trials",
+            "seed",
+            "variants",
+            "spec_sha256",
+            "krunch_version",
+        ] {
+            assert!(
+                header.split(',').any(|c| c == col),
+                "{name}: column {col} in {header}"
+            );
         }
-        assert!(std::fs::read_to_string(dir.join("summary.md")).unwrap().contains("SHA-256"));
-        let charts: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-        assert!(charts.iter().any(|p| p.extension().is_some_and(|x| x == "svg")));
-        assert!(charts.iter().any(|p| p.extension().is_some_and(|x| x == "png")));
-        assert!(!charts.iter().any(|p| p.file_name().unwrap().to_string_lossy().starts_with(".tmp")), "no temporary files left");
+        assert!(
+            std::fs::read_to_string(dir.join("summary.md"))
+                .unwrap()
+                .contains("SHA-256")
+        );
+        let charts: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(
+            charts
+                .iter()
+                .any(|p| p.extension().is_some_and(|x| x == "svg"))
+        );
+        assert!(
+            charts
+                .iter()
+                .any(|p| p.extension().is_some_and(|x| x == "png"))
+        );
+        assert!(
+            !charts
+                .iter()
+                .any(|p| p.file_name().unwrap().to_string_lossy().starts_with(".tmp")),
+            "no temporary files left"
+        );
         // every exact value lies near its estimate: a loose sanity check on the whole pipeline
         for line in csv.lines().skip(1) {
             assert!(!line.contains("NaN"), "{name}: {line}");
@@ -56,11 +107,24 @@ fn one_thread_and_two_threads_give_identical_csv() {
     let mut outputs = Vec::new();
     for threads in ["1", "2"] {
         let out = scratch(&format!("threads{threads}"));
-        let o = krunch(&["run", spec.to_str().unwrap(), "--threads", threads, "--trials", "300000", "--quiet", "--out", out.to_str().unwrap()]);
+        let o = krunch(&[
+            "run",
+            spec.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--trials",
+            "300000",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         outputs.push(std::fs::read(out.join("full_auto_vs_single/data.csv")).unwrap());
     }
-    assert!(outputs[0] == outputs[1], "data.csv differs between 1 and 2 threads");
+    assert!(
+        outputs[0] == outputs[1],
+        "data.csv differs between 1 and 2 threads"
+    );
 }
 
 fn write_spec(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -90,23 +154,114 @@ name = "a"
 /// Each bad spec with the line and the words its error must contain.
 fn bad_cases() -> Vec<(&'static str, String, &'static str, &'static [&'static str])> {
     vec![
-        ("malformed", GOOD.replace("trials = 1000", "trials = = 1000"), ":3:", &["toml", "expected"]),
-        ("unknown_top_key", format!("colour = \"red\"\n{GOOD}"), ":1:", &["colour"]),
-        ("unknown_param", GOOD.replace("\nbs = 3", "\nbs = 3\nbananas = 2"), ":9:", &["bananas", "unknown parameter"]),
-        ("wrong_type", GOOD.replace("\nbs = 3", "\nbs = \"three\""), ":8:", &["base.bs", "whole number"]),
-        ("toughness_zero", GOOD.replace("toughness = 3", "toughness = 0"), ":10:", &["base.toughness", "impossible"]),
-        ("save_one_plus", GOOD.replace("wounds = 1", "wounds = 1\nsave = 1"), ":12:", &["base.save", "1+"]),
-        ("negative_trials", GOOD.replace("trials = 1000", "trials = -5"), ":3:", &["trials", "impossible"]),
-        ("bad_damage_dice", GOOD.replace("[[profile]]\nname = \"a\"", "[[profile]]\nname = \"a\"\ndamage = \"2d7\""), ":17:", &["profile[0].damage", "D3 or D6"]),
-        ("unknown_weapon", GOOD.replace("weapon = \"shoota\"", "weapon = \"lasgun\""), ":7:", &["base.weapon", "lasgun", "presets"]),
-        ("unknown_variant", format!("{GOOD}\n[variants]\nhyperdrive = \"on\"\n"), ":19:", &["variants.hyperdrive"]),
-        ("bad_variant_value", format!("{GOOD}\n[variants]\noverwatch = \"sideways\"\n"), ":19:", &["variants.overwatch", "current, original"]),
-        ("unknown_system", GOOD.replace("system = \"gce\"", "system = \"chess\""), ":1:", &["system", "chess"]),
-        ("unknown_metric", format!("metrics = [\"p_victory\"]\n{GOOD}"), ":1:", &["metrics", "p_victory"]),
-        ("full_auto_without_sf", GOOD.replace("[[profile]]\nname = \"a\"", "[[profile]]\nname = \"a\"\nfire_mode = \"full_auto\""), ":17:", &["fire_mode", "Sustained Fire"]),
-        ("kannon_missing_strength", GOOD.replace("weapon = \"shoota\"", "weapon = \"kannon\"\nshort_hit = 0"), ":7:", &["strength", "invents none"]),
-        ("empty_sweep", format!("{GOOD}\n[sweep]\nrange = []\n"), ":19:", &["sweep.range", "non-empty"]),
-        ("no_profiles", GOOD.replace("[[profile]]\nname = \"a\"\n", ""), ": ", &["profile"]),
+        (
+            "malformed",
+            GOOD.replace("trials = 1000", "trials = = 1000"),
+            ":3:",
+            &["toml", "expected"],
+        ),
+        (
+            "unknown_top_key",
+            format!("colour = \"red\"\n{GOOD}"),
+            ":1:",
+            &["colour"],
+        ),
+        (
+            "unknown_param",
+            GOOD.replace("\nbs = 3", "\nbs = 3\nbananas = 2"),
+            ":9:",
+            &["bananas", "unknown parameter"],
+        ),
+        (
+            "wrong_type",
+            GOOD.replace("\nbs = 3", "\nbs = \"three\""),
+            ":8:",
+            &["base.bs", "whole number"],
+        ),
+        (
+            "toughness_zero",
+            GOOD.replace("toughness = 3", "toughness = 0"),
+            ":10:",
+            &["base.toughness", "impossible"],
+        ),
+        (
+            "save_one_plus",
+            GOOD.replace("wounds = 1", "wounds = 1\nsave = 1"),
+            ":12:",
+            &["base.save", "1+"],
+        ),
+        (
+            "negative_trials",
+            GOOD.replace("trials = 1000", "trials = -5"),
+            ":3:",
+            &["trials", "impossible"],
+        ),
+        (
+            "bad_damage_dice",
+            GOOD.replace(
+                "[[profile]]\nname = \"a\"",
+                "[[profile]]\nname = \"a\"\ndamage = \"2d7\"",
+            ),
+            ":17:",
+            &["profile[0].damage", "D3 or D6"],
+        ),
+        (
+            "unknown_weapon",
+            GOOD.replace("weapon = \"shoota\"", "weapon = \"lasgun\""),
+            ":7:",
+            &["base.weapon", "lasgun", "presets"],
+        ),
+        (
+            "unknown_variant",
+            format!("{GOOD}\n[variants]\nhyperdrive = \"on\"\n"),
+            ":19:",
+            &["variants.hyperdrive"],
+        ),
+        (
+            "bad_variant_value",
+            format!("{GOOD}\n[variants]\noverwatch = \"sideways\"\n"),
+            ":19:",
+            &["variants.overwatch", "current, original"],
+        ),
+        (
+            "unknown_system",
+            GOOD.replace("system = \"gce\"", "system = \"chess\""),
+            ":1:",
+            &["system", "chess"],
+        ),
+        (
+            "unknown_metric",
+            format!("metrics = [\"p_victory\"]\n{GOOD}"),
+            ":1:",
+            &["metrics", "p_victory"],
+        ),
+        (
+            "full_auto_without_sf",
+            GOOD.replace(
+                "[[profile]]\nname = \"a\"",
+                "[[profile]]\nname = \"a\"\nfire_mode = \"full_auto\"",
+            ),
+            ":17:",
+            &["fire_mode", "Sustained Fire"],
+        ),
+        (
+            "kannon_missing_strength",
+            GOOD.replace("weapon = \"shoota\"", "weapon = \"kannon\"\nshort_hit = 0"),
+            ":7:",
+            &["strength", "invents none"],
+        ),
+        (
+            "empty_sweep",
+            format!("{GOOD}\n[sweep]\nrange = []\n"),
+            ":19:",
+            &["sweep.range", "non-empty"],
+        ),
+        (
+            "no_profiles",
+            GOOD.replace("[[profile]]\nname = \"a\"\n", ""),
+            ": ",
+            &["profile"],
+        ),
     ]
 }
 
@@ -117,15 +272,27 @@ fn bad_input_names_file_line_and_field_and_exits_2() {
     assert!(cases.len() >= 10);
     for (name, body, line, words) in cases {
         let spec = write_spec(&dir, name, &body);
-        let o = krunch(&["run", spec.to_str().unwrap(), "--quiet", "--out", dir.join("out").to_str().unwrap()]);
+        let o = krunch(&[
+            "run",
+            spec.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
-        assert!(err.contains(&format!("{name}.toml{line}")), "{name}: expected file and line {line} in: {err}");
+        assert!(
+            err.contains(&format!("{name}.toml{line}")),
+            "{name}: expected file and line {line} in: {err}"
+        );
         for w in words {
             assert!(err.contains(w), "{name}: expected '{w}' in: {err}");
         }
         assert!(!err.contains("panicked"), "{name}: {err}");
-        assert!(!dir.join("out").join(name).exists(), "{name}: nothing written on bad input");
+        assert!(
+            !dir.join("out").join(name).exists(),
+            "{name}: nothing written on bad input"
+        );
     }
 }
 
@@ -134,7 +301,12 @@ fn missing_file_and_bad_flags_exit_non_zero() {
     let o = krunch(&["run", "/nonexistent/spec.toml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/spec.toml"));
-    let o = krunch(&["run", "--threads", "0", "experiments/overwatch_rule_change.toml"]);
+    let o = krunch(&[
+        "run",
+        "--threads",
+        "0",
+        "experiments/overwatch_rule_change.toml",
+    ]);
     assert_ne!(o.status.code(), Some(0));
 }
 
@@ -142,7 +314,14 @@ fn missing_file_and_bad_flags_exit_non_zero() {
 fn list_and_help_describe_the_tool() {
     let o = krunch(&["list"]);
     let text = String::from_utf8_lossy(&o.stdout);
-    for w in ["gce", "shooting", "shoota", "overwatch", "p_out_of_action", "hits=k"] {
+    for w in [
+        "gce",
+        "shooting",
+        "shoota",
+        "overwatch",
+        "p_out_of_action",
+        "hits=k",
+    ] {
         assert!(text.contains(w), "list mentions {w}");
     }
     let o = krunch(&["--help"]);

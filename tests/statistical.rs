@@ -45,48 +45,146 @@ fn b(v: bool) -> ParamValue {
 /// Situations covering every branch of the shooting rule.
 fn scenarios() -> Vec<(&'static str, Params)> {
     vec![
-        ("shoota plain", params(&[("weapon", s("shoota")), ("save", i(5))])),
-        ("7+ chain", params(&[("weapon", s("slugga")), ("bs", i(1)), ("range", i(10)), ("extra_hit_modifier", i(-1))])),
-        ("needs 9 in cover", params(&[("weapon", s("slugga")), ("bs", i(1)), ("range", i(10)), ("cover", s("in"))])),
-        ("out of range", params(&[("weapon", s("slugga")), ("range", i(13))])),
-        ("multi-wound D3 varies", params(&[
-            ("weapon", s("custom")), ("long_range", i(24)), ("strength", i(5)), ("save_mod", s("varies")),
-            ("user_strength", i(5)), ("damage", s("D3")), ("ammo", s("5")), ("wounds", i(2)), ("save", i(4)), ("toughness", i(4)),
-        ])),
-        ("D6 damage auto ammo", params(&[
-            ("weapon", s("custom")), ("long_range", i(24)), ("strength", i(4)), ("save_mod", i(-1)),
-            ("damage", s("D6")), ("ammo", s("auto")), ("wounds", i(3)), ("save", i(5)),
-        ])),
-        ("flesh wound kills ws1 bs1, immune", params(&[
-            ("weapon", s("shoota")), ("target_ws", i(1)), ("target_bs", i(1)), ("pin_immune", b(true)), ("save", i(6)),
-        ])),
-        ("plus save modifier", params(&[
-            ("weapon", s("custom")), ("long_range", i(24)), ("strength", i(3)), ("save_mod", i(1)), ("damage", s("1")),
-            ("ammo", s("2")), ("save", i(5)),
-        ])),
-        ("blast partial", params(&[
-            ("weapon", s("custom")), ("template", s("blast")), ("long_range", i(12)), ("strength", i(3)), ("save_mod", i(-1)),
-            ("damage", s("1")), ("ammo", s("4")), ("coverage", s("partial")),
-        ])),
-        ("teardrop partial skorcha", params(&[
-            ("weapon", s("skorcha")), ("strength", i(4)), ("save_mod", i(-1)), ("damage", s("1")), ("ammo", s("4")),
-            ("coverage", s("partial")), ("range", i(0)),
-        ])),
-        ("six shoota full auto", params(&[
-            ("weapon", s("six_shoota")), ("long_range", i(12)), ("long_hit", i(0)), ("strength", i(3)), ("save_mod", i(0)), ("damage", s("1")),
-            ("ammo", s("5")), ("fire_mode", s("full_auto")), ("wounds", i(2)),
-        ])),
-        ("eavy shoota two SF dice", params(&[
-            ("weapon", s("eavy_shoota")), ("long_range", i(18)), ("long_hit", i(0)), ("strength", i(4)), ("damage", s("1")), ("ammo", s("4")),
-            ("fire_mode", s("full_auto")), ("save", i(4)), ("wounds", i(2)), ("target_ws", i(1)), ("target_bs", i(2)),
-        ])),
+        (
+            "shoota plain",
+            params(&[("weapon", s("shoota")), ("save", i(5))]),
+        ),
+        (
+            "7+ chain",
+            params(&[
+                ("weapon", s("slugga")),
+                ("bs", i(1)),
+                ("range", i(10)),
+                ("extra_hit_modifier", i(-1)),
+            ]),
+        ),
+        (
+            "needs 9 in cover",
+            params(&[
+                ("weapon", s("slugga")),
+                ("bs", i(1)),
+                ("range", i(10)),
+                ("cover", s("in")),
+            ]),
+        ),
+        (
+            "out of range",
+            params(&[("weapon", s("slugga")), ("range", i(13))]),
+        ),
+        (
+            "multi-wound D3 varies",
+            params(&[
+                ("weapon", s("custom")),
+                ("long_range", i(24)),
+                ("strength", i(5)),
+                ("save_mod", s("varies")),
+                ("user_strength", i(5)),
+                ("damage", s("D3")),
+                ("ammo", s("5")),
+                ("wounds", i(2)),
+                ("save", i(4)),
+                ("toughness", i(4)),
+            ]),
+        ),
+        (
+            "D6 damage auto ammo",
+            params(&[
+                ("weapon", s("custom")),
+                ("long_range", i(24)),
+                ("strength", i(4)),
+                ("save_mod", i(-1)),
+                ("damage", s("D6")),
+                ("ammo", s("auto")),
+                ("wounds", i(3)),
+                ("save", i(5)),
+            ]),
+        ),
+        (
+            "flesh wound kills ws1 bs1, immune",
+            params(&[
+                ("weapon", s("shoota")),
+                ("target_ws", i(1)),
+                ("target_bs", i(1)),
+                ("pin_immune", b(true)),
+                ("save", i(6)),
+            ]),
+        ),
+        (
+            "plus save modifier",
+            params(&[
+                ("weapon", s("custom")),
+                ("long_range", i(24)),
+                ("strength", i(3)),
+                ("save_mod", i(1)),
+                ("damage", s("1")),
+                ("ammo", s("2")),
+                ("save", i(5)),
+            ]),
+        ),
+        (
+            "blast partial",
+            params(&[
+                ("weapon", s("custom")),
+                ("template", s("blast")),
+                ("long_range", i(12)),
+                ("strength", i(3)),
+                ("save_mod", i(-1)),
+                ("damage", s("1")),
+                ("ammo", s("4")),
+                ("coverage", s("partial")),
+            ]),
+        ),
+        (
+            "teardrop partial skorcha",
+            params(&[
+                ("weapon", s("skorcha")),
+                ("strength", i(4)),
+                ("save_mod", i(-1)),
+                ("damage", s("1")),
+                ("ammo", s("4")),
+                ("coverage", s("partial")),
+                ("range", i(0)),
+            ]),
+        ),
+        (
+            "six shoota full auto",
+            params(&[
+                ("weapon", s("six_shoota")),
+                ("long_range", i(12)),
+                ("long_hit", i(0)),
+                ("strength", i(3)),
+                ("save_mod", i(0)),
+                ("damage", s("1")),
+                ("ammo", s("5")),
+                ("fire_mode", s("full_auto")),
+                ("wounds", i(2)),
+            ]),
+        ),
+        (
+            "eavy shoota two SF dice",
+            params(&[
+                ("weapon", s("eavy_shoota")),
+                ("long_range", i(18)),
+                ("long_hit", i(0)),
+                ("strength", i(4)),
+                ("damage", s("1")),
+                ("ammo", s("4")),
+                ("fire_mode", s("full_auto")),
+                ("save", i(4)),
+                ("wounds", i(2)),
+                ("target_ws", i(1)),
+                ("target_bs", i(2)),
+            ]),
+        ),
     ]
 }
 
 fn build(p: &Params) -> ShootingModel {
     // Teardrops take no range: drop it rather than leave it unused.
     let mut q = Params::new();
-    let teardrop = p.iter().any(|(k, v)| k == "weapon" && v.to_string() == "skorcha");
+    let teardrop = p
+        .iter()
+        .any(|(k, v)| k == "weapon" && v.to_string() == "skorcha");
     for (k, v) in p.iter() {
         if !(teardrop && k == "range") {
             q.set(k.clone(), v.clone());
@@ -130,7 +228,8 @@ fn p_values(model: &ShootingModel, tally: &Tally, exact: &[f64]) -> Vec<(String,
             let p = match def.kind {
                 MetricKind::Probability => stats::binomial_p_value(tally.sum(m), n, exact[m]),
                 MetricKind::Mean => {
-                    let (mean, lo, hi) = stats::mean_interval(tally.sum(m) as f64, tally.sum_sq(m) as f64, n, 0.95);
+                    let (mean, lo, hi) =
+                        stats::mean_interval(tally.sum(m) as f64, tally.sum_sq(m) as f64, n, 0.95);
                     stats::mean_p_value(mean, (hi - lo) / (2.0 * stats::z_for(0.95)), exact[m])
                 }
             };
@@ -162,8 +261,17 @@ fn monte_carlo_agrees_with_exact_for_every_metric() {
     }
     let bound = FAMILY_ALPHA / all.len() as f64;
     let failures: Vec<_> = all.iter().filter(|(_, p)| *p < bound).collect();
-    assert!(failures.is_empty(), "{} of {} comparisons below p = {bound:e}: {failures:#?}", failures.len(), all.len());
-    assert!(all.len() > 300, "every scenario and metric is compared ({})", all.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {} comparisons below p = {bound:e}: {failures:#?}",
+        failures.len(),
+        all.len()
+    );
+    assert!(
+        all.len() > 300,
+        "every scenario and metric is compared ({})",
+        all.len()
+    );
 }
 
 #[test]
@@ -171,7 +279,11 @@ fn the_same_test_catches_a_wrong_rule() {
     // A Shoota at BS 3 simulated, but compared with the exact answer for BS 4:
     // the test above must reject this, or it could not catch a real bug.
     let sim = build(&params(&[("weapon", s("shoota")), ("save", i(5))]));
-    let wrong = build(&params(&[("weapon", s("shoota")), ("save", i(5)), ("bs", i(4))]));
+    let wrong = build(&params(&[
+        ("weapon", s("shoota")),
+        ("save", i(5)),
+        ("bs", i(4)),
+    ]));
     let tally = simulate(&sim, &Sampler::Fast, 1);
     let pv = p_values(&sim, &tally, &wrong.exact().unwrap());
     let n = pv.len() as f64 * 24.0;
@@ -183,7 +295,13 @@ fn hits_distribution_passes_chi_square() {
     let model = build(&scenarios().pop().unwrap().1);
     let exact = model.exact().unwrap();
     let tally = simulate(&model, &Sampler::General, 77);
-    let names: Vec<usize> = model.metrics().iter().enumerate().filter(|(_, m)| m.name.starts_with("hits=")).map(|(k, _)| k).collect();
+    let names: Vec<usize> = model
+        .metrics()
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.name.starts_with("hits="))
+        .map(|(k, _)| k)
+        .collect();
     let observed: Vec<u64> = names.iter().map(|&k| tally.sum(k)).collect();
     let expected: Vec<f64> = names.iter().map(|&k| exact[k]).collect();
     assert!((expected.iter().sum::<f64>() - 1.0).abs() < 1e-12);

@@ -249,8 +249,10 @@ impl Dist {
         for _ in 0..depth {
             let p_top = self.pmf(top);
             let rest = Self::from_pairs(self.iter().filter(|&(v, _)| v != top));
-            let base_rest: Vec<(i64, f64)> = rest.iter().map(|(v, p)| (v, p * (1.0 - p_top))).collect();
-            let chained: Vec<(i64, f64)> = result.iter().map(|(v, p)| (top + v, p * p_top)).collect();
+            let base_rest: Vec<(i64, f64)> =
+                rest.iter().map(|(v, p)| (v, p * (1.0 - p_top))).collect();
+            let chained: Vec<(i64, f64)> =
+                result.iter().map(|(v, p)| (top + v, p * p_top)).collect();
             result = Self::from_pairs(base_rest.into_iter().chain(chained));
         }
         result

@@ -107,7 +107,11 @@ impl AbsorbingChain {
 
     /// Expected number of steps before absorption from each transient state.
     pub fn expected_steps(&self) -> Result<Vec<f64>, ChainError> {
-        Ok(self.fundamental()?.iter().map(|row| row.iter().sum()).collect())
+        Ok(self
+            .fundamental()?
+            .iter()
+            .map(|row| row.iter().sum())
+            .collect())
     }
 
     /// P(absorbed within exactly `k` steps) for `k = 1..=max_steps`, starting

@@ -53,7 +53,41 @@ impl BatchedRoller {
     pub fn next_word(&mut self) -> u64 {
         self.rng.next_u64()
     }
+
+    /// Fills `out` with D6 results (1-6), eight per 64-bit word: the word's
+    /// eight base-6 digits as one number `floor(word * 6^8 / 2^64)`, split
+    /// into two halves of four dice that are looked up already unpacked.
+    pub fn fill_d6(&mut self, out: &mut [u8]) {
+        const SIX_POW_8: u128 = 1_679_616;
+        let mut chunks = out.chunks_exact_mut(8);
+        for chunk in &mut chunks {
+            let index = ((u128::from(self.rng.next_u64()) * SIX_POW_8) >> 64) as usize;
+            chunk[..4].copy_from_slice(&FOUR_D6[(index / 1296) & 2047]);
+            chunk[4..].copy_from_slice(&FOUR_D6[index % 1296]);
+        }
+        for die in chunks.into_remainder() {
+            *die = self.d6() as u8;
+        }
+    }
 }
+
+/// `FOUR_D6[i]` is the four base-6 digits of `i` (most significant first),
+/// each plus one: four D6 results. Padded to 2048 entries so the compiler
+/// can see every index is in bounds (only the first 1296 are ever used).
+static FOUR_D6: [[u8; 4]; 2048] = {
+    let mut table = [[0u8; 4]; 2048];
+    let mut i = 0;
+    while i < 1296 {
+        table[i] = [
+            (i / 216) as u8 + 1,
+            (i / 36 % 6) as u8 + 1,
+            (i / 6 % 6) as u8 + 1,
+            (i % 6) as u8 + 1,
+        ];
+        i += 1;
+    }
+    table
+};
 
 impl Roller for BatchedRoller {
     #[inline]
@@ -283,6 +317,19 @@ mod tests {
         for s in split {
             assert_eq!(r.d6(), s + 1);
         }
+    }
+
+    #[test]
+    fn fill_d6_gives_the_same_dice_as_rolling_one_by_one() {
+        let mut filled = [0u8; 21];
+        BatchedRoller::new(3, &[1]).fill_d6(&mut filled);
+        let mut raw = BatchedRoller::new(3, &[1]);
+        for chunk in filled[..16].chunks(8) {
+            let digits: [u32; 8] = split_word(raw.next_word(), 6);
+            let want: Vec<u8> = digits.iter().map(|&d| d as u8 + 1).collect();
+            assert_eq!(chunk, &want[..]);
+        }
+        assert!(filled.iter().all(|d| (1..=6).contains(d)));
     }
 
     #[test]

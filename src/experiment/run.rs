@@ -87,9 +87,12 @@ pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
                         let (lo, hi) = stats::wilson(tally.sum(mi), n, exp.confidence);
                         (tally.sum(mi) as f64 / n as f64, lo, hi)
                     }
-                    MetricKind::Mean => {
-                        stats::mean_interval(tally.sum(mi) as f64, tally.sum_sq(mi) as f64, n, exp.confidence)
-                    }
+                    MetricKind::Mean => stats::mean_interval(
+                        tally.sum(mi) as f64,
+                        tally.sum_sq(mi) as f64,
+                        n,
+                        exp.confidence,
+                    ),
                 };
                 rows.push(Row {
                     profile: exp.profiles[pi].clone(),

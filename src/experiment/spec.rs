@@ -163,14 +163,17 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
         field: field.to_string(),
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| err(0, "file", format!("cannot read: {e}")))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| err(0, "file", format!("cannot read: {e}")))?;
     let raw: RawSpec = toml::from_str(&text).map_err(|e| {
         let line = e.span().map_or(0, |s| line_of(&text, &s));
         let message = e.message().trim().to_string();
         let field = message
             .split('`')
             .nth(1)
-            .filter(|_| message.starts_with("unknown field") || message.starts_with("missing field"))
+            .filter(|_| {
+                message.starts_with("unknown field") || message.starts_with("missing field")
+            })
             .unwrap_or("toml")
             .to_string();
         err(line, &field, message)
@@ -178,30 +181,48 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
     let at = |s: &Range<usize>| line_of(&text, s);
     let system = raw.system.get_ref().clone();
     let scenario = raw.scenario.get_ref().clone();
-    let info = systems::catalog().into_iter().find(|s| s.name == system).ok_or_else(|| {
-        err(
-            at(&raw.system.span()),
-            "system",
-            format!(
-                "unknown rule set '{system}' (known: {})",
-                systems::catalog().iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
-            ),
-        )
-    })?;
+    let info = systems::catalog()
+        .into_iter()
+        .find(|s| s.name == system)
+        .ok_or_else(|| {
+            err(
+                at(&raw.system.span()),
+                "system",
+                format!(
+                    "unknown rule set '{system}' (known: {})",
+                    systems::catalog()
+                        .iter()
+                        .map(|s| s.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })?;
     if !info.scenarios.contains(&scenario.as_str()) {
         return Err(err(
             at(&raw.scenario.span()),
             "scenario",
-            format!("{system} has no scenario '{scenario}' (known: {})", info.scenarios.join(", ")),
+            format!(
+                "{system} has no scenario '{scenario}' (known: {})",
+                info.scenarios.join(", ")
+            ),
         ));
     }
     let trials = *raw.trials.get_ref();
     if !(1..=1_000_000_000_000).contains(&trials) {
-        return Err(err(at(&raw.trials.span()), "trials", format!("{trials} is impossible: must be from 1 to 10^12")));
+        return Err(err(
+            at(&raw.trials.span()),
+            "trials",
+            format!("{trials} is impossible: must be from 1 to 10^12"),
+        ));
     }
     let confidence = match &raw.confidence {
         Some(c) if !(0.5..1.0).contains(c.get_ref()) => {
-            return Err(err(at(&c.span()), "confidence", format!("{} must be in [0.5, 1)", c.get_ref())));
+            return Err(err(
+                at(&c.span()),
+                "confidence",
+                format!("{} must be in [0.5, 1)", c.get_ref()),
+            ));
         }
         Some(c) => *c.get_ref(),
         None => 0.95,
@@ -227,29 +248,42 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
         variants.set(v.name, ParamValue::Str(value.clone()));
         variant_list.push((v.name.to_string(), value));
     }
-    if let Some((k, sp)) = raw.variants.iter().find(|(k, _)| !info.variants.iter().any(|v| v.name == *k)) {
+    if let Some((k, sp)) = raw
+        .variants
+        .iter()
+        .find(|(k, _)| !info.variants.iter().any(|v| v.name == *k))
+    {
         return Err(err(
             at(&sp.span()),
             &format!("variants.{k}"),
             format!(
                 "unknown rule variant '{k}' (known: {})",
-                info.variants.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
+                info.variants
+                    .iter()
+                    .map(|v| v.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         ));
     }
 
     // Where each parameter came from, for error lines.
-    let table_params = |table: &Table, section: &str| -> Result<Vec<(String, ParamValue, usize)>, SpecError> {
-        table
-            .iter()
-            .map(|(k, sp)| {
-                let v = to_param(sp.get_ref()).ok_or_else(|| {
-                    err(at(&sp.span()), &format!("{section}.{k}"), "expected a number, word or true/false".into())
-                })?;
-                Ok((k.clone(), v, at(&sp.span())))
-            })
-            .collect()
-    };
+    let table_params =
+        |table: &Table, section: &str| -> Result<Vec<(String, ParamValue, usize)>, SpecError> {
+            table
+                .iter()
+                .map(|(k, sp)| {
+                    let v = to_param(sp.get_ref()).ok_or_else(|| {
+                        err(
+                            at(&sp.span()),
+                            &format!("{section}.{k}"),
+                            "expected a number, word or true/false".into(),
+                        )
+                    })?;
+                    Ok((k.clone(), v, at(&sp.span())))
+                })
+                .collect()
+        };
     let base = table_params(&raw.base, "base")?;
     let mut axes = Vec::new();
     let mut axis_lines = BTreeMap::new();
@@ -259,20 +293,41 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
                 .iter()
                 .map(to_param)
                 .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| err(at(&sp.span()), &format!("sweep.{k}"), "values must be numbers, words or flags".into()))?,
+                .ok_or_else(|| {
+                    err(
+                        at(&sp.span()),
+                        &format!("sweep.{k}"),
+                        "values must be numbers, words or flags".into(),
+                    )
+                })?,
             _ => {
-                return Err(err(at(&sp.span()), &format!("sweep.{k}"), "expected a non-empty array of values".into()));
+                return Err(err(
+                    at(&sp.span()),
+                    &format!("sweep.{k}"),
+                    "expected a non-empty array of values".into(),
+                ));
             }
         };
         axis_lines.insert(k.clone(), at(&sp.span()));
-        axes.push(Axis { name: k.clone(), values });
+        axes.push(Axis {
+            name: k.clone(),
+            values,
+        });
     }
     let cells: usize = axes.iter().map(|a| a.values.len()).product();
     if cells > 100_000 {
-        return Err(err(0, "sweep", format!("{cells} sweep cells is more than the 100000 allowed")));
+        return Err(err(
+            0,
+            "sweep",
+            format!("{cells} sweep cells is more than the 100000 allowed"),
+        ));
     }
     if raw.profile.is_empty() {
-        return Err(err(0, "profile", "at least one [[profile]] is needed".into()));
+        return Err(err(
+            0,
+            "profile",
+            "at least one [[profile]] is needed".into(),
+        ));
     }
     let mut profiles = Vec::new();
     let mut profile_params = Vec::new();
@@ -284,7 +339,11 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
             None => format!("profile {}", i + 1),
         };
         if profiles.contains(&name) {
-            return Err(err(0, &format!("profile[{i}].name"), format!("profile name '{name}' is used twice")));
+            return Err(err(
+                0,
+                &format!("profile[{i}].name"),
+                format!("profile name '{name}' is used twice"),
+            ));
         }
         profiles.push(name);
         profile_lines.push(params.iter().map(|(_, _, l)| *l).min().unwrap_or(0));
@@ -293,7 +352,8 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
 
     let mut experiment = Experiment {
         name: raw.name.clone().unwrap_or_else(|| {
-            path.file_stem().map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
+            path.file_stem()
+                .map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
         }),
         title: raw.title.clone().unwrap_or_default(),
         file: path.to_path_buf(),
@@ -313,8 +373,19 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
     if experiment.title.is_empty() {
         experiment.title = experiment.name.clone();
     }
-    if !experiment.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return Err(err(1, "name", format!("'{}' must be letters, digits, '_' or '-' (it names the report folder)", experiment.name)));
+    if !experiment
+        .name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(err(
+            1,
+            "name",
+            format!(
+                "'{}' must be letters, digits, '_' or '-' (it names the report folder)",
+                experiment.name
+            ),
+        ));
     }
 
     for cell in 0..cells {
@@ -333,26 +404,40 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
             }
             for (axis, v) in experiment.axes.iter().zip(&values) {
                 params.set(&axis.name, v.clone());
-                lines.insert(axis.name.clone(), (axis_lines[&axis.name], format!("sweep.{}", axis.name)));
+                lines.insert(
+                    axis.name.clone(),
+                    (axis_lines[&axis.name], format!("sweep.{}", axis.name)),
+                );
             }
-            let model = systems::build(&system, &scenario, &params, &variants).map_err(|e: ParamError| {
-                // A missing parameter has no line of its own: point at the
-                // preset that lacks it, or at the profile.
-                let (line, field) = match lines.get(&e.field) {
-                    Some(found) => found.clone(),
-                    None => {
-                        let near = lines.get("weapon").map_or(profile_lines[pi], |(l, _)| *l);
-                        (near, e.field.clone())
-                    }
-                };
-                let context = if values.is_empty() {
-                    format!("profile '{}'", experiment.profiles[pi])
-                } else {
-                    let cell: Vec<String> = experiment.axes.iter().zip(&values).map(|(a, v)| format!("{}={v}", a.name)).collect();
-                    format!("profile '{}' at {}", experiment.profiles[pi], cell.join(", "))
-                };
-                err(line, &field, format!("{} ({context})", e.message))
-            })?;
+            let model = systems::build(&system, &scenario, &params, &variants).map_err(
+                |e: ParamError| {
+                    // A missing parameter has no line of its own: point at the
+                    // preset that lacks it, or at the profile.
+                    let (line, field) = match lines.get(&e.field) {
+                        Some(found) => found.clone(),
+                        None => {
+                            let near = lines.get("weapon").map_or(profile_lines[pi], |(l, _)| *l);
+                            (near, e.field.clone())
+                        }
+                    };
+                    let context = if values.is_empty() {
+                        format!("profile '{}'", experiment.profiles[pi])
+                    } else {
+                        let cell: Vec<String> = experiment
+                            .axes
+                            .iter()
+                            .zip(&values)
+                            .map(|(a, v)| format!("{}={v}", a.name))
+                            .collect();
+                        format!(
+                            "profile '{}' at {}",
+                            experiment.profiles[pi],
+                            cell.join(", ")
+                        )
+                    };
+                    err(line, &field, format!("{} ({context})", e.message))
+                },
+            )?;
             row.push(model);
         }
         experiment.models.push(row);
@@ -371,7 +456,11 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
         Some(list) => {
             for m in list.get_ref() {
                 if !available.contains(m) {
-                    return Err(err(at(&list.span()), "metrics", format!("unknown metric '{m}' (see `krunch list`)")));
+                    return Err(err(
+                        at(&list.span()),
+                        "metrics",
+                        format!("unknown metric '{m}' (see `krunch list`)"),
+                    ));
                 }
             }
             list.get_ref().clone()
@@ -381,7 +470,11 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
         let line = at(&c.span());
         let c = c.get_ref();
         if !experiment.metrics.contains(&c.metric) {
-            return Err(err(line, "chart.metric", format!("metric '{}' is not among the spec's metrics", c.metric)));
+            return Err(err(
+                line,
+                "chart.metric",
+                format!("metric '{}' is not among the spec's metrics", c.metric),
+            ));
         }
         let axis = |a: &Option<String>, f: &str| -> Result<String, SpecError> {
             match a {
@@ -391,12 +484,24 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
             }
         };
         let chart = match c.kind.as_str() {
-            "bar" => ChartSpec::Bar { metric: c.metric.clone() },
-            "line" => ChartSpec::Line { metric: c.metric.clone(), x: axis(&c.x, "chart.x")? },
+            "bar" => ChartSpec::Bar {
+                metric: c.metric.clone(),
+            },
+            "line" => ChartSpec::Line {
+                metric: c.metric.clone(),
+                x: axis(&c.x, "chart.x")?,
+            },
             "heatmap" => {
-                let profile = c.profile.clone().unwrap_or_else(|| experiment.profiles[0].clone());
+                let profile = c
+                    .profile
+                    .clone()
+                    .unwrap_or_else(|| experiment.profiles[0].clone());
                 if !experiment.profiles.contains(&profile) {
-                    return Err(err(line, "chart.profile", format!("no profile named '{profile}'")));
+                    return Err(err(
+                        line,
+                        "chart.profile",
+                        format!("no profile named '{profile}'"),
+                    ));
                 }
                 ChartSpec::Heatmap {
                     metric: c.metric.clone(),
@@ -405,7 +510,13 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
                     profile,
                 }
             }
-            other => return Err(err(line, "chart.kind", format!("'{other}' is not one of: bar, line, heatmap"))),
+            other => {
+                return Err(err(
+                    line,
+                    "chart.kind",
+                    format!("'{other}' is not one of: bar, line, heatmap"),
+                ));
+            }
         };
         experiment.charts.push(chart);
     }
@@ -415,7 +526,10 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
             .iter()
             .take(3)
             .map(|m| match experiment.axes.first() {
-                Some(a) => ChartSpec::Line { metric: m.clone(), x: a.name.clone() },
+                Some(a) => ChartSpec::Line {
+                    metric: m.clone(),
+                    x: a.name.clone(),
+                },
                 None => ChartSpec::Bar { metric: m.clone() },
             })
             .collect();
@@ -425,5 +539,8 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
 
 fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }

@@ -29,7 +29,8 @@ fn colour(i: usize) -> RGBAColor {
 pub fn register_fonts() {
     // A second registration of the same font is harmless; an error only means
     // the bytes were not a font, which the embedded file always is.
-    let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular());
+    let _ =
+        plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular());
     let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
 }
 
@@ -54,8 +55,13 @@ impl<'a> Lookup<'a> {
 
 /// Cell indices along axis `axis`, every other axis at its first value.
 fn cells_along(exp: &Experiment, axis: usize) -> Vec<usize> {
-    let stride: usize = exp.axes[axis + 1..].iter().map(|a| a.values.len()).product();
-    (0..exp.axes[axis].values.len()).map(|i| i * stride).collect()
+    let stride: usize = exp.axes[axis + 1..]
+        .iter()
+        .map(|a| a.values.len())
+        .product();
+    (0..exp.axes[axis].values.len())
+        .map(|i| i * stride)
+        .collect()
 }
 
 fn fixed_note(exp: &Experiment, free: &[usize]) -> String {
@@ -66,7 +72,11 @@ fn fixed_note(exp: &Experiment, free: &[usize]) -> String {
         .filter(|(i, _)| !free.contains(i))
         .map(|(_, a)| format!("{}={}", a.name, a.values[0]))
         .collect();
-    if fixed.is_empty() { String::new() } else { format!(" ({})", fixed.join(", ")) }
+    if fixed.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", fixed.join(", "))
+    }
 }
 
 fn axis_index(exp: &Experiment, name: &str) -> usize {
@@ -75,7 +85,12 @@ fn axis_index(exp: &Experiment, name: &str) -> usize {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-fn draw_bar<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, exp: &Experiment, data: &Lookup, metric: &str) -> DrawResult
+fn draw_bar<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    data: &Lookup,
+    metric: &str,
+) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
@@ -102,7 +117,12 @@ where
         .iter()
         .map(|&c| {
             let v = exp.cell_values(c);
-            exp.axes.iter().zip(v).map(|(a, v)| format!("{}={v}", a.name)).collect::<Vec<_>>().join(" ")
+            exp.axes
+                .iter()
+                .zip(v)
+                .map(|(a, v)| format!("{}={v}", a.name))
+                .collect::<Vec<_>>()
+                .join(" ")
         })
         .collect();
     chart
@@ -111,9 +131,17 @@ where
         .x_labels(groups * 2 + 1)
         .x_label_formatter(&|x| {
             let i = x.floor() as usize;
-            if (x - i as f64 - 0.5).abs() < 0.01 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
+            if (x - i as f64 - 0.5).abs() < 0.01 {
+                labels.get(i).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
         })
-        .x_desc(if exp.axes.is_empty() { "profile" } else { "sweep cell" })
+        .x_desc(if exp.axes.is_empty() {
+            "profile"
+        } else {
+            "sweep cell"
+        })
         .y_desc(metric)
         .label_style(("sans-serif", 14))
         .draw()?;
@@ -123,10 +151,21 @@ where
         let bars: Vec<(f64, f64, f64, f64)> = cells
             .iter()
             .enumerate()
-            .filter_map(|(g, &c)| data.get(p, c, metric).map(|r| (g as f64 + 0.1 + pi as f64 * width, r.value, r.ci_low, r.ci_high)))
+            .filter_map(|(g, &c)| {
+                data.get(p, c, metric).map(|r| {
+                    (
+                        g as f64 + 0.1 + pi as f64 * width,
+                        r.value,
+                        r.ci_low,
+                        r.ci_high,
+                    )
+                })
+            })
             .collect();
         chart
-            .draw_series(bars.iter().map(|&(x, v, _, _)| Rectangle::new([(x, 0.0), (x + width * 0.9, v)], color.filled())))?
+            .draw_series(bars.iter().map(|&(x, v, _, _)| {
+                Rectangle::new([(x, 0.0), (x + width * 0.9, v)], color.filled())
+            }))?
             .label(p.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
         chart.draw_series(bars.iter().map(|&(x, _, lo, hi)| {
@@ -134,12 +173,24 @@ where
             PathElement::new(vec![(mid, lo), (mid, hi)], BLACK.stroke_width(2))
         }))?;
     }
-    chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14)).draw()?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()?;
     root.present()?;
     Ok(())
 }
 
-fn draw_line<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, exp: &Experiment, data: &Lookup, metric: &str, x: &str) -> DrawResult
+fn draw_line<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    data: &Lookup,
+    metric: &str,
+    x: &str,
+) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
@@ -158,7 +209,10 @@ where
     let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.1 };
     let n = cells.len();
     let mut chart = ChartBuilder::on(root)
-        .caption(format!("{} — {metric} by {x}{}", exp.title, fixed_note(exp, &[ai])), ("sans-serif", 22))
+        .caption(
+            format!("{} — {metric} by {x}{}", exp.title, fixed_note(exp, &[ai])),
+            ("sans-serif", 22),
+        )
         .margin(15)
         .x_label_area_size(50)
         .y_label_area_size(70)
@@ -168,7 +222,14 @@ where
         .x_labels(n)
         .x_label_formatter(&|v| {
             let i = v.round();
-            if (v - i).abs() < 0.01 && i >= 0.0 { values.get(i as usize).map(|x| x.to_string()).unwrap_or_default() } else { String::new() }
+            if (v - i).abs() < 0.01 && i >= 0.0 {
+                values
+                    .get(i as usize)
+                    .map(|x| x.to_string())
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            }
         })
         .x_desc(x)
         .y_desc(metric)
@@ -176,15 +237,35 @@ where
         .draw()?;
     for (pi, p) in exp.profiles.iter().enumerate() {
         let color = colour(pi);
-        let pts: Vec<(f64, &Row)> = cells.iter().enumerate().filter_map(|(i, &c)| data.get(p, c, metric).map(|r| (i as f64, r))).collect();
+        let pts: Vec<(f64, &Row)> = cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &c)| data.get(p, c, metric).map(|r| (i as f64, r)))
+            .collect();
         chart
-            .draw_series(LineSeries::new(pts.iter().map(|(i, r)| (*i, r.value)), color.stroke_width(3)))?
+            .draw_series(LineSeries::new(
+                pts.iter().map(|(i, r)| (*i, r.value)),
+                color.stroke_width(3),
+            ))?
             .label(p.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3)));
-        chart.draw_series(pts.iter().map(|(i, r)| Circle::new((*i, r.value), 4, color.filled())))?;
-        chart.draw_series(pts.iter().map(|(i, r)| PathElement::new(vec![(*i, r.ci_low), (*i, r.ci_high)], color.stroke_width(1))))?;
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
+            });
+        chart.draw_series(
+            pts.iter()
+                .map(|(i, r)| Circle::new((*i, r.value), 4, color.filled())),
+        )?;
+        chart.draw_series(pts.iter().map(|(i, r)| {
+            PathElement::new(vec![(*i, r.ci_low), (*i, r.ci_high)], color.stroke_width(1))
+        }))?;
     }
-    chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.8)).border_style(BLACK).label_font(("sans-serif", 14)).draw()?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()?;
     root.present()?;
     Ok(())
 }
@@ -204,7 +285,9 @@ where
 {
     root.fill(&WHITE)?;
     let (xi, yi) = (axis_index(exp, x), axis_index(exp, y));
-    let strides: Vec<usize> = (0..exp.axes.len()).map(|i| exp.axes[i + 1..].iter().map(|a| a.values.len()).product()).collect();
+    let strides: Vec<usize> = (0..exp.axes.len())
+        .map(|i| exp.axes[i + 1..].iter().map(|a| a.values.len()).product())
+        .collect();
     let (nx, ny) = (exp.axes[xi].values.len(), exp.axes[yi].values.len());
     let mut cells = Vec::new();
     let mut vmax: f64 = 0.0;
@@ -220,7 +303,13 @@ where
     let vmax = if vmax <= 0.0 { 1.0 } else { vmax };
     let (xs, ys) = (&exp.axes[xi].values, &exp.axes[yi].values);
     let mut chart = ChartBuilder::on(root)
-        .caption(format!("{profile}: {metric} over {x} x {y}{}", fixed_note(exp, &[xi, yi])), ("sans-serif", 22))
+        .caption(
+            format!(
+                "{profile}: {metric} over {x} x {y}{}",
+                fixed_note(exp, &[xi, yi])
+            ),
+            ("sans-serif", 22),
+        )
         .margin(15)
         .x_label_area_size(50)
         .y_label_area_size(70)
@@ -239,10 +328,17 @@ where
     chart.draw_series(cells.iter().map(|&(i, j, v)| {
         let t = v / vmax;
         let color = RGBColor((255.0 - 200.0 * t) as u8, (255.0 - 120.0 * t) as u8, 255);
-        Rectangle::new([(i as f64, j as f64), (i as f64 + 1.0, j as f64 + 1.0)], color.filled())
+        Rectangle::new(
+            [(i as f64, j as f64), (i as f64 + 1.0, j as f64 + 1.0)],
+            color.filled(),
+        )
     }))?;
     chart.draw_series(cells.iter().map(|&(i, j, v)| {
-        Text::new(format!("{v:.3}"), (i as f64 + 0.35, j as f64 + 0.55), ("sans-serif", 14).into_font().color(&BLACK))
+        Text::new(
+            format!("{v:.3}"),
+            (i as f64 + 0.35, j as f64 + 0.55),
+            ("sans-serif", 14).into_font().color(&BLACK),
+        )
     }))?;
     root.present()?;
     Ok(())
@@ -250,7 +346,14 @@ where
 
 fn label_at(v: f64, values: &[crate::systems::ParamValue]) -> String {
     let i = (v - 0.5).round();
-    if (v - 0.5 - i).abs() < 0.01 && i >= 0.0 { values.get(i as usize).map(|x| x.to_string()).unwrap_or_default() } else { String::new() }
+    if (v - 0.5 - i).abs() < 0.01 && i >= 0.0 {
+        values
+            .get(i as usize)
+            .map(|x| x.to_string())
+            .unwrap_or_default()
+    } else {
+        String::new()
+    }
 }
 
 fn chart_name(chart: &ChartSpec) -> String {
@@ -258,37 +361,72 @@ fn chart_name(chart: &ChartSpec) -> String {
     match chart {
         ChartSpec::Bar { metric } => format!("bar_{}", clean(metric)),
         ChartSpec::Line { metric, x } => format!("line_{}_by_{}", clean(metric), clean(x)),
-        ChartSpec::Heatmap { metric, x, y, profile } => format!("heatmap_{}_{}_x_{}_{}", clean(metric), clean(x), clean(y), clean(profile)),
+        ChartSpec::Heatmap {
+            metric,
+            x,
+            y,
+            profile,
+        } => format!(
+            "heatmap_{}_{}_x_{}_{}",
+            clean(metric),
+            clean(x),
+            clean(y),
+            clean(profile)
+        ),
     }
 }
 
-fn render<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, exp: &Experiment, data: &Lookup, chart: &ChartSpec) -> DrawResult
+fn render<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    data: &Lookup,
+    chart: &ChartSpec,
+) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
     match chart {
         ChartSpec::Bar { metric } => draw_bar(&root, exp, data, metric),
         ChartSpec::Line { metric, x } => draw_line(&root, exp, data, metric, x),
-        ChartSpec::Heatmap { metric, x, y, profile } => draw_heatmap(&root, exp, data, metric, x, y, profile),
+        ChartSpec::Heatmap {
+            metric,
+            x,
+            y,
+            profile,
+        } => draw_heatmap(&root, exp, data, metric, x, y, profile),
     }
 }
 
 /// Draws every chart of the spec into `dir` as SVG and PNG; returns the
 /// file stems written (without extension).
-pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::Result<Vec<String>> {
+pub fn write_charts(
+    dir: &Path,
+    exp: &Experiment,
+    results: &Results,
+) -> anyhow::Result<Vec<String>> {
     let data = Lookup::new(results);
     let mut names = Vec::new();
     for chart in &exp.charts {
         let name = chart_name(chart);
         let svg_path: PathBuf = dir.join(format!("{name}.svg"));
         let mut svg = String::new();
-        render(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), exp, &data, chart)
-            .map_err(|e| anyhow::anyhow!("drawing {name}.svg: {e}"))?;
+        render(
+            SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+            exp,
+            &data,
+            chart,
+        )
+        .map_err(|e| anyhow::anyhow!("drawing {name}.svg: {e}"))?;
         super::write_atomic(&svg_path, svg.as_bytes())?;
         let png_path = dir.join(format!("{name}.png"));
         let tmp = temp_path(&png_path);
-        render(BitMapBackend::new(&tmp, SIZE).into_drawing_area(), exp, &data, chart)
-            .map_err(|e| anyhow::anyhow!("drawing {name}.png: {e}"))?;
+        render(
+            BitMapBackend::new(&tmp, SIZE).into_drawing_area(),
+            exp,
+            &data,
+            chart,
+        )
+        .map_err(|e| anyhow::anyhow!("drawing {name}.png: {e}"))?;
         std::fs::rename(&tmp, &png_path)?;
         names.push(name);
     }

@@ -12,20 +12,43 @@ pub fn csv_bytes(exp: &Experiment, results: &Results) -> anyhow::Result<Vec<u8>>
     let prov = Provenance::of(exp);
     let rows = &results.rows;
     let n = rows.len();
-    let mut columns = vec![Column::new("profile".into(), rows.iter().map(|r| r.profile.clone()).collect::<Vec<_>>())];
+    let mut columns = vec![Column::new(
+        "profile".into(),
+        rows.iter().map(|r| r.profile.clone()).collect::<Vec<_>>(),
+    )];
     for (i, axis) in exp.axes.iter().enumerate() {
         columns.push(Column::new(
             axis.name.as_str().into(),
-            rows.iter().map(|r| r.cell[i].to_string()).collect::<Vec<_>>(),
+            rows.iter()
+                .map(|r| r.cell[i].to_string())
+                .collect::<Vec<_>>(),
         ));
     }
     columns.extend([
-        Column::new("metric".into(), rows.iter().map(|r| r.metric.clone()).collect::<Vec<_>>()),
-        Column::new("value".into(), rows.iter().map(|r| r.value).collect::<Vec<_>>()),
-        Column::new("exact".into(), rows.iter().map(|r| r.exact).collect::<Vec<_>>()),
-        Column::new("ci_low".into(), rows.iter().map(|r| r.ci_low).collect::<Vec<_>>()),
-        Column::new("ci_high".into(), rows.iter().map(|r| r.ci_high).collect::<Vec<_>>()),
-        Column::new("trials".into(), rows.iter().map(|r| r.trials).collect::<Vec<_>>()),
+        Column::new(
+            "metric".into(),
+            rows.iter().map(|r| r.metric.clone()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "value".into(),
+            rows.iter().map(|r| r.value).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "exact".into(),
+            rows.iter().map(|r| r.exact).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "ci_low".into(),
+            rows.iter().map(|r| r.ci_low).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "ci_high".into(),
+            rows.iter().map(|r| r.ci_high).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "trials".into(),
+            rows.iter().map(|r| r.trials).collect::<Vec<_>>(),
+        ),
         Column::new("seed".into(), vec![prov.seed; n]),
         Column::new("variants".into(), vec![prov.variants.clone(); n]),
         Column::new("spec_sha256".into(), vec![prov.spec_hash.clone(); n]),
@@ -33,7 +56,9 @@ pub fn csv_bytes(exp: &Experiment, results: &Results) -> anyhow::Result<Vec<u8>>
     ]);
     let mut df = DataFrame::new(n, columns)?;
     let mut buf = Vec::new();
-    CsvWriter::new(&mut buf).include_header(true).finish(&mut df)?;
+    CsvWriter::new(&mut buf)
+        .include_header(true)
+        .finish(&mut df)?;
     Ok(buf)
 }
 

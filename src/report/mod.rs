@@ -28,7 +28,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// A hidden temporary name beside `path` that keeps its extension (plotters
 /// picks the image format from it).
 pub(crate) fn temp_path(path: &Path) -> std::path::PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!(".tmp-{}-{name}", std::process::id()))
 }
 

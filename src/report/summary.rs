@@ -11,7 +11,12 @@ fn fmt(v: f64) -> String {
 }
 
 /// Writes `dir/summary.md`.
-pub fn write_summary(dir: &Path, exp: &Experiment, results: &Results, charts: &[String]) -> anyhow::Result<()> {
+pub fn write_summary(
+    dir: &Path,
+    exp: &Experiment,
+    results: &Results,
+    charts: &[String],
+) -> anyhow::Result<()> {
     let prov = Provenance::of(exp);
     let mut md = String::new();
     writeln!(md, "# {}\n", exp.title)?;
@@ -23,7 +28,11 @@ pub fn write_summary(dir: &Path, exp: &Experiment, results: &Results, charts: &[
         exp.scenario,
         exp.trials,
         prov.seed,
-        if prov.variants.is_empty() { "none" } else { &prov.variants },
+        if prov.variants.is_empty() {
+            "none"
+        } else {
+            &prov.variants
+        },
         exp.confidence * 100.0,
         prov.version,
         exp.file.display(),

@@ -51,14 +51,20 @@ pub fn info() -> crate::systems::SystemInfo {
         name: "gce",
         title: "Gorkamorka Community Edition",
         scenarios: SCENARIOS,
-        presets: weapon::PRESETS.iter().map(|s| format!("weapon = \"{s}\"")).collect(),
+        presets: weapon::PRESETS
+            .iter()
+            .map(|s| format!("weapon = \"{s}\""))
+            .collect(),
         variants: VARIANTS,
         metrics: shooting::metric_catalog()
             .into_iter()
             .map(|m| (m.name, m.about))
             .chain([
                 ("hits=k".to_string(), "P(exactly k hits), k = 0..max shots"),
-                ("wounds=k".to_string(), "P(exactly k successful wound rolls)"),
+                (
+                    "wounds=k".to_string(),
+                    "P(exactly k successful wound rolls)",
+                ),
             ])
             .collect(),
     }
@@ -73,7 +79,10 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
     if scenario != "shooting" {
         return Err(ParamError::new(
             "scenario",
-            format!("GCE has no scenario '{scenario}' (known: {})", SCENARIOS.join(", ")),
+            format!(
+                "GCE has no scenario '{scenario}' (known: {})",
+                SCENARIOS.join(", ")
+            ),
         ));
     }
     Ok(Box::new(build_shooting(p, variants)?))
@@ -87,21 +96,33 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
     };
     variants.reject_unused(&["overwatch"])?;
     let weapon = Weapon::from_params(p)?;
-    let bs = required(p.int("bs", 0, 10)?, "bs", "the shooter's Ballistic Skill, 0-10")? as i32;
+    let bs = required(
+        p.int("bs", 0, 10)?,
+        "bs",
+        "the shooter's Ballistic Skill, 0-10",
+    )? as i32;
     let user_strength = p.int("user_strength", 0, 10)?.unwrap_or(3) as u8;
     let full_auto_dice = match p.choice("fire_mode", &["single", "full_auto"])?.as_deref() {
         Some("full_auto") => {
             if weapon.sustained_fire_dice == 0 {
                 return Err(ParamError::new(
                     "fire_mode",
-                    format!("weapon '{}' has no Sustained Fire dice, so it cannot fire on full auto", weapon.name),
+                    format!(
+                        "weapon '{}' has no Sustained Fire dice, so it cannot fire on full auto",
+                        weapon.name
+                    ),
                 ));
             }
-            let fired = p.int("sf_fired", 1, 6)?.unwrap_or(i64::from(weapon.sustained_fire_dice)) as u32;
+            let fired = p
+                .int("sf_fired", 1, 6)?
+                .unwrap_or(i64::from(weapon.sustained_fire_dice)) as u32;
             if fired > weapon.sustained_fire_dice {
                 return Err(ParamError::new(
                     "sf_fired",
-                    format!("{fired} Sustained Fire dice, but weapon '{}' has {}", weapon.name, weapon.sustained_fire_dice),
+                    format!(
+                        "{fired} Sustained Fire dice, but weapon '{}' has {}",
+                        weapon.name, weapon.sustained_fire_dice
+                    ),
                 ));
             }
             fired
@@ -111,10 +132,18 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
     let range = if weapon.template == Template::Teardrop {
         None
     } else {
-        Some(required(p.real("range", 1000.0)?, "range", "inches to the target")?)
+        Some(required(
+            p.real("range", 1000.0)?,
+            "range",
+            "inches to the target",
+        )?)
     };
     let flag = |name: &str, value: i32| -> Result<i32, ParamError> {
-        Ok(if p.flag(name)?.unwrap_or(false) { value } else { 0 })
+        Ok(if p.flag(name)?.unwrap_or(false) {
+            value
+        } else {
+            0
+        })
     };
     let cover = match p.choice("cover", &["none", "partial", "in"])?.as_deref() {
         Some("partial") => -1,
@@ -130,7 +159,10 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
         + flag("small_target", -1)?
         + flag("large_target", 1)?
         + p.int("extra_hit_modifier", -10, 10)?.unwrap_or(0) as i32;
-    let coverage = match p.choice("coverage", &["aimed", "full", "partial"])?.as_deref() {
+    let coverage = match p
+        .choice("coverage", &["aimed", "full", "partial"])?
+        .as_deref()
+    {
         Some("full") => Coverage::Full,
         Some("partial") => Coverage::Partial,
         _ => Coverage::Aimed,
@@ -152,14 +184,30 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
         Some(v) => Some(v as u8),
     };
     let target = Target {
-        toughness: required(p.int("toughness", 1, 10)?, "toughness", "the target's Toughness, 1-10")? as u8,
+        toughness: required(
+            p.int("toughness", 1, 10)?,
+            "toughness",
+            "the target's Toughness, 1-10",
+        )? as u8,
         wounds: required(p.int("wounds", 1, 20)?, "wounds", "the target's Wounds")? as u8,
         save,
-        ws: required(p.int("target_ws", 1, 10)?, "target_ws", "the target's WS, for Flesh Wounds")? as u8,
-        bs: required(p.int("target_bs", 1, 10)?, "target_bs", "the target's BS, for Flesh Wounds")? as u8,
+        ws: required(
+            p.int("target_ws", 1, 10)?,
+            "target_ws",
+            "the target's WS, for Flesh Wounds",
+        )? as u8,
+        bs: required(
+            p.int("target_bs", 1, 10)?,
+            "target_bs",
+            "the target's BS, for Flesh Wounds",
+        )? as u8,
         pin_immune: p.flag("pin_immune")?.unwrap_or(false),
     };
-    let known: Vec<&str> = weapon::WEAPON_PARAMS.iter().chain(SHOOTING_PARAMS).copied().collect();
+    let known: Vec<&str> = weapon::WEAPON_PARAMS
+        .iter()
+        .chain(SHOOTING_PARAMS)
+        .copied()
+        .collect();
     p.reject_unused(&known)?;
     Ok(ShootingModel::new(Shooting {
         weapon,

@@ -17,9 +17,13 @@ pub fn wound_chart_from_seed() -> Vec<Vec<Option<u8>>> {
     let path = seed_path();
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("the GCE seed must be readable at {}: {e}", path.display()));
-    let start = text.find("Wound Chart\nSTR |").expect("seed has a Wound Chart");
+    let start = text
+        .find("Wound Chart\nSTR |")
+        .expect("seed has a Wound Chart");
     let body = &text[start..];
-    let end = body.find("\nDamage\n").expect("the chart ends before 'Damage'");
+    let end = body
+        .find("\nDamage\n")
+        .expect("the chart ends before 'Damage'");
     let tokens: Vec<&str> = body[..end]
         .lines()
         .flat_map(|l| l.split('|'))

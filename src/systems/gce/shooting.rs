@@ -10,7 +10,6 @@ use super::tables::{Injury, hit_needed, hit_with, injury, sustained_fire, wound_
 use super::weapon::{Ammo, Template, Weapon};
 use crate::dice::{
     AbsorbingChain, BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally,
-    split_word,
 };
 use crate::systems::{MetricDef, Model};
 
@@ -122,7 +121,11 @@ impl Shooting {
 
     /// Most shots one attack can make.
     pub fn max_shots(&self) -> u32 {
-        if self.full_auto_dice == 0 { 1 } else { 3 * self.full_auto_dice }
+        if self.full_auto_dice == 0 {
+            1
+        } else {
+            3 * self.full_auto_dice
+        }
     }
 
     /// Firing on Full Auto: "Roll a sustained fire dice to see how many shots
@@ -251,7 +254,9 @@ impl Shooting {
         let mut d = StateDist::certain(self.start());
         for _ in 0..self.full_auto_dice {
             d = d
-                .step(STEP_PATHS, |r: &mut Replay, s| self.roll_sustained_fire_die(r, s))
+                .step(STEP_PATHS, |r: &mut Replay, s| {
+                    self.roll_sustained_fire_die(r, s)
+                })
                 .ok()?;
         }
         for _ in 0..self.full_auto_dice {
@@ -317,7 +322,11 @@ fn recover_until_settled(dice: &mut impl Roller, ws: u8, bs: u8) -> bool {
 /// absorbing states Recovered and Out of Action. Returns P(Out of Action).
 fn recovery_chain(ws: u8, bs: u8) -> f64 {
     let flesh_kills = ws <= 1 && bs <= 1;
-    let (p_up, p_ooa) = if flesh_kills { (0.0, 0.5) } else { (2.0 / 6.0, 1.0 / 6.0) };
+    let (p_up, p_ooa) = if flesh_kills {
+        (0.0, 0.5)
+    } else {
+        (2.0 / 6.0, 1.0 / 6.0)
+    };
     let chain = AbsorbingChain::new(vec![vec![0.5]], vec![vec![p_up, p_ooa]])
         .expect("the recovery chain's rows sum to one");
     chain.absorption().map(|b| b[0][1]).unwrap_or(1.0)
@@ -343,7 +352,19 @@ const P_PINNED: usize = 10;
 const P_NO_AMMO: usize = 11;
 const P_EXPLODES: usize = 12;
 const P_FIRE: usize = 13;
-const FIXED_METRICS: usize = 14;
+/// Outcome classes of the fast path: 6 front bits x 4 back bits.
+const FAST_CLASSES: usize = 128 * 16;
+const FAST_HIT: u8 = 1;
+const FAST_WOUND: u8 = 2;
+const FAST_UNSAVED: u8 = 4;
+const FAST_FLESH: u8 = 8;
+const FAST_DOWN: u8 = 16;
+const FAST_OUT: u8 = 32;
+const FAST_NATURAL_SIX: u8 = 64;
+const FAST_AMMO_FAILS: u8 = 1;
+const FAST_EXPLODES: u8 = 2;
+const FAST_STAY_DOWN: u8 = 4;
+const FAST_RECOVERY_OUT: u8 = 8;
 
 /// The fixed metrics with their descriptions.
 pub fn metric_catalog() -> Vec<MetricDef> {
@@ -381,11 +402,13 @@ impl ShootingModel {
         let mut metrics = metric_catalog();
         let n = shooting.max_shots();
         let hits_from = metrics.len();
-        metrics.extend((0..=n).map(|k| MetricDef::probability(format!("hits={k}"), "P(exactly k hits)")));
-        let wounds_from = metrics.len();
         metrics.extend(
-            (0..=n).map(|k| MetricDef::probability(format!("wounds={k}"), "P(exactly k wound rolls succeed)")),
+            (0..=n).map(|k| MetricDef::probability(format!("hits={k}"), "P(exactly k hits)")),
         );
+        let wounds_from = metrics.len();
+        metrics.extend((0..=n).map(|k| {
+            MetricDef::probability(format!("wounds={k}"), "P(exactly k wound rolls succeed)")
+        }));
         ShootingModel {
             shooting,
             metrics,
@@ -430,89 +453,167 @@ impl ShootingModel {
             && sh.range.is_some()
     }
 
-    /// Branch-free plain single shots: one 64-bit word gives the eight D6
-    /// one trial can need (hit, 7+ follow-up, ammo, explosion, wound, save,
-    /// injury, first recovery roll), rolled whether used or not (unused dice
-    /// do not change the outcome's distribution), so the loop has no
-    /// unpredictable branches. Only a Down warrior still Down after its first
-    /// Recovery roll (1 trial in 12 at most) leaves the fast loop.
+    /// Plain single shots by table: one 64-bit word is read as eight D6 in
+    /// mixed radix, `floor(word * 6^8 / 2^64)` (the same digits
+    /// [`split_word`](crate::dice::split_word) gives, bias at most
+    /// `6^8 / 2^64`). Its top five digits (to hit, 7+ follow-up, wound,
+    /// save, injury) index a table of outcome classes built with the rule's
+    /// own functions; the bottom three (Ammo Roll, explosion, first Recovery
+    /// roll) index a second. A trial is then one multiply, two lookups and
+    /// a histogram increment; dice a trial does not need are rolled anyway,
+    /// which does not change the outcome's distribution. Only a Down warrior
+    /// still Down after its first Recovery roll leaves the loop to keep
+    /// rolling.
     pub fn run_fast(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let sh = &self.shooting;
-        let range_mod = sh.range.and_then(|r| sh.weapon.range_modifier(r));
-        // hit_table[first][follow-up]: the 7+ chain in a lookup
-        let mut hit_table = [[0u64; 6]; 6];
-        if let Some(m) = range_mod {
-            let needed = hit_needed(sh.bs, sh.hit_modifier + m);
-            for (a, row) in hit_table.iter_mut().enumerate() {
-                for (b, cell) in row.iter_mut().enumerate() {
-                    let mut follow = FixedDie(b as u32 + 1);
-                    *cell = u64::from(hit_with(a as u32 + 1, needed, &mut follow));
-                }
+        let (front, back) = self.fast_tables();
+        let (ws, bs) = (self.shooting.target.ws, self.shooting.target.bs);
+        // four interleaved histograms so repeated classes do not queue on
+        // one memory slot
+        let mut hist = vec![0u64; 4 * FAST_CLASSES];
+        let mut later_out_of_action = 0u64;
+        const SIX_POW_8: u128 = 1_679_616;
+        for i in 0..trials {
+            let index = ((u128::from(roller.next_word()) * SIX_POW_8) >> 64) as usize;
+            let a = front[(index / 216) & 8191];
+            let b = back[index % 216];
+            hist[(i as usize & 3) * FAST_CLASSES + usize::from(a) * 16 + usize::from(b)] += 1;
+            if a & FAST_DOWN != 0 && b & FAST_STAY_DOWN != 0 {
+                later_out_of_action += u64::from(recover_until_settled(roller, ws, bs));
             }
         }
-        let ammo_trigger_all = u64::from(sh.weapon.ammo_after_every_shot);
-        let (ammo_pass, auto) = match sh.weapon.ammo {
-            Ammo::Score(a) => (a, 0u64),
-            Ammo::Auto => (7, 1),
-        };
+        let every_shot = self.shooting.weapon.ammo_after_every_shot;
+        let damage = u64::from(self.shooting.weapon.damage.as_fixed().unwrap_or(0));
+        let pins = !self.shooting.target.pin_immune;
+        let mut eventually = later_out_of_action;
+        for class in 0..FAST_CLASSES {
+            let n: u64 = (0..4).map(|copy| hist[copy * FAST_CLASSES + class]).sum();
+            if n == 0 {
+                continue;
+            }
+            let (a, b) = ((class / 16) as u8, (class % 16) as u8);
+            let hit = a & FAST_HIT != 0;
+            let tested = a & FAST_NATURAL_SIX != 0 || every_shot;
+            let flag = |on: bool, metric: usize, tally: &mut Tally| {
+                tally.record_many(metric, u64::from(on), n)
+            };
+            flag(hit, P_HIT, tally);
+            flag(hit, MEAN_HITS, tally);
+            flag(hit && pins, P_PINNED, tally);
+            flag(a & FAST_WOUND != 0, MEAN_WOUNDS, tally);
+            flag(a & FAST_UNSAVED != 0, MEAN_UNSAVED, tally);
+            flag(a & FAST_UNSAVED != 0, P_WOUNDED, tally);
+            tally.record_many(
+                MEAN_DAMAGE,
+                if a & FAST_UNSAVED != 0 { damage } else { 0 },
+                n,
+            );
+            flag(a & FAST_FLESH != 0, P_FLESH, tally);
+            flag(a & FAST_DOWN != 0, P_DOWN, tally);
+            flag(a & FAST_OUT != 0, P_OOA, tally);
+            flag(tested && b & FAST_AMMO_FAILS != 0, P_NO_AMMO, tally);
+            flag(tested && b & FAST_EXPLODES != 0, P_EXPLODES, tally);
+            flag(false, P_FIRE, tally);
+            flag(hit, self.layout.hits_from + 1, tally);
+            flag(!hit, self.layout.hits_from, tally);
+            flag(a & FAST_WOUND != 0, self.layout.wounds_from + 1, tally);
+            flag(a & FAST_WOUND == 0, self.layout.wounds_from, tally);
+            let out_now = a & FAST_OUT != 0;
+            let out_first_recovery = a & FAST_DOWN != 0 && b & FAST_RECOVERY_OUT != 0;
+            if out_now || out_first_recovery {
+                eventually += n;
+            }
+        }
+        tally.record_many(P_EVENTUALLY_OOA, 1, eventually);
+        tally.add_trials(trials);
+    }
+
+    /// The two class tables of [`run_fast`](Self::run_fast), filled by the
+    /// rule's functions (`hit_with`, `wound_needed`, `injury` ...).
+    fn fast_tables(&self) -> (Vec<u8>, Vec<u8>) {
+        let sh = &self.shooting;
+        let needed = sh
+            .range
+            .and_then(|r| sh.weapon.range_modifier(r))
+            .map(|m| hit_needed(sh.bs, sh.hit_modifier + m));
         let wound_need = wound_needed(sh.weapon.strength, sh.target.toughness).map_or(7, u32::from);
         let save_need = sh.target.save.map_or(7, |sv| {
             let n = i32::from(sv) - sh.weapon.save_modifier_with(sh.user_strength);
             if n > 6 { 7 } else { n.max(0) as u32 }
         });
-        let dmg = u64::from(sh.weapon.damage.as_fixed().unwrap_or(1));
-        let injures = u64::from(dmg > 0 && dmg >= u64::from(sh.target.wounds));
-        let pin = u64::from(!sh.target.pin_immune);
-        let flesh_kills = u64::from(sh.target.ws <= 1 && sh.target.bs <= 1);
-        let mut c = [0u64; FIXED_METRICS];
-        let mut hits1 = 0u64;
-        let mut wounds1 = 0u64;
-        for _ in 0..trials {
-            let d: [u32; 8] = split_word(roller.next_word(), 6);
-            let hit = hit_table[d[0] as usize][d[1] as usize];
-            let trigger = u64::from(d[0] == 5) | ammo_trigger_all;
-            let ammo_fail = trigger & (u64::from(d[2] + 1 < ammo_pass) | auto);
-            let explode = trigger & u64::from(d[2] == 0) & (u64::from(d[3] + 1 < ammo_pass) | auto);
-            let wound = hit & u64::from(d[4] + 1 >= wound_need);
-            let unsaved = wound & u64::from(d[5] + 1 < save_need);
-            let inj = unsaved & injures;
-            let flesh_roll = u64::from(d[6] < 2);
-            let down = inj & u64::from((2..5).contains(&d[6]));
-            let ooa = inj & (u64::from(d[6] == 5) | (flesh_roll & flesh_kills));
-            let flesh = inj & flesh_roll & (1 - flesh_kills);
-            // first Recovery roll for a Down warrior
-            let rec_ooa = u64::from(d[7] == 5) | (u64::from(d[7] < 2) & flesh_kills);
-            let still_down = down & u64::from((2..5).contains(&d[7]));
-            let mut eventually = ooa | (down & rec_ooa);
-            if still_down == 1 {
-                eventually |= u64::from(recover_until_settled(roller, sh.target.ws, sh.target.bs));
+        let damage = sh.weapon.damage.as_fixed().unwrap_or(0);
+        let injures = damage > 0 && damage >= u32::from(sh.target.wounds);
+        let flesh_kills = sh.target.ws <= 1 && sh.target.bs <= 1;
+        let digits = |mut v: usize, n: usize| -> Vec<u32> {
+            let mut d = vec![0; n];
+            for slot in d.iter_mut().rev() {
+                *slot = (v % 6) as u32 + 1;
+                v /= 6;
             }
-            c[P_HIT] += hit;
-            c[MEAN_WOUNDS] += wound;
-            c[MEAN_UNSAVED] += unsaved;
-            c[P_FLESH] += flesh;
-            c[P_DOWN] += down;
-            c[P_OOA] += ooa;
-            c[P_EVENTUALLY_OOA] += eventually;
-            c[P_NO_AMMO] += ammo_fail;
-            c[P_EXPLODES] += explode;
-            hits1 += hit;
-            wounds1 += wound;
-        }
-        c[MEAN_HITS] = c[P_HIT];
-        c[P_PINNED] = c[P_HIT] * pin;
-        c[P_WOUNDED] = c[MEAN_UNSAVED];
-        for (i, &v) in c.iter().enumerate() {
-            if i != MEAN_DAMAGE {
-                tally.record_many(i, 1, v);
-            }
-        }
-        tally.record_many(MEAN_DAMAGE, dmg, c[MEAN_UNSAVED]);
-        tally.record_many(self.layout.hits_from, 1, trials - hits1);
-        tally.record_many(self.layout.hits_from + 1, 1, hits1);
-        tally.record_many(self.layout.wounds_from, 1, trials - wounds1);
-        tally.record_many(self.layout.wounds_from + 1, 1, wounds1);
-        tally.add_trials(trials);
+            d
+        };
+        // 7776 classes, padded to 8192 so the masked index needs no bounds check
+        let front = (0..8192)
+            .map(|i| {
+                if i >= 7776 {
+                    return 0;
+                }
+                let d = digits(i, 5);
+                let mut a = 0u8;
+                if d[0] == 6 {
+                    a |= FAST_NATURAL_SIX;
+                }
+                let hit = needed.is_some_and(|n| hit_with(d[0], n, &mut FixedDie(d[1])));
+                if !hit {
+                    return a;
+                }
+                a |= FAST_HIT;
+                if d[2] < wound_need {
+                    return a;
+                }
+                a |= FAST_WOUND;
+                if d[3] >= save_need {
+                    return a;
+                }
+                a |= FAST_UNSAVED;
+                if injures {
+                    a |= match injury(d[4]) {
+                        Injury::FleshWound if flesh_kills => FAST_OUT,
+                        Injury::FleshWound => FAST_FLESH,
+                        Injury::Down => FAST_DOWN,
+                        Injury::OutOfAction => FAST_OUT,
+                    };
+                }
+                a
+            })
+            .collect();
+        let back = (0..216)
+            .map(|i| {
+                let d = digits(i, 3);
+                let mut probe = ShotState {
+                    out_of_ammo: false,
+                    exploded: false,
+                    ..self.shooting.start()
+                };
+                let mut ammo_dice = [d[0], d[1]].into_iter();
+                self.shooting
+                    .ammo_roll(&mut SequenceDice(&mut ammo_dice), &mut probe);
+                let mut b = 0u8;
+                if probe.out_of_ammo {
+                    b |= FAST_AMMO_FAILS;
+                }
+                if probe.exploded {
+                    b |= FAST_EXPLODES;
+                }
+                b |= match injury(d[2]) {
+                    Injury::FleshWound if flesh_kills => FAST_RECOVERY_OUT,
+                    Injury::FleshWound => 0,
+                    Injury::Down => FAST_STAY_DOWN,
+                    Injury::OutOfAction => FAST_RECOVERY_OUT,
+                };
+                b
+            })
+            .collect();
+        (front, back)
     }
 
     /// The general sampler: the rule's steps on batched dice.
@@ -531,6 +632,16 @@ impl ShootingModel {
 /// A die that always shows one face: lets the fast path tabulate the 7+
 /// chain with the same `hit_with` the rule uses.
 struct FixedDie(u32);
+
+/// Dice that show the given faces in order (then 1s): lets the fast path
+/// tabulate the Ammo Roll with the rule's own `ammo_roll`.
+struct SequenceDice<'a, I: Iterator<Item = u32>>(&'a mut I);
+
+impl<I: Iterator<Item = u32>> Roller for SequenceDice<'_, I> {
+    fn roll(&mut self, _sides: u32) -> u32 {
+        self.0.next().unwrap_or(1)
+    }
+}
 
 impl Roller for FixedDie {
     fn roll(&mut self, _sides: u32) -> u32 {
@@ -582,7 +693,11 @@ mod tests {
         // With WS and BS at 1, a Flesh Wound takes both to 0: always out.
         assert!((recovery_chain(1, 1) - 1.0).abs() < 1e-15);
         let one_roll = enumerate(10, |r| injury(r.d6())).unwrap();
-        let stay: f64 = one_roll.iter().filter(|(i, _)| *i == Injury::Down).map(|(_, p)| p).sum();
+        let stay: f64 = one_roll
+            .iter()
+            .filter(|(i, _)| *i == Injury::Down)
+            .map(|(_, p)| p)
+            .sum();
         assert!((stay - 0.5).abs() < 1e-15);
     }
 }

@@ -128,7 +128,11 @@ mod tests {
         for (bs, want) in (1..=10).zip(seed_row) {
             assert_eq!(hit_needed(bs, 0), want, "BS {bs}");
             // ... and a natural 1 still misses: P(hit) is 5/6 at best.
-            let p = if want <= 2 { 5.0 / 6.0 } else { f64::from(7 - want) / 6.0 };
+            let p = if want <= 2 {
+                5.0 / 6.0
+            } else {
+                f64::from(7 - want) / 6.0
+            };
             assert_eq!(hit_probability(want), p);
         }
     }
@@ -158,7 +162,10 @@ mod tests {
             })
             .unwrap();
             let p: f64 = out.iter().filter(|(h, _)| *h).map(|(_, p)| p).sum();
-            assert!((p - hit_probability(needed)).abs() < 1e-15, "needed {needed}");
+            assert!(
+                (p - hit_probability(needed)).abs() < 1e-15,
+                "needed {needed}"
+            );
         }
         // 7 -> 6 then 4+ = 1/12; 9 -> 6 then 6 = 1/36; 10 -> miss
         assert_eq!(hit_probability(7), 3.0 / 36.0);
@@ -168,7 +175,17 @@ mod tests {
 
     #[test]
     fn save_modifier_table_matches_the_seed() {
-        let seed = [(0, 0), (3, 0), (4, -1), (5, -2), (6, -3), (7, -4), (8, -5), (9, -6), (10, -6)];
+        let seed = [
+            (0, 0),
+            (3, 0),
+            (4, -1),
+            (5, -2),
+            (6, -3),
+            (7, -4),
+            (8, -5),
+            (9, -6),
+            (10, -6),
+        ];
         for (s, m) in seed {
             assert_eq!(save_modifier_for_strength(s), m, "S{s}");
         }

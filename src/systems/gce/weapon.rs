@@ -34,7 +34,11 @@ impl Damage {
             None => (t.as_str(), 0),
         };
         if let Some((n, s)) = dice.split_once('d') {
-            let count = if n.is_empty() { 1 } else { n.parse().map_err(|_| bad())? };
+            let count = if n.is_empty() {
+                1
+            } else {
+                n.parse().map_err(|_| bad())?
+            };
             let sides = s.parse().map_err(|_| bad())?;
             if !(1..=10).contains(&count) || !(sides == 3 || sides == 6) {
                 return Err(format!("{}: use 1-10 dice of D3 or D6", bad()));
@@ -239,7 +243,9 @@ pub const WEAPON_PARAMS: &[&str] = &[
 fn missing(weapon: &str, field: &str) -> ParamError {
     ParamError::new(
         field,
-        format!("weapon '{weapon}' does not give {field}: set {field} in the spec (the seed gives no value, and krunch invents none)"),
+        format!(
+            "weapon '{weapon}' does not give {field}: set {field} in the spec (the seed gives no value, and krunch invents none)"
+        ),
     )
 }
 
@@ -253,11 +259,17 @@ impl Weapon {
             preset(&name).ok_or_else(|| {
                 ParamError::new(
                     "weapon",
-                    format!("unknown weapon '{name}' (presets: {}, or 'custom')", PRESETS.join(", ")),
+                    format!(
+                        "unknown weapon '{name}' (presets: {}, or 'custom')",
+                        PRESETS.join(", ")
+                    ),
                 )
             })?
         };
-        let template = match p.choice("template", &["none", "blast", "teardrop"])?.as_deref() {
+        let template = match p
+            .choice("template", &["none", "blast", "teardrop"])?
+            .as_deref()
+        {
             Some("blast") => Template::Blast,
             Some("teardrop") => Template::Teardrop,
             Some(_) => Template::None,
@@ -269,7 +281,10 @@ impl Weapon {
             None if !needs_range => 0.0,
             None => return Err(missing(&name, "long_range")),
         };
-        let short_range = p.real("short_range", 1000.0)?.or(base.short_range).unwrap_or(0.0);
+        let short_range = p
+            .real("short_range", 1000.0)?
+            .or(base.short_range)
+            .unwrap_or(0.0);
         if short_range > long_range {
             return Err(ParamError::new(
                 "short_range",
@@ -297,10 +312,20 @@ impl Weapon {
         };
         let save_modifier = match p.word("save_mod")? {
             Some(w) if w == "varies" || w == "var" => SaveModifier::Varies,
-            Some(w) => SaveModifier::Fixed(w.parse::<i32>().ok().filter(|v| (-6..=6).contains(v)).ok_or_else(|| {
-                ParamError::new("save_mod", format!("'{w}' is not a save modifier (-6 to 6, or \"varies\")"))
-            })?),
-            None => base.save_modifier.ok_or_else(|| missing(&name, "save_mod"))?,
+            Some(w) => SaveModifier::Fixed(
+                w.parse::<i32>()
+                    .ok()
+                    .filter(|v| (-6..=6).contains(v))
+                    .ok_or_else(|| {
+                        ParamError::new(
+                            "save_mod",
+                            format!("'{w}' is not a save modifier (-6 to 6, or \"varies\")"),
+                        )
+                    })?,
+            ),
+            None => base
+                .save_modifier
+                .ok_or_else(|| missing(&name, "save_mod"))?,
         };
         let damage = match p.word("damage")? {
             Some(w) => Damage::parse(&w).map_err(|m| ParamError::new("damage", m))?,
@@ -309,9 +334,16 @@ impl Weapon {
         let ammo = match p.word("ammo")? {
             Some(w) if w == "auto" => Ammo::Auto,
             Some(w) => {
-                let v = w.trim_end_matches('+').parse::<u32>().ok().filter(|v| (2..=6).contains(v));
+                let v = w
+                    .trim_end_matches('+')
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| (2..=6).contains(v));
                 Ammo::Score(v.ok_or_else(|| {
-                    ParamError::new("ammo", format!("'{w}' is not an Ammo Roll (2+ to 6+, or \"auto\")"))
+                    ParamError::new(
+                        "ammo",
+                        format!("'{w}' is not an Ammo Roll (2+ to 6+, or \"auto\")"),
+                    )
                 })?)
             }
             None => base.ammo.ok_or_else(|| missing(&name, "ammo"))?,
@@ -329,7 +361,13 @@ impl Weapon {
         let catch_fire = match p.int("catch_fire", 0, 6)? {
             Some(0) => None,
             Some(v) => Some(v as u32),
-            None => base.catch_fire.unwrap_or(if template == Template::Teardrop { Some(4) } else { None }),
+            None => base
+                .catch_fire
+                .unwrap_or(if template == Template::Teardrop {
+                    Some(4)
+                } else {
+                    None
+                }),
         };
         Ok(Weapon {
             name,
@@ -395,7 +433,12 @@ mod tests {
     fn kannon_range_examples() {
         // Example 1: BS3 Kannon at 12" is in the long band (4"-18"): -1, so 5+.
         let mut p = Params::new();
-        for (k, v) in [("weapon", "kannon"), ("damage", "1"), ("ammo", "4"), ("save_mod", "0")] {
+        for (k, v) in [
+            ("weapon", "kannon"),
+            ("damage", "1"),
+            ("ammo", "4"),
+            ("save_mod", "0"),
+        ] {
             p.set(k, ParamValue::Str(v.into()));
         }
         p.set("short_hit", ParamValue::Int(0));
