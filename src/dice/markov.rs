@@ -76,13 +76,12 @@ impl AbsorbingChain {
             a.swap(col, pivot);
             let d = a[col][col];
             a[col].iter_mut().for_each(|x| *x /= d);
-            for row in 0..n {
-                if row != col {
-                    let f = a[row][col];
-                    if f != 0.0 {
-                        for k in 0..2 * n {
-                            a[row][k] -= f * a[col][k];
-                        }
+            let pivot_row = a[col].clone();
+            for (row, values) in a.iter_mut().enumerate() {
+                let f = values[col];
+                if row != col && f != 0.0 {
+                    for (x, p) in values.iter_mut().zip(&pivot_row) {
+                        *x -= f * p;
                     }
                 }
             }
