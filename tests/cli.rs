@@ -327,3 +327,43 @@ fn list_and_help_describe_the_tool() {
     let o = krunch(&["--help"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("Examples:"));
 }
+
+#[test]
+fn per_profile_variants_reach_the_rule_and_the_csv() {
+    let out = scratch("variants");
+    let spec = root().join("experiments/overwatch_rule_change.toml");
+    let o = krunch(&[
+        "run",
+        spec.to_str().unwrap(),
+        "--trials",
+        "1000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("overwatch_rule_change/data.csv")).unwrap();
+    // BS 3, Shoota short range +1, charging -1: 4+ (1/2); Overwatch +1 -> 3+
+    // (2/3) under the current rule, -1 -> 5+ (1/3) under the original.
+    let exact_hit = |profile: &str| -> (f64, String) {
+        let line = csv
+            .lines()
+            .find(|l| l.contains(profile) && l.contains(",none,p_hit,"))
+            .unwrap_or_else(|| panic!("row for {profile}"));
+        let fields: Vec<&str> = line.rsplitn(12, ',').collect();
+        // from the right: version, sha, variants, seed, trials, ci_high, ci_low, exact
+        (fields[7].parse().unwrap(), fields[2].to_string())
+    };
+    let (current, v_current) = exact_hit("Overwatch +1 (current)");
+    let (original, v_original) = exact_hit("Overwatch -1 (original)");
+    let (plain, _) = exact_hit("not on Overwatch");
+    assert!(
+        (current - 2.0 / 3.0).abs() < 1e-12
+            && (original - 1.0 / 3.0).abs() < 1e-12
+            && (plain - 0.5).abs() < 1e-12
+    );
+    assert_eq!(
+        (v_current.as_str(), v_original.as_str()),
+        ("overwatch=current", "overwatch=original")
+    );
+}

@@ -161,6 +161,36 @@ fn scenarios() -> Vec<(&'static str, Params)> {
             ]),
         ),
         (
+            "explosion hits the firer, escape from pinning",
+            params(&[
+                ("weapon", s("custom")),
+                ("long_range", i(24)),
+                ("strength", i(4)),
+                ("save_mod", i(-1)),
+                ("damage", s("1")),
+                ("ammo", s("auto")),
+                ("firer_toughness", i(3)),
+                ("firer_save", i(5)),
+                ("friend_within_2in", b(true)),
+                ("target_initiative", i(3)),
+                ("save", i(6)),
+            ]),
+        ),
+        (
+            "full auto explosions onto the firer",
+            params(&[
+                ("weapon", s("eavy_shoota")),
+                ("long_range", i(18)),
+                ("long_hit", i(0)),
+                ("strength", i(5)),
+                ("damage", s("1")),
+                ("ammo", s("6")),
+                ("fire_mode", s("full_auto")),
+                ("firer_toughness", i(4)),
+                ("save", i(5)),
+            ]),
+        ),
+        (
             "eavy shoota two SF dice",
             params(&[
                 ("weapon", s("eavy_shoota")),

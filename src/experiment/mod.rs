@@ -3,5 +3,5 @@
 mod run;
 mod spec;
 
-pub use run::{CHUNK, Results, Row, run, simulate};
+pub use run::{CHUNK, Results, Row, run, simulate, variants_text};
 pub use spec::{Axis, ChartSpec, Experiment, SpecError, load};

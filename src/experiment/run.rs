@@ -31,6 +31,8 @@ pub struct Row {
     pub ci_high: f64,
     /// Trials behind the estimate.
     pub trials: u64,
+    /// Rule variants in force, `name=value` joined by `;`.
+    pub variants: String,
 }
 
 /// All results of a run, in cell, profile, metric order.
@@ -75,6 +77,7 @@ pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
     for (ci, models) in exp.models.iter().enumerate() {
         let cell = exp.cell_values(ci);
         for (pi, model) in models.iter().enumerate() {
+            let variants = variants_text(&exp.profile_variants[pi]);
             let tally = simulate(model.as_ref(), exp.seed, exp.trials, on_progress);
             let exact = model.exact();
             for name in &exp.metrics {
@@ -104,9 +107,19 @@ pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
                     ci_low: lo,
                     ci_high: hi,
                     trials: n,
+                    variants: variants.clone(),
                 });
             }
         }
     }
     Results { rows }
+}
+
+/// `name=value` pairs joined by `;`, the form outputs record variants in.
+pub fn variants_text(variants: &[(String, String)]) -> String {
+    variants
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(";")
 }

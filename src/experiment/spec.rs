@@ -112,8 +112,11 @@ pub struct Experiment {
     pub seed: u64,
     /// Confidence level of intervals.
     pub confidence: f64,
-    /// Rule variants as given (defaults filled in).
+    /// Rule variants of the spec (defaults filled in).
     pub variants: Vec<(String, String)>,
+    /// Rule variants in force for each profile (the spec's, then the
+    /// profile's own overrides).
+    pub profile_variants: Vec<Vec<(String, String)>>,
     /// Profile names in order.
     pub profiles: Vec<String>,
     /// Sweep axes.
@@ -228,44 +231,52 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
         None => 0.95,
     };
 
-    // Variants: known names, allowed values, defaults filled in.
-    let mut variants = Params::new();
-    let mut variant_list = Vec::new();
-    for v in info.variants {
-        let value = match raw.variants.get(v.name) {
-            Some(sp) => match sp.get_ref().as_str() {
-                Some(s) if v.values.contains(&s) => s.to_string(),
+    // Variants: known names, allowed values, defaults filled in; a profile
+    // may override them in its own `variants = { ... }`.
+    let apply_variants = |list: &mut Vec<(String, String)>,
+                          entries: Vec<(String, toml::Value, usize)>,
+                          section: &str|
+     -> Result<(), SpecError> {
+        for (k, value, line) in entries {
+            let field = format!("{section}.{k}");
+            let Some(def) = info.variants.iter().find(|v| v.name == k) else {
+                let known: Vec<&str> = info.variants.iter().map(|v| v.name).collect();
+                return Err(err(
+                    line,
+                    &field,
+                    format!("unknown rule variant '{k}' (known: {})", known.join(", ")),
+                ));
+            };
+            match value.as_str() {
+                Some(s) if def.values.contains(&s) => {
+                    for entry in list.iter_mut().filter(|(n, _)| *n == k) {
+                        entry.1 = s.to_string();
+                    }
+                }
                 _ => {
                     return Err(err(
-                        at(&sp.span()),
-                        &format!("variants.{}", v.name),
-                        format!("'{}' is not one of: {}", sp.get_ref(), v.values.join(", ")),
+                        line,
+                        &field,
+                        format!("'{value}' is not one of: {}", def.values.join(", ")),
                     ));
                 }
-            },
-            None => v.values[0].to_string(),
-        };
-        variants.set(v.name, ParamValue::Str(value.clone()));
-        variant_list.push((v.name.to_string(), value));
-    }
-    if let Some((k, sp)) = raw
+            }
+        }
+        Ok(())
+    };
+    let mut variant_list: Vec<(String, String)> = info
         .variants
         .iter()
-        .find(|(k, _)| !info.variants.iter().any(|v| v.name == *k))
-    {
-        return Err(err(
-            at(&sp.span()),
-            &format!("variants.{k}"),
-            format!(
-                "unknown rule variant '{k}' (known: {})",
-                info.variants
-                    .iter()
-                    .map(|v| v.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ));
-    }
+        .map(|v| (v.name.to_string(), v.values[0].to_string()))
+        .collect();
+    apply_variants(
+        &mut variant_list,
+        raw.variants
+            .iter()
+            .map(|(k, sp)| (k.clone(), sp.get_ref().clone(), at(&sp.span())))
+            .collect(),
+        "variants",
+    )?;
 
     // Where each parameter came from, for error lines.
     let table_params =
@@ -332,8 +343,27 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
     let mut profiles = Vec::new();
     let mut profile_params = Vec::new();
     let mut profile_lines = Vec::new();
+    let mut profile_variants = Vec::new();
     for (i, table) in raw.profile.iter().enumerate() {
-        let mut params = table_params(table, &format!("profile[{i}]"))?;
+        let mut table = table.clone();
+        let mut own_variants = variant_list.clone();
+        if let Some(sp) = table.remove("variants") {
+            let line = at(&sp.span());
+            let toml::Value::Table(entries) = sp.into_inner() else {
+                return Err(err(
+                    line,
+                    &format!("profile[{i}].variants"),
+                    "expected a table such as { overwatch = \"original\" }".into(),
+                ));
+            };
+            apply_variants(
+                &mut own_variants,
+                entries.into_iter().map(|(k, v)| (k, v, line)).collect(),
+                &format!("profile[{i}].variants"),
+            )?;
+        }
+        profile_variants.push(own_variants);
+        let mut params = table_params(&table, &format!("profile[{i}]"))?;
         let name = match params.iter().position(|(k, _, _)| k == "name") {
             Some(pos) => params.remove(pos).1.to_string(),
             None => format!("profile {}", i + 1),
@@ -363,6 +393,7 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
         seed: raw.seed.unwrap_or(0),
         confidence,
         variants: variant_list,
+        profile_variants,
         profiles,
         axes,
         metrics: Vec::new(),
@@ -408,6 +439,10 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
                     axis.name.clone(),
                     (axis_lines[&axis.name], format!("sweep.{}", axis.name)),
                 );
+            }
+            let mut variants = Params::new();
+            for (k, v) in &experiment.profile_variants[pi] {
+                variants.set(k, ParamValue::Str(v.clone()));
             }
             let model = systems::build(&system, &scenario, &params, &variants).map_err(
                 |e: ParamError| {

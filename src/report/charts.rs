@@ -180,7 +180,6 @@ where
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
         .draw()?;
-    root.present()?;
     Ok(())
 }
 
@@ -266,7 +265,6 @@ where
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
         .draw()?;
-    root.present()?;
     Ok(())
 }
 
@@ -340,7 +338,6 @@ where
             ("sans-serif", 14).into_font().color(&BLACK),
         )
     }))?;
-    root.present()?;
     Ok(())
 }
 
@@ -394,7 +391,29 @@ where
             y,
             profile,
         } => draw_heatmap(&root, exp, data, metric, x, y, profile),
-    }
+    }?;
+    // Provenance on the picture itself, so a chart pasted elsewhere still
+    // says what produced it.
+    let prov = super::Provenance::of(exp);
+    let footer = format!(
+        "krunch {} · {} trials · seed {} · {} · spec sha256 {}",
+        prov.version,
+        exp.trials,
+        prov.seed,
+        if prov.variants.is_empty() {
+            "no variants".into()
+        } else {
+            prov.variants
+        },
+        &prov.spec_hash[..12]
+    );
+    root.draw_text(
+        &footer,
+        &("sans-serif", 11).into_font().color(&RGBColor(90, 90, 90)),
+        (8, SIZE.1 as i32 - 14),
+    )?;
+    root.present()?;
+    Ok(())
 }
 
 /// Draws every chart of the spec into `dir` as SVG and PNG; returns the

@@ -50,7 +50,10 @@ pub fn csv_bytes(exp: &Experiment, results: &Results) -> anyhow::Result<Vec<u8>>
             rows.iter().map(|r| r.trials).collect::<Vec<_>>(),
         ),
         Column::new("seed".into(), vec![prov.seed; n]),
-        Column::new("variants".into(), vec![prov.variants.clone(); n]),
+        Column::new(
+            "variants".into(),
+            rows.iter().map(|r| r.variants.clone()).collect::<Vec<_>>(),
+        ),
         Column::new("spec_sha256".into(), vec![prov.spec_hash.clone(); n]),
         Column::new("krunch_version".into(), vec![prov.version.to_string(); n]),
     ]);

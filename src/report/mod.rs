@@ -54,12 +54,7 @@ impl Provenance {
             version: env!("CARGO_PKG_VERSION"),
             spec_hash: exp.spec_hash.clone(),
             seed: exp.seed,
-            variants: exp
-                .variants
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(";"),
+            variants: crate::experiment::variants_text(&exp.variants),
         }
     }
 }

@@ -38,6 +38,15 @@ pub fn write_summary(
         exp.file.display(),
         prov.spec_hash
     )?;
+    for (profile, variants) in exp.profiles.iter().zip(&exp.profile_variants) {
+        if variants != &exp.variants {
+            writeln!(
+                md,
+                "Profile **{profile}** runs with variants `{}`.\n",
+                crate::experiment::variants_text(variants)
+            )?;
+        }
+    }
     for chart in charts {
         writeln!(md, "![{chart}]({chart}.svg)\n")?;
     }

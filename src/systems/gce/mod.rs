@@ -7,7 +7,7 @@ pub mod tables;
 pub mod weapon;
 
 use crate::systems::{Model, ParamError, Params, SystemInfo, VariantDef};
-use shooting::{Coverage, Shooting, ShootingModel, Target};
+use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use weapon::{Template, Weapon};
 
 /// Rule variants of GCE.
@@ -43,6 +43,10 @@ pub const SHOOTING_PARAMS: &[&str] = &[
     "target_ws",
     "target_bs",
     "pin_immune",
+    "friend_within_2in",
+    "target_initiative",
+    "firer_toughness",
+    "firer_save",
 ];
 
 /// What GCE offers.
@@ -173,16 +177,7 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
             "coverage applies to blast markers and teardrop templates; this weapon has neither",
         ));
     }
-    let save = match p.int("save", 0, 7)? {
-        Some(0) | Some(7) | None => None,
-        Some(1) => {
-            return Err(ParamError::new(
-                "save",
-                "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
-            ));
-        }
-        Some(v) => Some(v as u8),
-    };
+    let save = save_value(p, "save")?;
     let target = Target {
         toughness: required(
             p.int("toughness", 1, 10)?,
@@ -202,6 +197,31 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
             "the target's BS, for Flesh Wounds",
         )? as u8,
         pin_immune: p.flag("pin_immune")?.unwrap_or(false),
+        escape_initiative: if p.flag("friend_within_2in")?.unwrap_or(false) {
+            Some(required(
+                p.int("target_initiative", 1, 10)?,
+                "target_initiative",
+                "the target's Initiative, for the test to escape Pinning",
+            )? as u8)
+        } else {
+            None
+        },
+    };
+    if target.escape_initiative.is_none() && p.has("target_initiative") {
+        return Err(ParamError::new(
+            "target_initiative",
+            "only used with friend_within_2in = true (no friend near, no escape test)",
+        ));
+    }
+    let firer = match p.int("firer_toughness", 1, 10)? {
+        Some(t) => Some(Firer {
+            toughness: t as u8,
+            save: save_value(p, "firer_save")?,
+        }),
+        None if p.has("firer_save") => {
+            return Err(ParamError::new("firer_save", "set firer_toughness too"));
+        }
+        None => None,
     };
     let known: Vec<&str> = weapon::WEAPON_PARAMS
         .iter()
@@ -218,5 +238,18 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
         hit_modifier,
         coverage,
         target,
+        firer,
     }))
+}
+
+/// A save as the score needed (2-6), 0 or absent for none.
+fn save_value(p: &Params, field: &str) -> Result<Option<u8>, ParamError> {
+    match p.int(field, 0, 7)? {
+        Some(0) | Some(7) | None => Ok(None),
+        Some(1) => Err(ParamError::new(
+            field,
+            "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
+        )),
+        Some(v) => Ok(Some(v as u8)),
+    }
 }

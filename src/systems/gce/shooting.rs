@@ -40,6 +40,19 @@ pub struct Target {
     pub bs: u8,
     /// Immune to Pinning (drivers, some factions).
     pub pin_immune: bool,
+    /// Initiative for the escape test when a friend not Pinned or Down is
+    /// within 2" ("Escaping from Pinning"); `None` when no friend is near.
+    pub escape_initiative: Option<u8>,
+}
+
+/// The firer, for the hit an exploding weapon deals: "The Warrior takes a
+/// Hit from the weapon at its usual Strength -1".
+#[derive(Clone, Debug, PartialEq)]
+pub struct Firer {
+    /// Toughness 1-10.
+    pub toughness: u8,
+    /// Armour save (score needed), if any.
+    pub save: Option<u8>,
 }
 
 /// Everything that decides one shooting attack.
@@ -62,6 +75,8 @@ pub struct Shooting {
     pub coverage: Coverage,
     /// The target.
     pub target: Target,
+    /// The firer, when the explosion's hit on them is to be resolved.
+    pub firer: Option<Firer>,
 }
 
 /// Final condition of the target after the attack.
@@ -93,7 +108,9 @@ pub struct ShotState {
     pinned: bool,
     out_of_ammo: bool,
     exploded: bool,
+    firer_wounded: bool,
     on_fire: bool,
+    pinned_through_turn: bool,
 }
 
 /// Cap on dice paths for one step of the exact evaluator.
@@ -115,7 +132,9 @@ impl Shooting {
             pinned: false,
             out_of_ammo: false,
             exploded: false,
+            firer_wounded: false,
             on_fire: false,
+            pinned_through_turn: false,
         }
     }
 
@@ -145,20 +164,62 @@ impl Shooting {
     /// Weapons with Auto Ammo Roll will explode on the first result of a 1."
     fn ammo_roll(&self, dice: &mut impl Roller, s: &mut ShotState) {
         let d = dice.d6();
-        match self.weapon.ammo {
+        let explodes = match self.weapon.ammo {
             Ammo::Auto => {
                 s.out_of_ammo = true;
-                s.exploded |= d == 1;
+                d == 1
             }
             Ammo::Score(a) => {
                 if d < a {
                     s.out_of_ammo = true;
-                    if d == 1 && dice.d6() < a {
-                        s.exploded = true;
-                    }
                 }
+                d < a && d == 1 && dice.d6() < a
+            }
+        };
+        if explodes && !s.exploded {
+            s.exploded = true;
+            self.explosion_hits_firer(dice, s);
+        }
+    }
+
+    /// "The Warrior takes a Hit from the weapon at its usual Strength -1":
+    /// the Wound Chart at Strength - 1 against the firer's Toughness, then
+    /// the firer's save with the weapon's save modifier. The weapon is
+    /// "useless for the rest of the game", so it explodes at most once.
+    fn explosion_hits_firer(&self, dice: &mut impl Roller, s: &mut ShotState) {
+        let Some(firer) = &self.firer else {
+            return;
+        };
+        let Some(needed) = wound_needed(self.weapon.strength - 1, firer.toughness) else {
+            return;
+        };
+        if dice.d6() < u32::from(needed) {
+            return;
+        }
+        if let Some(save) = firer.save {
+            let need = i32::from(save) - self.weapon.save_modifier_with(self.user_strength);
+            if need <= 6 && dice.d6() as i32 >= need {
+                return;
             }
         }
+        s.firer_wounded = true;
+    }
+
+    /// Escaping from Pinning: a Pinned warrior still on its feet stays
+    /// Pinned through its turn unless a friend is within 2" and it passes an
+    /// Initiative Test ("roll a D6 - a score that is equal or under their
+    /// Initiative characteristic passes"; "A roll of 6 is always a failure").
+    fn pinning_check(&self, dice: &mut impl Roller, s: &mut ShotState) {
+        if !s.pinned || s.status >= Status::Down {
+            return;
+        }
+        s.pinned_through_turn = match self.target.escape_initiative {
+            None => true,
+            Some(initiative) => {
+                let d = dice.d6();
+                d == 6 || d > u32::from(initiative)
+            }
+        };
     }
 
     /// Steps 2-6 for one shot.
@@ -246,6 +307,7 @@ impl Shooting {
         while s.shots_left > 0 {
             self.resolve_shot(dice, &mut s);
         }
+        self.pinning_check(dice, &mut s);
         s
     }
 
@@ -278,6 +340,9 @@ impl Shooting {
                 })
                 .ok()?;
         }
+        d = d
+            .step(STEP_PATHS, |r: &mut Replay, s| self.pinning_check(r, s))
+            .ok()?;
         Some(d)
     }
 }
@@ -336,6 +401,7 @@ fn recovery_chain(ws: u8, bs: u8) -> f64 {
 struct Layout {
     hits_from: usize,
     wounds_from: usize,
+    firer_wounded: Option<usize>,
 }
 
 const P_HIT: usize = 0;
@@ -352,6 +418,7 @@ const P_PINNED: usize = 10;
 const P_NO_AMMO: usize = 11;
 const P_EXPLODES: usize = 12;
 const P_FIRE: usize = 13;
+const P_PINNED_THROUGH: usize = 14;
 /// Outcome classes of the fast path: 6 front bits x 4 back bits.
 const FAST_CLASSES: usize = 128 * 16;
 const FAST_HIT: u8 = 1;
@@ -386,6 +453,10 @@ pub fn metric_catalog() -> Vec<MetricDef> {
         MetricDef::probability("p_out_of_ammo", "P(a failed Ammo Roll)"),
         MetricDef::probability("p_weapon_explodes", "P(the weapon explodes)"),
         MetricDef::probability("p_catches_fire", "P(target Catches Fire)"),
+        MetricDef::probability(
+            "p_pinned_through_turn",
+            "P(on its feet and still Pinned after any escape test)",
+        ),
     ]
 }
 
@@ -409,12 +480,20 @@ impl ShootingModel {
         metrics.extend((0..=n).map(|k| {
             MetricDef::probability(format!("wounds={k}"), "P(exactly k wound rolls succeed)")
         }));
+        let firer_wounded = shooting.firer.is_some().then(|| {
+            metrics.push(MetricDef::probability(
+                "p_firer_wounded",
+                "P(the weapon explodes and its hit wounds the firer, unsaved)",
+            ));
+            metrics.len() - 1
+        });
         ShootingModel {
             shooting,
             metrics,
             layout: Layout {
                 hits_from,
                 wounds_from,
+                firer_wounded,
             },
         }
     }
@@ -439,6 +518,10 @@ impl ShootingModel {
         sink.record(P_NO_AMMO, u64::from(s.out_of_ammo));
         sink.record(P_EXPLODES, u64::from(s.exploded));
         sink.record(P_FIRE, u64::from(s.on_fire));
+        sink.record(P_PINNED_THROUGH, u64::from(s.pinned_through_turn));
+        if let Some(i) = self.layout.firer_wounded {
+            sink.record(i, u64::from(s.firer_wounded));
+        }
         sink.record(self.layout.hits_from + usize::from(s.hits), 1);
         sink.record(self.layout.wounds_from + usize::from(s.wounds), 1);
     }
@@ -451,6 +534,8 @@ impl ShootingModel {
             && sh.weapon.catch_fire.is_none()
             && sh.weapon.damage.as_fixed().is_some()
             && sh.range.is_some()
+            && sh.firer.is_none()
+            && sh.target.escape_initiative.is_none()
     }
 
     /// Plain single shots by table: one 64-bit word is read as eight D6 in
@@ -513,6 +598,8 @@ impl ShootingModel {
             flag(tested && b & FAST_AMMO_FAILS != 0, P_NO_AMMO, tally);
             flag(tested && b & FAST_EXPLODES != 0, P_EXPLODES, tally);
             flag(false, P_FIRE, tally);
+            let standing = a & (FAST_DOWN | FAST_OUT) == 0;
+            flag(hit && pins && standing, P_PINNED_THROUGH, tally);
             flag(hit, self.layout.hits_from + 1, tally);
             flag(!hit, self.layout.hits_from, tally);
             flag(a & FAST_WOUND != 0, self.layout.wounds_from + 1, tally);
@@ -684,6 +771,102 @@ impl Model for ShootingModel {
 mod tests {
     use super::*;
     use crate::dice::enumerate;
+    use crate::systems::{ParamValue, Params};
+
+    fn model(extra: &[(&str, ParamValue)]) -> ShootingModel {
+        let mut p = Params::new();
+        let base = [
+            ("weapon", ParamValue::Str("shoota".into())),
+            ("bs", ParamValue::Int(3)),
+            ("range", ParamValue::Int(8)),
+            ("toughness", ParamValue::Int(3)),
+            ("wounds", ParamValue::Int(1)),
+            ("save", ParamValue::Int(5)),
+            ("target_ws", ParamValue::Int(3)),
+            ("target_bs", ParamValue::Int(3)),
+        ];
+        for (k, v) in base.into_iter().chain(extra.iter().cloned()) {
+            p.set(k, v);
+        }
+        crate::systems::gce::build_shooting(&p, &Params::new()).unwrap()
+    }
+
+    fn exact(m: &ShootingModel, name: &str) -> f64 {
+        let i = m.metrics().iter().position(|d| d.name == name).unwrap();
+        m.exact().unwrap()[i]
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn shoota_shot_by_hand() {
+        // BS 3, short range +1: 3+ to hit (2/3); S3 v T3: 4+ (1/2); 5+ save
+        // fails 4/6; injury 6 (1/6) Out of Action, 3-5 (1/2) Down.
+        let m = model(&[]);
+        assert!(close(exact(&m, "p_hit"), 2.0 / 3.0));
+        assert!(close(exact(&m, "p_wounded"), 2.0 / 9.0));
+        assert!(close(exact(&m, "p_out_of_action"), 1.0 / 27.0));
+        assert!(close(exact(&m, "p_down"), 1.0 / 9.0));
+        // Down then left alone: Out of Action with probability 1/3.
+        assert!(close(exact(&m, "p_eventually_out_of_action"), 2.0 / 27.0));
+        // Ammo Roll on a natural 6 (1/6): below 4+ fails (1/2); a 1 then
+        // a further roll below 4 explodes (1/6 * 1/2).
+        assert!(close(exact(&m, "p_out_of_ammo"), 1.0 / 12.0));
+        assert!(close(exact(&m, "p_weapon_explodes"), 1.0 / 72.0));
+        assert!(close(exact(&m, "p_pinned"), 2.0 / 3.0));
+    }
+
+    #[test]
+    fn auto_ammo_explosion_wounds_the_firer_by_hand() {
+        // Auto: fails whenever tested, explodes on the first 1 (1/6 * 1/6).
+        // S3 - 1 = S2 v firer T3 wounds on 5+ (1/3); 6+ save fails 5/6.
+        let m = model(&[
+            ("ammo", ParamValue::Str("auto".into())),
+            ("firer_toughness", ParamValue::Int(3)),
+            ("firer_save", ParamValue::Int(6)),
+        ]);
+        assert!(close(exact(&m, "p_out_of_ammo"), 1.0 / 6.0));
+        assert!(close(exact(&m, "p_weapon_explodes"), 1.0 / 36.0));
+        assert!(close(
+            exact(&m, "p_firer_wounded"),
+            1.0 / 36.0 / 3.0 * 5.0 / 6.0
+        ));
+    }
+
+    #[test]
+    fn two_sustained_fire_dice_by_hand() {
+        // Each die: 1,1,2,2,3,JAM -> 1.5 shots on average; at 8" in the long
+        // band (no modifier) BS 3 hits on 4+ (1/2).
+        let m = model(&[
+            ("weapon", ParamValue::Str("eavy_shoota".into())),
+            ("long_range", ParamValue::Int(18)),
+            ("long_hit", ParamValue::Int(0)),
+            ("strength", ParamValue::Int(4)),
+            ("damage", ParamValue::Str("1".into())),
+            ("ammo", ParamValue::Str("4".into())),
+            ("fire_mode", ParamValue::Str("full_auto".into())),
+        ]);
+        assert!(close(exact(&m, "mean_hits"), 1.5));
+        // six hits needs both dice on 3 and every shot to hit
+        assert!(close(exact(&m, "hits=6"), (1.0 / 36.0) * 0.5f64.powi(6)));
+    }
+
+    #[test]
+    fn escape_from_pinning_by_hand() {
+        // Pinned on a hit (2/3) while still on its feet; with a friend near,
+        // an Initiative 3 test passes on 1-3 (1/2).
+        let m = model(&[
+            ("friend_within_2in", ParamValue::Bool(true)),
+            ("target_initiative", ParamValue::Int(3)),
+        ]);
+        let standing_after_hit = 2.0 / 3.0 - 1.0 / 27.0 - 1.0 / 9.0;
+        assert!(close(
+            exact(&m, "p_pinned_through_turn"),
+            standing_after_hit / 2.0
+        ));
+    }
 
     #[test]
     fn recovery_chain_matches_enumerated_first_rolls() {
