@@ -419,8 +419,8 @@ const P_NO_AMMO: usize = 11;
 const P_EXPLODES: usize = 12;
 const P_FIRE: usize = 13;
 const P_PINNED_THROUGH: usize = 14;
-/// Outcome classes of the fast path: 6 front bits x 4 back bits.
-const FAST_CLASSES: usize = 128 * 16;
+/// Outcome classes of the fast path: 16 front x 16 back dense ids.
+const FAST_CLASSES: usize = 256;
 const FAST_HIT: u8 = 1;
 const FAST_WOUND: u8 = 2;
 const FAST_UNSAVED: u8 = 4;
@@ -546,11 +546,23 @@ impl ShootingModel {
     /// own functions; the bottom three (Ammo Roll, explosion, first Recovery
     /// roll) index a second. A trial is then one multiply, two lookups and
     /// a histogram increment; dice a trial does not need are rolled anyway,
-    /// which does not change the outcome's distribution. Only a Down warrior
-    /// still Down after its first Recovery roll leaves the loop to keep
-    /// rolling.
+    /// which does not change the outcome's distribution. Down warriors still
+    /// Down after their first Recovery roll finish rolling after the loop.
     pub fn run_fast(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let (front, back) = self.fast_tables();
+        let (front_bits, back_bits) = self.fast_tables();
+        // Dense class ids keep the histogram small enough for L1: at most
+        // 14 front and 9 back classes occur.
+        let (front, front_classes) = dense_ids(&front_bits);
+        let (back, back_classes) = dense_ids(&back_bits);
+        let keeps_rolling: Vec<bool> = (0..FAST_CLASSES)
+            .map(|class| {
+                let (a, b) = (class / 16, class % 16);
+                a < front_classes.len()
+                    && b < back_classes.len()
+                    && front_classes[a] & FAST_DOWN != 0
+                    && back_classes[b] & FAST_STAY_DOWN != 0
+            })
+            .collect();
         let (ws, bs) = (self.shooting.target.ws, self.shooting.target.bs);
         // four interleaved histograms so repeated classes do not queue on
         // one memory slot
@@ -561,10 +573,22 @@ impl ShootingModel {
             let index = ((u128::from(roller.next_word()) * SIX_POW_8) >> 64) as usize;
             let a = front[(index / 216) & 8191];
             let b = back[index % 216];
-            hist[(i as usize & 3) * FAST_CLASSES + usize::from(a) * 16 + usize::from(b)] += 1;
-            if a & FAST_DOWN != 0 && b & FAST_STAY_DOWN != 0 {
-                later_out_of_action += u64::from(recover_until_settled(roller, ws, bs));
-            }
+            let class = (usize::from(a) * 16 + usize::from(b)) & (FAST_CLASSES - 1);
+            hist[(i as usize & 3) * FAST_CLASSES + class] += 1;
+        }
+        // A Down warrior still Down after its first Recovery roll goes on
+        // rolling; the rolls are independent of everything before, so they
+        // run after the loop, keeping the loop free of data-dependent branches.
+        let still_down: u64 = (0..FAST_CLASSES)
+            .filter(|&c| keeps_rolling[c])
+            .map(|c| {
+                (0..4)
+                    .map(|copy| hist[copy * FAST_CLASSES + c])
+                    .sum::<u64>()
+            })
+            .sum();
+        for _ in 0..still_down {
+            later_out_of_action += u64::from(recover_until_settled(roller, ws, bs));
         }
         let every_shot = self.shooting.weapon.ammo_after_every_shot;
         let damage = u64::from(self.shooting.weapon.damage.as_fixed().unwrap_or(0));
@@ -575,7 +599,7 @@ impl ShootingModel {
             if n == 0 {
                 continue;
             }
-            let (a, b) = ((class / 16) as u8, (class % 16) as u8);
+            let (a, b) = (front_classes[class / 16], back_classes[class % 16]);
             let hit = a & FAST_HIT != 0;
             let tested = a & FAST_NATURAL_SIX != 0 || every_shot;
             let flag = |on: bool, metric: usize, tally: &mut Tally| {
@@ -714,6 +738,20 @@ impl ShootingModel {
             tally.finish_trial();
         }
     }
+}
+
+/// Replaces each value by its rank among the distinct values; returns the
+/// ranks and the distinct values.
+fn dense_ids(values: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let mut distinct = values.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() <= 16, "fast-path classes fit in 4 bits");
+    let ids = values
+        .iter()
+        .map(|v| distinct.partition_point(|d| d < v) as u8)
+        .collect();
+    (ids, distinct)
 }
 
 /// A die that always shows one face: lets the fast path tabulate the 7+
