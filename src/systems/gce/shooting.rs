@@ -465,6 +465,23 @@ pub struct ShootingModel {
     shooting: Shooting,
     metrics: Vec<MetricDef>,
     layout: Layout,
+    /// Class tables of the fast path, built once per model where it applies.
+    fast: Option<FastTables>,
+}
+
+/// Lookup tables of [`ShootingModel::run_fast`].
+struct FastTables {
+    /// Dense class id of each value of the top five dice (padded to 8192).
+    front: Vec<u8>,
+    /// Outcome bits of each front class id.
+    front_classes: Vec<u8>,
+    /// Dense class id of each value of the bottom three dice.
+    back: Vec<u8>,
+    /// Outcome bits of each back class id.
+    back_classes: Vec<u8>,
+    /// Whether a combined class leaves a warrior Down after its first
+    /// Recovery roll.
+    keeps_rolling: Vec<bool>,
 }
 
 impl ShootingModel {
@@ -487,7 +504,7 @@ impl ShootingModel {
             ));
             metrics.len() - 1
         });
-        ShootingModel {
+        let mut model = ShootingModel {
             shooting,
             metrics,
             layout: Layout {
@@ -495,7 +512,12 @@ impl ShootingModel {
                 wounds_from,
                 firer_wounded,
             },
+            fast: None,
+        };
+        if model.fast_path_applies() {
+            model.fast = Some(FastTables::new(&model.shooting));
         }
+        model
     }
 
     /// The situation.
@@ -549,20 +571,21 @@ impl ShootingModel {
     /// which does not change the outcome's distribution. Down warriors still
     /// Down after their first Recovery roll finish rolling after the loop.
     pub fn run_fast(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let (front_bits, back_bits) = self.fast_tables();
-        // Dense class ids keep the histogram small enough for L1: at most
-        // 14 front and 9 back classes occur.
-        let (front, front_classes) = dense_ids(&front_bits);
-        let (back, back_classes) = dense_ids(&back_bits);
-        let keeps_rolling: Vec<bool> = (0..FAST_CLASSES)
-            .map(|class| {
-                let (a, b) = (class / 16, class % 16);
-                a < front_classes.len()
-                    && b < back_classes.len()
-                    && front_classes[a] & FAST_DOWN != 0
-                    && back_classes[b] & FAST_STAY_DOWN != 0
-            })
-            .collect();
+        let built;
+        let tables = match &self.fast {
+            Some(t) => t,
+            None => {
+                built = FastTables::new(&self.shooting);
+                &built
+            }
+        };
+        let FastTables {
+            front,
+            front_classes,
+            back,
+            back_classes,
+            keeps_rolling,
+        } = tables;
         let (ws, bs) = (self.shooting.target.ws, self.shooting.target.bs);
         // four interleaved histograms so repeated classes do not queue on
         // one memory slot
@@ -638,10 +661,48 @@ impl ShootingModel {
         tally.add_trials(trials);
     }
 
-    /// The two class tables of [`run_fast`](Self::run_fast), filled by the
-    /// rule's functions (`hit_with`, `wound_needed`, `injury` ...).
-    fn fast_tables(&self) -> (Vec<u8>, Vec<u8>) {
-        let sh = &self.shooting;
+    /// The general sampler: the rule's steps on batched dice.
+    pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        for _ in 0..trials {
+            let s = self.shooting.sample(roller);
+            self.record(&s, tally);
+            let eventually = s.status == Status::OutOfAction
+                || (s.status == Status::Down && recover_until_settled(roller, s.ws, s.bs));
+            tally.record(P_EVENTUALLY_OOA, u64::from(eventually));
+            tally.finish_trial();
+        }
+    }
+}
+
+impl FastTables {
+    fn new(sh: &Shooting) -> Self {
+        let (front_bits, back_bits) = Self::outcome_bits(sh);
+        // Dense class ids keep the histogram small enough for L1: at most
+        // 14 front and 9 back classes occur.
+        let (front, front_classes) = dense_ids(&front_bits);
+        let (back, back_classes) = dense_ids(&back_bits);
+        let keeps_rolling = (0..FAST_CLASSES)
+            .map(|class| {
+                let (a, b) = (class / 16, class % 16);
+                a < front_classes.len()
+                    && b < back_classes.len()
+                    && front_classes[a] & FAST_DOWN != 0
+                    && back_classes[b] & FAST_STAY_DOWN != 0
+            })
+            .collect();
+        FastTables {
+            front,
+            front_classes,
+            back,
+            back_classes,
+            keeps_rolling,
+        }
+    }
+
+    /// The outcome bits of the top five and the bottom three dice, filled
+    /// by the rule's own functions (`hit_with`, `wound_needed`, `injury`,
+    /// `ammo_roll` ...).
+    fn outcome_bits(sh: &Shooting) -> (Vec<u8>, Vec<u8>) {
         let needed = sh
             .range
             .and_then(|r| sh.weapon.range_modifier(r))
@@ -700,14 +761,9 @@ impl ShootingModel {
         let back = (0..216)
             .map(|i| {
                 let d = digits(i, 3);
-                let mut probe = ShotState {
-                    out_of_ammo: false,
-                    exploded: false,
-                    ..self.shooting.start()
-                };
+                let mut probe = sh.start();
                 let mut ammo_dice = [d[0], d[1]].into_iter();
-                self.shooting
-                    .ammo_roll(&mut SequenceDice(&mut ammo_dice), &mut probe);
+                sh.ammo_roll(&mut SequenceDice(&mut ammo_dice), &mut probe);
                 let mut b = 0u8;
                 if probe.out_of_ammo {
                     b |= FAST_AMMO_FAILS;
@@ -725,18 +781,6 @@ impl ShootingModel {
             })
             .collect();
         (front, back)
-    }
-
-    /// The general sampler: the rule's steps on batched dice.
-    pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        for _ in 0..trials {
-            let s = self.shooting.sample(roller);
-            self.record(&s, tally);
-            let eventually = s.status == Status::OutOfAction
-                || (s.status == Status::Down && recover_until_settled(roller, s.ws, s.bs));
-            tally.record(P_EVENTUALLY_OOA, u64::from(eventually));
-            tally.finish_trial();
-        }
     }
 }
 
