@@ -367,3 +367,103 @@ fn per_profile_variants_reach_the_rule_and_the_csv() {
         ("overwatch=current", "overwatch=original")
     );
 }
+
+#[test]
+fn a_report_folder_holds_one_runs_files() {
+    let out = scratch("staging");
+    let spec = root().join("experiments/overwatch_rule_change.toml");
+    let stale = out.join("overwatch_rule_change/stale_chart.svg");
+    std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+    std::fs::write(&stale, "from an older run").unwrap();
+    let o = krunch(&[
+        "run",
+        spec.to_str().unwrap(),
+        "--trials",
+        "1000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!stale.exists(), "the folder is replaced whole");
+    assert!(out.join("overwatch_rule_change/data.csv").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn prob_prints_tables_json_and_charts() {
+    let o = krunch(&["prob", "4d6k3"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(text.contains("mean 12.244599"), "{text}");
+    assert!(text.contains("P(>=)") && text.contains("█"));
+    let o = krunch(&["prob", "2d6<=7", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["expression", "outcomes", "mean", "sd"]);
+    let outcomes = json["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes[0]["value"], 0);
+    assert!((outcomes[1]["p"].as_f64().unwrap() - 21.0 / 36.0).abs() < 1e-12);
+    let dir = scratch("probchart");
+    let chart = dir.join("keep.svg");
+    let o = krunch(&[
+        "prob",
+        "5d10!9k3",
+        "4d6k3",
+        "--chart",
+        chart.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("P2(=)"));
+}
+
+#[test]
+fn prob_and_roll_reject_bad_expressions_with_a_caret() {
+    for (expr, words) in [
+        ("2d6+", "ended"),
+        ("4d6k9", "cannot keep"),
+        ("1000000d6", "1 to 1000"),
+        ("3d6 ? 2", "unexpected '?'"),
+    ] {
+        for cmd in ["prob", "roll"] {
+            let o = krunch(&[cmd, expr]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {expr}: {err}");
+            assert!(
+                err.contains(words) && err.contains('^'),
+                "{cmd} {expr}: {err}"
+            );
+            assert!(!err.contains("panicked"));
+        }
+    }
+    let o = krunch(&["prob", "500d1000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("krunch roll"));
+}
+
+#[test]
+fn roll_is_reproducible_with_a_seed() {
+    let a = krunch(&["roll", "sf+sf", "-n", "50", "--seed", "7"]);
+    let b = krunch(&["roll", "sf+sf", "-n", "50", "--seed", "7"]);
+    let c = krunch(&["roll", "sf+sf", "-n", "50", "--seed", "8"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    assert_ne!(a.stdout, c.stdout);
+    let values: Vec<i64> = String::from_utf8_lossy(&a.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(values.len(), 50);
+    assert!(values.iter().all(|v| (0..=6).contains(v)));
+}

@@ -183,10 +183,11 @@ impl Dist {
 
     /// Sum of the highest `keep` of `n` independent copies.
     ///
-    /// Dynamic programming over outcomes from the highest down: the state is
-    /// (dice still to place, dice kept so far, kept sum), and each outcome
-    /// value takes a binomially distributed number of the remaining dice, so
-    /// the cost is polynomial in `n` rather than `faces^n`.
+    /// Dynamic programming over outcomes from the best down: after each
+    /// outcome value the state is (dice placed so far, kept sum); the first
+    /// `keep` dice placed are the kept ones, and each value takes a
+    /// binomially distributed number of the dice still unplaced. The cost is
+    /// `values x n^2 x sum range`, polynomial in `n`, never `faces^n`.
     pub fn keep_highest(&self, n: u32, keep: u32) -> Self {
         self.keep(n, keep, true)
     }
@@ -197,47 +198,56 @@ impl Dist {
     }
 
     fn keep(&self, n: u32, keep: u32, highest: bool) -> Self {
-        let keep = keep.min(n) as usize;
         let n = n as usize;
+        let k = (keep as usize).min(n);
         let mut outcomes: Vec<(i64, f64)> = self.iter().collect();
         if highest {
             outcomes.reverse();
         }
-        // state[(placed, kept)] = distribution of kept sum, as map sum -> p
-        // `placed` dice have values strictly "better" than the current face.
-        let mut states: BTreeMap<(usize, usize), BTreeMap<i64, f64>> = BTreeMap::new();
-        states.insert((0, 0), BTreeMap::from([(0, 1.0)]));
-        let mut remaining_mass = 1.0;
-        for (face, p_face) in outcomes {
-            // Conditional probability of this face among the faces not yet passed.
-            let q = if remaining_mass > 0.0 {
-                (p_face / remaining_mass).min(1.0)
-            } else {
+        let lo = self.min_value();
+        let width = (self.max_value() - lo) as usize;
+        let cols = k * width + 1;
+        // dp[j][s]: j dice placed, kept sum (above k * lo) equal to s
+        let mut dp = vec![vec![0.0; cols]; n + 1];
+        dp[0][0] = 1.0;
+        let mut remaining = 1.0;
+        let last = outcomes.len().saturating_sub(1);
+        for (index, (face, p_face)) in outcomes.into_iter().enumerate() {
+            // probability of this value among the values not yet passed
+            let q = if index == last || remaining <= 0.0 {
                 1.0
+            } else {
+                (p_face / remaining).min(1.0)
             };
-            remaining_mass -= p_face;
-            let mut next: BTreeMap<(usize, usize), BTreeMap<i64, f64>> = BTreeMap::new();
-            for ((placed, kept), sums) in states {
-                let left = n - placed;
-                for take in 0..=left {
-                    let w = binomial_pmf(left as u64, take as u64, q);
+            remaining -= p_face;
+            let v = (face - lo) as usize;
+            let mut next = vec![vec![0.0; cols]; n + 1];
+            for (j, row) in dp.iter().enumerate() {
+                let Some(top) = row.iter().rposition(|&x| x != 0.0) else {
+                    continue;
+                };
+                let left = n - j;
+                for t in 0..=left {
+                    let w = binomial_pmf(left as u64, t as u64, q);
                     if w == 0.0 {
                         continue;
                     }
-                    let now_kept = (keep - kept).min(take);
-                    let entry = next.entry((placed + take, kept + now_kept)).or_default();
-                    for (&s, &ps) in &sums {
-                        *entry.entry(s + face * now_kept as i64).or_insert(0.0) += ps * w;
+                    let shift = ((k.min(j + t)) - k.min(j)) * v;
+                    let target = &mut next[j + t][shift..];
+                    for (dst, &src) in target.iter_mut().zip(&row[..=top]) {
+                        *dst += src * w;
                     }
                 }
             }
-            states = next;
+            dp = next;
         }
+        let base = k as i64 * lo;
         Self::from_pairs(
-            states
-                .into_iter()
-                .filter(|((placed, _), _)| *placed == n)
-                .flat_map(|(_, sums)| sums.into_iter()),
+            dp[n]
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| **p > 0.0)
+                .map(|(s, &p)| (base + s as i64, p)),
         )
     }
 

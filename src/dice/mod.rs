@@ -2,12 +2,14 @@
 //! streaming tallies and statistics. Nothing here knows any rule set.
 
 mod dist;
+mod expr;
 mod markov;
 mod roller;
 pub mod stats;
 mod tally;
 
 pub use dist::{Dist, binomial_pmf};
+pub use expr::{Cmp, Expr, ExprError, Pool, Reroll};
 pub use markov::{AbsorbingChain, ChainError};
 pub use roller::{
     BATCH_LIMIT, BatchedRoller, Replay, Roller, StateDist, TooManyPaths, enumerate, split_word,

@@ -3,10 +3,15 @@
 
 mod charts;
 mod csv;
+mod distribution;
 mod summary;
 
 pub use charts::{register_fonts, write_charts};
 pub use csv::{csv_bytes, write_csv};
+pub use distribution::{
+    Named, json as distribution_json, text as distribution_text,
+    write_chart as write_distribution_chart,
+};
 pub use summary::write_summary;
 
 use std::io::Write;
@@ -33,6 +38,39 @@ pub(crate) fn temp_path(path: &Path) -> std::path::PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     path.with_file_name(format!(".tmp-{}-{name}", std::process::id()))
+}
+
+/// Writes the whole report of one experiment into `dir`: CSV, charts and
+/// summary are made in a hidden staging folder beside it, which then
+/// replaces `dir`, so a report folder always holds one run's files, never a
+/// mix of two or a half-written set.
+pub fn write_report(
+    dir: &Path,
+    exp: &crate::experiment::Experiment,
+    results: &crate::experiment::Results,
+) -> anyhow::Result<()> {
+    let stage = temp_path(dir);
+    let _ = std::fs::remove_dir_all(&stage);
+    std::fs::create_dir_all(&stage)?;
+    write_csv(&stage, exp, results)?;
+    let charts = write_charts(&stage, exp, results)?;
+    write_summary(&stage, exp, results, &charts)?;
+    let old = dir.with_file_name(format!(
+        ".old-{}-{}",
+        std::process::id(),
+        dir.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    ));
+    let had_old = dir.exists();
+    if had_old {
+        std::fs::rename(dir, &old)?;
+    }
+    std::fs::rename(&stage, dir)?;
+    if had_old {
+        std::fs::remove_dir_all(&old)?;
+    }
+    Ok(())
 }
 
 /// Provenance shared by every output.

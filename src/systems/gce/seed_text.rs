@@ -12,11 +12,35 @@ pub fn seed_path() -> PathBuf {
     dir.join("002_8c1a109281471897.txt")
 }
 
+fn seed() -> String {
+    let path = seed_path();
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the GCE seed must be readable at {}: {e}", path.display()))
+}
+
+/// The cells of the table that starts at `start` and ends before `end`, in
+/// reading order (separators and blanks dropped).
+pub fn table_cells(start: &str, end: &str) -> Vec<String> {
+    let text = seed();
+    let from = text
+        .find(start)
+        .unwrap_or_else(|| panic!("seed has '{start}'"));
+    let body = &text[from..];
+    let to = body
+        .find(end)
+        .unwrap_or_else(|| panic!("'{end}' follows '{start}'"));
+    body[..to]
+        .lines()
+        .flat_map(|l| l.split('|'))
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && !t.starts_with("---"))
+        .map(String::from)
+        .collect()
+}
+
 /// The Wound Chart as printed: `None` for "N" and "-".
 pub fn wound_chart_from_seed() -> Vec<Vec<Option<u8>>> {
-    let path = seed_path();
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the GCE seed must be readable at {}: {e}", path.display()));
+    let text = seed();
     let start = text
         .find("Wound Chart\nSTR |")
         .expect("seed has a Wound Chart");

@@ -209,6 +209,98 @@ mod tests {
         assert_eq!(sf, [Some(1), Some(1), Some(2), Some(2), Some(3), None]);
     }
 
+    use super::super::seed_text::table_cells;
+
+    /// "4+" -> 4, "-1" -> -1, "Miss" -> None.
+    fn score(cell: &str) -> Option<i32> {
+        cell.trim_end_matches('+').parse().ok()
+    }
+
+    #[test]
+    fn hit_table_matches_the_seed_text() {
+        let cells = table_cells("| BS |", "Given that roll of 1");
+        assert_eq!(cells.len(), 22, "{cells:?}");
+        for bs in 1..=10 {
+            assert_eq!(cells[bs].parse::<i32>().unwrap(), bs as i32);
+            assert_eq!(
+                Some(hit_needed(bs as i32, 0)),
+                score(&cells[11 + bs]),
+                "BS {bs}"
+            );
+        }
+    }
+
+    #[test]
+    fn seven_plus_chart_matches_the_seed_text() {
+        // | Score Required To Hit | 7 | 8 | 9 | 10 | / | Additional D6 Score | 4+ | 5+ | 6+ | Miss |
+        let cells = table_cells(
+            "| Score Required To Hit |",
+            "Shooting Into Hand-to-Hand Combat",
+        );
+        assert_eq!(cells.len(), 10, "{cells:?}");
+        for i in 0..4 {
+            let needed: i32 = cells[1 + i].parse().unwrap();
+            let p = match score(&cells[6 + i]) {
+                Some(k) => f64::from(7 - k) / 36.0,
+                None => 0.0,
+            };
+            assert_eq!(hit_probability(needed), p, "needs {needed}");
+        }
+    }
+
+    #[test]
+    fn armour_modifiers_match_the_seed_text() {
+        let cells = table_cells("| Model’s Strength |", "Step 9");
+        let pairs: Vec<(&str, i32)> = cells[2..]
+            .chunks(2)
+            .map(|c| (c[0].as_str(), c[1].parse().unwrap()))
+            .collect();
+        assert_eq!(pairs.len(), 7);
+        for (strengths, modifier) in pairs {
+            let range: Vec<u8> = match strengths {
+                "0-3" => vec![0, 1, 2, 3],
+                "9+" => vec![9, 10],
+                s => vec![s.parse().unwrap()],
+            };
+            for s in range {
+                assert_eq!(save_modifier_for_strength(s), modifier, "S{s}");
+            }
+        }
+    }
+
+    #[test]
+    fn injury_and_d3_tables_match_the_seed_text() {
+        let cells = table_cells("| D6 |\nEFFECT |", "Flesh Wound\n");
+        // 1-2 FLESH WOUND, 3-5 DOWN, 6 OUT OF ACTION
+        let rows: Vec<(&str, &str)> = cells[2..]
+            .chunks(3)
+            .map(|c| (c[0].as_str(), c[1].as_str()))
+            .collect();
+        for (faces, effect) in rows {
+            let want = match effect {
+                "FLESH WOUND:" => Injury::FleshWound,
+                "DOWN:" => Injury::Down,
+                "OUT OF ACTION:" => Injury::OutOfAction,
+                other => panic!("unexpected injury '{other}'"),
+            };
+            let (lo, hi) = faces.split_once('-').unwrap_or((faces, faces));
+            for d in lo.trim().parse::<u32>().unwrap()..=hi.trim().parse().unwrap() {
+                assert_eq!(injury(d), want, "D6 {d}");
+            }
+        }
+        let cells = table_cells("| D6 |\nD3 |", "Sustained Fire dice");
+        for pair in cells[2..].chunks(2) {
+            let (lo, hi) = pair[0].split_once('-').unwrap();
+            for d6 in lo.trim().parse::<u32>().unwrap()..=hi.trim().parse().unwrap() {
+                assert_eq!(d6.div_ceil(2), pair[1].parse::<u32>().unwrap());
+                assert_eq!(
+                    sustained_fire(d6),
+                    if d6 == 6 { None } else { Some(d6.div_ceil(2)) }
+                );
+            }
+        }
+    }
+
     #[test]
     fn wound_chart_matches_the_seed_text() {
         let chart = super::super::seed_text::wound_chart_from_seed();

@@ -1,0 +1,835 @@
+//! Dice expressions: `4d6k3`, `2d6<=7`, `10d6>=5`, `d6!3`, `sf+sf`, ...
+//!
+//! One parser, two evaluators: [`Expr::exact`] builds the exact
+//! distribution with [`Dist`] (dynamic programming over outcomes for pools,
+//! never enumerating `faces^n` rolls) and [`Expr::sample`] rolls it on any
+//! [`Roller`].
+//!
+//! Grammar (lowest precedence first):
+//!
+//! ```text
+//! expr    := sum [cmp sum]          cmp: <= >= < > == = !=
+//! sum     := product (('+'|'-') product)*
+//! product := unary ('*' unary)*
+//! unary   := '-' unary | atom
+//! atom    := number | pool | '(' expr ')'
+//! pool    := [count] die modifier*
+//! die     := 'd' sides | 'd{' face (',' face)* '}' | 'sf' | 'df'
+//! modifier:= 'k' n | 'kh' n | 'kl' n      keep highest / lowest n dice
+//!          | '!' [depth]                  explode the top face (default depth 20)
+//!          | 'r' n | 'r<' n | 'r<=' n     reroll once a die showing n / below n / n or less
+//! ```
+//!
+//! A comparison makes a probability: the result is 1 when it holds and 0
+//! otherwise, so `prob` shows P(true) as the mean. One exception counts
+//! successes instead: a bare pool of two or more dice compared with a
+//! number that one of its dice can show (`10d6>=5`) counts the dice that
+//! pass, as wargames do. Parentheses always compare the total:
+//! `(2d6)<=5` is a Leadership 5 test. `sf` is the Sustained Fire die
+//! (1,1,2,2,3,JAM with JAM as 0); `df` is a Fudge die (-1,0,+1).
+
+use super::{Dist, Roller};
+use std::fmt;
+
+/// Most dice in one pool.
+pub const MAX_DICE: u64 = 1000;
+/// Most sides on one die.
+pub const MAX_SIDES: u64 = 10_000;
+/// Deepest explosion allowed.
+pub const MAX_DEPTH: u64 = 100;
+/// Default explosion depth: a d6 exploding 20 times in a row has
+/// probability 6^-20, far below f64's resolution of the other outcomes.
+pub const DEFAULT_DEPTH: u32 = 20;
+/// Most distinct outcomes an exact result may have.
+pub const MAX_OUTCOMES: usize = 2_000_000;
+/// Most elementary steps (multiply-adds) one exact operation may take:
+/// about a second; beyond it `prob` refuses and suggests `roll`.
+pub const MAX_WORK: f64 = 2e9;
+
+/// A malformed or too large expression, with the character it points at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExprError {
+    /// The expression.
+    pub source: String,
+    /// Character offset of the problem.
+    pub position: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ExprError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let caret = " ".repeat(
+            self.source[..self.position.min(self.source.len())]
+                .chars()
+                .count(),
+        );
+        write!(
+            f,
+            "{} at character {}\n  {}\n  {caret}^",
+            self.message,
+            self.position + 1,
+            self.source
+        )
+    }
+}
+
+impl std::error::Error for ExprError {}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==` or `=`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl Cmp {
+    fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+
+    fn symbol(self) -> &'static str {
+        match self {
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+            Cmp::Eq => "==",
+            Cmp::Ne => "!=",
+        }
+    }
+}
+
+/// Which dice a reroll applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reroll {
+    /// Faces equal to n.
+    Equal(i64),
+    /// Faces below n.
+    Below(i64),
+    /// Faces n or below.
+    AtMost(i64),
+}
+
+impl Reroll {
+    fn applies(self, face: i64) -> bool {
+        match self {
+            Reroll::Equal(n) => face == n,
+            Reroll::Below(n) => face < n,
+            Reroll::AtMost(n) => face <= n,
+        }
+    }
+}
+
+/// A pool of identical dice with its modifiers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pool {
+    /// How many dice.
+    pub count: u32,
+    /// The faces of one die (repeats allowed).
+    pub faces: Vec<i64>,
+    /// Keep the highest (`true`) or lowest `n` dice.
+    pub keep: Option<(bool, u32)>,
+    /// Explode the top face, at most this many extra dice per die.
+    pub explode: Option<u32>,
+    /// Reroll once.
+    pub reroll: Option<Reroll>,
+}
+
+impl Pool {
+    /// The exact distribution of one die with its reroll and explosion.
+    fn one_die(&self) -> Dist {
+        let mut die = Dist::faces(&self.faces);
+        if let Some(r) = self.reroll {
+            die = die.reroll(|v| r.applies(v));
+        }
+        if let Some(depth) = self.explode {
+            die = die.explode(depth);
+        }
+        die
+    }
+
+    fn sample_die(&self, dice: &mut impl Roller) -> i64 {
+        let n = self.faces.len() as u32;
+        let mut face = || self.faces[(dice.roll(n) - 1) as usize];
+        let mut value = face();
+        if let Some(r) = self.reroll {
+            if r.applies(value) {
+                value = face();
+            }
+        }
+        if let Some(depth) = self.explode {
+            let top = self.faces.iter().copied().max().unwrap_or(0);
+            let mut last = value;
+            let mut extra = 0;
+            while last == top && extra < depth {
+                last = face();
+                value = value.saturating_add(last);
+                extra += 1;
+            }
+        }
+        value
+    }
+
+    fn sample_values(&self, dice: &mut impl Roller) -> Vec<i64> {
+        (0..self.count).map(|_| self.sample_die(dice)).collect()
+    }
+}
+
+/// A parsed dice expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A constant.
+    Number(i64),
+    /// A pool, summed (after keeping).
+    Pool(Pool),
+    /// Dice of a pool that satisfy a comparison, counted.
+    Count(Pool, Cmp, i64),
+    /// `a + b`.
+    Add(Box<Expr>, Box<Expr>),
+    /// `a - b`.
+    Sub(Box<Expr>, Box<Expr>),
+    /// `a * b`.
+    Mul(Box<Expr>, Box<Expr>),
+    /// `-a`.
+    Neg(Box<Expr>),
+    /// 1 if the comparison holds, else 0.
+    Compare(Box<Expr>, Cmp, Box<Expr>),
+}
+
+impl Expr {
+    /// Parses `source`.
+    pub fn parse(source: &str) -> Result<Expr, ExprError> {
+        let mut p = Parser {
+            src: source,
+            chars: source.char_indices().collect(),
+            i: 0,
+        };
+        p.skip_space();
+        if p.i == p.chars.len() {
+            return Err(p.error("empty expression"));
+        }
+        let e = p.comparison()?;
+        p.skip_space();
+        if p.i < p.chars.len() {
+            return Err(p.error(&format!("unexpected '{}'", p.chars[p.i].1)));
+        }
+        Ok(e)
+    }
+
+    /// Whether the expression is a comparison (its values are 0 and 1).
+    pub fn is_probability(&self) -> bool {
+        matches!(self, Expr::Compare(..))
+    }
+
+    /// The exact distribution. Fails (naming the limit) when it would have
+    /// more than [`MAX_OUTCOMES`] outcomes.
+    pub fn exact(&self) -> Result<Dist, String> {
+        let d = match self {
+            Expr::Number(n) => Dist::constant(*n),
+            Expr::Pool(pool) => {
+                let die = pool.one_die();
+                let width = (die.max_value() - die.min_value()) as u64 * u64::from(pool.count);
+                guard(width)?;
+                let n = f64::from(pool.count);
+                let values = die.iter().count() as f64;
+                let work = match pool.keep {
+                    None => (width as f64).powi(2) / 2.0,
+                    Some((_, k)) => values * n * n / 2.0 * (f64::from(k) * span(&die) as f64 + 1.0),
+                };
+                guard_work(work)?;
+                match pool.keep {
+                    None => die.sum_of(pool.count),
+                    Some((true, k)) => die.keep_highest(pool.count, k),
+                    Some((false, k)) => die.keep_lowest(pool.count, k),
+                }
+            }
+            Expr::Count(pool, cmp, k) => {
+                let p = pool.one_die().prob(|v| cmp.holds(v, *k));
+                Dist::from_pairs((0..=pool.count).map(|n| {
+                    (
+                        i64::from(n),
+                        super::binomial_pmf(u64::from(pool.count), u64::from(n), p),
+                    )
+                }))
+            }
+            Expr::Add(a, b) => {
+                let (a, b) = (a.exact()?, b.exact()?);
+                guard(span(&a) + span(&b))?;
+                guard_work(span(&a) as f64 * span(&b) as f64)?;
+                a.add(&b)
+            }
+            Expr::Sub(a, b) => {
+                let (a, b) = (a.exact()?, b.exact()?.map(|v| -v));
+                guard(span(&a) + span(&b))?;
+                guard_work(span(&a) as f64 * span(&b) as f64)?;
+                a.add(&b)
+            }
+            Expr::Mul(a, b) => {
+                let (a, b) = (a.exact()?, b.exact()?);
+                let (ma, mb) = (max_abs(&a), max_abs(&b));
+                guard(ma.saturating_mul(mb).saturating_mul(2))?;
+                guard_work((span(&a) + 1) as f64 * (span(&b) + 1) as f64)?;
+                a.combine(&b, |x, y| x * y)
+            }
+            Expr::Neg(a) => a.exact()?.map(|v| -v),
+            Expr::Compare(a, cmp, b) => {
+                let (a, b) = (a.exact()?, b.exact()?);
+                // P(b < x) and P(b = x) from b's running total: linear time
+                let lo = b.min_value();
+                let mut below = Vec::with_capacity(span(&b) as usize + 2);
+                let mut acc = 0.0;
+                for v in lo..=b.max_value() {
+                    below.push(acc);
+                    acc += b.pmf(v);
+                }
+                let p_below = |x: i64| -> f64 {
+                    if x <= lo {
+                        0.0
+                    } else if x > b.max_value() {
+                        1.0
+                    } else {
+                        below[(x - lo) as usize]
+                    }
+                };
+                let mut p_true = 0.0;
+                for (x, px) in a.iter() {
+                    let (lt, eq) = (p_below(x), b.pmf(x));
+                    let gt = (1.0 - lt - eq).max(0.0);
+                    // cmp holds for (x, y): x < y means y > x, and so on
+                    let p = match cmp {
+                        Cmp::Lt => gt,
+                        Cmp::Le => gt + eq,
+                        Cmp::Gt => lt,
+                        Cmp::Ge => lt + eq,
+                        Cmp::Eq => eq,
+                        Cmp::Ne => 1.0 - eq,
+                    };
+                    p_true += px * p;
+                }
+                let p_true = p_true.clamp(0.0, 1.0);
+                Dist::from_pairs([(0, 1.0 - p_true), (1, p_true)])
+            }
+        };
+        Ok(d)
+    }
+
+    /// One random value of the expression.
+    pub fn sample(&self, dice: &mut impl Roller) -> i64 {
+        match self {
+            Expr::Number(n) => *n,
+            Expr::Pool(pool) => {
+                let mut values = pool.sample_values(dice);
+                match pool.keep {
+                    None => values.iter().fold(0, |a, &b| a.saturating_add(b)),
+                    Some((highest, k)) => {
+                        values.sort_unstable();
+                        if highest {
+                            values.reverse();
+                        }
+                        values
+                            .iter()
+                            .take(k as usize)
+                            .fold(0, |a, &b| a.saturating_add(b))
+                    }
+                }
+            }
+            Expr::Count(pool, cmp, k) => pool
+                .sample_values(dice)
+                .iter()
+                .filter(|&&v| cmp.holds(v, *k))
+                .count() as i64,
+            // saturating: `roll` samples expressions too large to evaluate exactly
+            Expr::Add(a, b) => a.sample(dice).saturating_add(b.sample(dice)),
+            Expr::Sub(a, b) => a.sample(dice).saturating_sub(b.sample(dice)),
+            Expr::Mul(a, b) => a.sample(dice).saturating_mul(b.sample(dice)),
+            Expr::Neg(a) => a.sample(dice).saturating_neg(),
+            Expr::Compare(a, cmp, b) => i64::from(cmp.holds(a.sample(dice), b.sample(dice))),
+        }
+    }
+
+    /// How the expression was read, in words (shown by `krunch prob`).
+    pub fn describe(&self) -> String {
+        match self {
+            Expr::Number(n) => n.to_string(),
+            Expr::Pool(p) => describe_pool(p),
+            Expr::Count(p, c, k) => format!(
+                "count of dice in {} showing {} {k}",
+                describe_pool(p),
+                c.symbol()
+            ),
+            Expr::Add(a, b) => format!("{} + {}", a.describe(), b.describe()),
+            Expr::Sub(a, b) => format!("{} - ({})", a.describe(), b.describe()),
+            Expr::Mul(a, b) => format!("({}) * ({})", a.describe(), b.describe()),
+            Expr::Neg(a) => format!("-({})", a.describe()),
+            Expr::Compare(a, c, b) => {
+                format!("P({} {} {})", a.describe(), c.symbol(), b.describe())
+            }
+        }
+    }
+}
+
+fn describe_pool(p: &Pool) -> String {
+    let faces = if p.faces.iter().copied().eq(1..=p.faces.len() as i64) {
+        format!("d{}", p.faces.len())
+    } else {
+        format!(
+            "d{{{}}}",
+            p.faces
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    };
+    let mut s = format!("{}{faces}", p.count);
+    if let Some(r) = p.reroll {
+        s += &match r {
+            Reroll::Equal(n) => format!(" rerolling {n}s once"),
+            Reroll::Below(n) => format!(" rerolling below {n} once"),
+            Reroll::AtMost(n) => format!(" rerolling {n} or less once"),
+        };
+    }
+    if let Some(d) = p.explode {
+        s += &format!(" exploding (depth {d})");
+    }
+    match p.keep {
+        Some((true, k)) => s += &format!(" keep highest {k}"),
+        Some((false, k)) => s += &format!(" keep lowest {k}"),
+        None => {}
+    }
+    s
+}
+
+fn span(d: &Dist) -> u64 {
+    (d.max_value() - d.min_value()) as u64
+}
+
+fn max_abs(d: &Dist) -> u64 {
+    d.min_value()
+        .unsigned_abs()
+        .max(d.max_value().unsigned_abs())
+}
+
+fn guard_work(work: f64) -> Result<(), String> {
+    if work > MAX_WORK {
+        Err(format!(
+            "the exact result needs about {work:.1e} steps, more than the {MAX_WORK:.0e} allowed; use `krunch roll` to sample it"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn guard(width: u64) -> Result<(), String> {
+    if width > MAX_OUTCOMES as u64 {
+        Err(format!(
+            "the exact result would span {width} outcomes, more than the {MAX_OUTCOMES} allowed; use `krunch roll` to sample it"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    chars: Vec<(usize, char)>,
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: &str) -> ExprError {
+        ExprError {
+            source: self.src.to_string(),
+            position: self.chars.get(self.i).map_or(self.src.len(), |c| c.0),
+            message: message.to_string(),
+        }
+    }
+
+    fn error_at(&self, i: usize, message: &str) -> ExprError {
+        ExprError {
+            source: self.src.to_string(),
+            position: self.chars.get(i).map_or(self.src.len(), |c| c.0),
+            message: message.to_string(),
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).map(|c| c.1.to_ascii_lowercase())
+    }
+
+    fn peek_at(&self, k: usize) -> Option<char> {
+        self.chars.get(self.i + k).map(|c| c.1.to_ascii_lowercase())
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        let n = s.chars().count();
+        if s.chars()
+            .enumerate()
+            .all(|(k, c)| self.peek_at(k) == Some(c))
+        {
+            self.i += n;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn number(&mut self, what: &str, max: u64) -> Result<u64, ExprError> {
+        let start = self.i;
+        let mut v: u64 = 0;
+        while let Some(c) = self.peek().and_then(|c| c.to_digit(10)) {
+            v = v.saturating_mul(10).saturating_add(u64::from(c));
+            self.i += 1;
+        }
+        if self.i == start {
+            return Err(self.error(&format!("expected {what}")));
+        }
+        if v > max {
+            return Err(self.error_at(start, &format!("{what} {v} is more than the {max} allowed")));
+        }
+        Ok(v)
+    }
+
+    fn comparison(&mut self) -> Result<Expr, ExprError> {
+        let left_start = self.i;
+        let left = self.sum()?;
+        self.skip_space();
+        let cmp = if self.eat("<=") {
+            Cmp::Le
+        } else if self.eat(">=") {
+            Cmp::Ge
+        } else if self.eat("==") || self.eat("=") {
+            Cmp::Eq
+        } else if self.eat("!=") {
+            Cmp::Ne
+        } else if self.eat("<") {
+            Cmp::Lt
+        } else if self.eat(">") {
+            Cmp::Gt
+        } else {
+            return Ok(left);
+        };
+        let right = self.sum()?;
+        self.skip_space();
+        if matches!(self.peek(), Some('<' | '>' | '=' | '!')) {
+            return Err(self.error("comparisons cannot be chained"));
+        }
+        // A bare pool of several dice against a face it can show counts
+        // successes (`10d6>=5`); `(2d6)<=5` and `2d6<=7` compare totals.
+        let bare = self.chars.get(left_start).is_some_and(|c| c.1 != '(');
+        if let (true, Expr::Pool(pool), Expr::Number(k)) = (bare, &left, &right) {
+            if pool.count >= 2 && pool.keep.is_none() && pool.faces.contains(k) {
+                return Ok(Expr::Count(pool.clone(), cmp, *k));
+            }
+        }
+        Ok(Expr::Compare(Box::new(left), cmp, Box::new(right)))
+    }
+
+    fn sum(&mut self) -> Result<Expr, ExprError> {
+        let mut e = self.product()?;
+        loop {
+            self.skip_space();
+            if self.eat("+") {
+                e = Expr::Add(Box::new(e), Box::new(self.product()?));
+            } else if self.peek() == Some('-') {
+                self.i += 1;
+                e = Expr::Sub(Box::new(e), Box::new(self.product()?));
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn product(&mut self) -> Result<Expr, ExprError> {
+        let mut e = self.unary()?;
+        loop {
+            self.skip_space();
+            if self.eat("*")
+                || self.eat("x")
+                    && self
+                        .peek()
+                        .is_some_and(|c| c.is_ascii_digit() || c == ' ' || c == '(' || c == 'd')
+            {
+                e = Expr::Mul(Box::new(e), Box::new(self.unary()?));
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr, ExprError> {
+        self.skip_space();
+        if self.eat("-") {
+            return Ok(Expr::Neg(Box::new(self.unary()?)));
+        }
+        self.atom()
+    }
+
+    fn atom(&mut self) -> Result<Expr, ExprError> {
+        self.skip_space();
+        match self.peek() {
+            None => Err(self.error("expected a number, a die or '(' but the expression ended")),
+            Some('(') => {
+                let open = self.i;
+                self.i += 1;
+                let e = self.comparison()?;
+                self.skip_space();
+                if !self.eat(")") {
+                    return Err(if self.peek().is_none() {
+                        self.error_at(open, "this '(' is never closed")
+                    } else {
+                        self.error("expected ')'")
+                    });
+                }
+                Ok(e)
+            }
+            Some(c) if c.is_ascii_digit() => {
+                let start = self.i;
+                let n = self.number("a number", i64::MAX as u64)?;
+                if matches!(self.peek(), Some('d' | 's')) {
+                    if n == 0 || n > MAX_DICE {
+                        return Err(self.error_at(
+                            start,
+                            &format!("a pool needs 1 to {MAX_DICE} dice, not {n}"),
+                        ));
+                    }
+                    return self.pool(n as u32);
+                }
+                Ok(Expr::Number(n as i64))
+            }
+            Some('d' | 's') => self.pool(1),
+            Some(c) => Err(self.error(&format!(
+                "unexpected '{c}': expected a number, a die such as d6, or '('"
+            ))),
+        }
+    }
+
+    fn pool(&mut self, count: u32) -> Result<Expr, ExprError> {
+        let faces: Vec<i64> = if self.eat("sf") {
+            vec![1, 1, 2, 2, 3, 0]
+        } else if self.eat("df") {
+            vec![-1, 0, 1]
+        } else if self.eat("d{") {
+            let mut faces = Vec::new();
+            loop {
+                self.skip_space();
+                let neg = self.eat("-");
+                let v = self.number("a face value", 1_000_000)? as i64;
+                faces.push(if neg { -v } else { v });
+                self.skip_space();
+                if self.eat("}") {
+                    break;
+                }
+                if !self.eat(",") {
+                    return Err(self.error("expected ',' or '}' in the list of faces"));
+                }
+            }
+            if faces.len() as u64 > MAX_SIDES {
+                return Err(self.error(&format!("a die has at most {MAX_SIDES} faces")));
+            }
+            faces
+        } else if self.eat("d") {
+            let start = self.i;
+            let sides = self.number("the number of sides after 'd'", MAX_SIDES)?;
+            if sides == 0 {
+                return Err(self.error_at(start, "a die needs at least one side"));
+            }
+            (1..=sides as i64).collect()
+        } else {
+            return Err(self.error("expected a die: d6, d{1,2,3}, sf or df"));
+        };
+        let mut pool = Pool {
+            count,
+            faces,
+            keep: None,
+            explode: None,
+            reroll: None,
+        };
+        loop {
+            let at = self.i;
+            let lowest = self.eat("kl");
+            if lowest || self.eat("k") {
+                if !lowest {
+                    self.eat("h");
+                }
+                let k = self.number("how many dice to keep", MAX_DICE)?;
+                if k == 0 || k > u64::from(count) {
+                    return Err(self.error_at(at, &format!("cannot keep {k} of {count} dice")));
+                }
+                if pool.keep.is_some() {
+                    return Err(self.error_at(at, "only one keep per pool"));
+                }
+                pool.keep = Some((!lowest, k as u32));
+            } else if self.eat("!") {
+                if pool.explode.is_some() {
+                    return Err(self.error_at(at, "only one '!' per pool"));
+                }
+                let depth = if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.number("an explosion depth", MAX_DEPTH)? as u32
+                } else {
+                    DEFAULT_DEPTH
+                };
+                if pool.faces.iter().all(|&f| f == pool.faces[0]) {
+                    return Err(self.error_at(at, "a die with one face cannot explode"));
+                }
+                pool.explode = Some(depth);
+            } else if self.eat("r") {
+                if pool.reroll.is_some() {
+                    return Err(self.error_at(at, "only one reroll per pool"));
+                }
+                let rule = if self.eat("<=") {
+                    Reroll::AtMost(self.number("a face to reroll", 1_000_000)? as i64)
+                } else if self.eat("<") {
+                    Reroll::Below(self.number("a face to reroll", 1_000_000)? as i64)
+                } else {
+                    Reroll::Equal(self.number("a face to reroll", 1_000_000)? as i64)
+                };
+                pool.reroll = Some(rule);
+            } else {
+                break;
+            }
+        }
+        if let Some(c) = self
+            .peek()
+            .filter(|c| c.is_ascii_alphanumeric() && *c != 'x')
+        {
+            return Err(self.error(&format!(
+                "unexpected '{c}' after a die (modifiers: k, kh, kl, !, r)"
+            )));
+        }
+        Ok(Expr::Pool(pool))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dist(s: &str) -> Dist {
+        Expr::parse(s).unwrap().exact().unwrap()
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn basic_sums_and_constants_by_fractions() {
+        assert!(close(dist("2d6").pmf(7), 6.0 / 36.0));
+        assert!(close(dist("d6+3").pmf(9), 1.0 / 6.0));
+        assert!(close(dist("2*d6").pmf(12), 1.0 / 6.0));
+        assert!(close(dist("d6-d6").pmf(0), 6.0 / 36.0));
+        assert!(close(dist("-d6").mean(), -3.5));
+        assert!(close(dist("(1+2)*3").pmf(9), 1.0));
+    }
+
+    #[test]
+    fn comparisons_give_probabilities() {
+        // Leadership 7 on 2D6: 21/36
+        assert!(close(dist("2d6<=7").pmf(1), 21.0 / 36.0));
+        assert!(close(dist("d6+3>=7").pmf(1), 0.5));
+        assert!(close(dist("(2d6)<=5").pmf(1), 10.0 / 36.0));
+        // 3d6 vs 3d6 opposed: P(a > b) = (1 - P(tie)) / 2; P(tie) = 4332/46656
+        assert!(close(
+            dist("3d6>3d6").pmf(1),
+            (1.0 - 4332.0 / 46656.0) / 2.0
+        ));
+        assert!(Expr::parse("2d6<=7").unwrap().is_probability());
+    }
+
+    #[test]
+    fn success_counting_on_pools() {
+        let d = dist("10d6>=5");
+        assert!(close(d.mean(), 10.0 / 3.0));
+        assert!(close(d.pmf(10), (1.0f64 / 3.0).powi(10)));
+        assert!(matches!(Expr::parse("10d6>=5").unwrap(), Expr::Count(..)));
+    }
+
+    #[test]
+    fn keep_explode_reroll_and_custom_faces() {
+        assert!(close(dist("4d6k3").mean(), 15869.0 / 1296.0));
+        assert!(close(dist("4d6kh3").mean(), 15869.0 / 1296.0));
+        assert!(close(dist("2d20kl1").pmf(1), 39.0 / 400.0));
+        assert!(close(dist("d6!1").pmf(12), 1.0 / 36.0));
+        assert!(close(dist("d6!").pmf(7), 1.0 / 36.0));
+        assert!(close(dist("d6r1").pmf(1), 1.0 / 36.0));
+        assert!(close(dist("d6r<3").pmf(1), 2.0 / 36.0));
+        assert!(close(dist("d{1,1,2,2,3,0}").mean(), 1.5));
+        assert!(close(dist("sf").mean(), 1.5));
+        assert!(close(dist("sf+sf").pmf(6), 1.0 / 36.0));
+        assert!(close(dist("df").mean(), 0.0));
+        assert!(close(dist("d3").pmf(2), 1.0 / 3.0));
+    }
+
+    #[test]
+    fn big_pools_are_exact_and_quick() {
+        let d = dist("100d6k10");
+        assert_eq!(d.max_value(), 60);
+        let total: f64 = d.iter().map(|(_, p)| p).sum();
+        assert!(close(total, 1.0));
+    }
+
+    #[test]
+    fn errors_point_at_the_character() {
+        let cases = [
+            ("", 0, "empty"),
+            ("2d", 2, "sides"),
+            ("2d6+", 4, "ended"),
+            ("(2d6", 0, "never closed"),
+            ("4d6k5", 3, "cannot keep 5 of 4"),
+            ("d0", 1, "at least one side"),
+            ("2d6 $ 3", 4, "unexpected '$'"),
+            ("1000000d6", 0, "1 to 1000"),
+            ("d6<3<4", 4, "chained"),
+            ("d{1,2", 5, "','"),
+            ("4d6q", 3, "unexpected 'q'"),
+            ("d6!!", 3, "only one '!'"),
+            ("4d6k", 4, "how many dice to keep"),
+            ("4d6kl", 5, "how many dice to keep"),
+            ("d6r", 3, "a face to reroll"),
+            ("d6!101", 3, "100 allowed"),
+        ];
+        for (src, pos, words) in cases {
+            let e = Expr::parse(src).unwrap_err();
+            assert_eq!(e.position, pos, "{src}: {e}");
+            assert!(e.message.contains(words), "{src}: {e}");
+        }
+    }
+
+    #[test]
+    fn too_large_results_are_refused_not_allocated() {
+        let e = Expr::parse("1000d10000*1000d10000")
+            .unwrap()
+            .exact()
+            .unwrap_err();
+        assert!(e.contains("outcomes"), "{e}");
+        let e = Expr::parse("1000d6k999").unwrap().exact().unwrap_err();
+        assert!(e.contains("steps"), "{e}");
+        let e = Expr::parse("500d1000").unwrap().exact().unwrap_err();
+        assert!(e.contains("steps"), "{e}");
+    }
+}
