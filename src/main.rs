@@ -19,12 +19,17 @@ Examples:
       a quick look with fewer trials, written elsewhere
   krunch list
       rule sets, scenarios, weapon presets, metrics and rule variants
+  krunch compare experiments/overwatch_rule_change.toml --variant overwatch=original
+      before/after of a rule change with significance: Markdown, MediaWiki, CSV, chart
+  krunch check experiments/
+      re-run pinned expectations; exit 1 with a diff when one moved
   krunch prob \"4d6k3\" \"2d6<=7\" \"10d6>=5\"
       exact distributions of dice expressions (see `krunch prob --help`)
   krunch roll \"sf+sf\" -n 10 --seed 1
       roll an expression, reproducibly
 
-Exit codes: 0 success, 2 bad input (the message names file, line and field).";
+Exit codes: 0 success, 1 `check` found a moved expectation, 2 bad input
+(the message names file, line and field).";
 
 #[derive(Parser)]
 #[command(
@@ -61,6 +66,62 @@ enum Command {
     },
     /// List rule sets, scenarios, presets, metrics and rule variants.
     List,
+    /// Before/after of a rule change: one spec with --variant NAME=VALUE, or
+    /// two specs with the same sweep. Paired trials on common random numbers.
+    Compare {
+        /// One spec (with --variant) or two specs (before, after).
+        #[arg(required = true, num_args = 1..=2)]
+        specs: Vec<PathBuf>,
+        /// A rule variant (overwatch=original) or a stat override
+        /// (strength=4) applied to every profile of the "after" side.
+        #[arg(long = "variant", value_name = "NAME=VALUE")]
+        variants: Vec<String>,
+        /// Significance level of each comparison.
+        #[arg(long, default_value_t = 0.01)]
+        alpha: f64,
+        /// What to print: the summary, or a table to paste.
+        #[arg(long, value_enum, default_value_t = Print::Summary)]
+        print: Print,
+        /// Folder for the outputs (a sub-folder per comparison).
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        /// Override the trial count.
+        #[arg(long)]
+        trials: Option<u64>,
+        /// Ignore exact values: judge every change by the paired test.
+        #[arg(long)]
+        monte_carlo: bool,
+        /// Worker threads (results do not depend on it).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Check pinned expectations ([[expect]] in specs, and baselines written
+    /// by --update). Exit 0 when all hold, 1 when any moved, 2 on bad input.
+    Check {
+        /// Specs or folders of specs (default: experiments/).
+        targets: Vec<PathBuf>,
+        /// Family-wise false-alarm rate over all Monte Carlo checks.
+        #[arg(long, default_value_t = 1e-3)]
+        alpha: f64,
+        /// Write baselines/<name>.toml beside each spec from the current results.
+        #[arg(long)]
+        update: bool,
+        /// Also write JUnit XML here.
+        #[arg(long)]
+        junit: Option<PathBuf>,
+        /// Ignore exact values and test the Monte Carlo estimates.
+        #[arg(long)]
+        monte_carlo: bool,
+        /// Override every spec's seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print every expectation, not only the moved ones.
+        #[arg(long, short)]
+        verbose: bool,
+    },
     /// Exact distribution of dice expressions: table, mean, sd, bars.
     #[command(after_help = GRAMMAR)]
     Prob {
@@ -87,6 +148,13 @@ enum Command {
         #[arg(long)]
         seed: Option<u64>,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Print {
+    Summary,
+    Markdown,
+    Wiki,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -127,6 +195,47 @@ fn main() -> ExitCode {
         Command::List => {
             list();
             Ok(())
+        }
+        Command::Compare {
+            specs,
+            variants,
+            alpha,
+            print,
+            out,
+            trials,
+            monte_carlo,
+            threads,
+            quiet,
+        } => compare(
+            &specs,
+            &variants,
+            alpha,
+            print,
+            &out,
+            trials,
+            monte_carlo,
+            threads,
+            quiet,
+        ),
+        Command::Check {
+            targets,
+            alpha,
+            update,
+            junit,
+            monte_carlo,
+            seed,
+            verbose,
+        } => {
+            let options = experiment::check::CheckOptions {
+                family_alpha: alpha,
+                monte_carlo_only: monte_carlo,
+                seed,
+            };
+            match check(&targets, options, update, junit.as_deref(), verbose) {
+                Ok(true) => Ok(()),
+                Ok(false) => return ExitCode::from(1),
+                Err(e) => Err(e),
+            }
         }
         Command::Prob {
             expressions,
@@ -184,13 +293,7 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn run(
-    specs: &[PathBuf],
-    out: &Path,
-    threads: Option<usize>,
-    trials: Option<u64>,
-    quiet: bool,
-) -> anyhow::Result<()> {
+fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
     if let Some(n) = threads {
         anyhow::ensure!(n >= 1, "--threads must be at least 1");
         rayon::ThreadPoolBuilder::new()
@@ -198,6 +301,17 @@ fn run(
             .build_global()
             .context("starting worker threads")?;
     }
+    Ok(())
+}
+
+fn run(
+    specs: &[PathBuf],
+    out: &Path,
+    threads: Option<usize>,
+    trials: Option<u64>,
+    quiet: bool,
+) -> anyhow::Result<()> {
+    set_threads(threads)?;
     // Validate every spec before running any, so a typo in the last one does
     // not cost the runs of the first.
     let mut loaded = Vec::new();
@@ -277,4 +391,178 @@ fn roll(expression: &str, count: u64, seed: Option<u64>) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compare(
+    specs: &[PathBuf],
+    variants: &[String],
+    alpha: f64,
+    print: Print,
+    out: &Path,
+    trials: Option<u64>,
+    monte_carlo: bool,
+    threads: Option<usize>,
+    quiet: bool,
+) -> anyhow::Result<()> {
+    set_threads(threads)?;
+    anyhow::ensure!(
+        alpha > 0.0 && alpha < 0.5,
+        "--alpha {alpha} must be between 0 and 0.5"
+    );
+    let overrides = variants
+        .iter()
+        .map(|v| {
+            experiment::check::parse_assignment(v).map_err(|m| anyhow::anyhow!("--variant {m}"))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (mut before, mut after, name, change) = match specs {
+        [one] => {
+            anyhow::ensure!(
+                !overrides.is_empty(),
+                "{}: give --variant NAME=VALUE (the change to measure), or a second spec",
+                one.display()
+            );
+            let before = experiment::load(one)?;
+            let after = experiment::load_with(one, &overrides)?;
+            let name = format!("{}-compare", before.name);
+            (before, after, name, variants.join(", "))
+        }
+        [a, b] => {
+            anyhow::ensure!(
+                overrides.is_empty(),
+                "--variant goes with one spec; with two, the second spec is the change"
+            );
+            let before = experiment::load(a)?;
+            let after = experiment::load(b)?;
+            let name = format!("{}-vs-{}", before.name, after.name);
+            let change = format!("{} -> {}", a.display(), b.display());
+            (before, after, name, change)
+        }
+        _ => anyhow::bail!("compare takes one spec with --variant, or two specs"),
+    };
+    if let Some(t) = trials {
+        anyhow::ensure!(t >= 1, "--trials must be at least 1");
+        before.trials = t;
+        after.trials = t;
+    }
+    experiment::compare::comparable(&before, &after).map_err(|m| anyhow::anyhow!(m))?;
+    report::register_fonts();
+    let total =
+        before.trials.max(after.trials) * (before.models.len() * before.profiles.len()) as u64;
+    let bar = progress(total, quiet);
+    bar.set_message(name.clone());
+    let changes =
+        experiment::compare::compare(&before, &after, alpha, monte_carlo, &|n| bar.inc(n))
+            .map_err(|m| anyhow::anyhow!(m))?;
+    bar.finish_and_clear();
+    let dir = out.join(&name);
+    let summary = report::write_compare(&dir, &before, &changes, &change)?;
+    match print {
+        Print::Summary => print!("{summary}"),
+        Print::Markdown => print!("{}", report::compare_markdown(&before, &changes)),
+        Print::Wiki => print!(
+            "{}",
+            report::mediawiki(&before, &changes, &format!("{}: {change}", before.title))
+        ),
+    }
+    if !quiet {
+        eprintln!("written: {}/compare.{{md,wiki,csv,svg,png}}", dir.display());
+    }
+    Ok(())
+}
+
+/// Runs every expectation; returns whether all hold.
+fn check(
+    targets: &[PathBuf],
+    options: experiment::check::CheckOptions,
+    update: bool,
+    junit: Option<&Path>,
+    verbose: bool,
+) -> anyhow::Result<bool> {
+    anyhow::ensure!(
+        options.family_alpha > 0.0 && options.family_alpha < 0.5,
+        "--alpha {} must be between 0 and 0.5",
+        options.family_alpha
+    );
+    let default = [PathBuf::from("experiments")];
+    let targets = if targets.is_empty() {
+        &default[..]
+    } else {
+        targets
+    };
+    let files = experiment::check::spec_files(targets).context("listing specs")?;
+    anyhow::ensure!(!files.is_empty(), "no specs found in {targets:?}");
+    let mut specs = Vec::new();
+    for file in &files {
+        let mut exp = experiment::load(file)?;
+        if let Some(seed) = options.seed {
+            exp.seed = seed;
+        }
+        let baseline = experiment::check::baseline_path(file, &exp);
+        if update {
+            let results = experiment::run(&exp, &|_| {});
+            experiment::check::write_baseline(&baseline, &exp, &results)?;
+            eprintln!(
+                "{}: baseline written to {}",
+                file.display(),
+                baseline.display()
+            );
+            continue;
+        }
+        let mut expected = exp.expectations.clone();
+        if baseline.exists() {
+            expected.extend(experiment::check::read_baseline(&baseline, &exp)?);
+        }
+        specs.push((file.clone(), exp, expected));
+    }
+    if update {
+        return Ok(true);
+    }
+    // The Bonferroni level counts every Monte Carlo check of the run.
+    let mc_checks: usize = specs
+        .iter()
+        .map(|(_, exp, expected)| {
+            expected
+                .iter()
+                .filter(|e| {
+                    options.monte_carlo_only
+                        || e.std_error > 0.0
+                        || exp.models[e.cell][e.profile].exact().is_none()
+                })
+                .count()
+        })
+        .sum();
+    let mut all = Vec::new();
+    for (file, exp, expected) in &specs {
+        if expected.is_empty() {
+            eprintln!(
+                "{}: no expectations ([[expect]] in the spec, or `krunch check --update`)",
+                file.display()
+            );
+        }
+        for o in experiment::check::check(exp, expected, mc_checks, options) {
+            all.push((file.display().to_string(), o));
+        }
+    }
+    let failed = all.iter().filter(|(_, o)| !o.passed).count();
+    for (_, o) in &all {
+        if verbose || !o.passed {
+            println!("{}", report::describe_outcome(o));
+        }
+    }
+    println!(
+        "{} expectations in {} specs: {} hold, {} moved (family-wise false-alarm rate {:.0e} over {} Monte Carlo checks)",
+        all.len(),
+        specs.len(),
+        all.len() - failed,
+        failed,
+        options.family_alpha,
+        mc_checks
+    );
+    if let Some(path) = junit {
+        report::write_atomic(path, report::junit(&all).as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(failed == 0)
 }

@@ -77,7 +77,10 @@ pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
     for (ci, models) in exp.models.iter().enumerate() {
         let cell = exp.cell_values(ci);
         for (pi, model) in models.iter().enumerate() {
-            let variants = variants_text(&exp.profile_variants[pi]);
+            let mut variants = variants_text(&exp.profile_variants[pi]);
+            for (k, v) in &exp.overrides {
+                variants.push_str(&format!(";{k}={v}"));
+            }
             let tally = simulate(model.as_ref(), exp.seed, exp.trials, on_progress);
             let exact = model.exact();
             for name in &exp.metrics {

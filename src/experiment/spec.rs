@@ -44,6 +44,39 @@ struct RawSpec {
     sweep: Table,
     #[serde(default)]
     chart: Vec<Spanned<RawChart>>,
+    #[serde(default)]
+    expect: Vec<Spanned<RawExpect>>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    metric: String,
+    profile: Option<String>,
+    #[serde(default)]
+    cell: toml::Table,
+    value: f64,
+    tolerance: Option<f64>,
+}
+
+/// An expected value for `krunch check`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expected {
+    /// Profile index.
+    pub profile: usize,
+    /// Sweep cell index.
+    pub cell: usize,
+    /// Metric name.
+    pub metric: String,
+    /// The expected value.
+    pub value: f64,
+    /// Standard error of `value` (0 when it is exact or stated by hand).
+    pub std_error: f64,
+    /// Smallest change the check must be able to catch, if given: trials
+    /// are raised until it can.
+    pub tolerance: Option<f64>,
+    /// Where it was written (`file:line`).
+    pub source: String,
 }
 
 #[derive(Deserialize, Clone)]
@@ -127,11 +160,75 @@ pub struct Experiment {
     pub charts: Vec<ChartSpec>,
     /// Hex SHA-256 of the spec file's bytes.
     pub spec_hash: String,
+    /// Parameter overrides from the command line, applied to every profile.
+    pub overrides: Vec<(String, ParamValue)>,
+    /// `[[expect]]` entries.
+    pub expectations: Vec<Expected>,
     /// `models[cell][profile]`, cells in row-major order of `axes`.
     pub models: Vec<Vec<Box<dyn Model>>>,
 }
 
 impl Experiment {
+    /// Finds the profile (by name; optional when there is one) and the sweep
+    /// cell (by axis values; every axis must be given) an expectation names.
+    /// Errors are (field, message).
+    pub fn locate(
+        &self,
+        profile: Option<&str>,
+        cell: &toml::Table,
+    ) -> Result<(usize, usize), (String, String)> {
+        let profile = match profile {
+            Some(name) => self
+                .profiles
+                .iter()
+                .position(|p| p == name)
+                .ok_or_else(|| {
+                    (
+                        "profile".to_string(),
+                        format!(
+                            "no profile named '{name}' (profiles: {})",
+                            self.profiles.join(", ")
+                        ),
+                    )
+                })?,
+            None if self.profiles.len() == 1 => 0,
+            None => {
+                return Err((
+                    "profile".into(),
+                    "name the profile: the spec has several".into(),
+                ));
+            }
+        };
+        if let Some(k) = cell
+            .keys()
+            .find(|k| !self.axes.iter().any(|a| &a.name == *k))
+        {
+            return Err(("cell".into(), format!("'{k}' is not a sweep axis")));
+        }
+        let mut index = 0;
+        for axis in &self.axes {
+            let given = cell.get(&axis.name).ok_or_else(|| {
+                (
+                    "cell".to_string(),
+                    format!("give the sweep value of '{}'", axis.name),
+                )
+            })?;
+            let wanted = to_param(given).map(|v| v.to_string()).unwrap_or_default();
+            let pos = axis
+                .values
+                .iter()
+                .position(|v| v.to_string() == wanted)
+                .ok_or_else(|| {
+                    (
+                        "cell".to_string(),
+                        format!("{}={wanted} is not among the sweep's values", axis.name),
+                    )
+                })?;
+            index = index * axis.values.len() + pos;
+        }
+        Ok((profile, index))
+    }
+
     /// The sweep values of cell `index`, one per axis.
     pub fn cell_values(&self, index: usize) -> Vec<ParamValue> {
         let mut rest = index;
@@ -160,6 +257,27 @@ fn to_param(v: &toml::Value) -> Option<ParamValue> {
 
 /// Reads and validates the spec at `path`.
 pub fn load(path: &Path) -> Result<Experiment, SpecError> {
+    load_with(path, &[])
+}
+
+/// Turns `text` into the value a spec would give it: whole number, real
+/// number, flag, or word.
+pub fn param_from_text(text: &str) -> ParamValue {
+    if let Ok(i) = text.parse::<i64>() {
+        ParamValue::Int(i)
+    } else if let Ok(f) = text.parse::<f64>() {
+        ParamValue::Float(f)
+    } else if let Ok(b) = text.parse::<bool>() {
+        ParamValue::Bool(b)
+    } else {
+        ParamValue::Str(text.to_string())
+    }
+}
+
+/// Reads the spec at `path` with `overrides` (`NAME=VALUE` from the command
+/// line) applied to every profile: a rule variant's name sets that variant,
+/// any other name overrides that parameter.
+pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experiment, SpecError> {
     let err = |line: usize, field: &str, message: String| SpecError {
         file: path.to_path_buf(),
         line,
@@ -380,6 +498,32 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
         profile_params.push(params);
     }
 
+    let mut param_overrides = Vec::new();
+    for (name, value) in overrides {
+        let field = format!("--variant {name}");
+        if let Some(def) = info.variants.iter().find(|v| v.name == name) {
+            if !def.values.contains(&value.as_str()) {
+                return Err(err(
+                    0,
+                    &field,
+                    format!("'{value}' is not one of: {}", def.values.join(", ")),
+                ));
+            }
+            for list in profile_variants.iter_mut().chain([&mut variant_list]) {
+                for entry in list.iter_mut().filter(|(n, _)| n == name) {
+                    entry.1 = value.clone();
+                }
+            }
+        } else if raw.sweep.contains_key(name) {
+            return Err(err(
+                0,
+                &field,
+                format!("'{name}' is a sweep axis of this spec: change the sweep instead"),
+            ));
+        } else {
+            param_overrides.push((name.clone(), param_from_text(value)));
+        }
+    }
     let mut experiment = Experiment {
         name: raw.name.clone().unwrap_or_else(|| {
             path.file_stem()
@@ -399,6 +543,8 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
         metrics: Vec::new(),
         charts: Vec::new(),
         spec_hash: sha256_hex(text.as_bytes()),
+        overrides: param_overrides.clone(),
+        expectations: Vec::new(),
         models: Vec::with_capacity(cells),
     };
     if experiment.title.is_empty() {
@@ -432,6 +578,10 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
             for (k, v, line) in pp {
                 params.set(k, v.clone());
                 lines.insert(k.clone(), (*line, format!("profile[{pi}].{k}")));
+            }
+            for (k, v) in &param_overrides {
+                params.set(k, v.clone());
+                lines.insert(k.clone(), (0, format!("--variant {k}")));
             }
             for (axis, v) in experiment.axes.iter().zip(&values) {
                 params.set(&axis.name, v.clone());
@@ -554,6 +704,40 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
             }
         };
         experiment.charts.push(chart);
+    }
+    for e in &raw.expect {
+        let line = at(&e.span());
+        let e = e.get_ref();
+        let (profile, cell) = experiment
+            .locate(e.profile.as_deref(), &e.cell)
+            .map_err(|(field, message)| err(line, &format!("expect.{field}"), message))?;
+        if !experiment.models[cell][profile]
+            .metrics()
+            .iter()
+            .any(|m| m.name == e.metric)
+        {
+            return Err(err(
+                line,
+                "expect.metric",
+                format!("unknown metric '{}' (see `krunch list`)", e.metric),
+            ));
+        }
+        if let Some(t) = e.tolerance.filter(|t| !(*t > 0.0 && *t < 1e6)) {
+            return Err(err(
+                line,
+                "expect.tolerance",
+                format!("{t} must be positive"),
+            ));
+        }
+        experiment.expectations.push(Expected {
+            profile,
+            cell,
+            metric: e.metric.clone(),
+            value: e.value,
+            std_error: 0.0,
+            tolerance: e.tolerance,
+            source: format!("{}:{line}", path.display()),
+        });
     }
     if experiment.charts.is_empty() {
         experiment.charts = experiment

@@ -2,11 +2,16 @@
 //! summary, each written atomically into `reports/<spec name>/`.
 
 mod charts;
+mod compare;
 mod csv;
 mod distribution;
 mod summary;
 
 pub use charts::{register_fonts, write_charts};
+pub use compare::{
+    describe_outcome, junit, markdown as compare_markdown, mediawiki, summary as compare_summary,
+    write_compare,
+};
 pub use csv::{csv_bytes, write_csv};
 pub use distribution::{
     Named, json as distribution_json, text as distribution_text,

@@ -61,6 +61,21 @@ pub trait Model: Send + Sync {
     /// Exact expected value of every metric, or `None` where the state space
     /// is too large to evaluate exactly.
     fn exact(&self) -> Option<Vec<f64>>;
+
+    /// One trial, writing each metric's value into `values` (zeroed by the
+    /// caller). `krunch compare` runs both sides of a change trial by trial
+    /// on the same dice through this.
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]);
+}
+
+/// A [`MetricSink`](crate::dice::MetricSink) writing one trial's values
+/// into a slice.
+pub struct TrialValues<'a>(pub &'a mut [u64]);
+
+impl crate::dice::MetricSink for TrialValues<'_> {
+    fn record(&mut self, index: usize, value: u64) {
+        self.0[index] += value;
+    }
 }
 
 /// A rule option with its allowed values, the default first.

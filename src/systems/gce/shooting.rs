@@ -664,13 +664,18 @@ impl ShootingModel {
     /// The general sampler: the rule's steps on batched dice.
     pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         for _ in 0..trials {
-            let s = self.shooting.sample(roller);
-            self.record(&s, tally);
-            let eventually = s.status == Status::OutOfAction
-                || (s.status == Status::Down && recover_until_settled(roller, s.ws, s.bs));
-            tally.record(P_EVENTUALLY_OOA, u64::from(eventually));
+            self.trial(roller, tally);
             tally.finish_trial();
         }
+    }
+
+    /// One trial of the general sampler, every metric recorded in `sink`.
+    fn trial(&self, roller: &mut BatchedRoller, sink: &mut impl MetricSink) {
+        let s = self.shooting.sample(roller);
+        self.record(&s, sink);
+        let eventually = s.status == Status::OutOfAction
+            || (s.status == Status::Down && recover_until_settled(roller, s.ws, s.bs));
+        sink.record(P_EVENTUALLY_OOA, u64::from(eventually));
     }
 }
 
@@ -829,6 +834,10 @@ impl Model for ShootingModel {
         } else {
             self.run_general(roller, trials, tally);
         }
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.trial(roller, &mut crate::systems::TrialValues(values));
     }
 
     fn exact(&self) -> Option<Vec<f64>> {

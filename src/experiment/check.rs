@@ -1,0 +1,394 @@
+//! `krunch check`: pinned expectations, re-run and tested.
+//!
+//! Exact values must match within 1e-9. Monte Carlo values are tested with
+//! a two-sided z test of "unchanged" whose level is `family_alpha / m` for
+//! the `m` Monte Carlo checks of a run (Bonferroni), so the chance that any
+//! check of an unchanged rule fails is at most `family_alpha`. A check with
+//! a tolerance gets enough trials to catch a change of that size with 90%
+//! power; baselines written by `--update` carry their own standard error,
+//! which the test includes.
+
+use super::run::simulate;
+use super::spec::{Expected, Experiment};
+use crate::dice::stats;
+use crate::systems::{MetricKind, ParamValue};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Exact values must agree this closely.
+pub const EXACT_TOLERANCE: f64 = 1e-9;
+/// Power to detect a change of `tolerance`.
+pub const POWER: f64 = 0.9;
+/// Most trials a check raises a model to.
+pub const MAX_TRIALS: u64 = 4_000_000_000;
+
+/// The result of one expectation.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// What was expected.
+    pub expected: Expected,
+    /// Profile name.
+    pub profile: String,
+    /// `axis=value` pairs of the cell.
+    pub cell: String,
+    /// The value now.
+    pub got: f64,
+    /// Whether `got` is exact.
+    pub exact: bool,
+    /// Interval of `got` (a point when exact).
+    pub interval: (f64, f64),
+    /// p-value of "unchanged" (Monte Carlo only).
+    pub p_value: Option<f64>,
+    /// The level it was tested at (Monte Carlo only).
+    pub level: Option<f64>,
+    /// Whether the expectation holds.
+    pub passed: bool,
+    /// Trials run.
+    pub trials: u64,
+    /// A note (trials raised, tolerance out of reach ...).
+    pub note: Option<String>,
+}
+
+/// Options of a check run.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOptions {
+    /// Family-wise false-alarm rate over all Monte Carlo checks.
+    pub family_alpha: f64,
+    /// Ignore exact values (tests the statistical path).
+    pub monte_carlo_only: bool,
+    /// Overrides the spec's seed.
+    pub seed: Option<u64>,
+}
+
+fn cell_text(exp: &Experiment, cell: usize) -> String {
+    exp.axes
+        .iter()
+        .zip(exp.cell_values(cell))
+        .map(|(a, v)| format!("{}={v}", a.name))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Checks `expectations` against `exp`. `mc_checks` is the number of
+/// Monte Carlo checks across the whole run (for the Bonferroni level).
+pub fn check(
+    exp: &Experiment,
+    expectations: &[Expected],
+    mc_checks: usize,
+    options: CheckOptions,
+) -> Vec<Outcome> {
+    let level = options.family_alpha / mc_checks.max(1) as f64;
+    let z_crit = stats::z_for(1.0 - level);
+    let z_power = stats::z_for(2.0 * POWER - 1.0);
+    let seed = options.seed.unwrap_or(exp.seed);
+    // First every model at the spec's trials; then models whose tolerance
+    // cannot be resolved at that size are re-run with enough trials, sized
+    // from the variance just observed.
+    let run = |cell: usize, profile: usize, trials: u64| {
+        let model = exp.models[cell][profile].as_ref();
+        let tally = simulate(model, seed, trials, &|_| {});
+        let exact = if options.monte_carlo_only {
+            None
+        } else {
+            model.exact()
+        };
+        (tally, exact)
+    };
+    let mut results: BTreeMap<(usize, usize), (crate::dice::Tally, Option<Vec<f64>>)> =
+        BTreeMap::new();
+    for e in expectations {
+        results
+            .entry((e.cell, e.profile))
+            .or_insert_with(|| run(e.cell, e.profile, exp.trials));
+    }
+    let mut notes: Vec<Option<String>> = vec![None; expectations.len()];
+    let mut raise: BTreeMap<(usize, usize), u64> = BTreeMap::new();
+    for (i, e) in expectations.iter().enumerate() {
+        let (tally, exact) = &results[&(e.cell, e.profile)];
+        let (Some(tol), None) = (e.tolerance, exact) else {
+            continue;
+        };
+        let se_total = tol / (z_crit + z_power);
+        let se_new_sq = se_total * se_total - e.std_error * e.std_error;
+        if se_new_sq <= 0.0 {
+            notes[i] = Some(format!(
+                "the expectation's own error ({:.2e}) is too large to resolve a tolerance of {tol}",
+                e.std_error
+            ));
+            continue;
+        }
+        let model = &exp.models[e.cell][e.profile];
+        let mi = model
+            .metrics()
+            .iter()
+            .position(|m| m.name == e.metric)
+            .unwrap_or(0);
+        let n = tally.trials() as f64;
+        let mean = tally.sum(mi) as f64 / n;
+        let var = (tally.sum_sq(mi) as f64 / n - mean * mean).max(1.0 / n);
+        let needed = (var / se_new_sq).ceil() as u64;
+        if needed > tally.trials() {
+            let capped = needed.min(MAX_TRIALS);
+            let slot = raise.entry((e.cell, e.profile)).or_insert(0);
+            *slot = (*slot).max(capped);
+            notes[i] = Some(if needed > MAX_TRIALS {
+                format!("tolerance {tol} needs {needed} trials; capped at {MAX_TRIALS}")
+            } else {
+                format!("trials raised to {needed} to resolve tolerance {tol}")
+            });
+        }
+    }
+    for ((cell, profile), trials) in raise {
+        results.insert((cell, profile), run(cell, profile, trials));
+    }
+    expectations
+        .iter()
+        .zip(notes)
+        .map(|(e, note)| {
+            let model = &exp.models[e.cell][e.profile];
+            let (tally, exact) = &results[&(e.cell, e.profile)];
+            let mi = model
+                .metrics()
+                .iter()
+                .position(|m| m.name == e.metric)
+                .unwrap_or(0);
+            let n = tally.trials();
+            let base = Outcome {
+                expected: e.clone(),
+                profile: exp.profiles[e.profile].clone(),
+                cell: cell_text(exp, e.cell),
+                got: 0.0,
+                exact: false,
+                interval: (0.0, 0.0),
+                p_value: None,
+                level: None,
+                passed: false,
+                trials: n,
+                note,
+            };
+            if let Some(x) = exact.as_ref().map(|v| v[mi]) {
+                if e.std_error == 0.0 {
+                    return Outcome {
+                        got: x,
+                        exact: true,
+                        interval: (x, x),
+                        passed: (x - e.value).abs() <= EXACT_TOLERANCE,
+                        ..base
+                    };
+                }
+                // exact now, but the expectation itself was estimated
+                let p = stats::mean_p_value(x, e.std_error, e.value);
+                return Outcome {
+                    got: x,
+                    exact: true,
+                    interval: (x, x),
+                    p_value: Some(p),
+                    level: Some(level),
+                    passed: p >= level,
+                    ..base
+                };
+            }
+            let (got, se, interval) = match model.metrics()[mi].kind {
+                MetricKind::Probability => {
+                    let p = tally.sum(mi) as f64 / n as f64;
+                    let se = (p * (1.0 - p) / n as f64).sqrt();
+                    (p, se, stats::wilson(tally.sum(mi), n, 1.0 - level))
+                }
+                MetricKind::Mean => {
+                    let (m, lo, hi) = stats::mean_interval(
+                        tally.sum(mi) as f64,
+                        tally.sum_sq(mi) as f64,
+                        n,
+                        1.0 - level,
+                    );
+                    (m, (hi - lo) / (2.0 * z_crit), (lo, hi))
+                }
+            };
+            let se_total = (se * se + e.std_error * e.std_error).sqrt();
+            // a zero-variance estimate equal to the expectation holds
+            let p = if se_total == 0.0 {
+                if (got - e.value).abs() <= EXACT_TOLERANCE {
+                    1.0
+                } else {
+                    0.0
+                }
+            } else {
+                stats::mean_p_value(got, se_total, e.value)
+            };
+            Outcome {
+                got,
+                interval,
+                p_value: Some(p),
+                level: Some(level),
+                passed: p >= level,
+                ..base
+            }
+        })
+        .collect()
+}
+
+/// Where `--update` keeps the baseline of a spec: `baselines/<name>.toml`
+/// beside it.
+pub fn baseline_path(spec: &Path, exp: &Experiment) -> PathBuf {
+    spec.parent()
+        .unwrap_or(Path::new("."))
+        .join("baselines")
+        .join(format!("{}.toml", exp.name))
+}
+
+/// Writes the baseline of every metric of `exp` (exact values where there
+/// are, Monte Carlo estimates with their standard errors otherwise).
+pub fn write_baseline(
+    path: &Path,
+    exp: &Experiment,
+    results: &super::Results,
+) -> anyhow::Result<()> {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "# Written by `krunch check --update`: expectations for `krunch check`.\n# spec {} (sha256 {}), seed {}, krunch {}\n",
+        exp.file.display(),
+        exp.spec_hash,
+        exp.seed,
+        env!("CARGO_PKG_VERSION")
+    ));
+    for r in &results.rows {
+        let (value, se) = match r.exact {
+            Some(x) => (x, 0.0),
+            None => (
+                r.value,
+                (r.ci_high - r.ci_low) / (2.0 * stats::z_for(exp.confidence)),
+            ),
+        };
+        let cell: Vec<String> = exp
+            .axes
+            .iter()
+            .zip(&r.cell)
+            .map(|(a, v)| {
+                let value = match v {
+                    ParamValue::Str(s) => format!("{s:?}"),
+                    other => other.to_string(),
+                };
+                format!("{} = {value}", toml_key(&a.name))
+            })
+            .collect();
+        out.push_str(&format!(
+            "\n[[expect]]\nprofile = {:?}\ncell = {{ {} }}\nmetric = {:?}\nvalue = {value:?}\nstd_error = {se:?}\n",
+            r.profile,
+            cell.join(", "),
+            r.metric
+        ));
+    }
+    crate::report::write_atomic(path, out.as_bytes())?;
+    Ok(())
+}
+
+fn toml_key(k: &str) -> String {
+    if k.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        format!("{k:?}")
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBaseline {
+    #[serde(default)]
+    expect: Vec<toml::Spanned<RawBaselineEntry>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBaselineEntry {
+    profile: String,
+    #[serde(default)]
+    cell: toml::Table,
+    metric: String,
+    value: f64,
+    std_error: f64,
+}
+
+/// Reads a baseline written by [`write_baseline`], matching each entry to
+/// the experiment. A metric, profile or cell the spec no longer has is an
+/// error naming the line.
+pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, super::SpecError> {
+    let err = |line: usize, field: &str, message: String| super::SpecError {
+        file: path.to_path_buf(),
+        line,
+        field: field.to_string(),
+        message,
+    };
+    let text =
+        std::fs::read_to_string(path).map_err(|e| err(0, "file", format!("cannot read: {e}")))?;
+    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let raw: RawBaseline = toml::from_str(&text).map_err(|e| {
+        err(
+            e.span().map_or(0, |s| line_of(s.start)),
+            "toml",
+            e.message().trim().to_string(),
+        )
+    })?;
+    let mut out = Vec::new();
+    for entry in raw.expect {
+        let line = line_of(entry.span().start);
+        let e = entry.into_inner();
+        let (profile, cell) = exp
+            .locate(Some(&e.profile), &e.cell)
+            .map_err(|(field, message)| err(line, &format!("expect.{field}"), message))?;
+        if !exp.models[cell][profile]
+            .metrics()
+            .iter()
+            .any(|m| m.name == e.metric)
+        {
+            return Err(err(
+                line,
+                "expect.metric",
+                format!(
+                    "the baseline expects metric '{}', which the spec no longer has: re-run --update",
+                    e.metric
+                ),
+            ));
+        }
+        out.push(Expected {
+            profile,
+            cell,
+            metric: e.metric,
+            value: e.value,
+            std_error: e.std_error.max(0.0),
+            tolerance: None,
+            source: format!("{}:{line}", path.display()),
+        });
+    }
+    Ok(out)
+}
+
+/// Expands `[SPEC|DIR]...` into spec files: a folder gives its `*.toml`
+/// files (not those in sub-folders such as `baselines/`), sorted.
+pub fn spec_files(targets: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for t in targets {
+        if t.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(t)?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(t.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Parses `NAME=VALUE`, the form of `--variant`.
+pub fn parse_assignment(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => {
+            Ok((k.trim().to_string(), v.trim().to_string()))
+        }
+        _ => Err(format!("'{text}' is not NAME=VALUE")),
+    }
+}

@@ -1,0 +1,249 @@
+//! `krunch compare`: the effect of a rule change, trial by trial on common
+//! random numbers, with its significance.
+
+use super::run::CHUNK;
+use super::spec::Experiment;
+use crate::dice::{BatchedRoller, stats};
+use crate::systems::{MetricKind, Model, ParamValue};
+use rayon::prelude::*;
+
+/// One metric at one sweep cell for one profile, before and after.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// Profile name.
+    pub profile: String,
+    /// Sweep cell index.
+    pub cell_index: usize,
+    /// Sweep values.
+    pub cell: Vec<ParamValue>,
+    /// Metric name.
+    pub metric: String,
+    /// Value before (exact where both sides have exact values, else the
+    /// Monte Carlo estimate).
+    pub before: f64,
+    /// Value after.
+    pub after: f64,
+    /// `after - before`.
+    pub diff: f64,
+    /// `diff / before`, where `before` is not zero.
+    pub relative: Option<f64>,
+    /// Interval on the difference (a point when exact).
+    pub ci_low: f64,
+    /// See `ci_low`.
+    pub ci_high: f64,
+    /// Two-sided p-value of "no change" (`None` when exact).
+    pub p_value: Option<f64>,
+    /// Whether the change is significant at the chosen level (exact: any
+    /// change beyond 1e-12).
+    pub significant: bool,
+    /// Whether both sides are exact.
+    pub exact: bool,
+    /// Paired trials behind the estimates.
+    pub trials: u64,
+}
+
+/// Paired sums for one model pair.
+#[derive(Clone, Debug, Default)]
+struct PairTally {
+    trials: u64,
+    before: Vec<u64>,
+    after: Vec<u64>,
+    diff: Vec<i64>,
+    diff_sq: Vec<u128>,
+    /// before 0, after 1 (probabilities)
+    up: Vec<u64>,
+    /// before 1, after 0
+    down: Vec<u64>,
+}
+
+impl PairTally {
+    fn new(n: usize) -> Self {
+        PairTally {
+            trials: 0,
+            before: vec![0; n],
+            after: vec![0; n],
+            diff: vec![0; n],
+            diff_sq: vec![0; n],
+            up: vec![0; n],
+            down: vec![0; n],
+        }
+    }
+
+    fn merge(mut self, other: PairTally) -> Self {
+        self.trials += other.trials;
+        for i in 0..self.before.len() {
+            self.before[i] += other.before[i];
+            self.after[i] += other.after[i];
+            self.diff[i] += other.diff[i];
+            self.diff_sq[i] += other.diff_sq[i];
+            self.up[i] += other.up[i];
+            self.down[i] += other.down[i];
+        }
+        self
+    }
+}
+
+/// Checks that the two experiments can be compared cell by cell.
+pub fn comparable(before: &Experiment, after: &Experiment) -> Result<(), String> {
+    let axes = |e: &Experiment| -> Vec<(String, Vec<String>)> {
+        e.axes
+            .iter()
+            .map(|a| {
+                (
+                    a.name.clone(),
+                    a.values.iter().map(ToString::to_string).collect(),
+                )
+            })
+            .collect()
+    };
+    if axes(before) != axes(after) {
+        return Err(format!(
+            "the specs have different sweeps ({} has {:?}, {} has {:?}): compare needs the same axes and values",
+            before.file.display(),
+            axes(before),
+            after.file.display(),
+            axes(after)
+        ));
+    }
+    if before.profiles != after.profiles {
+        return Err(format!(
+            "the specs have different profiles ({:?} vs {:?}): compare matches them by name",
+            before.profiles, after.profiles
+        ));
+    }
+    Ok(())
+}
+
+/// Runs both experiments on the same dice, trial by trial: trial `t` of
+/// chunk `c` draws from the stream keyed `(c, t)` on both sides, so where
+/// the two rules roll the same dice they see the same results and the
+/// difference carries far less noise than two independent runs.
+/// With `monte_carlo_only`, exact values are ignored and every change is
+/// judged by the paired test.
+pub fn compare(
+    before: &Experiment,
+    after: &Experiment,
+    alpha: f64,
+    monte_carlo_only: bool,
+    on_progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Change>, String> {
+    comparable(before, after)?;
+    let trials = before.trials.max(after.trials);
+    let mut rows = Vec::new();
+    for (ci, (row_a, row_b)) in before.models.iter().zip(&after.models).enumerate() {
+        let cell = before.cell_values(ci);
+        for (pi, (a, b)) in row_a.iter().zip(row_b).enumerate() {
+            let shared: Vec<(String, MetricKind, usize, usize)> = before
+                .metrics
+                .iter()
+                .filter(|m| after.metrics.contains(m))
+                .filter_map(|m| {
+                    let ia = a.metrics().iter().position(|d| &d.name == m)?;
+                    let ib = b.metrics().iter().position(|d| &d.name == m)?;
+                    Some((m.clone(), a.metrics()[ia].kind, ia, ib))
+                })
+                .collect();
+            let tally = paired(
+                a.as_ref(),
+                b.as_ref(),
+                &shared,
+                before.seed,
+                trials,
+                on_progress,
+            );
+            let (ea, eb) = if monte_carlo_only {
+                (None, None)
+            } else {
+                (a.exact(), b.exact())
+            };
+            for (k, (metric, kind, ia, ib)) in shared.iter().enumerate() {
+                let n = tally.trials as f64;
+                let (mc_before, mc_after) = (tally.before[k] as f64 / n, tally.after[k] as f64 / n);
+                let exact = ea.as_ref().zip(eb.as_ref()).map(|(x, y)| (x[*ia], y[*ib]));
+                let (before_v, after_v, diff, lo, hi, p, significant) = match exact {
+                    Some((x, y)) => (x, y, y - x, y - x, y - x, None, (y - x).abs() > 1e-12),
+                    None => {
+                        let d = tally.diff[k] as f64 / n;
+                        let var = match kind {
+                            // paired binary outcomes: discordant pairs only
+                            MetricKind::Probability => {
+                                let (u, w) = (tally.up[k] as f64, tally.down[k] as f64);
+                                ((u + w) / n - d * d).max(0.0)
+                            }
+                            MetricKind::Mean => (tally.diff_sq[k] as f64 / n - d * d).max(0.0),
+                        } * n
+                            / (n - 1.0).max(1.0);
+                        let se = (var / n).sqrt();
+                        let p = stats::mean_p_value(d, se, 0.0);
+                        let z = stats::z_for(1.0 - alpha);
+                        (
+                            mc_before,
+                            mc_after,
+                            d,
+                            d - z * se,
+                            d + z * se,
+                            Some(p),
+                            p < alpha,
+                        )
+                    }
+                };
+                rows.push(Change {
+                    profile: before.profiles[pi].clone(),
+                    cell_index: ci,
+                    cell: cell.clone(),
+                    metric: metric.clone(),
+                    before: before_v,
+                    after: after_v,
+                    diff,
+                    relative: (before_v != 0.0).then(|| diff / before_v),
+                    ci_low: lo,
+                    ci_high: hi,
+                    p_value: p,
+                    significant,
+                    exact: exact.is_some(),
+                    trials: tally.trials,
+                });
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn paired(
+    a: &dyn Model,
+    b: &dyn Model,
+    shared: &[(String, MetricKind, usize, usize)],
+    seed: u64,
+    trials: u64,
+    on_progress: &(dyn Fn(u64) + Sync),
+) -> PairTally {
+    let chunks = trials.div_ceil(CHUNK);
+    (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let n = CHUNK.min(trials - c * CHUNK);
+            let mut t = PairTally::new(shared.len());
+            let mut va = vec![0u64; a.metrics().len()];
+            let mut vb = vec![0u64; b.metrics().len()];
+            for i in 0..n {
+                va.iter_mut().for_each(|x| *x = 0);
+                vb.iter_mut().for_each(|x| *x = 0);
+                a.sample_one(&mut BatchedRoller::new(seed, &[c, i]), &mut va);
+                b.sample_one(&mut BatchedRoller::new(seed, &[c, i]), &mut vb);
+                for (k, (_, _, ia, ib)) in shared.iter().enumerate() {
+                    let (x, y) = (va[*ia], vb[*ib]);
+                    t.before[k] += x;
+                    t.after[k] += y;
+                    let d = y as i64 - x as i64;
+                    t.diff[k] += d;
+                    t.diff_sq[k] += (d * d) as u128;
+                    t.up[k] += u64::from(x == 0 && y == 1);
+                    t.down[k] += u64::from(x == 1 && y == 0);
+                }
+            }
+            t.trials = n;
+            on_progress(n);
+            t
+        })
+        .reduce(|| PairTally::new(shared.len()), PairTally::merge)
+}

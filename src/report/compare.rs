@@ -1,0 +1,444 @@
+//! Outputs of `krunch compare`: a plain-language summary, Markdown and
+//! MediaWiki tables, CSV, and a before/after chart.
+
+use super::write_atomic;
+use crate::experiment::Experiment;
+use crate::experiment::compare::Change;
+use plotters::prelude::*;
+use polars::prelude::{Column, DataFrame};
+use polars_io::SerWriter;
+use polars_io::csv::write::CsvWriter;
+use std::fmt::Write;
+use std::path::Path;
+
+fn cell_label(exp: &Experiment, c: &Change) -> String {
+    exp.axes
+        .iter()
+        .zip(&c.cell)
+        .map(|(a, v)| format!("{}={v}", a.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("—".into(), |r| format!("{:+.1}%", r * 100.0))
+}
+
+fn verdict(c: &Change) -> String {
+    match (c.exact, c.significant, c.p_value) {
+        (true, true, _) => "yes (exact)".into(),
+        (true, false, _) => "no change (exact)".into(),
+        (false, s, Some(p)) => format!("{} (p = {})", if s { "yes" } else { "no" }, p_text(p)),
+        (false, s, None) => if s { "yes" } else { "no" }.into(),
+    }
+}
+
+fn p_text(p: f64) -> String {
+    if p < 1e-12 {
+        "< 1e-12".into()
+    } else {
+        format!("{p:.2e}")
+    }
+}
+
+/// The largest significant changes, in words.
+pub fn summary(exp: &Experiment, changes: &[Change], change_name: &str) -> String {
+    let mut sig: Vec<&Change> = changes.iter().filter(|c| c.significant).collect();
+    sig.sort_by(|a, b| b.diff.abs().total_cmp(&a.diff.abs()));
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{change_name}: {} of {} results change significantly.",
+        sig.len(),
+        changes.len()
+    );
+    for c in sig.iter().take(8) {
+        let _ = writeln!(
+            out,
+            "- {} for {}{}: {:.4} -> {:.4} ({:+.4}, {}){}",
+            c.metric,
+            c.profile,
+            if c.cell.is_empty() {
+                String::new()
+            } else {
+                format!(" at {}", cell_label(exp, c))
+            },
+            c.before,
+            c.after,
+            c.diff,
+            pct(c.relative),
+            if c.exact {
+                ", exact".to_string()
+            } else {
+                format!(", p = {}", p_text(c.p_value.unwrap_or(1.0)))
+            }
+        );
+    }
+    out
+}
+
+fn header(exp: &Experiment) -> Vec<String> {
+    let mut h = vec!["profile".to_string()];
+    h.extend(exp.axes.iter().map(|a| a.name.clone()));
+    h.extend(
+        [
+            "metric",
+            "before",
+            "after",
+            "change",
+            "relative",
+            "interval",
+            "significant",
+        ]
+        .iter()
+        .map(ToString::to_string),
+    );
+    h
+}
+
+fn cells(exp: &Experiment, c: &Change) -> Vec<String> {
+    let mut r = vec![c.profile.clone()];
+    r.extend(c.cell.iter().map(ToString::to_string));
+    let _ = exp;
+    r.extend([
+        c.metric.clone(),
+        format!("{:.4}", c.before),
+        format!("{:.4}", c.after),
+        format!("{:+.4}", c.diff),
+        pct(c.relative),
+        if c.exact {
+            "exact".into()
+        } else {
+            format!("{:+.4} to {:+.4}", c.ci_low, c.ci_high)
+        },
+        verdict(c),
+    ]);
+    r
+}
+
+/// A Markdown table of every change.
+pub fn markdown(exp: &Experiment, changes: &[Change]) -> String {
+    let h = header(exp);
+    let mut out = format!("| {} |\n|{}\n", h.join(" | "), "---|".repeat(h.len()));
+    for c in changes {
+        let _ = writeln!(out, "| {} |", cells(exp, c).join(" | "));
+    }
+    out
+}
+
+/// A MediaWiki table (`{| class="wikitable sortable"`) an editor can paste.
+pub fn mediawiki(exp: &Experiment, changes: &[Change], caption: &str) -> String {
+    let mut out = String::from("{| class=\"wikitable sortable\"\n");
+    let _ = writeln!(out, "|+ {caption}");
+    for h in header(exp) {
+        let _ = writeln!(out, "! {h}");
+    }
+    for c in changes {
+        out.push_str("|-\n");
+        let row = cells(exp, c);
+        let _ = writeln!(out, "| {}", row.join(" || "));
+    }
+    out.push_str("|}\n");
+    out
+}
+
+fn csv(exp: &Experiment, changes: &[Change]) -> anyhow::Result<Vec<u8>> {
+    let n = changes.len();
+    let mut columns = vec![Column::new(
+        "profile".into(),
+        changes
+            .iter()
+            .map(|c| c.profile.clone())
+            .collect::<Vec<_>>(),
+    )];
+    for (i, a) in exp.axes.iter().enumerate() {
+        columns.push(Column::new(
+            a.name.as_str().into(),
+            changes
+                .iter()
+                .map(|c| c.cell[i].to_string())
+                .collect::<Vec<_>>(),
+        ));
+    }
+    columns.extend([
+        Column::new(
+            "metric".into(),
+            changes.iter().map(|c| c.metric.clone()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "before".into(),
+            changes.iter().map(|c| c.before).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "after".into(),
+            changes.iter().map(|c| c.after).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "diff".into(),
+            changes.iter().map(|c| c.diff).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "relative".into(),
+            changes.iter().map(|c| c.relative).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "diff_ci_low".into(),
+            changes.iter().map(|c| c.ci_low).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "diff_ci_high".into(),
+            changes.iter().map(|c| c.ci_high).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "p_value".into(),
+            changes.iter().map(|c| c.p_value).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "significant".into(),
+            changes.iter().map(|c| c.significant).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "exact".into(),
+            changes.iter().map(|c| c.exact).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "trials".into(),
+            changes.iter().map(|c| c.trials).collect::<Vec<_>>(),
+        ),
+    ]);
+    let mut df = DataFrame::new(n, columns)?;
+    let mut buf = Vec::new();
+    CsvWriter::new(&mut buf)
+        .include_header(true)
+        .finish(&mut df)?;
+    Ok(buf)
+}
+
+/// Writes `compare.csv`, `compare.md`, `compare.wiki`, and a chart for the
+/// metric that changed most, into `dir`; returns the summary text.
+pub fn write_compare(
+    dir: &Path,
+    before: &Experiment,
+    changes: &[Change],
+    change_name: &str,
+) -> anyhow::Result<String> {
+    std::fs::create_dir_all(dir)?;
+    let text = summary(before, changes, change_name);
+    write_atomic(&dir.join("compare.csv"), &csv(before, changes)?)?;
+    let md = format!(
+        "# {}: {change_name}\n\n{}\nSeed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level.\n\n![chart](compare.svg)\n\n{}",
+        before.title,
+        text,
+        before.seed,
+        markdown(before, changes)
+    );
+    write_atomic(&dir.join("compare.md"), md.as_bytes())?;
+    write_atomic(
+        &dir.join("compare.wiki"),
+        mediawiki(before, changes, &format!("{}: {change_name}", before.title)).as_bytes(),
+    )?;
+    let metric = changes
+        .iter()
+        .max_by(|a, b| a.diff.abs().total_cmp(&b.diff.abs()))
+        .map(|c| c.metric.clone());
+    if let Some(metric) = metric {
+        super::register_fonts();
+        for ext in ["svg", "png"] {
+            let path = dir.join(format!("compare.{ext}"));
+            let tmp = super::temp_path(&path);
+            let drawn = if ext == "svg" {
+                draw(
+                    SVGBackend::new(&tmp, (960, 600)).into_drawing_area(),
+                    before,
+                    changes,
+                    &metric,
+                    change_name,
+                )
+            } else {
+                draw(
+                    BitMapBackend::new(&tmp, (960, 600)).into_drawing_area(),
+                    before,
+                    changes,
+                    &metric,
+                    change_name,
+                )
+            };
+            drawn.map_err(|e| anyhow::anyhow!("drawing {}: {e}", path.display()))?;
+            std::fs::rename(&tmp, &path)?;
+        }
+    }
+    Ok(text)
+}
+
+/// Paired bars, before and after, for `metric` across cells and profiles
+/// (the first 24).
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    exp: &Experiment,
+    changes: &[Change],
+    metric: &str,
+    change_name: &str,
+) -> Result<(), Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let rows: Vec<&Change> = changes
+        .iter()
+        .filter(|c| c.metric == metric)
+        .take(24)
+        .collect();
+    let top = rows
+        .iter()
+        .map(|c| c.before.max(c.after))
+        .fold(0.0, f64::max);
+    let top = if top <= 0.0 { 1.0 } else { top * 1.3 };
+    let labels: Vec<String> = rows
+        .iter()
+        .map(|c| {
+            let cell = cell_label(exp, c);
+            if exp.profiles.len() > 1 {
+                format!("{} {cell}", c.profile)
+            } else {
+                cell
+            }
+        })
+        .collect();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("{metric}: {change_name}"), ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(60)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0f64..rows.len() as f64, 0f64..top)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(rows.len() * 2 + 1)
+        .x_label_formatter(&|x| {
+            let i = x.floor() as usize;
+            if (x - i as f64 - 0.5).abs() < 0.01 {
+                labels.get(i).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_desc(metric)
+        .label_style(("sans-serif", 12))
+        .draw()?;
+    let before = RGBColor(0, 114, 178);
+    let after = RGBColor(213, 94, 0);
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, c)| {
+            Rectangle::new(
+                [(i as f64 + 0.1, 0.0), (i as f64 + 0.48, c.before)],
+                before.filled(),
+            )
+        }))?
+        .label("before")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], before.filled()));
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, c)| {
+            Rectangle::new(
+                [(i as f64 + 0.52, 0.0), (i as f64 + 0.9, c.after)],
+                after.filled(),
+            )
+        }))?
+        .label("after")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], after.filled()));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// JUnit XML for `krunch check --junit`: one test case per expectation.
+pub fn junit(outcomes: &[(String, crate::experiment::check::Outcome)]) -> String {
+    let failures = outcomes.iter().filter(|(_, o)| !o.passed).count();
+    let mut out = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"krunch check\" tests=\"{}\" failures=\"{failures}\">\n<testsuite name=\"krunch check\" tests=\"{}\" failures=\"{failures}\">\n",
+        outcomes.len(),
+        outcomes.len()
+    );
+    for (spec, o) in outcomes {
+        let name = format!(
+            "{} [{}{}]",
+            o.expected.metric,
+            o.profile,
+            if o.cell.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", o.cell)
+            }
+        );
+        let _ = write!(
+            out,
+            "  <testcase classname=\"{}\" name=\"{}\">",
+            xml(spec),
+            xml(&name)
+        );
+        if !o.passed {
+            let _ = write!(
+                out,
+                "<failure message=\"{}\"/>",
+                xml(&crate::report::describe_outcome(o))
+            );
+        }
+        out.push_str("</testcase>\n");
+    }
+    out.push_str("</testsuite>\n</testsuites>\n");
+    out
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
+}
+
+/// One line saying what a check found.
+pub fn describe_outcome(o: &crate::experiment::check::Outcome) -> String {
+    let place = format!(
+        "{} [{}{}]",
+        o.expected.metric,
+        o.profile,
+        if o.cell.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", o.cell)
+        }
+    );
+    let how = if o.exact && o.p_value.is_none() {
+        format!(
+            "exact, tolerance {:.0e}",
+            crate::experiment::check::EXACT_TOLERANCE
+        )
+    } else {
+        format!(
+            "{}interval {:.6} to {:.6}, p = {} at level {:.1e}, {} trials",
+            if o.exact { "exact now; " } else { "" },
+            o.interval.0,
+            o.interval.1,
+            p_text(o.p_value.unwrap_or(1.0)),
+            o.level.unwrap_or(0.0),
+            o.trials
+        )
+    };
+    format!(
+        "{} {place}: expected {:.6}, got {:.6} ({how}) — {}{}",
+        if o.passed { "ok  " } else { "FAIL" },
+        o.expected.value,
+        o.got,
+        o.expected.source,
+        o.note
+            .as_ref()
+            .map(|n| format!("; {n}"))
+            .unwrap_or_default()
+    )
+}
