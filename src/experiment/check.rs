@@ -49,6 +49,9 @@ pub struct Outcome {
     pub note: Option<String>,
 }
 
+/// A model's Monte Carlo tally and its exact values, if used.
+type RunResult = (crate::dice::Tally, Option<Vec<f64>>);
+
 /// Options of a check run.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
@@ -94,8 +97,7 @@ pub fn check(
         };
         (tally, exact)
     };
-    let mut results: BTreeMap<(usize, usize), (crate::dice::Tally, Option<Vec<f64>>)> =
-        BTreeMap::new();
+    let mut results: BTreeMap<(usize, usize), RunResult> = BTreeMap::new();
     for e in expectations {
         results
             .entry((e.cell, e.profile))

@@ -1,0 +1,333 @@
+//! `krunch compare` and `krunch check`: a changed rule is caught, an
+//! unchanged one stays within the promised false-alarm rate, the pasted
+//! markup is exact, and bad input is named.
+
+use krunch::experiment::{self, check, compare};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn krunch(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args(args)
+        .output()
+        .expect("krunch runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("krunch-cc-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SPEC: &str = r#"name = "pinned"
+system = "gce"
+scenario = "shooting"
+trials = 20000
+seed = 5
+
+[base]
+weapon = "shoota"
+bs = 3
+range = 8
+toughness = 3
+wounds = 1
+save = 5
+target_ws = 3
+target_bs = 3
+
+[[profile]]
+name = "on Overwatch"
+overwatch = true
+
+[sweep]
+cover = ["none", "in"]
+
+[[expect]]
+metric = "p_hit"
+profile = "on Overwatch"
+cell = { cover = "none" }
+value = 0.8333333333333334
+"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn a_changed_rule_fails_check_and_is_flagged_by_compare() {
+    let dir = scratch("changed");
+    let good = write(&dir, "pinned.toml", SPEC);
+    let o = krunch(&["check", good.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // the same spec under the original -1 Overwatch rule
+    let changed = write(
+        &dir,
+        "changed.toml",
+        &SPEC.replace("[base]", "[variants]\noverwatch = \"original\"\n\n[base]"),
+    );
+    let junit = dir.join("junit.xml");
+    let o = krunch(&[
+        "check",
+        changed.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAIL p_hit [on Overwatch, cover=none]: expected 0.833333, got 0.500000"),
+        "{out}"
+    );
+    assert!(
+        out.contains("changed.toml:27"),
+        "the diff names where the expectation is written: {out}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("tests=\"1\" failures=\"1\"") && xml.contains("<failure message="),
+        "{xml}"
+    );
+    // compare flags the same change, exactly and by the paired test
+    for extra in [&[][..], &["--monte-carlo"][..]] {
+        let mut args = vec![
+            "compare",
+            good.to_str().unwrap(),
+            "--variant",
+            "overwatch=original",
+            "-q",
+        ];
+        args.extend(["--out", dir.to_str().unwrap()]);
+        args.extend(extra);
+        let o = krunch(&args);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            out.contains("p_hit for on Overwatch at cover=none: "),
+            "{out}"
+        );
+        assert!(!out.starts_with("overwatch=original: 0 of"), "{out}");
+    }
+    for f in [
+        "compare.md",
+        "compare.wiki",
+        "compare.csv",
+        "compare.svg",
+        "compare.png",
+    ] {
+        assert!(dir.join("pinned-compare").join(f).exists(), "{f}");
+    }
+}
+
+#[test]
+fn an_unchanged_rule_stays_within_the_false_alarm_rate() {
+    // Run the check of every metric of a model under 300 seeds at a
+    // family-wise level of 0.05 against its exact values, forcing the Monte
+    // Carlo test. Bonferroni promises P(any false alarm) <= 0.05 per run;
+    // 300 runs at that rate give at most 30 failing runs except with
+    // probability below 1e-6 (binomial tail), so more than 30 means the
+    // promise is broken.
+    let dir = scratch("alarm");
+    let path = write(
+        &dir,
+        "pinned.toml",
+        &SPEC.replace("trials = 20000", "trials = 4000"),
+    );
+    let exp = experiment::load(&path).unwrap();
+    let model = &exp.models[0][0];
+    let exact = model.exact().unwrap();
+    let expectations: Vec<experiment::Expected> = model
+        .metrics()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            exact[*i] > 0.0 && exact[*i] < 1.0
+                || model.metrics()[*i].kind == krunch::systems::MetricKind::Mean
+        })
+        .map(|(i, m)| experiment::Expected {
+            profile: 0,
+            cell: 0,
+            metric: m.name.clone(),
+            value: exact[i],
+            std_error: 0.0,
+            tolerance: None,
+            source: "test".into(),
+        })
+        .collect();
+    assert!(expectations.len() >= 10);
+    let runs = 300;
+    let mut failing_runs = 0;
+    for seed in 0..runs {
+        let options = check::CheckOptions {
+            family_alpha: 0.05,
+            monte_carlo_only: true,
+            seed: Some(1000 + seed),
+        };
+        let outcomes = check::check(&exp, &expectations, expectations.len(), options);
+        failing_runs += usize::from(outcomes.iter().any(|o| !o.passed));
+    }
+    println!("false alarms: {failing_runs} of {runs} runs at family-wise 0.05");
+    assert!(
+        failing_runs <= 30,
+        "{failing_runs} of {runs} runs raised a false alarm"
+    );
+    // and a real change is caught at the same level
+    let moved: Vec<_> = expectations
+        .iter()
+        .cloned()
+        .map(|mut e| {
+            e.value *= 1.2;
+            e
+        })
+        .collect();
+    let options = check::CheckOptions {
+        family_alpha: 0.05,
+        monte_carlo_only: true,
+        seed: Some(1),
+    };
+    let caught = check::check(&exp, &moved, moved.len(), options)
+        .iter()
+        .filter(|o| !o.passed)
+        .count();
+    assert!(
+        caught >= moved.len() / 2,
+        "a 20% move caught in {caught} of {}",
+        moved.len()
+    );
+}
+
+#[test]
+fn markdown_and_mediawiki_markup_is_exact() {
+    let dir = scratch("markup");
+    let path = write(&dir, "pinned.toml", SPEC);
+    let before = experiment::load(&path).unwrap();
+    let after = experiment::load_with(&path, &[("overwatch".into(), "original".into())]).unwrap();
+    let changes: Vec<_> = compare::compare(&before, &after, 0.01, false, &|_| {})
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.metric == "p_hit")
+        .collect();
+    let md = krunch::report::compare_markdown(&before, &changes);
+    assert_eq!(
+        md,
+        "| profile | cover | metric | before | after | change | relative | interval | significant |\n\
+         |---|---|---|---|---|---|---|---|---|\n\
+         | on Overwatch | none | p_hit | 0.8333 | 0.5000 | -0.3333 | -40.0% | exact | yes (exact) |\n\
+         | on Overwatch | in | p_hit | 0.5000 | 0.1667 | -0.3333 | -66.7% | exact | yes (exact) |\n"
+    );
+    let wiki = krunch::report::mediawiki(&before, &changes, "Overwatch -1");
+    assert_eq!(
+        wiki,
+        "{| class=\"wikitable sortable\"\n|+ Overwatch -1\n! profile\n! cover\n! metric\n! before\n! after\n! change\n! relative\n! interval\n! significant\n\
+         |-\n| on Overwatch || none || p_hit || 0.8333 || 0.5000 || -0.3333 || -40.0% || exact || yes (exact)\n\
+         |-\n| on Overwatch || in || p_hit || 0.5000 || 0.1667 || -0.3333 || -66.7% || exact || yes (exact)\n|}\n"
+    );
+}
+
+#[test]
+fn bad_input_is_named_with_exit_2() {
+    let dir = scratch("bad");
+    let spec = write(&dir, "pinned.toml", SPEC);
+    let s = spec.to_str().unwrap();
+    // a variant (or parameter) that does not exist
+    let o = krunch(&[
+        "compare",
+        s,
+        "--variant",
+        "hyperdrive=on",
+        "-q",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--variant hyperdrive") && err.contains("unknown parameter 'hyperdrive'"),
+        "{err}"
+    );
+    let o = krunch(&["compare", s, "--variant", "overwatch=sideways", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("'sideways' is not one of: current, original")
+    );
+    // specs with different sweeps
+    let other = write(
+        &dir,
+        "other.toml",
+        &SPEC
+            .replace(
+                "cover = [\"none\", \"in\"]",
+                "cover = [\"none\", \"partial\"]",
+            )
+            .replace("name = \"pinned\"", "name = \"other\""),
+    );
+    let o = krunch(&["compare", s, other.to_str().unwrap(), "-q"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("different sweeps"), "{err}");
+    // a baseline for a metric that is gone
+    let baselines = dir.join("baselines");
+    std::fs::create_dir_all(&baselines).unwrap();
+    write(
+        &baselines,
+        "pinned.toml",
+        "[[expect]]\nprofile = \"on Overwatch\"\ncell = { cover = \"none\" }\nmetric = \"p_teleported\"\nvalue = 0.5\nstd_error = 0.0\n",
+    );
+    let o = krunch(&["check", s]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("baselines/pinned.toml:1")
+            && err.contains("p_teleported")
+            && err.contains("no longer has"),
+        "{err}"
+    );
+    // an expectation for a cell that is not swept
+    let bad = write(
+        &dir,
+        "badcell.toml",
+        &SPEC.replace(
+            "cell = { cover = \"none\" }",
+            "cell = { cover = \"behind a wall\" }",
+        ),
+    );
+    let o = krunch(&["check", bad.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("badcell.toml:24") && err.contains("not among the sweep's values"),
+        "{err}"
+    );
+}
+
+#[test]
+fn update_writes_baselines_that_then_hold() {
+    let dir = scratch("update");
+    let spec = write(&dir, "pinned.toml", SPEC);
+    let o = krunch(&["check", "--update", spec.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let baseline = dir.join("baselines/pinned.toml");
+    assert!(
+        std::fs::read_to_string(&baseline)
+            .unwrap()
+            .contains("[[expect]]")
+    );
+    for extra in [&[][..], &["--monte-carlo", "--seed", "77"][..]] {
+        let mut args = vec!["check", spec.to_str().unwrap()];
+        args.extend(extra);
+        let o = krunch(&args);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+}
