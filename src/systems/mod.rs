@@ -2,8 +2,10 @@
 //! [`Model`]s that the experiment runner can sample and evaluate exactly.
 //! Nothing here reads files or knows about the command line.
 
+pub mod bfg;
 pub mod gce;
 mod params;
+pub mod step_model;
 
 pub use params::{ParamError, ParamValue, Params};
 
@@ -107,7 +109,7 @@ pub struct SystemInfo {
 
 /// Every rule set krunch knows.
 pub fn catalog() -> Vec<SystemInfo> {
-    vec![gce::info()]
+    vec![gce::info(), bfg::info()]
 }
 
 /// Builds the model for `system`/`scenario` from `params` and `variants`.
@@ -120,6 +122,7 @@ pub fn build(
 ) -> Result<Box<dyn Model>, ParamError> {
     match system {
         "gce" => gce::build(scenario, params, variants),
+        "bfg" => bfg::build(scenario, params, variants),
         other => Err(ParamError::new(
             "system",
             format!(

@@ -1,0 +1,556 @@
+//! BOARDING ACTIONS, fought to the end: a draw grapples the ships and the
+//! fight repeats every end phase until one side is at 0 damage.
+//!
+//! One round is written once as sub-steps on a [`Board`] state. The sampler
+//! loops rounds until the action is over. The exact evaluator treats the
+//! grapple as an absorbing Markov chain: damage never goes back up, so the
+//! only cycles are draws (a state returning to itself), and absorption
+//! probabilities follow by elimination in order of decreasing damage,
+//! `F(s) = sum over s' != s of T(s, s') F(s') / (1 - T(s, s))`.
+
+use super::tables::{Critical, boarding_crit_scores, boarding_value_modifier, critical_for};
+use crate::dice::{BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally};
+use crate::systems::{MetricDef, Model, TrialValues};
+use std::collections::BTreeMap;
+
+/// Most ships boarding at once.
+pub const MAX_ATTACKERS: usize = 4;
+/// End phases counted one by one in the metrics; longer fights are pooled.
+pub const ROUNDS_SHOWN: usize = 6;
+const PATHS: usize = 1 << 16;
+
+/// One side's fixed modifiers and nature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    /// Starting damage of each ship (for crippled: lost half or more).
+    pub starting: Vec<u32>,
+    /// Damage left of each ship when the action starts.
+    pub remaining: Vec<u32>,
+    /// Remaining turrets (defender only): "The ship being boarded also adds
+    /// its number of remaining turrets."
+    pub turrets: u32,
+    /// Fixed modifiers: enemy Blast markers +1, enemy on special orders +1,
+    /// Orks or Chaos +1, Space Marines +2.
+    pub fixed_modifier: i32,
+    /// Escorts: "when escorts are boarding or being boarded a successful
+    /// critical hit will destroy them".
+    pub escorts: bool,
+    /// Critical results these ships can suffer (others become the next
+    /// highest).
+    pub applies: [bool; 9],
+}
+
+/// The boarding action.
+#[derive(Clone, Debug)]
+pub struct Boarding {
+    /// The boarding ships (their boarding values add up).
+    pub attackers: Side,
+    /// The ship being boarded.
+    pub defender: Side,
+}
+
+/// Everything the action has done so far.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Board {
+    att: [u8; MAX_ATTACKERS],
+    def: u8,
+    grappled: bool,
+    over: bool,
+    /// First round from the attacker's side: 1 win, 2 draw, 3 lose.
+    first: u8,
+    att_crit: u8,
+    def_crit: bool,
+    def_hulk: bool,
+    def_catastrophic: bool,
+    // pending within a round
+    winner_attacker: bool,
+    difference: u8,
+    pending_crits: u8,
+}
+
+impl Boarding {
+    fn start(&self) -> Board {
+        let mut att = [0u8; MAX_ATTACKERS];
+        for (slot, &r) in att.iter_mut().zip(&self.attackers.remaining) {
+            *slot = r.min(255) as u8;
+        }
+        Board {
+            att,
+            def: self.defender.remaining[0].min(255) as u8,
+            grappled: false,
+            over: false,
+            first: 0,
+            att_crit: 0,
+            def_crit: false,
+            def_hulk: false,
+            def_catastrophic: false,
+            winner_attacker: false,
+            difference: 0,
+            pending_crits: 0,
+        }
+    }
+
+    fn crippled(starting: u32, remaining: u8) -> bool {
+        2 * (starting.saturating_sub(u32::from(remaining))) >= starting
+    }
+
+    /// Boarding Modifiers for both sides in state `s`.
+    fn modifiers(&self, s: &Board) -> (i32, i32) {
+        let att_value: u32 = s.att.iter().map(|&a| u32::from(a)).sum();
+        let def_value = u32::from(s.def) + self.defender.turrets;
+        // "Enemy ship is crippled +2": against several boarders, all crippled
+        let att_crippled = self
+            .attackers
+            .starting
+            .iter()
+            .zip(&s.att)
+            .filter(|(_, r)| **r > 0)
+            .all(|(&st, &r)| Self::crippled(st, r));
+        let def_crippled = Self::crippled(self.defender.starting[0], s.def);
+        let att = self.attackers.fixed_modifier
+            + if def_crippled { 2 } else { 0 }
+            + boarding_value_modifier(att_value, def_value);
+        let def = self.defender.fixed_modifier
+            + if att_crippled { 2 } else { 0 }
+            + boarding_value_modifier(def_value, att_value);
+        (att, def)
+    }
+
+    /// Sub-step 1: both sides roll D6 + modifiers.
+    fn roll_scores(&self, dice: &mut impl Roller, s: &mut Board) {
+        if s.over {
+            return;
+        }
+        let (ma, md) = self.modifiers(s);
+        let a = dice.d6() as i32 + ma;
+        let d = dice.d6() as i32 + md;
+        if s.first == 0 {
+            s.first = match a.cmp(&d) {
+                std::cmp::Ordering::Greater => 1,
+                std::cmp::Ordering::Equal => 2,
+                std::cmp::Ordering::Less => 3,
+            };
+        }
+        if a == d {
+            // "the ships grapple together and continue fighting in each
+            // subsequent end phase"
+            s.grappled = true;
+            s.difference = 0;
+            return;
+        }
+        s.winner_attacker = a > d;
+        s.difference = (a - d).unsigned_abs().min(255) as u8;
+        // "The losing ship suffers 1 point of damage for each point it lost
+        // the combat by."
+        if s.winner_attacker {
+            s.def = s.def.saturating_sub(s.difference);
+            if s.def == 0 {
+                s.def_hulk = true;
+            }
+        } else {
+            // damage spread by the attacker: each point to the boarder with
+            // the most damage left (reading: he keeps his ships alive)
+            for _ in 0..s.difference {
+                if let Some(i) = (0..MAX_ATTACKERS)
+                    .filter(|&i| s.att[i] > 0)
+                    .max_by_key(|&i| (s.att[i], usize::MAX - i))
+                {
+                    s.att[i] -= 1;
+                }
+            }
+        }
+    }
+
+    /// Sub-step 2: critical hit checks, "the chance of critical damage being
+    /// caused applies to each and every ship attempting to board". Sets one
+    /// pending bit per ship that suffers a critical (bit 4: the defender).
+    fn roll_crit_checks(&self, dice: &mut impl Roller, s: &mut Board) {
+        if s.over || s.difference == 0 {
+            return;
+        }
+        let (win, lose) = boarding_crit_scores(u32::from(s.difference));
+        let (att_score, def_score) = if s.winner_attacker {
+            (win, lose)
+        } else {
+            (lose, win)
+        };
+        let check = |dice: &mut dyn FnMut() -> u32, score: Option<u32>| match score {
+            None => false,
+            Some(1) => true,
+            Some(n) => dice() >= n,
+        };
+        let mut d6 = || dice.d6();
+        let mut pending = 0u8;
+        for i in 0..MAX_ATTACKERS {
+            if s.att[i] > 0 && check(&mut d6, att_score) {
+                pending |= 1 << i;
+            }
+        }
+        if s.def > 0 && check(&mut d6, def_score) {
+            pending |= 1 << MAX_ATTACKERS;
+        }
+        s.pending_crits = pending;
+    }
+
+    /// Sub-step 3: each pending critical rolls on the Critical Hits table
+    /// (2D6) and adds its extra damage; escorts are destroyed outright.
+    fn resolve_crits(&self, dice: &mut impl Roller, s: &mut Board) {
+        if s.over {
+            return;
+        }
+        for bit in 0..=MAX_ATTACKERS {
+            if s.pending_crits & (1 << bit) == 0 {
+                continue;
+            }
+            let defender = bit == MAX_ATTACKERS;
+            let side = if defender {
+                &self.defender
+            } else {
+                &self.attackers
+            };
+            let crit =
+                critical_for(dice.sum(2, 6)).applicable(|c: Critical| side.applies[c.index()]);
+            let extra = if side.escorts {
+                255
+            } else {
+                crit.extra_damage(dice).min(255) as u8
+            };
+            if defender {
+                s.def_crit = true;
+                let before = s.def;
+                s.def = s.def.saturating_sub(extra);
+                if before > 0 && s.def == 0 {
+                    s.def_catastrophic = true;
+                }
+            } else {
+                s.att_crit |= 1 << bit;
+                s.att[bit] = s.att[bit].saturating_sub(extra);
+            }
+        }
+        s.pending_crits = 0;
+        // The action ends after a decided first round, or once a grappled
+        // fight has reduced one side to 0.
+        let attackers_left = s.att.iter().any(|&a| a > 0);
+        s.over = s.def == 0 || !attackers_left || (!s.grappled && s.difference > 0);
+        s.difference = 0;
+    }
+
+    fn round(&self, dice: &mut impl Roller, s: &mut Board) {
+        self.roll_scores(dice, s);
+        self.roll_crit_checks(dice, s);
+        self.resolve_crits(dice, s);
+    }
+
+    /// The exact one-round transition from `s`.
+    fn transition(&self, s: &Board) -> Option<Vec<(Board, f64)>> {
+        let d = StateDist::certain(s.clone())
+            .step(PATHS, |r: &mut Replay, b| self.roll_scores(r, b))
+            .ok()?
+            .step(PATHS, |r: &mut Replay, b| self.roll_crit_checks(r, b))
+            .ok()?
+            .step(PATHS, |r: &mut Replay, b| self.resolve_crits(r, b))
+            .ok()?;
+        Some(d.iter().map(|(b, p)| (b.clone(), p)).collect())
+    }
+}
+
+/// Final-state distribution and end-phase distribution of one state.
+#[derive(Clone, Debug, Default)]
+struct Absorption {
+    finals: BTreeMap<Board, f64>,
+    /// P(over after exactly k more rounds), k = 0..=ROUNDS_SHOWN, then the rest
+    rounds: Vec<f64>,
+    mean_rounds: f64,
+}
+
+/// The boarding model.
+pub struct BoardingModel {
+    boarding: Boarding,
+    metrics: Vec<MetricDef>,
+}
+
+const P_WIN: usize = 0;
+const P_DRAW: usize = 1;
+const P_LOSE: usize = 2;
+const P_HULK: usize = 3;
+const P_DEF_CATASTROPHIC: usize = 4;
+const P_ATTACKERS_OUT: usize = 5;
+const MEAN_DEF_DAMAGE: usize = 6;
+const MEAN_ATT_DAMAGE: usize = 7;
+const P_DEF_CRIT: usize = 8;
+const MEAN_ROUNDS: usize = 9;
+const ROUNDS_FROM: usize = 10;
+
+impl BoardingModel {
+    /// Wraps a validated boarding action.
+    pub fn new(boarding: Boarding) -> Self {
+        let mut metrics = vec![
+            MetricDef::probability("p_win", "P(the boarders win the first round)"),
+            MetricDef::probability("p_draw", "P(the first round is a draw: the ships grapple)"),
+            MetricDef::probability("p_lose", "P(the boarders lose the first round)"),
+            MetricDef::probability(
+                "p_hulk",
+                "P(the boarded ship is reduced to 0 by boarding: a drifting hulk)",
+            ),
+            MetricDef::probability(
+                "p_defender_catastrophic",
+                "P(the boarded ship is reduced to 0 by a critical hit)",
+            ),
+            MetricDef::probability(
+                "p_boarders_destroyed",
+                "P(every boarding ship is reduced to 0)",
+            ),
+            MetricDef::mean(
+                "mean_damage_to_defender",
+                "expected damage to the boarded ship",
+            ),
+            MetricDef::mean(
+                "mean_damage_to_boarders",
+                "expected damage to the boarding ships",
+            ),
+            MetricDef::probability(
+                "p_defender_critical",
+                "P(the boarded ship suffers a critical hit)",
+            ),
+            MetricDef::mean(
+                "mean_end_phases",
+                "expected end phases until the action is over",
+            ),
+        ];
+        for k in 1..=ROUNDS_SHOWN {
+            metrics.push(MetricDef::probability(
+                format!("end_phases={k}"),
+                "P(over after exactly k end phases)",
+            ));
+        }
+        metrics.push(MetricDef::probability(
+            format!("end_phases>{ROUNDS_SHOWN}"),
+            "P(still grappled after that many end phases)",
+        ));
+        for i in 0..boarding.attackers.remaining.len() {
+            metrics.push(MetricDef::probability(
+                format!("p_boarder{}_critical", i + 1),
+                "P(this boarding ship suffers a critical hit)",
+            ));
+        }
+        let start = boarding.defender.remaining[0];
+        for k in 0..=start {
+            metrics.push(MetricDef::probability(
+                format!("defender_damage={k}"),
+                "P(exactly k damage to the boarded ship)",
+            ));
+        }
+        BoardingModel { boarding, metrics }
+    }
+
+    fn record_final(&self, s: &Board, sink: &mut impl MetricSink) {
+        let b = &self.boarding;
+        sink.record(P_WIN, u64::from(s.first == 1));
+        sink.record(P_DRAW, u64::from(s.first == 2));
+        sink.record(P_LOSE, u64::from(s.first == 3));
+        sink.record(P_HULK, u64::from(s.def_hulk));
+        sink.record(
+            P_DEF_CATASTROPHIC,
+            u64::from(s.def_catastrophic && !s.def_hulk),
+        );
+        sink.record(P_ATTACKERS_OUT, u64::from(s.att.iter().all(|&a| a == 0)));
+        let def_damage = b.defender.remaining[0] - u32::from(s.def);
+        sink.record(MEAN_DEF_DAMAGE, u64::from(def_damage));
+        let att_left: u32 = s.att.iter().map(|&a| u32::from(a)).sum();
+        sink.record(
+            MEAN_ATT_DAMAGE,
+            u64::from(b.attackers.remaining.iter().sum::<u32>() - att_left),
+        );
+        sink.record(P_DEF_CRIT, u64::from(s.def_crit));
+        let ships_from = ROUNDS_FROM + ROUNDS_SHOWN + 1;
+        for i in 0..b.attackers.remaining.len() {
+            sink.record(ships_from + i, u64::from(s.att_crit & (1 << i) != 0));
+        }
+        sink.record(
+            ships_from + b.attackers.remaining.len() + def_damage as usize,
+            1,
+        );
+    }
+
+    fn record_rounds(&self, rounds: usize, sink: &mut impl MetricSink) {
+        sink.record(MEAN_ROUNDS, rounds as u64);
+        sink.record(ROUNDS_FROM + rounds.min(ROUNDS_SHOWN + 1) - 1, 1);
+    }
+
+    fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
+        let mut s = self.boarding.start();
+        let mut rounds = 0;
+        while !s.over {
+            self.boarding.round(dice, &mut s);
+            rounds += 1;
+        }
+        self.record_final(&s, sink);
+        self.record_rounds(rounds, sink);
+    }
+
+    /// Absorption from `s` (over states absorb at once), memoised.
+    fn absorb(&self, s: &Board, memo: &mut BTreeMap<Board, Absorption>) -> Option<Absorption> {
+        if s.over {
+            let mut rounds = vec![0.0; ROUNDS_SHOWN + 2];
+            rounds[0] = 1.0;
+            return Some(Absorption {
+                finals: BTreeMap::from([(s.clone(), 1.0)]),
+                rounds,
+                mean_rounds: 0.0,
+            });
+        }
+        if let Some(a) = memo.get(s) {
+            return Some(a.clone());
+        }
+        let next = self.boarding.transition(s)?;
+        let stay: f64 = next.iter().filter(|(b, _)| b == s).map(|(_, p)| p).sum();
+        if stay >= 1.0 - 1e-15 {
+            return None;
+        }
+        let mut finals: BTreeMap<Board, f64> = BTreeMap::new();
+        // rounds: r_s[k] = stay * r_s[k-1] + sum T(s,s') r_s'[k-1]
+        let mut moved = [0.0; ROUNDS_SHOWN + 2];
+        let mut mean = 1.0;
+        for (b, p) in &next {
+            if b == s {
+                continue;
+            }
+            let sub = self.absorb(b, memo)?;
+            for (f, q) in &sub.finals {
+                *finals.entry(f.clone()).or_insert(0.0) += p / (1.0 - stay) * q;
+            }
+            for k in 0..=ROUNDS_SHOWN {
+                moved[k + 1] += p * sub.rounds[k];
+            }
+            mean += p * sub.mean_rounds;
+        }
+        let mut rounds = vec![0.0; ROUNDS_SHOWN + 2];
+        for k in 1..=ROUNDS_SHOWN {
+            rounds[k] = stay * rounds[k - 1] + moved[k];
+        }
+        let shown: f64 = rounds[..=ROUNDS_SHOWN].iter().sum();
+        rounds[ROUNDS_SHOWN + 1] = (1.0 - shown).max(0.0);
+        let a = Absorption {
+            finals,
+            rounds,
+            mean_rounds: mean / (1.0 - stay),
+        };
+        memo.insert(s.clone(), a.clone());
+        Some(a)
+    }
+}
+
+impl Model for BoardingModel {
+    fn metrics(&self) -> &[MetricDef] {
+        &self.metrics
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        for _ in 0..trials {
+            self.trial(roller, tally);
+            tally.finish_trial();
+        }
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        let mut memo = BTreeMap::new();
+        let a = self.absorb(&self.boarding.start(), &mut memo)?;
+        let mut e = Expectation::new(self.metrics.len());
+        for (f, p) in &a.finals {
+            e.set_weight(*p);
+            self.record_final(f, &mut e);
+        }
+        for k in 1..=ROUNDS_SHOWN + 1 {
+            e.set_weight(a.rounds[k]);
+            e.record(ROUNDS_FROM + k - 1, 1);
+        }
+        e.set_weight(a.mean_rounds);
+        e.record(MEAN_ROUNDS, 1);
+        Some(e.into_values())
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.trial(roller, &mut TrialValues(values));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(remaining: u32, starting: u32) -> Side {
+        Side {
+            starting: vec![starting],
+            remaining: vec![remaining],
+            turrets: 0,
+            fixed_modifier: 0,
+            escorts: false,
+            applies: [true; 9],
+        }
+    }
+
+    #[test]
+    fn plagueclaw_hyperion_example_round() {
+        // "the Hyperion (remaining damage 3) is boarded by the Plagueclaw
+        // (remaining damage 6). After modifiers, the Plagueclaw scores a 6
+        // while the Hyperion scores a 4. The Hyperion has lost by 2 so it
+        // loses 2 damage points ... Heavy Fighting ... the Hyperion will
+        // suffer a critical hit on a D6 roll of 4, 5 or 6. The Plagueclaw
+        // will also suffer a critical hit on a D6 roll of 5 or 6."
+        let b = Boarding {
+            attackers: side(6, 6),
+            defender: side(3, 6),
+        };
+        let mut s = b.start();
+        // With the Hyperion's starting damage set to 6 it is crippled: the
+        // Plagueclaw has +2 (twice the boarding value) +2 (enemy crippled);
+        // it rolls a 2 for a 6, the Hyperion rolls a 4 for a 4.
+        struct Faces(Vec<u32>);
+        impl Roller for Faces {
+            fn roll(&mut self, _: u32) -> u32 {
+                self.0.remove(0)
+            }
+        }
+        let (ma, md) = b.modifiers(&s);
+        assert_eq!(ma, 2 + 2, "twice the boarding value +2, enemy crippled +2");
+        assert_eq!(md, 0);
+        let mut dice = Faces(vec![2, 4, 4, 4, 1, 1, 1]);
+        b.roll_scores(&mut dice, &mut s);
+        assert_eq!((s.winner_attacker, s.difference, s.def), (true, 2, 1));
+        assert_eq!(boarding_crit_scores(2), (Some(4), Some(5)));
+    }
+
+    #[test]
+    fn grapple_chain_matches_step_by_step_truncation() {
+        // Absorption by elimination against brute force over 60 rounds.
+        let b = Boarding {
+            attackers: side(3, 6),
+            defender: side(3, 6),
+        };
+        let model = BoardingModel::new(b.clone());
+        let exact = model.exact().unwrap();
+        let mut d = StateDist::certain(b.start());
+        for _ in 0..60 {
+            d = d
+                .step(PATHS, |r: &mut Replay, s| b.roll_scores(r, s))
+                .unwrap()
+                .step(PATHS, |r: &mut Replay, s| b.roll_crit_checks(r, s))
+                .unwrap()
+                .step(PATHS, |r: &mut Replay, s| {
+                    if !s.over {
+                        b.resolve_crits(r, s)
+                    }
+                })
+                .unwrap();
+        }
+        let p_hulk = d.prob(|s| s.def_hulk);
+        assert!(
+            (p_hulk - exact[P_HULK]).abs() < 1e-9,
+            "{p_hulk} vs {}",
+            exact[P_HULK]
+        );
+        let total: f64 = exact[ROUNDS_FROM..=ROUNDS_FROM + ROUNDS_SHOWN].iter().sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!((exact[P_WIN] + exact[P_DRAW] + exact[P_LOSE] - 1.0).abs() < 1e-12);
+    }
+}

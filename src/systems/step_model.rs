@@ -1,0 +1,94 @@
+//! A [`Model`] from a mechanic written as a fixed number of steps on a
+//! state: the sampler runs the steps on batched dice, the exact evaluator
+//! runs the same steps under [`StateDist`], merging equal states between
+//! steps. A new rule needs only its steps and its metrics.
+
+use super::{MetricDef, Model, TrialValues};
+use crate::dice::{BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally};
+
+/// Cap on dice paths for one step of the exact evaluator.
+pub const STEP_PATHS: usize = 1 << 16;
+
+/// A mechanic as steps on a state.
+pub trait Mechanic: Send + Sync {
+    /// Everything the mechanic has done so far.
+    type State: Ord + Clone + Send;
+
+    /// The state before any dice are rolled.
+    fn start(&self) -> Self::State;
+
+    /// How many steps a trial takes (steps may do nothing on some states).
+    fn steps(&self) -> usize;
+
+    /// Step `i` of a trial.
+    fn step<R: Roller>(&self, i: usize, dice: &mut R, state: &mut Self::State);
+
+    /// Records the metrics of a finished trial.
+    fn record(&self, state: &Self::State, sink: &mut impl MetricSink);
+}
+
+/// The model of a [`Mechanic`].
+pub struct StepModel<M: Mechanic> {
+    mechanic: M,
+    metrics: Vec<MetricDef>,
+}
+
+impl<M: Mechanic> StepModel<M> {
+    /// Wraps `mechanic`, reporting `metrics` (in the order it records them).
+    pub fn new(mechanic: M, metrics: Vec<MetricDef>) -> Self {
+        StepModel { mechanic, metrics }
+    }
+
+    /// The mechanic.
+    pub fn mechanic(&self) -> &M {
+        &self.mechanic
+    }
+
+    fn trial(&self, dice: &mut impl Roller) -> M::State {
+        let mut s = self.mechanic.start();
+        for i in 0..self.mechanic.steps() {
+            self.mechanic.step(i, dice, &mut s);
+        }
+        s
+    }
+
+    /// The exact distribution of final states.
+    pub fn exact_states(&self) -> Option<StateDist<M::State>> {
+        let mut d = StateDist::certain(self.mechanic.start());
+        for i in 0..self.mechanic.steps() {
+            d = d
+                .step(STEP_PATHS, |r: &mut Replay, s| self.mechanic.step(i, r, s))
+                .ok()?;
+        }
+        Some(d)
+    }
+}
+
+impl<M: Mechanic> Model for StepModel<M> {
+    fn metrics(&self) -> &[MetricDef] {
+        &self.metrics
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        for _ in 0..trials {
+            let s = self.trial(roller);
+            self.mechanic.record(&s, tally);
+            tally.finish_trial();
+        }
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        let states = self.exact_states()?;
+        let mut e = Expectation::new(self.metrics.len());
+        for (s, p) in states.iter() {
+            e.set_weight(p);
+            self.mechanic.record(s, &mut e);
+        }
+        Some(e.into_values())
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        let s = self.trial(roller);
+        self.mechanic.record(&s, &mut TrialValues(values));
+    }
+}
