@@ -2,30 +2,14 @@
 //! scenario (Bonferroni over all comparisons, family-wise 1e-4, fixed
 //! seeds), and bad input named.
 
-use krunch::dice::stats;
+mod common;
+
+use common::{b, i, metric_p_values, params, s};
 use krunch::experiment::simulate;
-use krunch::systems::{self, MetricKind, Model, ParamValue, Params};
+use krunch::systems::{self, Model, Params};
 
 const FAMILY_ALPHA: f64 = 1e-4;
 const TRIALS: u64 = 300_000;
-
-fn params(pairs: &[(&str, ParamValue)]) -> Params {
-    let mut p = Params::new();
-    for (k, v) in pairs {
-        p.set(*k, v.clone());
-    }
-    p
-}
-
-fn s(v: &str) -> ParamValue {
-    ParamValue::Str(v.into())
-}
-fn i(v: i64) -> ParamValue {
-    ParamValue::Int(v)
-}
-fn b(v: bool) -> ParamValue {
-    ParamValue::Bool(v)
-}
 
 fn scenarios() -> Vec<(&'static str, &'static str, Params)> {
     vec![
@@ -146,17 +130,8 @@ fn monte_carlo_agrees_with_exact_for_every_metric() {
             .exact()
             .unwrap_or_else(|| panic!("{name}: no exact evaluator"));
         let tally = simulate(model.as_ref(), 500 + k as u64, TRIALS, &|_| {});
-        for (m, def) in model.metrics().iter().enumerate() {
-            let n = tally.trials();
-            let pv = match def.kind {
-                MetricKind::Probability => stats::binomial_p_value(tally.sum(m), n, exact[m]),
-                MetricKind::Mean => {
-                    let (mean, lo, hi) =
-                        stats::mean_interval(tally.sum(m) as f64, tally.sum_sq(m) as f64, n, 0.95);
-                    stats::mean_p_value(mean, (hi - lo) / (2.0 * stats::z_for(0.95)), exact[m])
-                }
-            };
-            all.push((format!("{name}: {}", def.name), pv));
+        for (metric, pv) in metric_p_values(model.as_ref(), &tally, &exact) {
+            all.push((format!("{name}: {metric}"), pv));
         }
     }
     let bound = FAMILY_ALPHA / all.len() as f64;

@@ -7,11 +7,14 @@
 //! a correct implementation fails with probability at most `FAMILY_ALPHA`
 //! over the choice of seed. Run in release: `cargo test --release`.
 
+mod common;
+
+use common::{b, i, metric_p_values, s};
 use krunch::dice::{BatchedRoller, Tally, stats};
 use krunch::experiment::CHUNK;
 use krunch::systems::gce::build_shooting;
 use krunch::systems::gce::shooting::ShootingModel;
-use krunch::systems::{MetricKind, Model, ParamValue, Params};
+use krunch::systems::{Model, ParamValue, Params};
 
 const FAMILY_ALPHA: f64 = 1e-4;
 const TRIALS: u64 = 400_000;
@@ -30,16 +33,6 @@ fn params(pairs: &[(&str, ParamValue)]) -> Params {
         p.set(k, v);
     }
     p
-}
-
-fn s(v: &str) -> ParamValue {
-    ParamValue::Str(v.into())
-}
-fn i(v: i64) -> ParamValue {
-    ParamValue::Int(v)
-}
-fn b(v: bool) -> ParamValue {
-    ParamValue::Bool(v)
 }
 
 /// Situations covering every branch of the shooting rule.
@@ -247,27 +240,6 @@ fn simulate(model: &ShootingModel, sampler: &Sampler, seed: u64) -> Tally {
     total
 }
 
-/// p-values of every metric of `model` against `exact`.
-fn p_values(model: &ShootingModel, tally: &Tally, exact: &[f64]) -> Vec<(String, f64)> {
-    model
-        .metrics()
-        .iter()
-        .enumerate()
-        .map(|(m, def)| {
-            let n = tally.trials();
-            let p = match def.kind {
-                MetricKind::Probability => stats::binomial_p_value(tally.sum(m), n, exact[m]),
-                MetricKind::Mean => {
-                    let (mean, lo, hi) =
-                        stats::mean_interval(tally.sum(m) as f64, tally.sum_sq(m) as f64, n, 0.95);
-                    stats::mean_p_value(mean, (hi - lo) / (2.0 * stats::z_for(0.95)), exact[m])
-                }
-            };
-            (def.name.clone(), p)
-        })
-        .collect()
-}
-
 #[test]
 fn monte_carlo_agrees_with_exact_for_every_metric() {
     let mut all = Vec::new();
@@ -280,7 +252,7 @@ fn monte_carlo_agrees_with_exact_for_every_metric() {
         }
         for sampler in &samplers {
             let tally = simulate(&model, sampler, 1000 + seed as u64);
-            for (metric, pv) in p_values(&model, &tally, &exact) {
+            for (metric, pv) in metric_p_values(&model, &tally, &exact) {
                 let label = match sampler {
                     Sampler::Fast => "fast",
                     Sampler::General => "general",
@@ -315,7 +287,7 @@ fn the_same_test_catches_a_wrong_rule() {
         ("bs", i(4)),
     ]));
     let tally = simulate(&sim, &Sampler::Fast, 1);
-    let pv = p_values(&sim, &tally, &wrong.exact().unwrap());
+    let pv = metric_p_values(&sim, &tally, &wrong.exact().unwrap());
     let n = pv.len() as f64 * 24.0;
     assert!(pv.iter().any(|(_, p)| *p < FAMILY_ALPHA / n));
 }

@@ -21,8 +21,29 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(240, 228, 66),
 ];
 
-fn colour(i: usize) -> RGBAColor {
+/// Colour `i` of the palette.
+pub(crate) fn colour(i: usize) -> RGBAColor {
     PALETTE[i % PALETTE.len()].to_rgba()
+}
+
+/// The series legend every krunch chart uses: upper right, boxed.
+pub(crate) fn draw_legend<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+) -> Result<(), Box<dyn std::error::Error>>
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    X: Ranged,
+    Y: Ranged,
+{
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()?;
+    Ok(())
 }
 
 /// Registers the embedded DejaVu Sans so text renders with no system fonts.
@@ -173,13 +194,7 @@ where
             PathElement::new(vec![(mid, lo), (mid, hi)], BLACK.stroke_width(2))
         }))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()?;
+    draw_legend(&mut chart)?;
     Ok(())
 }
 
@@ -258,13 +273,7 @@ where
             PathElement::new(vec![(*i, r.ci_low), (*i, r.ci_high)], color.stroke_width(1))
         }))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()?;
+    draw_legend(&mut chart)?;
     Ok(())
 }
 

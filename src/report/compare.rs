@@ -5,9 +5,7 @@ use super::write_atomic;
 use crate::experiment::Experiment;
 use crate::experiment::compare::Change;
 use plotters::prelude::*;
-use polars::prelude::{Column, DataFrame};
-use polars_io::SerWriter;
-use polars_io::csv::write::CsvWriter;
+use polars::prelude::Column;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -206,12 +204,7 @@ fn csv(exp: &Experiment, changes: &[Change]) -> anyhow::Result<Vec<u8>> {
             changes.iter().map(|c| c.trials).collect::<Vec<_>>(),
         ),
     ]);
-    let mut df = DataFrame::new(n, columns)?;
-    let mut buf = Vec::new();
-    CsvWriter::new(&mut buf)
-        .include_header(true)
-        .finish(&mut df)?;
-    Ok(buf)
+    super::csv::frame_csv(n, columns)
 }
 
 /// Writes `compare.csv`, `compare.md`, `compare.wiki`, and a chart for the
@@ -325,8 +318,8 @@ where
         .y_desc(metric)
         .label_style(("sans-serif", 12))
         .draw()?;
-    let before = RGBColor(0, 114, 178);
-    let after = RGBColor(213, 94, 0);
+    let before = super::charts::colour(0);
+    let after = super::charts::colour(1);
     chart
         .draw_series(rows.iter().enumerate().map(|(i, c)| {
             Rectangle::new(
@@ -345,13 +338,7 @@ where
         }))?
         .label("after")
         .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], after.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()?;
+    super::charts::draw_legend(&mut chart)?;
     root.present()?;
     Ok(())
 }

@@ -57,6 +57,11 @@ pub fn csv_bytes(exp: &Experiment, results: &Results) -> anyhow::Result<Vec<u8>>
         Column::new("spec_sha256".into(), vec![prov.spec_hash.clone(); n]),
         Column::new("krunch_version".into(), vec![prov.version.to_string(); n]),
     ]);
+    frame_csv(n, columns)
+}
+
+/// CSV text of `columns` (each `n` long), with a header row.
+pub(crate) fn frame_csv(n: usize, columns: Vec<Column>) -> anyhow::Result<Vec<u8>> {
     let mut df = DataFrame::new(n, columns)?;
     let mut buf = Vec::new();
     CsvWriter::new(&mut buf)

@@ -170,14 +170,8 @@ where
         .y_desc("probability")
         .label_style(("sans-serif", 14))
         .draw()?;
-    let colours = [
-        RGBColor(0, 114, 178),
-        RGBColor(213, 94, 0),
-        RGBColor(0, 158, 115),
-        RGBColor(204, 121, 167),
-    ];
     for (k, item) in items.iter().enumerate() {
-        let colour = colours[k % colours.len()];
+        let colour = super::charts::colour(k);
         let pts: Vec<(f64, f64)> = item.dist.iter().map(|(v, p)| (v as f64, p)).collect();
         if items.len() == 1 {
             chart
@@ -198,13 +192,7 @@ where
         }
     }
     if items.len() > 1 {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .draw()?;
+        super::charts::draw_legend(&mut chart)?;
     }
     root.present()?;
     Ok(())
