@@ -135,6 +135,94 @@ impl AbsorbingChain {
     }
 }
 
+/// The result of [`absorb_monotone`]: where the chain ends and how long it
+/// takes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Absorbed<S: Ord> {
+    /// Probability of ending in each absorbing state.
+    pub finals: std::collections::BTreeMap<S, f64>,
+    /// P(absorbed after exactly `k` steps) for `k = 0..=shown`, then the
+    /// probability of taking longer.
+    pub steps: Vec<f64>,
+    /// Expected number of steps.
+    pub mean_steps: f64,
+}
+
+/// Absorption of a chain whose only cycles are self-loops: every step
+/// either stays put or moves to a state the chain can never come back from
+/// (damage only goes down, a fight only moves on). Such a chain is solved
+/// exactly by elimination in that order, memoised, without a matrix:
+/// `F(s) = sum over s' != s of T(s, s') F(s') / (1 - T(s, s))`.
+///
+/// `transition` gives one step's distribution from a transient state (or
+/// `None` when it cannot be enumerated); `absorbing` says which states end
+/// the chain. Steps are counted up to `shown`.
+pub fn absorb_monotone<S: Ord + Clone>(
+    start: &S,
+    shown: usize,
+    absorbing: &dyn Fn(&S) -> bool,
+    transition: &mut dyn FnMut(&S) -> Option<Vec<(S, f64)>>,
+) -> Option<Absorbed<S>> {
+    let mut memo = std::collections::BTreeMap::new();
+    absorb_from(start, shown, absorbing, transition, &mut memo)
+}
+
+fn absorb_from<S: Ord + Clone>(
+    s: &S,
+    shown: usize,
+    absorbing: &dyn Fn(&S) -> bool,
+    transition: &mut dyn FnMut(&S) -> Option<Vec<(S, f64)>>,
+    memo: &mut std::collections::BTreeMap<S, Absorbed<S>>,
+) -> Option<Absorbed<S>> {
+    if absorbing(s) {
+        let mut steps = vec![0.0; shown + 2];
+        steps[0] = 1.0;
+        return Some(Absorbed {
+            finals: std::collections::BTreeMap::from([(s.clone(), 1.0)]),
+            steps,
+            mean_steps: 0.0,
+        });
+    }
+    if let Some(a) = memo.get(s) {
+        return Some(a.clone());
+    }
+    let next = transition(s)?;
+    let stay: f64 = next.iter().filter(|(t, _)| t == s).map(|(_, p)| p).sum();
+    if stay >= 1.0 - 1e-15 {
+        return None;
+    }
+    let mut finals = std::collections::BTreeMap::new();
+    let mut moved = vec![0.0; shown + 2];
+    let mut mean = 1.0;
+    for (t, p) in &next {
+        if t == s {
+            continue;
+        }
+        let sub = absorb_from(t, shown, absorbing, transition, memo)?;
+        for (f, q) in &sub.finals {
+            *finals.entry(f.clone()).or_insert(0.0) += p / (1.0 - stay) * q;
+        }
+        for k in 0..shown {
+            moved[k + 1] += p * sub.steps[k];
+        }
+        mean += p * sub.mean_steps;
+    }
+    // P(done after exactly k steps) = stay * P(k - 1) + (moved on, done in k - 1)
+    let mut steps = vec![0.0; shown + 2];
+    for k in 1..=shown {
+        steps[k] = stay * steps[k - 1] + moved[k];
+    }
+    let counted: f64 = steps[..=shown].iter().sum();
+    steps[shown + 1] = (1.0 - counted).max(0.0);
+    let a = Absorbed {
+        finals,
+        steps,
+        mean_steps: mean / (1.0 - stay),
+    };
+    memo.insert(s.clone(), a.clone());
+    Some(a)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +244,30 @@ mod tests {
         // Expected duration i * (4 - i).
         let t = chain.expected_steps().unwrap();
         assert!((t[0] - 3.0).abs() < 1e-12 && (t[1] - 4.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn monotone_absorption_matches_the_matrix_solution() {
+        // Countdown from 3: each step stays with 1/2, drops 1 with 1/3, drops 2
+        // with 1/6; absorbing at 0 or below (clamped to 0).
+        let step = |s: &i32| Some(vec![(*s, 0.5), ((s - 1).max(0), 1.0 / 3.0), ((s - 2).max(0), 1.0 / 6.0)]);
+        let mut t = step;
+        let a = absorb_monotone(&3, 4, &|s: &i32| *s == 0, &mut t).unwrap();
+        assert!((a.finals[&0] - 1.0).abs() < 1e-12);
+        // expected steps from the fundamental matrix of the same chain
+        let q = vec![
+            vec![0.5, 0.0, 0.0],
+            vec![1.0 / 3.0, 0.5, 0.0],
+            vec![1.0 / 6.0, 1.0 / 3.0, 0.5],
+        ];
+        let r = vec![vec![0.5], vec![1.0 / 6.0], vec![0.0]];
+        let chain = AbsorbingChain::new(q, r).unwrap();
+        let mean = chain.expected_steps().unwrap()[2];
+        assert!((a.mean_steps - mean).abs() < 1e-12, "{} vs {mean}", a.mean_steps);
+        let dist = chain.steps_distribution(2, 4);
+        for k in 1..=4 {
+            assert!((a.steps[k] - dist[k - 1]).abs() < 1e-12, "k = {k}");
+        }
     }
 
     #[test]

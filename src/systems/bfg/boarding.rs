@@ -4,14 +4,14 @@
 //! One round is written once as sub-steps on a [`Board`] state. The sampler
 //! loops rounds until the action is over. The exact evaluator treats the
 //! grapple as an absorbing Markov chain: damage never goes back up, so the
-//! only cycles are draws (a state returning to itself), and absorption
-//! probabilities follow by elimination in order of decreasing damage,
-//! `F(s) = sum over s' != s of T(s, s') F(s') / (1 - T(s, s))`.
+//! only cycles are draws (a state returning to itself), and the kernel's
+//! [`absorb_monotone`] solves it by elimination in order of decreasing damage.
 
 use super::tables::{Critical, boarding_crit_scores, boarding_value_modifier, critical_for};
-use crate::dice::{BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally};
+use crate::dice::{
+    BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally, absorb_monotone,
+};
 use crate::systems::{MetricDef, Model, TrialValues};
-use std::collections::BTreeMap;
 
 /// Most ships boarding at once.
 pub const MAX_ATTACKERS: usize = 4;
@@ -254,15 +254,6 @@ impl Boarding {
     }
 }
 
-/// Final-state distribution and end-phase distribution of one state.
-#[derive(Clone, Debug, Default)]
-struct Absorption {
-    finals: BTreeMap<Board, f64>,
-    /// P(over after exactly k more rounds), k = 0..=ROUNDS_SHOWN, then the rest
-    rounds: Vec<f64>,
-    mean_rounds: f64,
-}
-
 /// The boarding model.
 pub struct BoardingModel {
     boarding: Boarding,
@@ -387,57 +378,6 @@ impl BoardingModel {
         self.record_final(&s, sink);
         self.record_rounds(rounds, sink);
     }
-
-    /// Absorption from `s` (over states absorb at once), memoised.
-    fn absorb(&self, s: &Board, memo: &mut BTreeMap<Board, Absorption>) -> Option<Absorption> {
-        if s.over {
-            let mut rounds = vec![0.0; ROUNDS_SHOWN + 2];
-            rounds[0] = 1.0;
-            return Some(Absorption {
-                finals: BTreeMap::from([(s.clone(), 1.0)]),
-                rounds,
-                mean_rounds: 0.0,
-            });
-        }
-        if let Some(a) = memo.get(s) {
-            return Some(a.clone());
-        }
-        let next = self.boarding.transition(s)?;
-        let stay: f64 = next.iter().filter(|(b, _)| b == s).map(|(_, p)| p).sum();
-        if stay >= 1.0 - 1e-15 {
-            return None;
-        }
-        let mut finals: BTreeMap<Board, f64> = BTreeMap::new();
-        // rounds: r_s[k] = stay * r_s[k-1] + sum T(s,s') r_s'[k-1]
-        let mut moved = [0.0; ROUNDS_SHOWN + 2];
-        let mut mean = 1.0;
-        for (b, p) in &next {
-            if b == s {
-                continue;
-            }
-            let sub = self.absorb(b, memo)?;
-            for (f, q) in &sub.finals {
-                *finals.entry(f.clone()).or_insert(0.0) += p / (1.0 - stay) * q;
-            }
-            for k in 0..=ROUNDS_SHOWN {
-                moved[k + 1] += p * sub.rounds[k];
-            }
-            mean += p * sub.mean_rounds;
-        }
-        let mut rounds = vec![0.0; ROUNDS_SHOWN + 2];
-        for k in 1..=ROUNDS_SHOWN {
-            rounds[k] = stay * rounds[k - 1] + moved[k];
-        }
-        let shown: f64 = rounds[..=ROUNDS_SHOWN].iter().sum();
-        rounds[ROUNDS_SHOWN + 1] = (1.0 - shown).max(0.0);
-        let a = Absorption {
-            finals,
-            rounds,
-            mean_rounds: mean / (1.0 - stay),
-        };
-        memo.insert(s.clone(), a.clone());
-        Some(a)
-    }
 }
 
 impl Model for BoardingModel {
@@ -453,18 +393,22 @@ impl Model for BoardingModel {
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
-        let mut memo = BTreeMap::new();
-        let a = self.absorb(&self.boarding.start(), &mut memo)?;
+        let a = absorb_monotone(
+            &self.boarding.start(),
+            ROUNDS_SHOWN,
+            &|s: &Board| s.over,
+            &mut |s: &Board| self.boarding.transition(s),
+        )?;
         let mut e = Expectation::new(self.metrics.len());
         for (f, p) in &a.finals {
             e.set_weight(*p);
             self.record_final(f, &mut e);
         }
         for k in 1..=ROUNDS_SHOWN + 1 {
-            e.set_weight(a.rounds[k]);
+            e.set_weight(a.steps[k]);
             e.record(ROUNDS_FROM + k - 1, 1);
         }
-        e.set_weight(a.mean_rounds);
+        e.set_weight(a.mean_steps);
         e.record(MEAN_ROUNDS, 1);
         Some(e.into_values())
     }
