@@ -4,6 +4,7 @@
 mod seed_text;
 pub mod shooting;
 pub mod tables;
+pub mod warrior;
 pub mod weapon;
 
 use crate::systems::{Model, ParamError, Params, SystemInfo, VariantDef};

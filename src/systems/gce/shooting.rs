@@ -79,18 +79,8 @@ pub struct Shooting {
     pub firer: Option<Firer>,
 }
 
-/// Final condition of the target after the attack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Status {
-    /// Unhurt or still on its feet with wounds left.
-    Standing,
-    /// On its feet after at least one Flesh Wound.
-    FleshWound,
-    /// Down.
-    Down,
-    /// Out of Action.
-    OutOfAction,
-}
+pub use super::warrior::Status;
+use super::warrior::Condition;
 
 /// Everything the attack has done so far: the state the steps act on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -101,10 +91,7 @@ pub struct ShotState {
     wounds: u8,
     unsaved: u8,
     damage: u16,
-    wounds_left: u8,
-    ws: u8,
-    bs: u8,
-    status: Status,
+    target: Condition,
     pinned: bool,
     out_of_ammo: bool,
     exploded: bool,
@@ -125,10 +112,7 @@ impl Shooting {
             wounds: 0,
             unsaved: 0,
             damage: 0,
-            wounds_left: self.target.wounds,
-            ws: self.target.ws,
-            bs: self.target.bs,
-            status: Status::Standing,
+            target: Condition::new(self.target.wounds, self.target.ws, self.target.bs),
             pinned: false,
             out_of_ammo: false,
             exploded: false,
@@ -210,7 +194,7 @@ impl Shooting {
     /// Initiative Test ("roll a D6 - a score that is equal or under their
     /// Initiative characteristic passes"; "A roll of 6 is always a failure").
     fn pinning_check(&self, dice: &mut impl Roller, s: &mut ShotState) {
-        if !s.pinned || s.status >= Status::Down {
+        if !s.pinned || s.target.is_down_or_out() {
             return;
         }
         s.pinned_through_turn = match self.target.escape_initiative {
@@ -260,7 +244,7 @@ impl Shooting {
         if let Some(fire) = self.weapon.catch_fire {
             s.on_fire |= dice.d6() >= fire;
         }
-        if s.status == Status::OutOfAction {
+        if s.target.status == Status::OutOfAction {
             return;
         }
         // Step 3: Wound Chart.
@@ -282,16 +266,7 @@ impl Shooting {
         s.unsaved += 1;
         let dealt = self.weapon.damage.roll(dice);
         s.damage += dealt as u16;
-        if dealt == 0 {
-            return;
-        }
-        // "each point of Damage removes one Wound ... but never below zero";
-        // at zero the Warrior rolls for Injury, and "If a Warrior who is Down
-        // suffers additional Wounds then roll on the Injury Table again".
-        s.wounds_left = s.wounds_left.saturating_sub(dealt.min(255) as u8);
-        if s.wounds_left == 0 {
-            apply_injury(injury(dice.d6()), s);
-        }
+        s.target.take_damage(dice, dealt);
     }
 
     /// One whole attack, as the sampler runs it.
@@ -344,28 +319,6 @@ impl Shooting {
             .step(STEP_PATHS, |r: &mut Replay, s| self.pinning_check(r, s))
             .ok()?;
         Some(d)
-    }
-}
-
-/// Injury Table results applied to the target. A Flesh Wound leaves the
-/// Warrior standing with one Wound ("treating the Warrior as if they regain
-/// a single Wound by losing WS and BS"), unless WS and BS both reach 0;
-/// a Warrior already Down stays Down on a Flesh Wound (reading: the worse
-/// condition holds).
-fn apply_injury(result: Injury, s: &mut ShotState) {
-    match result {
-        Injury::FleshWound => {
-            s.ws = s.ws.saturating_sub(1);
-            s.bs = s.bs.saturating_sub(1);
-            if s.ws == 0 && s.bs == 0 {
-                s.status = Status::OutOfAction;
-            } else if s.status < Status::FleshWound {
-                s.status = Status::FleshWound;
-                s.wounds_left = 1;
-            }
-        }
-        Injury::Down => s.status = s.status.max(Status::Down),
-        Injury::OutOfAction => s.status = Status::OutOfAction,
     }
 }
 
@@ -533,9 +486,9 @@ impl ShootingModel {
         sink.record(MEAN_UNSAVED, u64::from(s.unsaved));
         sink.record(MEAN_DAMAGE, u64::from(s.damage));
         sink.record(P_WOUNDED, u64::from(s.unsaved > 0));
-        sink.record(P_FLESH, u64::from(s.status == Status::FleshWound));
-        sink.record(P_DOWN, u64::from(s.status == Status::Down));
-        sink.record(P_OOA, u64::from(s.status == Status::OutOfAction));
+        sink.record(P_FLESH, u64::from(s.target.status == Status::FleshWound));
+        sink.record(P_DOWN, u64::from(s.target.status == Status::Down));
+        sink.record(P_OOA, u64::from(s.target.status == Status::OutOfAction));
         sink.record(P_PINNED, u64::from(s.pinned));
         sink.record(P_NO_AMMO, u64::from(s.out_of_ammo));
         sink.record(P_EXPLODES, u64::from(s.exploded));
@@ -673,8 +626,8 @@ impl ShootingModel {
     fn trial(&self, roller: &mut BatchedRoller, sink: &mut impl MetricSink) {
         let s = self.shooting.sample(roller);
         self.record(&s, sink);
-        let eventually = s.status == Status::OutOfAction
-            || (s.status == Status::Down && recover_until_settled(roller, s.ws, s.bs));
+        let eventually = s.target.status == Status::OutOfAction
+            || (s.target.status == Status::Down && recover_until_settled(roller, s.target.ws, s.target.bs));
         sink.record(P_EVENTUALLY_OOA, u64::from(eventually));
     }
 }
@@ -846,9 +799,9 @@ impl Model for ShootingModel {
         for (s, p) in states.iter() {
             e.set_weight(p);
             self.record(s, &mut e);
-            let eventually = match s.status {
+            let eventually = match s.target.status {
                 Status::OutOfAction => 1.0,
-                Status::Down => recovery_chain(s.ws, s.bs),
+                Status::Down => recovery_chain(s.target.ws, s.target.bs),
                 _ => 0.0,
             };
             e.set_weight(p * eventually);
