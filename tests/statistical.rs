@@ -325,3 +325,99 @@ fn batched_d6_is_uniform_by_chi_square() {
     }
     assert!(stats::chi_square_p_value(&d20, &[1.0 / 20.0; 20]) > 1e-6);
 }
+
+#[test]
+fn grenades_fire_and_falls_agree_with_exact_and_by_hand() {
+    use krunch::systems;
+    let victim = [
+        ("toughness", i(3)),
+        ("wounds", i(1)),
+        ("target_ws", i(3)),
+        ("target_bs", i(3)),
+    ];
+    let with = |extra: &[(&str, ParamValue)]| {
+        let mut p = Params::new();
+        for (k, v) in victim.iter().cloned().chain(extra.iter().cloned()) {
+            p.set(k, v);
+        }
+        p
+    };
+    let cases: Vec<(&str, Params)> = vec![
+        ("grenade", {
+            let mut p = Params::new();
+            for (k, v) in [
+                ("bs", i(3)),
+                ("user_strength", i(3)),
+                ("range", i(6)),
+                ("cover", s("partial")),
+                ("ammo", s("4")),
+            ] {
+                p.set(k, v);
+            }
+            p
+        }),
+        ("grenade", {
+            let mut p = Params::new();
+            for (k, v) in [("bs", i(4)), ("user_strength", i(1)), ("range", i(6))] {
+                p.set(k, v);
+            }
+            p
+        }),
+        ("fire", with(&[("save", i(5))])),
+        ("fire", with(&[("helpers", i(2)), ("wounds", i(2))])),
+        (
+            "fall",
+            with(&[("height", i(7)), ("lands_on_warrior", b(true))]),
+        ),
+        (
+            "fall",
+            with(&[("height", i(11)), ("lands_on_warrior", b(true))]),
+        ),
+        (
+            "fall",
+            with(&[("height", ParamValue::Float(3.5)), ("pin_immune", b(true))]),
+        ),
+    ];
+    let mut all = Vec::new();
+    for (k, (scenario, p)) in cases.iter().enumerate() {
+        let model = systems::build("gce", scenario, p, &Params::new())
+            .unwrap_or_else(|e| panic!("{scenario}: {e}"));
+        let exact = model.exact().expect("exact");
+        let tally = krunch::experiment::simulate(model.as_ref(), 70 + k as u64, 300_000, &|_| {});
+        for (metric, pv) in metric_p_values(model.as_ref(), &tally, &exact) {
+            all.push((format!("{scenario} #{k}: {metric}"), pv));
+        }
+        let at = |name: &str| exact[model.metrics().iter().position(|m| m.name == name).unwrap()];
+        match k {
+            // BS 3 partial cover: 5+ to hit (1/3); a miss then 6 and an arrow
+            // (4 of 6 faces) is a dud: 2/3 * 1/6 * 4/6.
+            0 => {
+                assert!((at("p_on_target") - 1.0 / 3.0).abs() < 1e-12);
+                assert!((at("p_dud") - 2.0 / 3.0 / 6.0 * 4.0 / 6.0).abs() < 1e-12);
+                assert!(
+                    (at("p_explodes_on_thrower") - 2.0 / 3.0 / 6.0 * 2.0 / 6.0 / 6.0).abs() < 1e-12
+                );
+            }
+            // S1 throws 4": a target at 6" is out of range, always a miss
+            1 => assert_eq!(at("p_on_target"), 0.0),
+            // no help: out on a 6; else S4 v T3 wounds on 3+, the 5+ save at
+            // -1 fails 5/6, and Down or Out of Action (2/3) ends the fire
+            2 => {
+                let first = 1.0 / 6.0 + 5.0 / 6.0 * (2.0 / 3.0) * (5.0 / 6.0) * (2.0 / 3.0);
+                assert!((at("turns=1") - first).abs() < 1e-12);
+            }
+            // helpers +2: out on 4+ (1/2); two wounds, so a first hit cannot
+            // put it Down
+            3 => assert!((at("turns=1") - 0.5).abs() < 1e-12),
+            // 11": Out of Action; the warrior landed on on a 4+
+            5 => {
+                assert_eq!(at("p_out_of_action"), 1.0);
+                assert!((at("p_other_hurt") - 0.5).abs() < 1e-12);
+            }
+            _ => {}
+        }
+    }
+    let bound = FAMILY_ALPHA / all.len() as f64;
+    let failures: Vec<_> = all.iter().filter(|(_, p)| *p < bound).collect();
+    assert!(failures.is_empty(), "below p = {bound:e}: {failures:#?}");
+}

@@ -135,6 +135,10 @@ impl AbsorbingChain {
     }
 }
 
+/// One step of a chain: the distribution of next states, or `None` when it
+/// cannot be enumerated.
+pub type Transition<'a, S> = dyn FnMut(&S) -> Option<Vec<(S, f64)>> + 'a;
+
 /// The result of [`absorb_monotone`]: where the chain ends and how long it
 /// takes.
 #[derive(Clone, Debug, PartialEq)]
@@ -161,7 +165,7 @@ pub fn absorb_monotone<S: Ord + Clone>(
     start: &S,
     shown: usize,
     absorbing: &dyn Fn(&S) -> bool,
-    transition: &mut dyn FnMut(&S) -> Option<Vec<(S, f64)>>,
+    transition: &mut Transition<'_, S>,
 ) -> Option<Absorbed<S>> {
     let mut memo = std::collections::BTreeMap::new();
     absorb_from(start, shown, absorbing, transition, &mut memo)
@@ -171,7 +175,7 @@ fn absorb_from<S: Ord + Clone>(
     s: &S,
     shown: usize,
     absorbing: &dyn Fn(&S) -> bool,
-    transition: &mut dyn FnMut(&S) -> Option<Vec<(S, f64)>>,
+    transition: &mut Transition<'_, S>,
     memo: &mut std::collections::BTreeMap<S, Absorbed<S>>,
 ) -> Option<Absorbed<S>> {
     if absorbing(s) {
@@ -250,7 +254,13 @@ mod tests {
     fn monotone_absorption_matches_the_matrix_solution() {
         // Countdown from 3: each step stays with 1/2, drops 1 with 1/3, drops 2
         // with 1/6; absorbing at 0 or below (clamped to 0).
-        let step = |s: &i32| Some(vec![(*s, 0.5), ((s - 1).max(0), 1.0 / 3.0), ((s - 2).max(0), 1.0 / 6.0)]);
+        let step = |s: &i32| {
+            Some(vec![
+                (*s, 0.5),
+                ((s - 1).max(0), 1.0 / 3.0),
+                ((s - 2).max(0), 1.0 / 6.0),
+            ])
+        };
         let mut t = step;
         let a = absorb_monotone(&3, 4, &|s: &i32| *s == 0, &mut t).unwrap();
         assert!((a.finals[&0] - 1.0).abs() < 1e-12);
@@ -263,7 +273,11 @@ mod tests {
         let r = vec![vec![0.5], vec![1.0 / 6.0], vec![0.0]];
         let chain = AbsorbingChain::new(q, r).unwrap();
         let mean = chain.expected_steps().unwrap()[2];
-        assert!((a.mean_steps - mean).abs() < 1e-12, "{} vs {mean}", a.mean_steps);
+        assert!(
+            (a.mean_steps - mean).abs() < 1e-12,
+            "{} vs {mean}",
+            a.mean_steps
+        );
         let dist = chain.steps_distribution(2, 4);
         for k in 1..=4 {
             assert!((a.steps[k] - dist[k - 1]).abs() < 1e-12, "k = {k}");

@@ -10,7 +10,7 @@ mod tally;
 
 pub use dist::{Dist, binomial_pmf};
 pub use expr::{Cmp, Expr, ExprError, Pool, Reroll};
-pub use markov::{AbsorbingChain, Absorbed, ChainError, absorb_monotone};
+pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
 pub use roller::{
     BATCH_LIMIT, BatchedRoller, Replay, Roller, StateDist, TooManyPaths, enumerate, split_word,
     stream_seed,

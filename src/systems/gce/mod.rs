@@ -1,5 +1,6 @@
 //! Gorkamorka Community Edition (`seeds/002_8c1a109281471897.txt`).
 
+pub mod hazards;
 #[cfg(test)]
 mod seed_text;
 pub mod shooting;
@@ -7,6 +8,7 @@ pub mod tables;
 pub mod warrior;
 pub mod weapon;
 
+use crate::systems::step_model::StepModel;
 use crate::systems::{Model, ParamError, Params, SystemInfo, VariantDef};
 use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use weapon::{Template, Weapon};
@@ -19,7 +21,7 @@ pub const VARIANTS: &[VariantDef] = &[VariantDef {
 }];
 
 /// Scenario names.
-pub const SCENARIOS: &[&str] = &["shooting"];
+pub const SCENARIOS: &[&str] = &["shooting", "grenade", "fire", "fall"];
 
 /// Parameters of the shooting scenario besides the weapon's.
 pub const SHOOTING_PARAMS: &[&str] = &[
@@ -81,25 +83,22 @@ fn required<T>(v: Option<T>, field: &str, what: &str) -> Result<T, ParamError> {
 
 /// Builds a GCE model.
 pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    if scenario != "shooting" {
-        return Err(ParamError::new(
+    match scenario {
+        "shooting" => Ok(Box::new(build_shooting(p, variants)?)),
+        "grenade" | "fire" | "fall" => build_hazard(scenario, p, variants),
+        _ => Err(ParamError::new(
             "scenario",
             format!(
                 "GCE has no scenario '{scenario}' (known: {})",
                 SCENARIOS.join(", ")
             ),
-        ));
+        )),
     }
-    Ok(Box::new(build_shooting(p, variants)?))
 }
 
 /// Builds the shooting model itself (tests reach its two samplers).
 pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, ParamError> {
-    let overwatch_bonus = match variants.choice("overwatch", VARIANTS[0].values)?.as_deref() {
-        Some("original") => -1,
-        _ => 1,
-    };
-    variants.reject_unused(&["overwatch"])?;
+    let overwatch_bonus = overwatch_bonus(variants)?;
     let weapon = Weapon::from_params(p)?;
     let bs = required(
         p.int("bs", 0, 10)?,
@@ -143,27 +142,7 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
             "inches to the target",
         )?)
     };
-    let flag = |name: &str, value: i32| -> Result<i32, ParamError> {
-        Ok(if p.flag(name)?.unwrap_or(false) {
-            value
-        } else {
-            0
-        })
-    };
-    let cover = match p.choice("cover", &["none", "partial", "in"])?.as_deref() {
-        Some("partial") => -1,
-        Some("in") => -2,
-        _ => 0,
-    };
-    let hit_modifier = cover
-        + flag("overwatch", overwatch_bonus)?
-        + flag("appearing_or_charging", -1)?
-        + flag("firer_vehicle_moved_fast", -1)?
-        + flag("target_moved_fast", -1)?
-        + flag("fast_moving_warrior", -1)?
-        + flag("small_target", -1)?
-        + flag("large_target", 1)?
-        + p.int("extra_hit_modifier", -10, 10)?.unwrap_or(0) as i32;
+    let hit_modifier = situational_hit_modifier(p, overwatch_bonus)?;
     let coverage = match p
         .choice("coverage", &["aimed", "full", "partial"])?
         .as_deref()
@@ -178,26 +157,14 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
             "coverage applies to blast markers and teardrop templates; this weapon has neither",
         ));
     }
-    let save = save_value(p, "save")?;
+    let v = victim(p)?;
     let target = Target {
-        toughness: required(
-            p.int("toughness", 1, 10)?,
-            "toughness",
-            "the target's Toughness, 1-10",
-        )? as u8,
-        wounds: required(p.int("wounds", 1, 20)?, "wounds", "the target's Wounds")? as u8,
-        save,
-        ws: required(
-            p.int("target_ws", 1, 10)?,
-            "target_ws",
-            "the target's WS, for Flesh Wounds",
-        )? as u8,
-        bs: required(
-            p.int("target_bs", 1, 10)?,
-            "target_bs",
-            "the target's BS, for Flesh Wounds",
-        )? as u8,
-        pin_immune: p.flag("pin_immune")?.unwrap_or(false),
+        toughness: v.toughness,
+        wounds: v.wounds,
+        save: v.save,
+        ws: v.ws,
+        bs: v.bs,
+        pin_immune: v.pin_immune,
         escape_initiative: if p.flag("friend_within_2in")?.unwrap_or(false) {
             Some(required(
                 p.int("target_initiative", 1, 10)?,
@@ -241,6 +208,149 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
         target,
         firer,
     }))
+}
+
+/// Hit Modifiers (Step 2 – Roll to Hit): cover -1/-2, Overwatch (by rule
+/// variant), appearing/charging -1, firing from a fast vehicle -1, target
+/// moved fast -1, fast moving warrior -1, small target -1, large target +1,
+/// plus any other modifier the spec adds.
+fn situational_hit_modifier(p: &Params, overwatch_bonus: i32) -> Result<i32, ParamError> {
+    let flag = |name: &str, value: i32| -> Result<i32, ParamError> {
+        Ok(if p.flag(name)?.unwrap_or(false) {
+            value
+        } else {
+            0
+        })
+    };
+    let cover = match p.choice("cover", &["none", "partial", "in"])?.as_deref() {
+        Some("partial") => -1,
+        Some("in") => -2,
+        _ => 0,
+    };
+    Ok(cover
+        + flag("overwatch", overwatch_bonus)?
+        + flag("appearing_or_charging", -1)?
+        + flag("firer_vehicle_moved_fast", -1)?
+        + flag("target_moved_fast", -1)?
+        + flag("fast_moving_warrior", -1)?
+        + flag("small_target", -1)?
+        + flag("large_target", 1)?
+        + p.int("extra_hit_modifier", -10, 10)?.unwrap_or(0) as i32)
+}
+
+/// The Overwatch hit modifier under the chosen rule variant.
+fn overwatch_bonus(variants: &Params) -> Result<i32, ParamError> {
+    let bonus = match variants.choice("overwatch", VARIANTS[0].values)?.as_deref() {
+        Some("original") => -1,
+        _ => 1,
+    };
+    variants.reject_unused(&["overwatch"])?;
+    Ok(bonus)
+}
+
+fn victim(p: &Params) -> Result<hazards::Victim, ParamError> {
+    Ok(hazards::Victim {
+        toughness: required(
+            p.int("toughness", 1, 10)?,
+            "toughness",
+            "the target's Toughness, 1-10",
+        )? as u8,
+        wounds: required(p.int("wounds", 1, 20)?, "wounds", "the target's Wounds")? as u8,
+        save: save_value(p, "save")?,
+        ws: required(
+            p.int("target_ws", 1, 10)?,
+            "target_ws",
+            "the target's WS, for Flesh Wounds",
+        )? as u8,
+        bs: required(
+            p.int("target_bs", 1, 10)?,
+            "target_bs",
+            "the target's BS, for Flesh Wounds",
+        )? as u8,
+        pin_immune: p.flag("pin_immune")?.unwrap_or(false),
+    })
+}
+
+/// The grenade, fire and fall scenarios.
+fn build_hazard(
+    scenario: &str,
+    p: &Params,
+    variants: &Params,
+) -> Result<Box<dyn Model>, ParamError> {
+    let model: Box<dyn Model> = match scenario {
+        "grenade" => {
+            let bonus = overwatch_bonus(variants)?;
+            let strength = required(
+                p.int("user_strength", 1, 10)?,
+                "user_strength",
+                "the thrower's Strength, for the throw range",
+            )? as u8;
+            let range = required(p.real("range", 1000.0)?, "range", "inches to the target")?;
+            let ammo = match p.word("ammo")? {
+                None => None,
+                Some(w) => Some(
+                    w.trim_end_matches('+')
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|v| (2..=6).contains(v))
+                        .ok_or_else(|| {
+                            ParamError::new("ammo", format!("'{w}' is not an Ammo Roll (2+ to 6+)"))
+                        })?,
+                ),
+            };
+            let g = hazards::Grenade {
+                bs: required(
+                    p.int("bs", 0, 10)?,
+                    "bs",
+                    "the thrower's Ballistic Skill, 0-10",
+                )? as i32,
+                hit_modifier: situational_hit_modifier(p, bonus)?,
+                in_range: range <= f64::from(hazards::throw_range(strength)),
+                ammo,
+            };
+            let metrics = g.metric_defs();
+            Box::new(StepModel::new(g, metrics))
+        }
+        "fire" => {
+            overwatch_bonus(variants)?;
+            Box::new(hazards::FireModel::new(hazards::Fire {
+                victim: victim(p)?,
+                helpers: p.int("helpers", 0, 5)?.unwrap_or(0) as u32,
+            }))
+        }
+        _ => {
+            overwatch_bonus(variants)?;
+            let f = hazards::Fall {
+                height: required(p.real("height", 100.0)?, "height", "inches fallen")?,
+                victim: victim(p)?,
+                lands_on_warrior: p.flag("lands_on_warrior")?.unwrap_or(false),
+            };
+            let metrics = f.metric_defs();
+            Box::new(StepModel::new(f, metrics))
+        }
+    };
+    p.reject_unused(&[
+        "bs",
+        "user_strength",
+        "range",
+        "ammo",
+        "cover",
+        "overwatch",
+        "appearing_or_charging",
+        "small_target",
+        "large_target",
+        "extra_hit_modifier",
+        "toughness",
+        "wounds",
+        "save",
+        "target_ws",
+        "target_bs",
+        "pin_immune",
+        "helpers",
+        "height",
+        "lands_on_warrior",
+    ])?;
+    Ok(model)
 }
 
 /// A save as the score needed (2-6), 0 or absent for none.

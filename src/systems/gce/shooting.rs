@@ -79,8 +79,8 @@ pub struct Shooting {
     pub firer: Option<Firer>,
 }
 
-pub use super::warrior::Status;
 use super::warrior::Condition;
+pub use super::warrior::Status;
 
 /// Everything the attack has done so far: the state the steps act on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -627,7 +627,8 @@ impl ShootingModel {
         let s = self.shooting.sample(roller);
         self.record(&s, sink);
         let eventually = s.target.status == Status::OutOfAction
-            || (s.target.status == Status::Down && recover_until_settled(roller, s.target.ws, s.target.bs));
+            || (s.target.status == Status::Down
+                && recover_until_settled(roller, s.target.ws, s.target.bs));
         sink.record(P_EVENTUALLY_OOA, u64::from(eventually));
     }
 }
