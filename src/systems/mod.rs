@@ -5,6 +5,7 @@
 pub mod bfg;
 pub mod gce;
 mod params;
+pub mod repeat_model;
 pub mod step_model;
 
 pub use params::{ParamError, ParamValue, Params};

@@ -4,20 +4,18 @@
 //! One round is written once as sub-steps on a [`Board`] state. The sampler
 //! loops rounds until the action is over. The exact evaluator treats the
 //! grapple as an absorbing Markov chain: damage never goes back up, so the
-//! only cycles are draws (a state returning to itself), and the kernel's
-//! [`absorb_monotone`] solves it by elimination in order of decreasing damage.
+//! only cycles are draws (a state returning to itself), and
+//! [`RepeatModel`] solves it by elimination in order of decreasing damage.
 
 use super::tables::{Critical, boarding_crit_scores, boarding_value_modifier, critical_for};
-use crate::dice::{
-    BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally, absorb_monotone,
-};
-use crate::systems::{MetricDef, Model, TrialValues};
+use crate::dice::{MetricSink, Roller};
+use crate::systems::MetricDef;
+use crate::systems::repeat_model::{RepeatModel, Repeated};
 
 /// Most ships boarding at once.
 pub const MAX_ATTACKERS: usize = 4;
 /// End phases counted one by one in the metrics; longer fights are pooled.
 pub const ROUNDS_SHOWN: usize = 6;
-const PATHS: usize = 1 << 16;
 
 /// One side's fixed modifiers and nature.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,7 +67,7 @@ pub struct Board {
 }
 
 impl Boarding {
-    fn start(&self) -> Board {
+    fn initial(&self) -> Board {
         let mut att = [0u8; MAX_ATTACKERS];
         for (slot, &r) in att.iter_mut().zip(&self.attackers.remaining) {
             *slot = r.min(255) as u8;
@@ -234,30 +232,6 @@ impl Boarding {
         s.over = s.def == 0 || !attackers_left || (!s.grappled && s.difference > 0);
         s.difference = 0;
     }
-
-    fn round(&self, dice: &mut impl Roller, s: &mut Board) {
-        self.roll_scores(dice, s);
-        self.roll_crit_checks(dice, s);
-        self.resolve_crits(dice, s);
-    }
-
-    /// The exact one-round transition from `s`.
-    fn transition(&self, s: &Board) -> Option<Vec<(Board, f64)>> {
-        let d = StateDist::certain(s.clone())
-            .step(PATHS, |r: &mut Replay, b| self.roll_scores(r, b))
-            .ok()?
-            .step(PATHS, |r: &mut Replay, b| self.roll_crit_checks(r, b))
-            .ok()?
-            .step(PATHS, |r: &mut Replay, b| self.resolve_crits(r, b))
-            .ok()?;
-        Some(d.iter().map(|(b, p)| (b.clone(), p)).collect())
-    }
-}
-
-/// The boarding model.
-pub struct BoardingModel {
-    boarding: Boarding,
-    metrics: Vec<MetricDef>,
 }
 
 const P_WIN: usize = 0;
@@ -269,12 +243,12 @@ const P_ATTACKERS_OUT: usize = 5;
 const MEAN_DEF_DAMAGE: usize = 6;
 const MEAN_ATT_DAMAGE: usize = 7;
 const P_DEF_CRIT: usize = 8;
-const MEAN_ROUNDS: usize = 9;
-const ROUNDS_FROM: usize = 10;
+const SHIPS_FROM: usize = 9;
 
-impl BoardingModel {
-    /// Wraps a validated boarding action.
-    pub fn new(boarding: Boarding) -> Self {
+impl Boarding {
+    /// The action's own metrics (end-phase counts are added by
+    /// [`RepeatModel`]).
+    pub fn metric_defs(&self) -> Vec<MetricDef> {
         let mut metrics = vec![
             MetricDef::probability("p_win", "P(the boarders win the first round)"),
             MetricDef::probability("p_draw", "P(the first round is a draw: the ships grapple)"),
@@ -303,39 +277,55 @@ impl BoardingModel {
                 "p_defender_critical",
                 "P(the boarded ship suffers a critical hit)",
             ),
-            MetricDef::mean(
-                "mean_end_phases",
-                "expected end phases until the action is over",
-            ),
         ];
-        for k in 1..=ROUNDS_SHOWN {
-            metrics.push(MetricDef::probability(
-                format!("end_phases={k}"),
-                "P(over after exactly k end phases)",
-            ));
-        }
-        metrics.push(MetricDef::probability(
-            format!("end_phases>{ROUNDS_SHOWN}"),
-            "P(still grappled after that many end phases)",
-        ));
-        for i in 0..boarding.attackers.remaining.len() {
+        for i in 0..self.attackers.remaining.len() {
             metrics.push(MetricDef::probability(
                 format!("p_boarder{}_critical", i + 1),
                 "P(this boarding ship suffers a critical hit)",
             ));
         }
-        let start = boarding.defender.remaining[0];
-        for k in 0..=start {
+        for k in 0..=self.defender.remaining[0] {
             metrics.push(MetricDef::probability(
                 format!("defender_damage={k}"),
                 "P(exactly k damage to the boarded ship)",
             ));
         }
-        BoardingModel { boarding, metrics }
+        metrics
     }
 
-    fn record_final(&self, s: &Board, sink: &mut impl MetricSink) {
-        let b = &self.boarding;
+    /// The boarding model: the action repeated until it is over.
+    pub fn into_model(self) -> RepeatModel<Boarding> {
+        let metrics = self.metric_defs();
+        RepeatModel::new(self, metrics, ROUNDS_SHOWN)
+    }
+}
+
+impl Repeated for Boarding {
+    type State = Board;
+
+    const ROUND: &'static str = "end_phases";
+
+    fn start(&self) -> Board {
+        self.initial()
+    }
+
+    fn over(&self, s: &Board) -> bool {
+        s.over
+    }
+
+    fn sub_steps(&self) -> usize {
+        3
+    }
+
+    fn sub_step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut Board) {
+        match i {
+            0 => self.roll_scores(dice, s),
+            1 => self.roll_crit_checks(dice, s),
+            _ => self.resolve_crits(dice, s),
+        }
+    }
+
+    fn record(&self, s: &Board, sink: &mut impl MetricSink) {
         sink.record(P_WIN, u64::from(s.first == 1));
         sink.record(P_DRAW, u64::from(s.first == 2));
         sink.record(P_LOSE, u64::from(s.first == 3));
@@ -345,82 +335,31 @@ impl BoardingModel {
             u64::from(s.def_catastrophic && !s.def_hulk),
         );
         sink.record(P_ATTACKERS_OUT, u64::from(s.att.iter().all(|&a| a == 0)));
-        let def_damage = b.defender.remaining[0] - u32::from(s.def);
+        let def_damage = self.defender.remaining[0] - u32::from(s.def);
         sink.record(MEAN_DEF_DAMAGE, u64::from(def_damage));
         let att_left: u32 = s.att.iter().map(|&a| u32::from(a)).sum();
         sink.record(
             MEAN_ATT_DAMAGE,
-            u64::from(b.attackers.remaining.iter().sum::<u32>() - att_left),
+            u64::from(self.attackers.remaining.iter().sum::<u32>() - att_left),
         );
         sink.record(P_DEF_CRIT, u64::from(s.def_crit));
-        let ships_from = ROUNDS_FROM + ROUNDS_SHOWN + 1;
-        for i in 0..b.attackers.remaining.len() {
-            sink.record(ships_from + i, u64::from(s.att_crit & (1 << i) != 0));
+        for i in 0..self.attackers.remaining.len() {
+            sink.record(SHIPS_FROM + i, u64::from(s.att_crit & (1 << i) != 0));
         }
         sink.record(
-            ships_from + b.attackers.remaining.len() + def_damage as usize,
+            SHIPS_FROM + self.attackers.remaining.len() + def_damage as usize,
             1,
         );
-    }
-
-    fn record_rounds(&self, rounds: usize, sink: &mut impl MetricSink) {
-        sink.record(MEAN_ROUNDS, rounds as u64);
-        sink.record(ROUNDS_FROM + rounds.min(ROUNDS_SHOWN + 1) - 1, 1);
-    }
-
-    fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
-        let mut s = self.boarding.start();
-        let mut rounds = 0;
-        while !s.over {
-            self.boarding.round(dice, &mut s);
-            rounds += 1;
-        }
-        self.record_final(&s, sink);
-        self.record_rounds(rounds, sink);
-    }
-}
-
-impl Model for BoardingModel {
-    fn metrics(&self) -> &[MetricDef] {
-        &self.metrics
-    }
-
-    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        for _ in 0..trials {
-            self.trial(roller, tally);
-            tally.finish_trial();
-        }
-    }
-
-    fn exact(&self) -> Option<Vec<f64>> {
-        let a = absorb_monotone(
-            &self.boarding.start(),
-            ROUNDS_SHOWN,
-            &|s: &Board| s.over,
-            &mut |s: &Board| self.boarding.transition(s),
-        )?;
-        let mut e = Expectation::new(self.metrics.len());
-        for (f, p) in &a.finals {
-            e.set_weight(*p);
-            self.record_final(f, &mut e);
-        }
-        for k in 1..=ROUNDS_SHOWN + 1 {
-            e.set_weight(a.steps[k]);
-            e.record(ROUNDS_FROM + k - 1, 1);
-        }
-        e.set_weight(a.mean_steps);
-        e.record(MEAN_ROUNDS, 1);
-        Some(e.into_values())
-    }
-
-    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        self.trial(roller, &mut TrialValues(values));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::{Replay, StateDist};
+    use crate::systems::Model;
+
+    const PATHS: usize = 1 << 16;
 
     fn side(remaining: u32, starting: u32) -> Side {
         Side {
@@ -445,7 +384,7 @@ mod tests {
             attackers: side(6, 6),
             defender: side(3, 6),
         };
-        let mut s = b.start();
+        let mut s = b.initial();
         // With the Hyperion's starting damage set to 6 it is crippled: the
         // Plagueclaw has +2 (twice the boarding value) +2 (enemy crippled);
         // it rolls a 2 for a 6, the Hyperion rolls a 4 for a 4.
@@ -471,9 +410,9 @@ mod tests {
             attackers: side(3, 6),
             defender: side(3, 6),
         };
-        let model = BoardingModel::new(b.clone());
+        let model = b.clone().into_model();
         let exact = model.exact().unwrap();
-        let mut d = StateDist::certain(b.start());
+        let mut d = StateDist::certain(b.initial());
         for _ in 0..60 {
             d = d
                 .step(PATHS, |r: &mut Replay, s| b.roll_scores(r, s))
@@ -493,7 +432,12 @@ mod tests {
             "{p_hulk} vs {}",
             exact[P_HULK]
         );
-        let total: f64 = exact[ROUNDS_FROM..=ROUNDS_FROM + ROUNDS_SHOWN].iter().sum();
+        let first = model
+            .metrics()
+            .iter()
+            .position(|m| m.name == "end_phases=1")
+            .unwrap();
+        let total: f64 = exact[first..first + ROUNDS_SHOWN + 1].iter().sum();
         assert!((total - 1.0).abs() < 1e-9);
         assert!((exact[P_WIN] + exact[P_DRAW] + exact[P_LOSE] - 1.0).abs() < 1e-12);
     }

@@ -8,7 +8,7 @@ pub mod tables;
 
 use crate::systems::step_model::StepModel;
 use crate::systems::{Model, ParamError, Params, SystemInfo, VariantDef};
-use boarding::{Boarding, BoardingModel, Side};
+use boarding::{Boarding, Side};
 use mechanics::{Hazard, HazardKind, HitAndRun, Ram};
 use tables::{Critical, ShipType, ram_test_dice};
 
@@ -299,10 +299,13 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
                 escorts: p.flag("defender_escort")?.unwrap_or(false),
                 applies: applies(p, "defender")?,
             };
-            Box::new(BoardingModel::new(Boarding {
-                attackers,
-                defender,
-            }))
+            Box::new(
+                Boarding {
+                    attackers,
+                    defender,
+                }
+                .into_model(),
+            )
         }
         "hit_and_run" => {
             let attack = p

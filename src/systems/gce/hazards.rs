@@ -2,11 +2,10 @@
 
 use super::tables::{hit_needed, hit_with, save_modifier_for_strength, wound_needed};
 use super::warrior::{Condition, Status};
-use crate::dice::{
-    BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally, absorb_monotone,
-};
+use crate::dice::{MetricSink, Roller};
+use crate::systems::MetricDef;
+use crate::systems::repeat_model::{RepeatModel, Repeated};
 use crate::systems::step_model::Mechanic;
-use crate::systems::{MetricDef, Model, TrialValues};
 
 /// "Maximum range of throw = (Warrior’s Strength x 2) + 2”" and "it can
 /// never be more than 12”" (Grenades and Stikkbombz, Throw Table).
@@ -150,7 +149,8 @@ pub struct Victim {
 /// less than 6 causes them to take a Strength 4 Hit"; "If the Strength 4
 /// Hit puts them Down (or Out of Action) then the Fire goes out"; "For each
 /// friendly helping add +1 to the D6 roll. A total of 6 causes the Fire to
-/// go out." Repeats every turn: an absorbing chain, solved exactly.
+/// go out." Repeats every turn: an absorbing chain, solved exactly by
+/// [`RepeatModel`].
 #[derive(Clone, Debug)]
 pub struct Fire {
     /// The burning warrior.
@@ -162,8 +162,9 @@ pub struct Fire {
 /// Turns counted one by one in the metrics.
 pub const TURNS_SHOWN: usize = 6;
 
+/// A burning warrior's state.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Burning {
+pub struct Burning {
     condition: Condition,
     out: bool,
 }
@@ -192,7 +193,7 @@ impl Fire {
         s.out |= s.condition.is_down_or_out();
     }
 
-    fn start(&self) -> Burning {
+    fn initial(&self) -> Burning {
         Burning {
             condition: Condition::new(self.victim.wounds, self.victim.ws, self.victim.bs),
             out: false,
@@ -200,16 +201,10 @@ impl Fire {
     }
 }
 
-/// The fire model.
-pub struct FireModel {
-    fire: Fire,
-    metrics: Vec<MetricDef>,
-}
-
-impl FireModel {
-    /// Wraps a fire.
-    pub fn new(fire: Fire) -> Self {
-        let mut metrics = vec![
+impl Fire {
+    /// The fire's own metrics (turn counts are added by [`RepeatModel`]).
+    pub fn metric_defs(&self) -> Vec<MetricDef> {
+        vec![
             MetricDef::probability("p_out_of_action", "P(Out of Action before the fire is out)"),
             MetricDef::probability("p_down", "P(Down, which puts the fire out)"),
             MetricDef::probability(
@@ -217,88 +212,46 @@ impl FireModel {
                 "P(on its feet with a Flesh Wound when the fire goes out)",
             ),
             MetricDef::probability("p_unhurt", "P(no wound lost when the fire goes out)"),
-            MetricDef::mean("mean_turns", "expected turns until the fire is out"),
-        ];
-        metrics.extend(
-            (1..=TURNS_SHOWN).map(|k| {
-                MetricDef::probability(format!("turns={k}"), "P(out after exactly k turns)")
-            }),
-        );
-        metrics.push(MetricDef::probability(
-            format!("turns>{TURNS_SHOWN}"),
-            "P(still burning after that many turns)",
-        ));
-        FireModel { fire, metrics }
+        ]
     }
 
-    fn record_final(&self, s: &Burning, sink: &mut impl MetricSink) {
+    /// The fire model: turns repeated until the fire is out.
+    pub fn into_model(self) -> RepeatModel<Fire> {
+        let metrics = self.metric_defs();
+        RepeatModel::new(self, metrics, TURNS_SHOWN)
+    }
+}
+
+impl Repeated for Fire {
+    type State = Burning;
+
+    const ROUND: &'static str = "turns";
+
+    fn start(&self) -> Burning {
+        self.initial()
+    }
+
+    fn over(&self, s: &Burning) -> bool {
+        s.out
+    }
+
+    fn sub_steps(&self) -> usize {
+        1
+    }
+
+    fn sub_step<R: Roller>(&self, _i: usize, dice: &mut R, s: &mut Burning) {
+        self.turn(dice, s);
+    }
+
+    fn record(&self, s: &Burning, sink: &mut impl MetricSink) {
         let c = &s.condition;
         sink.record(0, u64::from(c.status == Status::OutOfAction));
         sink.record(1, u64::from(c.status == Status::Down));
         sink.record(2, u64::from(c.status == Status::FleshWound));
         sink.record(
             3,
-            u64::from(c.status == Status::Standing && c.wounds_left == self.fire.victim.wounds),
+            u64::from(c.status == Status::Standing && c.wounds_left == self.victim.wounds),
         );
-    }
-
-    fn record_turns(&self, turns: usize, sink: &mut impl MetricSink) {
-        sink.record(4, turns as u64);
-        sink.record(4 + turns.min(TURNS_SHOWN + 1), 1);
-    }
-
-    fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
-        let mut s = self.fire.start();
-        let mut turns = 0;
-        while !s.out {
-            self.fire.turn(dice, &mut s);
-            turns += 1;
-        }
-        self.record_final(&s, sink);
-        self.record_turns(turns, sink);
-    }
-}
-
-impl Model for FireModel {
-    fn metrics(&self) -> &[MetricDef] {
-        &self.metrics
-    }
-
-    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        for _ in 0..trials {
-            self.trial(roller, tally);
-            tally.finish_trial();
-        }
-    }
-
-    fn exact(&self) -> Option<Vec<f64>> {
-        let a = absorb_monotone(
-            &self.fire.start(),
-            TURNS_SHOWN,
-            &|s: &Burning| s.out,
-            &mut |s: &Burning| {
-                let d = StateDist::certain(s.clone())
-                    .step(1 << 16, |r: &mut Replay, b| self.fire.turn(r, b))
-                    .ok()?;
-                Some(d.iter().map(|(b, p)| (b.clone(), p)).collect())
-            },
-        )?;
-        let mut e = Expectation::new(self.metrics.len());
-        for (f, p) in &a.finals {
-            e.set_weight(*p);
-            self.record_final(f, &mut e);
-        }
-        for k in 1..=TURNS_SHOWN + 1 {
-            e.set_weight(a.steps[k]);
-            e.record(4 + k, 1);
-        }
-        e.set_weight(a.mean_steps);
-        e.record(4, 1);
-        Some(e.into_values())
-    }
-
-    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        self.trial(roller, &mut TrialValues(values));
     }
 }
 

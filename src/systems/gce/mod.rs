@@ -313,10 +313,13 @@ fn build_hazard(
         }
         "fire" => {
             overwatch_bonus(variants)?;
-            Box::new(hazards::FireModel::new(hazards::Fire {
-                victim: victim(p)?,
-                helpers: p.int("helpers", 0, 5)?.unwrap_or(0) as u32,
-            }))
+            Box::new(
+                hazards::Fire {
+                    victim: victim(p)?,
+                    helpers: p.int("helpers", 0, 5)?.unwrap_or(0) as u32,
+                }
+                .into_model(),
+            )
         }
         _ => {
             overwatch_bonus(variants)?;
