@@ -1,7 +1,7 @@
 //! GCE grenades that miss, warriors on fire, and falls.
 
 use super::tables::{hit_needed, hit_with, save_modifier_for_strength, wound_needed};
-use super::warrior::{Condition, Status};
+use super::warrior::{Condition, Status, WarriorStats};
 use crate::dice::{MetricSink, Roller};
 use crate::systems::MetricDef;
 use crate::systems::repeat_model::{RepeatModel, Repeated};
@@ -128,23 +128,6 @@ impl Mechanic for Grenade {
     }
 }
 
-/// A warrior's target stats for hits that are not shots.
-#[derive(Clone, Debug)]
-pub struct Victim {
-    /// Toughness 1-10.
-    pub toughness: u8,
-    /// Wounds.
-    pub wounds: u8,
-    /// Armour save, if any.
-    pub save: Option<u8>,
-    /// WS, BS (Flesh Wounds).
-    pub ws: u8,
-    /// See `ws`.
-    pub bs: u8,
-    /// Immune to Pinning.
-    pub pin_immune: bool,
-}
-
 /// Warriors on Fire: "roll a D6 ... On a 6 the Fire goes out ... Anything
 /// less than 6 causes them to take a Strength 4 Hit"; "If the Strength 4
 /// Hit puts them Down (or Out of Action) then the Fire goes out"; "For each
@@ -154,7 +137,7 @@ pub struct Victim {
 #[derive(Clone, Debug)]
 pub struct Fire {
     /// The burning warrior.
-    pub victim: Victim,
+    pub victim: WarriorStats,
     /// Friends helping each turn.
     pub helpers: u32,
 }
@@ -195,7 +178,7 @@ impl Fire {
 
     fn initial(&self) -> Burning {
         Burning {
-            condition: Condition::new(self.victim.wounds, self.victim.ws, self.victim.bs),
+            condition: self.victim.fresh(),
             out: false,
         }
     }
@@ -268,7 +251,7 @@ pub struct Fall {
     /// Height in inches.
     pub height: f64,
     /// The faller.
-    pub victim: Victim,
+    pub victim: WarriorStats,
     /// Whether it lands on another warrior.
     pub lands_on_warrior: bool,
 }
@@ -309,7 +292,7 @@ impl Mechanic for Fall {
 
     fn start(&self) -> FallState {
         FallState {
-            condition: Condition::new(self.victim.wounds, self.victim.ws, self.victim.bs),
+            condition: self.victim.fresh(),
             damage: 0,
             other_damage: 0,
             other_out: false,

@@ -11,6 +11,7 @@ pub mod weapon;
 use crate::systems::step_model::StepModel;
 use crate::systems::{Model, ParamError, Params, SystemInfo, VariantDef};
 use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
+use warrior::WarriorStats;
 use weapon::{Template, Weapon};
 
 /// Rule variants of GCE.
@@ -157,14 +158,8 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
             "coverage applies to blast markers and teardrop templates; this weapon has neither",
         ));
     }
-    let v = victim(p)?;
     let target = Target {
-        toughness: v.toughness,
-        wounds: v.wounds,
-        save: v.save,
-        ws: v.ws,
-        bs: v.bs,
-        pin_immune: v.pin_immune,
+        stats: victim(p)?,
         escape_initiative: if p.flag("friend_within_2in")?.unwrap_or(false) {
             Some(required(
                 p.int("target_initiative", 1, 10)?,
@@ -248,8 +243,8 @@ fn overwatch_bonus(variants: &Params) -> Result<i32, ParamError> {
     Ok(bonus)
 }
 
-fn victim(p: &Params) -> Result<hazards::Victim, ParamError> {
-    Ok(hazards::Victim {
+fn victim(p: &Params) -> Result<WarriorStats, ParamError> {
+    Ok(WarriorStats {
         toughness: required(
             p.int("toughness", 1, 10)?,
             "toughness",

@@ -27,19 +27,8 @@ pub enum Coverage {
 /// The target warrior.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Target {
-    /// Toughness 1-10.
-    pub toughness: u8,
-    /// Wounds on the profile.
-    pub wounds: u8,
-    /// Armour save (score needed), if any.
-    pub save: Option<u8>,
-    /// WS and BS: "so long as both their WS and BS characteristics do not
-    /// reach 0" after Flesh Wounds.
-    pub ws: u8,
-    /// See `ws`.
-    pub bs: u8,
-    /// Immune to Pinning (drivers, some factions).
-    pub pin_immune: bool,
+    /// Toughness, Wounds, save, WS/BS, immunity to Pinning.
+    pub stats: WarriorStats,
     /// Initiative for the escape test when a friend not Pinned or Down is
     /// within 2" ("Escaping from Pinning"); `None` when no friend is near.
     pub escape_initiative: Option<u8>,
@@ -79,8 +68,8 @@ pub struct Shooting {
     pub firer: Option<Firer>,
 }
 
-use super::warrior::Condition;
 pub use super::warrior::Status;
+use super::warrior::{Condition, WarriorStats};
 
 /// Everything the attack has done so far: the state the steps act on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -112,7 +101,7 @@ impl Shooting {
             wounds: 0,
             unsaved: 0,
             damage: 0,
-            target: Condition::new(self.target.wounds, self.target.ws, self.target.bs),
+            target: self.target.stats.fresh(),
             pinned: false,
             out_of_ammo: false,
             exploded: false,
@@ -240,7 +229,7 @@ impl Shooting {
         }
         s.hits += 1;
         // Pinning: "Unless otherwise stated a shot that Hits will Pin".
-        s.pinned |= !self.target.pin_immune;
+        s.pinned |= !self.target.stats.pin_immune;
         if let Some(fire) = self.weapon.catch_fire {
             s.on_fire |= dice.d6() >= fire;
         }
@@ -248,7 +237,7 @@ impl Shooting {
             return;
         }
         // Step 3: Wound Chart.
-        let Some(needed) = wound_needed(self.weapon.strength, self.target.toughness) else {
+        let Some(needed) = wound_needed(self.weapon.strength, self.target.stats.toughness) else {
             return;
         };
         if dice.d6() < u32::from(needed) {
@@ -257,7 +246,7 @@ impl Shooting {
         s.wounds += 1;
         // Step 4: "It is impossible to make a save if the score required is
         // greater than 6"; a Warrior with no Armour has no save to improve.
-        if let Some(save) = self.target.save {
+        if let Some(save) = self.target.stats.save {
             let need = i32::from(save) - self.weapon.save_modifier_with(self.user_strength);
             if need <= 6 && dice.d6() as i32 >= need {
                 return;
@@ -539,7 +528,7 @@ impl ShootingModel {
             back_classes,
             keeps_rolling,
         } = tables;
-        let (ws, bs) = (self.shooting.target.ws, self.shooting.target.bs);
+        let (ws, bs) = (self.shooting.target.stats.ws, self.shooting.target.stats.bs);
         // four interleaved histograms so repeated classes do not queue on
         // one memory slot
         let mut hist = vec![0u64; 4 * FAST_CLASSES];
@@ -568,7 +557,7 @@ impl ShootingModel {
         }
         let every_shot = self.shooting.weapon.ammo_after_every_shot;
         let damage = u64::from(self.shooting.weapon.damage.as_fixed().unwrap_or(0));
-        let pins = !self.shooting.target.pin_immune;
+        let pins = !self.shooting.target.stats.pin_immune;
         let mut eventually = later_out_of_action;
         for class in 0..FAST_CLASSES {
             let n: u64 = (0..4).map(|copy| hist[copy * FAST_CLASSES + class]).sum();
@@ -666,14 +655,15 @@ impl FastTables {
             .range
             .and_then(|r| sh.weapon.range_modifier(r))
             .map(|m| hit_needed(sh.bs, sh.hit_modifier + m));
-        let wound_need = wound_needed(sh.weapon.strength, sh.target.toughness).map_or(7, u32::from);
-        let save_need = sh.target.save.map_or(7, |sv| {
+        let wound_need =
+            wound_needed(sh.weapon.strength, sh.target.stats.toughness).map_or(7, u32::from);
+        let save_need = sh.target.stats.save.map_or(7, |sv| {
             let n = i32::from(sv) - sh.weapon.save_modifier_with(sh.user_strength);
             if n > 6 { 7 } else { n.max(0) as u32 }
         });
         let damage = sh.weapon.damage.as_fixed().unwrap_or(0);
-        let injures = damage > 0 && damage >= u32::from(sh.target.wounds);
-        let flesh_kills = sh.target.ws <= 1 && sh.target.bs <= 1;
+        let injures = damage > 0 && damage >= u32::from(sh.target.stats.wounds);
+        let flesh_kills = sh.target.stats.ws <= 1 && sh.target.stats.bs <= 1;
         let digits = |mut v: usize, n: usize| -> Vec<u32> {
             let mut d = vec![0; n];
             for slot in d.iter_mut().rev() {

@@ -5,6 +5,31 @@
 use super::tables::{Injury, injury};
 use crate::dice::Roller;
 
+/// The profile numbers that decide how a warrior takes hits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarriorStats {
+    /// Toughness 1-10.
+    pub toughness: u8,
+    /// Wounds on the profile.
+    pub wounds: u8,
+    /// Armour save (score needed), if any.
+    pub save: Option<u8>,
+    /// WS and BS: "so long as both their WS and BS characteristics do not
+    /// reach 0" after Flesh Wounds.
+    pub ws: u8,
+    /// See `ws`.
+    pub bs: u8,
+    /// Immune to Pinning (drivers, some factions).
+    pub pin_immune: bool,
+}
+
+impl WarriorStats {
+    /// The unhurt condition of a warrior with these stats.
+    pub fn fresh(&self) -> Condition {
+        Condition::new(self.wounds, self.ws, self.bs)
+    }
+}
+
 /// Where the warrior stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Status {
