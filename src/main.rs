@@ -262,7 +262,10 @@ fn list() {
         println!("{} — {}", s.name, s.title);
         println!("  scenarios: {}", s.scenarios.join(", "));
         println!("  presets:   {}", s.presets.join(", "));
-        println!("  variants:");
+        println!(
+            "  variants:{}",
+            if s.variants.is_empty() { " none" } else { "" }
+        );
         for v in s.variants {
             println!(
                 "    {} = {} (default {}): {}",
@@ -274,7 +277,11 @@ fn list() {
         }
         println!("  metrics:");
         for (name, about) in &s.metrics {
-            println!("    {name:<28} {about}");
+            if name.len() > 28 {
+                println!("    {name}\n    {:<28} {about}", "");
+            } else {
+                println!("    {name:<28} {about}");
+            }
         }
     }
 }

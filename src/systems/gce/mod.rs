@@ -73,6 +73,18 @@ pub fn info() -> crate::systems::SystemInfo {
                     "wounds=k".to_string(),
                     "P(exactly k successful wound rolls)",
                 ),
+                (
+                    "grenade: p_on_target, p_scatters, scatter=d, p_dud, p_unreliable, p_explodes_on_thrower ...".to_string(),
+                    "where a thrown grenade ends up",
+                ),
+                (
+                    "fire: p_out_of_action, p_down, p_flesh_wound, p_unhurt, mean_turns, turns=k".to_string(),
+                    "a warrior on Fire, until it goes out",
+                ),
+                (
+                    "fall: p_wounded, mean_damage, p_down, p_out_of_action, p_pinned, p_other_hurt".to_string(),
+                    "Fall Damage",
+                ),
             ])
             .collect(),
     }
