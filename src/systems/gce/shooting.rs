@@ -12,6 +12,8 @@ use crate::dice::{
     AbsorbingChain, BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally,
 };
 use crate::systems::{MetricDef, Model};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 /// Where the target stands relative to a template or blast marker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -408,7 +410,43 @@ pub struct ShootingModel {
     metrics: Vec<MetricDef>,
     layout: Layout,
     /// Class tables of the fast path, built once per model where it applies.
-    fast: Option<FastTables>,
+    fast: Option<Arc<FastTables>>,
+}
+
+/// Everything the fast path's tables depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct FastKey {
+    needed: Option<i32>,
+    wound_need: u32,
+    save_need: u32,
+    injures: bool,
+    flesh_kills: bool,
+    /// Ammo Roll score, 0 for "Auto".
+    ammo: u32,
+}
+
+impl FastKey {
+    fn of(sh: &Shooting) -> Self {
+        let stats = &sh.target.stats;
+        let damage = sh.weapon.damage.as_fixed().unwrap_or(0);
+        FastKey {
+            needed: sh
+                .range
+                .and_then(|r| sh.weapon.range_modifier(r))
+                .map(|m| hit_needed(sh.bs, sh.hit_modifier + m)),
+            wound_need: wound_needed(sh.weapon.strength, stats.toughness).map_or(7, u32::from),
+            save_need: stats.save.map_or(7, |sv| {
+                let n = i32::from(sv) - sh.weapon.save_modifier_with(sh.user_strength);
+                if n > 6 { 7 } else { n.max(0) as u32 }
+            }),
+            injures: damage > 0 && damage >= u32::from(stats.wounds),
+            flesh_kills: stats.ws <= 1 && stats.bs <= 1,
+            ammo: match sh.weapon.ammo {
+                Ammo::Score(a) => a,
+                Ammo::Auto => 0,
+            },
+        }
+    }
 }
 
 /// Lookup tables of [`ShootingModel::run_fast`].
@@ -457,7 +495,7 @@ impl ShootingModel {
             fast: None,
         };
         if model.fast_path_applies() {
-            model.fast = Some(FastTables::new(&model.shooting));
+            model.fast = Some(FastTables::shared(&model.shooting));
         }
         model
     }
@@ -515,7 +553,7 @@ impl ShootingModel {
     pub fn run_fast(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         let built;
         let tables = match &self.fast {
-            Some(t) => t,
+            Some(t) => t.as_ref(),
             None => {
                 built = FastTables::new(&self.shooting);
                 &built
@@ -623,6 +661,21 @@ impl ShootingModel {
 }
 
 impl FastTables {
+    /// The tables for `sh`, built once per distinct set of numbers they
+    /// depend on and shared by every model with the same numbers, so a
+    /// sweep of many cells holds a few tables, not one per cell.
+    fn shared(sh: &Shooting) -> Arc<FastTables> {
+        static CACHE: Mutex<BTreeMap<FastKey, Arc<FastTables>>> = Mutex::new(BTreeMap::new());
+        let key = FastKey::of(sh);
+        let mut cache = CACHE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        cache
+            .entry(key)
+            .or_insert_with(|| Arc::new(FastTables::new(sh)))
+            .clone()
+    }
+
     fn new(sh: &Shooting) -> Self {
         let (front_bits, back_bits) = Self::outcome_bits(sh);
         // Dense class ids keep the histogram small enough for L1: at most
@@ -651,19 +704,14 @@ impl FastTables {
     /// by the rule's own functions (`hit_with`, `wound_needed`, `injury`,
     /// `ammo_roll` ...).
     fn outcome_bits(sh: &Shooting) -> (Vec<u8>, Vec<u8>) {
-        let needed = sh
-            .range
-            .and_then(|r| sh.weapon.range_modifier(r))
-            .map(|m| hit_needed(sh.bs, sh.hit_modifier + m));
-        let wound_need =
-            wound_needed(sh.weapon.strength, sh.target.stats.toughness).map_or(7, u32::from);
-        let save_need = sh.target.stats.save.map_or(7, |sv| {
-            let n = i32::from(sv) - sh.weapon.save_modifier_with(sh.user_strength);
-            if n > 6 { 7 } else { n.max(0) as u32 }
-        });
-        let damage = sh.weapon.damage.as_fixed().unwrap_or(0);
-        let injures = damage > 0 && damage >= u32::from(sh.target.stats.wounds);
-        let flesh_kills = sh.target.stats.ws <= 1 && sh.target.stats.bs <= 1;
+        let FastKey {
+            needed,
+            wound_need,
+            save_need,
+            injures,
+            flesh_kills,
+            ammo: _,
+        } = FastKey::of(sh);
         let digits = |mut v: usize, n: usize| -> Vec<u32> {
             let mut d = vec![0; n];
             for slot in d.iter_mut().rev() {
