@@ -94,9 +94,17 @@ fn every_example_spec_runs_end_to_end() {
                 .any(|p| p.file_name().unwrap().to_string_lossy().starts_with(".tmp")),
             "no temporary files left"
         );
-        // every exact value lies near its estimate: a loose sanity check on the whole pipeline
+        // every row is a number inside its own interval, never NaN
         for line in csv.lines().skip(1) {
             assert!(!line.contains("NaN"), "{name}: {line}");
+            let f: Vec<&str> = line.rsplitn(10, ',').collect();
+            // from the right: version, sha, variants, seed, trials, ci_high, ci_low, exact, value
+            let (value, lo, hi): (f64, f64, f64) = (
+                f[8].parse().unwrap(),
+                f[6].parse().unwrap(),
+                f[5].parse().unwrap(),
+            );
+            assert!(lo <= value + 1e-12 && value <= hi + 1e-12, "{name}: {line}");
         }
     }
 }

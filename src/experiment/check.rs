@@ -324,7 +324,7 @@ pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, sup
     };
     let text =
         std::fs::read_to_string(path).map_err(|e| err(0, "file", format!("cannot read: {e}")))?;
-    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let line_of = |offset: usize| super::spec::line_of(&text, &(offset..offset));
     let raw: RawBaseline = toml::from_str(&text).map_err(|e| {
         err(
             e.span().map_or(0, |s| line_of(s.start)),
@@ -337,22 +337,14 @@ pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, sup
         let line = line_of(entry.span().start);
         let e = entry.into_inner();
         let (profile, cell) = exp
-            .locate(Some(&e.profile), &e.cell)
-            .map_err(|(field, message)| err(line, &format!("expect.{field}"), message))?;
-        if !exp.models[cell][profile]
-            .metrics()
-            .iter()
-            .any(|m| m.name == e.metric)
-        {
-            return Err(err(
-                line,
-                "expect.metric",
-                format!(
-                    "the baseline expects metric '{}', which the spec no longer has: re-run --update",
-                    e.metric
-                ),
-            ));
-        }
+            .locate_metric(Some(&e.profile), &e.cell, &e.metric)
+            .map_err(|(field, message)| {
+                err(
+                    line,
+                    &format!("expect.{field}"),
+                    format!("the baseline expects what the spec no longer has: {message}; re-run --update"),
+                )
+            })?;
         out.push(Expected {
             profile,
             cell,

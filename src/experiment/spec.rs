@@ -169,6 +169,27 @@ pub struct Experiment {
 }
 
 impl Experiment {
+    /// [`locate`](Self::locate), then checks that the model there reports
+    /// `metric`.
+    pub fn locate_metric(
+        &self,
+        profile: Option<&str>,
+        cell: &toml::Table,
+        metric: &str,
+    ) -> Result<(usize, usize), (String, String)> {
+        let (p, c) = self.locate(profile, cell)?;
+        if self.models[c][p].metrics().iter().any(|m| m.name == metric) {
+            Ok((p, c))
+        } else {
+            Err((
+                "metric".into(),
+                format!(
+                    "unknown metric '{metric}': the spec has no such metric (see `krunch list`)"
+                ),
+            ))
+        }
+    }
+
     /// Finds the profile (by name; optional when there is one) and the sweep
     /// cell (by axis values; every axis must be given) an expectation names.
     /// Errors are (field, message).
@@ -241,7 +262,8 @@ impl Experiment {
     }
 }
 
-fn line_of(text: &str, span: &Range<usize>) -> usize {
+/// 1-based line of a byte offset range's start.
+pub(super) fn line_of(text: &str, span: &Range<usize>) -> usize {
     text[..span.start.min(text.len())].matches('\n').count() + 1
 }
 
@@ -709,19 +731,8 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         let line = at(&e.span());
         let e = e.get_ref();
         let (profile, cell) = experiment
-            .locate(e.profile.as_deref(), &e.cell)
+            .locate_metric(e.profile.as_deref(), &e.cell, &e.metric)
             .map_err(|(field, message)| err(line, &format!("expect.{field}"), message))?;
-        if !experiment.models[cell][profile]
-            .metrics()
-            .iter()
-            .any(|m| m.name == e.metric)
-        {
-            return Err(err(
-                line,
-                "expect.metric",
-                format!("unknown metric '{}' (see `krunch list`)", e.metric),
-            ));
-        }
         if let Some(t) = e.tolerance.filter(|t| !(*t > 0.0 && *t < 1e6)) {
             return Err(err(
                 line,

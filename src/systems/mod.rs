@@ -6,6 +6,8 @@ pub mod bfg;
 pub mod gce;
 mod params;
 pub mod repeat_model;
+#[cfg(test)]
+mod seed_text;
 pub mod step_model;
 
 pub use params::{ParamError, ParamValue, Params};

@@ -188,6 +188,83 @@ mod tests {
     use super::*;
     use crate::dice::enumerate;
 
+    use crate::systems::seed_text::{BFG, tab_rows};
+
+    /// "5+" -> Some(5), "Auto" -> Some(1), "None" -> None.
+    fn score(cell: &str) -> Option<u32> {
+        match cell {
+            "Auto" => Some(1),
+            "None" => None,
+            n => Some(n.trim_end_matches('+').parse().unwrap()),
+        }
+    }
+
+    #[test]
+    fn boarding_results_match_the_seed_text() {
+        // "1 Stalemate 5+/5+" ... "5+ Overwhelmed Auto/None"
+        let rows = tab_rows(BFG, "1\tStalemate", "For example the Hyperion");
+        assert_eq!(rows.len(), 5, "{rows:?}");
+        for row in rows {
+            let (win, lose) = row[2].split_once('/').unwrap();
+            let want = (score(win), score(lose));
+            let first: u32 = row[0].trim_end_matches('+').parse().unwrap();
+            let diffs = if row[0].ends_with('+') {
+                first..=first + 5
+            } else {
+                first..=first
+            };
+            for d in diffs {
+                assert_eq!(boarding_crit_scores(d), want, "difference {d} ({})", row[1]);
+            }
+        }
+    }
+
+    #[test]
+    fn boarding_value_modifiers_match_the_seed_text() {
+        let rows = tab_rows(BFG, "Own boarding value higher", "*Only apply");
+        let want: Vec<i32> = rows
+            .iter()
+            .map(|r| r[1].trim_matches(['+', '*']).parse().unwrap())
+            .collect();
+        assert_eq!(want, [1, 2, 3, 4]);
+        // higher, twice, three times, four or more times the enemy's 3
+        for (own, m) in [4, 6, 9, 12].into_iter().zip(want) {
+            assert_eq!(boarding_value_modifier(own, 3), m, "{own} against 3");
+        }
+    }
+
+    #[test]
+    fn critical_hits_table_matches_the_seed_text() {
+        let rows = tab_rows(BFG, "2-3\t", "Notes:");
+        assert_eq!(rows.len(), 9, "{rows:?}");
+        for row in rows {
+            let name: String = row[2]
+                .split(['.', '!'])
+                .next()
+                .unwrap()
+                .to_lowercase()
+                .replace(' ', "_");
+            let (lo, hi) = row[0].split_once('-').unwrap_or((&row[0], &row[0]));
+            let extra: Vec<u32> = match row[1].as_str() {
+                "+0" | "0" => vec![0],
+                "+1" => vec![1],
+                "+D3" => vec![1, 2, 3],
+                "+D6" => (1..=6).collect(),
+                other => panic!("unexpected extra damage {other}"),
+            };
+            for score in lo.parse::<u32>().unwrap()..=hi.parse().unwrap() {
+                let c = critical_for(score);
+                assert_eq!(c.name(), name, "2D6 = {score}");
+                let got: Vec<u32> = enumerate(100, |r| c.extra_damage(r))
+                    .unwrap()
+                    .into_iter()
+                    .map(|(v, _)| v)
+                    .collect();
+                assert_eq!(got, extra, "{name}");
+            }
+        }
+    }
+
     #[test]
     fn ram_test_dice_match_the_agrippa_example() {
         // "the Agrippa would take a Leadership test on 2D6 to ram another

@@ -1,8 +1,6 @@
 //! Gorkamorka Community Edition (`seeds/002_8c1a109281471897.txt`).
 
 pub mod hazards;
-#[cfg(test)]
-mod seed_text;
 pub mod shooting;
 pub mod tables;
 pub mod warrior;

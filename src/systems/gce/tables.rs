@@ -209,7 +209,7 @@ mod tests {
         assert_eq!(sf, [Some(1), Some(1), Some(2), Some(2), Some(3), None]);
     }
 
-    use super::super::seed_text::table_cells;
+    use crate::systems::seed_text::table_cells;
 
     /// "4+" -> 4, "-1" -> -1, "Miss" -> None.
     fn score(cell: &str) -> Option<i32> {
@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn wound_chart_matches_the_seed_text() {
-        let chart = super::super::seed_text::wound_chart_from_seed();
+        let chart = crate::systems::seed_text::wound_chart_from_seed();
         for s in 1..=10u8 {
             for t in 1..=10u8 {
                 assert_eq!(

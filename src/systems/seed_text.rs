@@ -1,27 +1,48 @@
-//! Test helper: reads tables straight out of the GCE seed text so the
-//! encoded tables are checked against their source, not against a copy.
+//! Test helper: reads tables straight out of the seed texts so encoded
+//! tables are checked against their source, not against a copy.
 
 use std::path::PathBuf;
 
-/// The GCE seed file: `$KRUNCH_SEEDS/002_…` or `../shared/seeds/002_…`
-/// beside the crate.
-pub fn seed_path() -> PathBuf {
+/// The Gorkamorka Community Edition core rules.
+pub const GCE: &str = "002_8c1a109281471897.txt";
+/// The Battlefleet Gothic advanced rules.
+pub const BFG: &str = "004_d4c8740a73a9c193.txt";
+
+/// A seed file: `$KRUNCH_SEEDS/<file>` or `../shared/seeds/<file>` beside
+/// the crate.
+pub fn seed_path(file: &str) -> PathBuf {
     let dir = std::env::var_os("KRUNCH_SEEDS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds"));
-    dir.join("002_8c1a109281471897.txt")
+    dir.join(file)
 }
 
-fn seed() -> String {
-    let path = seed_path();
+/// The text of a seed file.
+pub fn seed(file: &str) -> String {
+    let path = seed_path(file);
     std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the GCE seed must be readable at {}: {e}", path.display()))
+        .unwrap_or_else(|e| panic!("the seed must be readable at {}: {e}", path.display()))
 }
 
-/// The cells of the table that starts at `start` and ends before `end`, in
-/// reading order (separators and blanks dropped).
+/// The lines of `file` from the one starting with `start` up to (not
+/// including) the first line starting with `end`, tab-separated into cells.
+pub fn tab_rows(file: &str, start: &str, end: &str) -> Vec<Vec<String>> {
+    let text = seed(file);
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .skip_while(|l| !l.starts_with(start))
+        .take_while(|l| !l.starts_with(end))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split('\t').map(|c| c.trim().to_string()).collect())
+        .collect();
+    assert!(!rows.is_empty(), "{file} has a table starting '{start}'");
+    rows
+}
+
+/// The cells of the GCE table that starts at `start` and ends before `end`,
+/// in reading order (`|` separators and blanks dropped).
 pub fn table_cells(start: &str, end: &str) -> Vec<String> {
-    let text = seed();
+    let text = seed(GCE);
     let from = text
         .find(start)
         .unwrap_or_else(|| panic!("seed has '{start}'"));
@@ -40,7 +61,7 @@ pub fn table_cells(start: &str, end: &str) -> Vec<String> {
 
 /// The Wound Chart as printed: `None` for "N" and "-".
 pub fn wound_chart_from_seed() -> Vec<Vec<Option<u8>>> {
-    let text = seed();
+    let text = seed(GCE);
     let start = text
         .find("Wound Chart\nSTR |")
         .expect("seed has a Wound Chart");
