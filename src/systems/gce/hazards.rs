@@ -355,10 +355,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn throw_table_matches_the_seed() {
-        // "| 1 | 4” | 2 | 6” | 3 | 8” | 4 | 10” | 5+ | 12” |"
-        for (s, r) in [(1, 4), (2, 6), (3, 8), (4, 10), (5, 12), (8, 12)] {
+    fn throw_table_matches_the_seed_text() {
+        // Throw Table: "| Thrower’s Strength | Range of Throw |" then rows
+        let cells = crate::systems::seed_text::table_cells(
+            "| Thrower’s Strength |",
+            "Throwing Grenades Between",
+        );
+        let rows: Vec<(u8, u32)> = cells[2..]
+            .chunks(2)
+            .map(|c| {
+                (
+                    c[0].trim_end_matches('+').parse().unwrap(),
+                    c[1].trim_end_matches('”').parse().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(rows.len(), 5, "{cells:?}");
+        for (s, r) in rows {
             assert_eq!(throw_range(s), r, "S{s}");
         }
+        // "5+": every Strength above 5 throws 12" too
+        assert_eq!(throw_range(10), 12);
     }
 }
