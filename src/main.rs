@@ -64,8 +64,18 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// List rule sets, scenarios, presets, metrics and rule variants.
-    List,
+    /// List rule sets and scenarios; `list SYSTEM SCENARIO` shows a
+    /// scenario's parameters (type, default or "required"), metrics,
+    /// presets with their stats, and rule variants.
+    #[command(
+        after_help = "Examples:\n  krunch list\n  krunch list gce\n  krunch list gce shooting"
+    )]
+    List {
+        /// A rule set (gce, bfg).
+        system: Option<String>,
+        /// One of its scenarios.
+        scenario: Option<String>,
+    },
     /// Before/after of a rule change: one spec with --variant NAME=VALUE, or
     /// two specs with the same sweep. Paired trials on common random numbers.
     Compare {
@@ -192,9 +202,10 @@ fn main() -> ExitCode {
             trials,
             quiet,
         } => run(&specs, &out, threads, trials, quiet),
-        Command::List => {
-            list();
-            Ok(())
+        Command::List { system, scenario } => {
+            systems::registry::list_text(system.as_deref(), scenario.as_deref())
+                .map(|text| print!("{text}"))
+                .map_err(|e| anyhow::anyhow!(e.message))
         }
         Command::Compare {
             specs,
@@ -253,35 +264,6 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
-        }
-    }
-}
-
-fn list() {
-    for s in systems::catalog() {
-        println!("{} — {}", s.name, s.title);
-        println!("  scenarios: {}", s.scenarios.join(", "));
-        println!("  presets:   {}", s.presets.join(", "));
-        println!(
-            "  variants:{}",
-            if s.variants.is_empty() { " none" } else { "" }
-        );
-        for v in s.variants {
-            println!(
-                "    {} = {} (default {}): {}",
-                v.name,
-                v.values.join(" | "),
-                v.values[0],
-                v.about
-            );
-        }
-        println!("  metrics:");
-        for (name, about) in &s.metrics {
-            if name.len() > 28 {
-                println!("    {name}\n    {:<28} {about}", "");
-            } else {
-                println!("    {name:<28} {about}");
-            }
         }
     }
 }

@@ -217,7 +217,7 @@ fn bad_input_is_named() {
                 ("rammer_leadership", i(8)),
             ]),
             "target_type",
-            "unknown ship type",
+            "is not one of",
         ),
         (
             "ram",

@@ -322,16 +322,27 @@ fn missing_file_and_bad_flags_exit_non_zero() {
 fn list_and_help_describe_the_tool() {
     let o = krunch(&["list"]);
     let text = String::from_utf8_lossy(&o.stdout);
-    for w in [
-        "gce",
-        "shooting",
-        "shoota",
-        "overwatch",
-        "p_out_of_action",
-        "hits=k",
-    ] {
+    for w in ["gce", "bfg", "shooting", "boarding", "shoota", "agrippa"] {
         assert!(text.contains(w), "list mentions {w}");
     }
+    let o = krunch(&["list", "gce", "shooting"]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    for w in [
+        "overwatch",
+        "p_out_of_action",
+        "P(out of action)",
+        "hits={k}",
+        "toughness",
+        "required",
+        "default 3",
+        "strength=3",
+    ] {
+        assert!(text.contains(w), "list gce shooting mentions {w}");
+    }
+    let o = krunch(&["list", "gce", "shootin"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("did you mean 'shooting'"));
     let o = krunch(&["--help"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("Examples:"));
 }

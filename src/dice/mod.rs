@@ -15,4 +15,4 @@ pub use roller::{
     BATCH_LIMIT, BatchedRoller, Replay, Roller, StateDist, TooManyPaths, enumerate, split_word,
     stream_seed,
 };
-pub use tally::{Expectation, MetricSink, Tally};
+pub use tally::{Expectation, Metric, MetricSink, Tally};

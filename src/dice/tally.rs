@@ -4,11 +4,28 @@
 
 use std::ops::AddAssign;
 
+/// A named metric's slot in a tally: handed out when a model declares the
+/// metric, so a mechanic records "p_hit", never "slot 3".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Metric(usize);
+
+impl Metric {
+    /// The slot `index`; only the declaration list hands these out.
+    pub(crate) fn at(index: usize) -> Self {
+        Metric(index)
+    }
+
+    /// Position in the model's metric list (for reports walking all metrics).
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
 /// Where a mechanic records the value of each metric for one trial (or one
 /// weighted outcome, for the exact evaluator).
 pub trait MetricSink {
-    /// Records `value` for metric `index`.
-    fn record(&mut self, index: usize, value: u64);
+    /// Records `value` for `metric`.
+    fn record(&mut self, metric: Metric, value: u64);
 }
 
 /// Integer sums for the Monte Carlo side.
@@ -40,11 +57,11 @@ impl Tally {
         self.trials += n;
     }
 
-    /// Adds `count` trials of value `value` to metric `index`.
+    /// Adds `count` trials of value `value` to `metric`.
     #[inline]
-    pub fn record_many(&mut self, index: usize, value: u64, count: u64) {
-        self.sums[index] += value * count;
-        self.sums_sq[index] += u128::from(value * value) * u128::from(count);
+    pub fn record_many(&mut self, metric: Metric, value: u64, count: u64) {
+        self.sums[metric.0] += value * count;
+        self.sums_sq[metric.0] += u128::from(value * value) * u128::from(count);
     }
 
     /// Trials tallied.
@@ -65,9 +82,9 @@ impl Tally {
 
 impl MetricSink for Tally {
     #[inline]
-    fn record(&mut self, index: usize, value: u64) {
-        self.sums[index] += value;
-        self.sums_sq[index] += u128::from(value * value);
+    fn record(&mut self, metric: Metric, value: u64) {
+        self.sums[metric.0] += value;
+        self.sums_sq[metric.0] += u128::from(value * value);
     }
 }
 
@@ -111,8 +128,8 @@ impl Expectation {
 }
 
 impl MetricSink for Expectation {
-    fn record(&mut self, index: usize, value: u64) {
-        self.values[index] += self.weight * value as f64;
+    fn record(&mut self, metric: Metric, value: u64) {
+        self.values[metric.0] += self.weight * value as f64;
     }
 }
 
@@ -123,11 +140,11 @@ mod tests {
     #[test]
     fn tallies_merge_exactly() {
         let mut a = Tally::new(2);
-        a.record(0, 1);
-        a.record(1, 3);
+        a.record(Metric(0), 1);
+        a.record(Metric(1), 3);
         a.finish_trial();
         let mut b = Tally::new(2);
-        b.record(1, 2);
+        b.record(Metric(1), 2);
         b.finish_trial();
         a += &b;
         assert_eq!((a.trials(), a.sum(0), a.sum(1), a.sum_sq(1)), (2, 1, 5, 13));

@@ -285,15 +285,7 @@ pub fn load(path: &Path) -> Result<Experiment, SpecError> {
 /// Turns `text` into the value a spec would give it: whole number, real
 /// number, flag, or word.
 pub fn param_from_text(text: &str) -> ParamValue {
-    if let Ok(i) = text.parse::<i64>() {
-        ParamValue::Int(i)
-    } else if let Ok(f) = text.parse::<f64>() {
-        ParamValue::Float(f)
-    } else if let Ok(b) = text.parse::<bool>() {
-        ParamValue::Bool(b)
-    } else {
-        ParamValue::Str(text.to_string())
-    }
+    ParamValue::from_text(text)
 }
 
 /// Reads the spec at `path` with `overrides` (`NAME=VALUE` from the command
@@ -324,33 +316,10 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
     let at = |s: &Range<usize>| line_of(&text, s);
     let system = raw.system.get_ref().clone();
     let scenario = raw.scenario.get_ref().clone();
-    let info = systems::catalog()
-        .into_iter()
-        .find(|s| s.name == system)
-        .ok_or_else(|| {
-            err(
-                at(&raw.system.span()),
-                "system",
-                format!(
-                    "unknown rule set '{system}' (known: {})",
-                    systems::catalog()
-                        .iter()
-                        .map(|s| s.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-        })?;
-    if !info.scenarios.contains(&scenario.as_str()) {
-        return Err(err(
-            at(&raw.scenario.span()),
-            "scenario",
-            format!(
-                "{system} has no scenario '{scenario}' (known: {})",
-                info.scenarios.join(", ")
-            ),
-        ));
-    }
+    let info =
+        systems::rule_set(&system).map_err(|e| err(at(&raw.system.span()), "system", e.message))?;
+    info.scenario(&scenario)
+        .map_err(|e| err(at(&raw.scenario.span()), "scenario", e.message))?;
     let trials = *raw.trials.get_ref();
     if !(1..=1_000_000_000_000).contains(&trials) {
         return Err(err(
@@ -623,7 +592,18 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                     let (line, field) = match lines.get(&e.field) {
                         Some(found) => found.clone(),
                         None => {
-                            let near = lines.get("weapon").map_or(profile_lines[pi], |(l, _)| *l);
+                            // the preset that lacks it, or the profile
+                            let near = info
+                                .scenario(&scenario)
+                                .ok()
+                                .and_then(|sc| {
+                                    (sc.params)().into_iter().find_map(|d| {
+                                        matches!(d.kind, systems::ParamKind::Preset { .. })
+                                            .then(|| lines.get(&d.name).map(|(l, _)| *l))
+                                            .flatten()
+                                    })
+                                })
+                                .unwrap_or(profile_lines[pi]);
                             (near, e.field.clone())
                         }
                     };

@@ -1,9 +1,11 @@
-//! Named parameters handed from a spec to a rule set. Reading a parameter
-//! marks it used, so a rule set can reject any it did not understand.
+//! Named parameters handed from a spec to a rule set, read through the
+//! scenario's declarations: a parameter's type, range and default live in
+//! its [`ParamDecl`] and nowhere else.
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use super::registry::{Need, ParamDecl, ParamKind};
+use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// One parameter value.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +20,22 @@ pub enum ParamValue {
     Bool(bool),
 }
 
+impl ParamValue {
+    /// The value a spec would give `text`: whole number, real number, flag,
+    /// or word.
+    pub fn from_text(text: &str) -> ParamValue {
+        if let Ok(i) = text.parse::<i64>() {
+            ParamValue::Int(i)
+        } else if let Ok(f) = text.parse::<f64>() {
+            ParamValue::Float(f)
+        } else if let Ok(b) = text.parse::<bool>() {
+            ParamValue::Bool(b)
+        } else {
+            ParamValue::Str(text.to_string())
+        }
+    }
+}
+
 impl fmt::Display for ParamValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -29,31 +47,69 @@ impl fmt::Display for ParamValue {
     }
 }
 
+/// What is wrong with a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamErrorKind {
+    /// Needed but not given (after presets).
+    Missing,
+    /// Given but not declared by the scenario.
+    Unknown,
+    /// Given with the wrong type or an impossible value.
+    Invalid,
+}
+
 /// A parameter was missing, of the wrong type, impossible, or unknown.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{field}: {message}")]
 pub struct ParamError {
-    /// The parameter's name.
+    /// The parameter's name (the first, when several are missing).
     pub field: String,
     /// What is wrong with it.
     pub message: String,
+    /// Missing, unknown or invalid.
+    pub kind: ParamErrorKind,
+    /// Every missing parameter, when `kind` is `Missing`.
+    pub missing: Vec<String>,
 }
 
 impl ParamError {
-    /// An error about `field`.
+    /// An invalid value of `field`.
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
         ParamError {
             field: field.into(),
             message: message.into(),
+            kind: ParamErrorKind::Invalid,
+            missing: Vec::new(),
+        }
+    }
+
+    /// `field` is needed and not given; `message` says what it is.
+    pub fn missing(field: impl Into<String>, message: impl Into<String>) -> Self {
+        let field = field.into();
+        ParamError {
+            missing: vec![field.clone()],
+            field,
+            message: message.into(),
+            kind: ParamErrorKind::Missing,
+        }
+    }
+
+    /// `field` is not a parameter of the scenario.
+    pub fn unknown(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ParamError {
+            field: field.into(),
+            message: message.into(),
+            kind: ParamErrorKind::Unknown,
+            missing: Vec::new(),
         }
     }
 }
 
-/// Parameters by name, remembering which were read.
+/// Parameters by name, read through the declarations they are bound to.
 #[derive(Clone, Debug, Default)]
 pub struct Params {
     values: BTreeMap<String, ParamValue>,
-    used: RefCell<BTreeSet<String>>,
+    decls: Arc<[ParamDecl]>,
 }
 
 impl Params {
@@ -67,113 +123,117 @@ impl Params {
         self.values.insert(name.into(), value);
     }
 
-    /// The names and values.
+    /// Removes `name`.
+    pub fn remove(&mut self, name: &str) -> Option<ParamValue> {
+        self.values.remove(name)
+    }
+
+    /// The names and values given.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &ParamValue)> {
         self.values.iter()
     }
 
-    fn get(&self, name: &str) -> Option<&ParamValue> {
-        let v = self.values.get(name);
-        if v.is_some() {
-            self.used.borrow_mut().insert(name.to_string());
-        }
-        v
+    /// The value given for `name`, if any (no default applied).
+    pub fn given(&self, name: &str) -> Option<&ParamValue> {
+        self.values.get(name)
     }
 
-    /// Whether `name` is given (does not mark it used).
+    /// Whether `name` is given.
     pub fn has(&self, name: &str) -> bool {
         self.values.contains_key(name)
     }
 
-    /// An optional whole number within `lo..=hi`.
-    pub fn int(&self, name: &str, lo: i64, hi: i64) -> Result<Option<i64>, ParamError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(ParamValue::Int(v)) if (lo..=hi).contains(v) => Ok(Some(*v)),
-            Some(ParamValue::Int(v)) => Err(ParamError::new(
-                name,
-                format!("{v} is impossible: must be from {lo} to {hi}"),
-            )),
-            Some(other) => Err(ParamError::new(
-                name,
-                format!("expected a whole number, got '{other}'"),
-            )),
+    /// The same values read through `decls`.
+    pub fn bound(&self, decls: impl Into<Arc<[ParamDecl]>>) -> Params {
+        Params {
+            values: self.values.clone(),
+            decls: decls.into(),
         }
     }
 
-    /// An optional non-negative real number (whole numbers accepted).
-    pub fn real(&self, name: &str, hi: f64) -> Result<Option<f64>, ParamError> {
-        let v = match self.get(name) {
-            None => return Ok(None),
-            Some(ParamValue::Int(v)) => *v as f64,
-            Some(ParamValue::Float(v)) => *v,
-            Some(other) => {
-                return Err(ParamError::new(
-                    name,
-                    format!("expected a number, got '{other}'"),
-                ));
-            }
-        };
-        if !(0.0..=hi).contains(&v) {
-            return Err(ParamError::new(
+    fn decl(&self, name: &str) -> Result<&ParamDecl, ParamError> {
+        self.decls.iter().find(|d| d.name == name).ok_or_else(|| {
+            ParamError::new(
                 name,
-                format!("{v} is impossible: must be from 0 to {hi}"),
-            ));
-        }
-        Ok(Some(v))
+                "internal error: the rule reads a parameter its scenario does not declare",
+            )
+        })
     }
 
-    /// An optional flag.
-    pub fn flag(&self, name: &str) -> Result<Option<bool>, ParamError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(ParamValue::Bool(b)) => Ok(Some(*b)),
-            Some(other) => Err(ParamError::new(
-                name,
-                format!("expected true or false, got '{other}'"),
-            )),
+    /// The checked value of `name`: given, else its declared default.
+    fn value(&self, name: &str) -> Result<Option<ParamValue>, ParamError> {
+        let decl = self.decl(name)?;
+        match self.values.get(name) {
+            Some(v) => decl.check(v).map(Some),
+            None => match decl.need {
+                Need::Default(text) => decl.check(&ParamValue::from_text(text)).map(Some),
+                _ => Ok(None),
+            },
         }
     }
 
-    /// An optional word, or a number given as a word (`"4"`, `"auto"`).
+    fn needed<T>(&self, name: &str, v: Option<T>) -> Result<T, ParamError> {
+        v.ok_or_else(|| {
+            let about = self.decl(name).map(|d| d.about.clone()).unwrap_or_default();
+            ParamError::missing(name, format!("missing: set {name} ({about})"))
+        })
+    }
+
+    /// A whole number (declared `int`).
+    pub fn int(&self, name: &str) -> Result<Option<i64>, ParamError> {
+        Ok(match self.value(name)? {
+            Some(ParamValue::Int(v)) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// A whole number that must be given.
+    pub fn need_int(&self, name: &str) -> Result<i64, ParamError> {
+        let v = self.int(name)?;
+        self.needed(name, v)
+    }
+
+    /// A real number (declared `real`; whole numbers accepted).
+    pub fn real(&self, name: &str) -> Result<Option<f64>, ParamError> {
+        Ok(match self.value(name)? {
+            Some(ParamValue::Int(v)) => Some(v as f64),
+            Some(ParamValue::Float(v)) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// A real number that must be given.
+    pub fn need_real(&self, name: &str) -> Result<f64, ParamError> {
+        let v = self.real(name)?;
+        self.needed(name, v)
+    }
+
+    /// A flag; absent with no default reads as false.
+    pub fn flag(&self, name: &str) -> Result<bool, ParamError> {
+        Ok(matches!(self.value(name)?, Some(ParamValue::Bool(true))))
+    }
+
+    /// A word: a choice, a preset name or text (lower case, trimmed).
     pub fn word(&self, name: &str) -> Result<Option<String>, ParamError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(ParamValue::Str(s)) => Ok(Some(s.trim().to_ascii_lowercase())),
-            Some(ParamValue::Int(v)) => Ok(Some(v.to_string())),
-            Some(other) => Err(ParamError::new(
-                name,
-                format!("expected a word, got '{other}'"),
-            )),
-        }
+        Ok(self
+            .value(name)?
+            .map(|v| v.to_string().trim().to_ascii_lowercase()))
     }
 
-    /// An optional choice among `allowed`.
-    pub fn choice(&self, name: &str, allowed: &[&str]) -> Result<Option<String>, ParamError> {
-        match self.word(name)? {
-            None => Ok(None),
-            Some(w) if allowed.contains(&w.as_str()) => Ok(Some(w)),
-            Some(w) => Err(ParamError::new(
-                name,
-                format!("'{w}' is not one of: {}", allowed.join(", ")),
-            )),
-        }
+    /// A word that must be given.
+    pub fn need_word(&self, name: &str) -> Result<String, ParamError> {
+        let v = self.word(name)?;
+        self.needed(name, v)
     }
 
-    /// The first parameter that was given but never read.
-    pub fn unused(&self) -> Option<String> {
-        let used = self.used.borrow();
-        self.values.keys().find(|k| !used.contains(*k)).cloned()
+    /// The declarations bound to these parameters.
+    pub fn decls(&self) -> &[ParamDecl] {
+        &self.decls
     }
 
-    /// Fails on the first parameter nobody read, listing the known ones.
-    pub fn reject_unused(&self, known: &[&str]) -> Result<(), ParamError> {
-        match self.unused() {
-            None => Ok(()),
-            Some(k) => Err(ParamError::new(
-                k.clone(),
-                format!("unknown parameter '{k}' (known: {})", known.join(", ")),
-            )),
-        }
+    /// Whether `name` is declared as a choice including `word`.
+    pub fn is_choice(&self, name: &str, word: &str) -> bool {
+        self.decl(name)
+            .is_ok_and(|d| matches!(d.kind, ParamKind::Choice(c) if c.contains(&word)))
     }
 }

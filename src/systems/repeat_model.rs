@@ -5,9 +5,10 @@
 //! equal states between sub-steps) and solves the chain with the kernel's
 //! [`absorb_monotone`], which needs every cycle to be a self-loop.
 
-use super::{MetricDef, Model, TrialValues};
+use super::{MetricDecl, MetricDef, MetricList, Model, TrialValues};
 use crate::dice::{
-    BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally, absorb_monotone,
+    BatchedRoller, Expectation, Metric, MetricSink, Replay, Roller, StateDist, Tally,
+    absorb_monotone,
 };
 
 /// Cap on dice paths for one sub-step of the exact evaluator.
@@ -33,42 +34,76 @@ pub trait Repeated: Send + Sync {
     /// Sub-step `i` of a round.
     fn sub_step<R: Roller>(&self, i: usize, dice: &mut R, state: &mut Self::State);
 
+    /// The rule's own metrics, with the handles `record` uses.
+    fn metrics(&self) -> &MetricList;
+
     /// Records the rule's own metrics for a finished state.
     fn record(&self, state: &Self::State, sink: &mut impl MetricSink);
+}
+
+/// The metrics every repeated rule adds, with `{round}` standing for
+/// [`Repeated::ROUND`] (declared once here for every scenario that repeats).
+pub const ROUND_METRICS: [(&str, &str, &str); 3] = [
+    (
+        "mean_{round}",
+        "mean {round} until over",
+        "expected rounds until it is over",
+    ),
+    (
+        "{round}={k}",
+        "P(over after {k} {round})",
+        "P(over after exactly k rounds)",
+    ),
+    (
+        "{round}>{k}",
+        "P(not over after {k} {round})",
+        "P(not over after the last round shown)",
+    ),
+];
+
+/// The declarations of [`ROUND_METRICS`] for a rule whose rounds are called
+/// `round` (leaked once per name, so they can be `'static`).
+pub fn round_metrics(round: &'static str) -> [MetricDecl; 3] {
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    static MADE: Mutex<BTreeMap<&'static str, [MetricDecl; 3]>> = Mutex::new(BTreeMap::new());
+    let mut made = MADE.lock().unwrap_or_else(|p| p.into_inner());
+    *made.entry(round).or_insert_with(|| {
+        let fill = |t: &str| -> &'static str { Box::leak(t.replace("{round}", round).into()) };
+        let [mean, exactly, beyond] = ROUND_METRICS;
+        [
+            MetricDecl::mean(fill(mean.0), fill(mean.1), mean.2),
+            MetricDecl::probability(fill(exactly.0), fill(exactly.1), exactly.2),
+            MetricDecl::probability(fill(beyond.0), fill(beyond.1), beyond.2),
+        ]
+    })
 }
 
 /// The model of a [`Repeated`] rule: its own metrics, then
 /// `mean_<rounds>`, `<rounds>=k` for `k = 1..=shown` and `<rounds>>shown`.
 pub struct RepeatModel<M: Repeated> {
     rule: M,
-    metrics: Vec<MetricDef>,
-    rounds_from: usize,
+    metrics: MetricList,
+    mean_rounds: Metric,
+    /// `rounds[k - 1]` is "over after exactly k rounds"; the last is
+    /// "not over after `shown`".
+    rounds: Vec<Metric>,
     shown: usize,
 }
 
 impl<M: Repeated> RepeatModel<M> {
-    /// Wraps `rule`, whose `record` fills `metrics`; round counts up to
-    /// `shown` are reported one by one.
-    pub fn new(rule: M, mut metrics: Vec<MetricDef>, shown: usize) -> Self {
-        let rounds_from = metrics.len();
-        metrics.push(MetricDef::mean(
-            format!("mean_{}", M::ROUND),
-            "expected rounds until it is over",
-        ));
-        for k in 1..=shown {
-            metrics.push(MetricDef::probability(
-                format!("{}={k}", M::ROUND),
-                "P(over after exactly k rounds)",
-            ));
-        }
-        metrics.push(MetricDef::probability(
-            format!("{}>{shown}", M::ROUND),
-            "P(not over after that many rounds)",
-        ));
+    /// Wraps `rule`; round counts up to `shown` are reported one by one.
+    pub fn new(rule: M, shown: usize) -> Self {
+        let mut metrics = rule.metrics().clone();
+        let [mean, exactly, beyond] = round_metrics(M::ROUND);
+        let mean_rounds = metrics.add(&mean);
+        let mut rounds = metrics.family(&exactly, 1..=shown);
+        rounds.push(metrics.add_k(&beyond, shown));
         RepeatModel {
             rule,
             metrics,
-            rounds_from,
+            mean_rounds,
+            rounds,
             shown,
         }
     }
@@ -88,8 +123,8 @@ impl<M: Repeated> RepeatModel<M> {
             rounds += 1;
         }
         self.rule.record(&s, sink);
-        sink.record(self.rounds_from, rounds as u64);
-        sink.record(self.rounds_from + rounds.min(self.shown + 1), 1);
+        sink.record(self.mean_rounds, rounds as u64);
+        sink.record(self.rounds[rounds.min(self.shown + 1) - 1], 1);
     }
 
     /// The exact one-round transition from `s`.
@@ -106,7 +141,7 @@ impl<M: Repeated> RepeatModel<M> {
 
 impl<M: Repeated> Model for RepeatModel<M> {
     fn metrics(&self) -> &[MetricDef] {
-        &self.metrics
+        self.metrics.defs()
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
@@ -130,10 +165,10 @@ impl<M: Repeated> Model for RepeatModel<M> {
         }
         for k in 1..=self.shown + 1 {
             e.set_weight(a.steps[k]);
-            e.record(self.rounds_from + k, 1);
+            e.record(self.rounds[k - 1], 1);
         }
         e.set_weight(a.mean_steps);
-        e.record(self.rounds_from, 1);
+        e.record(self.mean_rounds, 1);
         Some(e.into_values())
     }
 

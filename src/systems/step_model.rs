@@ -3,7 +3,7 @@
 //! runs the same steps under [`StateDist`], merging equal states between
 //! steps. A new rule needs only its steps and its metrics.
 
-use super::{MetricDef, Model, TrialValues};
+use super::{MetricDef, MetricList, Model, TrialValues};
 use crate::dice::{BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally};
 
 /// Cap on dice paths for one step of the exact evaluator.
@@ -23,6 +23,9 @@ pub trait Mechanic: Send + Sync {
     /// Step `i` of a trial.
     fn step<R: Roller>(&self, i: usize, dice: &mut R, state: &mut Self::State);
 
+    /// The metrics it records, with the handles `record` uses.
+    fn metrics(&self) -> &MetricList;
+
     /// Records the metrics of a finished trial.
     fn record(&self, state: &Self::State, sink: &mut impl MetricSink);
 }
@@ -30,13 +33,12 @@ pub trait Mechanic: Send + Sync {
 /// The model of a [`Mechanic`].
 pub struct StepModel<M: Mechanic> {
     mechanic: M,
-    metrics: Vec<MetricDef>,
 }
 
 impl<M: Mechanic> StepModel<M> {
-    /// Wraps `mechanic`, reporting `metrics` (in the order it records them).
-    pub fn new(mechanic: M, metrics: Vec<MetricDef>) -> Self {
-        StepModel { mechanic, metrics }
+    /// Wraps `mechanic`.
+    pub fn new(mechanic: M) -> Self {
+        StepModel { mechanic }
     }
 
     /// The mechanic.
@@ -44,7 +46,8 @@ impl<M: Mechanic> StepModel<M> {
         &self.mechanic
     }
 
-    fn trial(&self, dice: &mut impl Roller) -> M::State {
+    /// One trial's final state.
+    pub fn trial(&self, dice: &mut impl Roller) -> M::State {
         let mut s = self.mechanic.start();
         for i in 0..self.mechanic.steps() {
             self.mechanic.step(i, dice, &mut s);
@@ -66,7 +69,7 @@ impl<M: Mechanic> StepModel<M> {
 
 impl<M: Mechanic> Model for StepModel<M> {
     fn metrics(&self) -> &[MetricDef] {
-        &self.metrics
+        self.mechanic.metrics().defs()
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
@@ -79,7 +82,7 @@ impl<M: Mechanic> Model for StepModel<M> {
 
     fn exact(&self) -> Option<Vec<f64>> {
         let states = self.exact_states()?;
-        let mut e = Expectation::new(self.metrics.len());
+        let mut e = Expectation::new(self.mechanic.metrics().len());
         for (s, p) in states.iter() {
             e.set_weight(p);
             self.mechanic.record(s, &mut e);

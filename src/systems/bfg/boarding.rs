@@ -8,9 +8,9 @@
 //! [`RepeatModel`] solves it by elimination in order of decreasing damage.
 
 use super::tables::{Critical, boarding_crit_scores, boarding_value_modifier, critical_for};
-use crate::dice::{MetricSink, Roller};
-use crate::systems::MetricDef;
-use crate::systems::repeat_model::{RepeatModel, Repeated};
+use crate::dice::{Metric, MetricSink, Roller};
+use crate::systems::repeat_model::{RepeatModel, Repeated, round_metrics};
+use crate::systems::{MetricDecl, MetricList};
 
 /// Most ships boarding at once.
 pub const MAX_ATTACKERS: usize = 4;
@@ -58,6 +58,11 @@ pub struct Board {
     first: u8,
     att_crit: u8,
     def_crit: bool,
+    /// Round one's criticals (bit per boarder, bit 4 the defender) and the
+    /// damage its loser took, fixed once round one is over.
+    first_crits: u8,
+    first_loser_damage: u8,
+    round_one_done: bool,
     def_hulk: bool,
     def_catastrophic: bool,
     // pending within a round
@@ -80,6 +85,9 @@ impl Boarding {
             first: 0,
             att_crit: 0,
             def_crit: false,
+            first_crits: 0,
+            first_loser_damage: 0,
+            round_one_done: false,
             def_hulk: false,
             def_catastrophic: false,
             winner_attacker: false,
@@ -141,11 +149,19 @@ impl Boarding {
         // "The losing ship suffers 1 point of damage for each point it lost
         // the combat by."
         if s.winner_attacker {
+            let before = s.def;
             s.def = s.def.saturating_sub(s.difference);
+            if !s.round_one_done {
+                s.first_loser_damage = before - s.def;
+            }
             if s.def == 0 {
                 s.def_hulk = true;
             }
         } else {
+            if !s.round_one_done {
+                let left: u32 = s.att.iter().map(|&a| u32::from(a)).sum();
+                s.first_loser_damage = left.min(u32::from(s.difference)) as u8;
+            }
             // damage spread by the attacker: each point to the boarder with
             // the most damage left (reading: he keeps his ships alive)
             for _ in 0..s.difference {
@@ -166,11 +182,13 @@ impl Boarding {
         if s.over || s.difference == 0 {
             return;
         }
-        let (win, lose) = boarding_crit_scores(u32::from(s.difference));
+        // The first number is what the loser suffers on, the second the
+        // winner (the seed's Hyperion/Plagueclaw example).
+        let (loser, winner) = boarding_crit_scores(u32::from(s.difference));
         let (att_score, def_score) = if s.winner_attacker {
-            (win, lose)
+            (winner, loser)
         } else {
-            (lose, win)
+            (loser, winner)
         };
         let check = |dice: &mut dyn FnMut() -> u32, score: Option<u32>| match score {
             None => false,
@@ -225,6 +243,10 @@ impl Boarding {
                 s.att[bit] = s.att[bit].saturating_sub(extra);
             }
         }
+        if !s.round_one_done {
+            s.first_crits = s.pending_crits;
+        }
+        s.round_one_done = true;
         s.pending_crits = 0;
         // The action ends after a decided first round, or once a grappled
         // fight has reduced one side to 0.
@@ -234,79 +256,158 @@ impl Boarding {
     }
 }
 
-const P_WIN: usize = 0;
-const P_DRAW: usize = 1;
-const P_LOSE: usize = 2;
-const P_HULK: usize = 3;
-const P_DEF_CATASTROPHIC: usize = 4;
-const P_ATTACKERS_OUT: usize = 5;
-const MEAN_DEF_DAMAGE: usize = 6;
-const MEAN_ATT_DAMAGE: usize = 7;
-const P_DEF_CRIT: usize = 8;
-const SHIPS_FROM: usize = 9;
+/// The action's own metrics (end-phase counts are added by
+/// [`RepeatModel`]).
+pub const BOARDING_METRICS: [MetricDecl; 15] = [
+    MetricDecl::probability(
+        "p_win",
+        "P(boarders win round 1)",
+        "P(the boarders win the first round)",
+    ),
+    MetricDecl::probability(
+        "p_draw",
+        "P(round 1 drawn: grapple)",
+        "P(the first round is a draw: the ships grapple)",
+    ),
+    MetricDecl::probability(
+        "p_lose",
+        "P(boarders lose round 1)",
+        "P(the boarders lose the first round)",
+    ),
+    MetricDecl::probability(
+        "p_hulk",
+        "P(boarded ship a hulk)",
+        "P(the boarded ship is reduced to 0 by boarding: a drifting hulk)",
+    ),
+    MetricDecl::probability(
+        "p_defender_catastrophic",
+        "P(boarded ship lost to a critical)",
+        "P(the boarded ship is reduced to 0 by a critical hit)",
+    ),
+    MetricDecl::probability(
+        "p_boarders_destroyed",
+        "P(boarders destroyed)",
+        "P(every boarding ship is reduced to 0)",
+    ),
+    MetricDecl::mean(
+        "mean_damage_to_defender",
+        "mean damage to the boarded ship",
+        "expected damage to the boarded ship, to the end",
+    ),
+    MetricDecl::mean(
+        "mean_damage_to_boarders",
+        "mean damage to the boarders",
+        "expected damage to the boarding ships, to the end",
+    ),
+    MetricDecl::probability(
+        "p_defender_critical",
+        "P(boarded ship suffers a critical)",
+        "P(the boarded ship suffers a critical hit), to the end",
+    ),
+    MetricDecl::probability(
+        "p_boarder{k}_critical",
+        "P(boarder {k} suffers a critical)",
+        "P(boarding ship k suffers a critical hit), to the end",
+    ),
+    MetricDecl::probability(
+        "defender_damage={k}",
+        "P({k} damage to the boarded ship)",
+        "P(exactly k damage to the boarded ship), to the end",
+    ),
+    MetricDecl::probability(
+        "p_defender_critical_first_round",
+        "P(boarded ship suffers a critical in round 1)",
+        "P(the boarded ship suffers a critical hit in the first round)",
+    ),
+    MetricDecl::probability(
+        "p_boarder{k}_critical_first_round",
+        "P(boarder {k} suffers a critical in round 1)",
+        "P(boarding ship k suffers a critical hit in the first round)",
+    ),
+    MetricDecl::probability(
+        "first_round_loser_damage={k}",
+        "P(round 1 loser takes {k} damage)",
+        "P(the loser of the first round takes exactly k damage; 0 on a draw)",
+    ),
+    MetricDecl::mean(
+        "mean_first_round_loser_damage",
+        "mean damage to the round 1 loser",
+        "expected damage the loser of the first round takes (0 on a draw)",
+    ),
+];
+
+/// Every metric of the boarding scenario, end-phase counts included.
+pub fn metric_catalog() -> Vec<MetricDecl> {
+    BOARDING_METRICS
+        .into_iter()
+        .chain(round_metrics(BoardingRule::ROUND))
+        .collect()
+}
+
+/// The boarding action with its metric handles.
+pub struct BoardingRule {
+    b: Boarding,
+    list: MetricList,
+    m: BoardingMetrics,
+}
+
+struct BoardingMetrics {
+    win: Metric,
+    draw: Metric,
+    lose: Metric,
+    hulk: Metric,
+    catastrophic: Metric,
+    boarders_out: Metric,
+    damage_to_defender: Metric,
+    damage_to_boarders: Metric,
+    defender_critical: Metric,
+    boarder_critical: Vec<Metric>,
+    defender_damage: Vec<Metric>,
+    first_defender_critical: Metric,
+    first_boarder_critical: Vec<Metric>,
+    first_loser_damage: Vec<Metric>,
+    mean_first_loser_damage: Metric,
+}
 
 impl Boarding {
-    /// The action's own metrics (end-phase counts are added by
-    /// [`RepeatModel`]).
-    pub fn metric_defs(&self) -> Vec<MetricDef> {
-        let mut metrics = vec![
-            MetricDef::probability("p_win", "P(the boarders win the first round)"),
-            MetricDef::probability("p_draw", "P(the first round is a draw: the ships grapple)"),
-            MetricDef::probability("p_lose", "P(the boarders lose the first round)"),
-            MetricDef::probability(
-                "p_hulk",
-                "P(the boarded ship is reduced to 0 by boarding: a drifting hulk)",
-            ),
-            MetricDef::probability(
-                "p_defender_catastrophic",
-                "P(the boarded ship is reduced to 0 by a critical hit)",
-            ),
-            MetricDef::probability(
-                "p_boarders_destroyed",
-                "P(every boarding ship is reduced to 0)",
-            ),
-            MetricDef::mean(
-                "mean_damage_to_defender",
-                "expected damage to the boarded ship",
-            ),
-            MetricDef::mean(
-                "mean_damage_to_boarders",
-                "expected damage to the boarding ships",
-            ),
-            MetricDef::probability(
-                "p_defender_critical",
-                "P(the boarded ship suffers a critical hit)",
-            ),
-        ];
-        for i in 0..self.attackers.remaining.len() {
-            metrics.push(MetricDef::probability(
-                format!("p_boarder{}_critical", i + 1),
-                "P(this boarding ship suffers a critical hit)",
-            ));
-        }
-        for k in 0..=self.defender.remaining[0] {
-            metrics.push(MetricDef::probability(
-                format!("defender_damage={k}"),
-                "P(exactly k damage to the boarded ship)",
-            ));
-        }
-        metrics
-    }
-
     /// The boarding model: the action repeated until it is over.
-    pub fn into_model(self) -> RepeatModel<Boarding> {
-        let metrics = self.metric_defs();
-        RepeatModel::new(self, metrics, ROUNDS_SHOWN)
+    pub fn into_model(self) -> RepeatModel<BoardingRule> {
+        let mut list = MetricList::new();
+        let d = &BOARDING_METRICS;
+        let ships = 1..=self.attackers.remaining.len();
+        // the first round's biggest possible margin: a 6 against a 1 plus
+        // the difference in modifiers, and no more than the loser has left
+        let (ma, md) = self.modifiers(&self.initial());
+        let most_left = self.defender.remaining[0].max(self.attackers.remaining.iter().sum());
+        let biggest = (5 + (ma - md).unsigned_abs()).min(most_left);
+        let m = BoardingMetrics {
+            win: list.add(&d[0]),
+            draw: list.add(&d[1]),
+            lose: list.add(&d[2]),
+            hulk: list.add(&d[3]),
+            catastrophic: list.add(&d[4]),
+            boarders_out: list.add(&d[5]),
+            damage_to_defender: list.add(&d[6]),
+            damage_to_boarders: list.add(&d[7]),
+            defender_critical: list.add(&d[8]),
+            boarder_critical: list.family(&d[9], ships.clone()),
+            defender_damage: list.family(&d[10], 0..=self.defender.remaining[0]),
+            first_defender_critical: list.add(&d[11]),
+            first_boarder_critical: list.family(&d[12], ships),
+            first_loser_damage: list.family(&d[13], 0..=biggest),
+            mean_first_loser_damage: list.add(&d[14]),
+        };
+        RepeatModel::new(BoardingRule { b: self, list, m }, ROUNDS_SHOWN)
     }
 }
 
-impl Repeated for Boarding {
+impl Repeated for BoardingRule {
     type State = Board;
 
     const ROUND: &'static str = "end_phases";
 
     fn start(&self) -> Board {
-        self.initial()
+        self.b.initial()
     }
 
     fn over(&self, s: &Board) -> bool {
@@ -319,37 +420,46 @@ impl Repeated for Boarding {
 
     fn sub_step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut Board) {
         match i {
-            0 => self.roll_scores(dice, s),
-            1 => self.roll_crit_checks(dice, s),
-            _ => self.resolve_crits(dice, s),
+            0 => self.b.roll_scores(dice, s),
+            1 => self.b.roll_crit_checks(dice, s),
+            _ => self.b.resolve_crits(dice, s),
         }
     }
 
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
     fn record(&self, s: &Board, sink: &mut impl MetricSink) {
-        sink.record(P_WIN, u64::from(s.first == 1));
-        sink.record(P_DRAW, u64::from(s.first == 2));
-        sink.record(P_LOSE, u64::from(s.first == 3));
-        sink.record(P_HULK, u64::from(s.def_hulk));
-        sink.record(
-            P_DEF_CATASTROPHIC,
-            u64::from(s.def_catastrophic && !s.def_hulk),
-        );
-        sink.record(P_ATTACKERS_OUT, u64::from(s.att.iter().all(|&a| a == 0)));
-        let def_damage = self.defender.remaining[0] - u32::from(s.def);
-        sink.record(MEAN_DEF_DAMAGE, u64::from(def_damage));
+        let m = &self.m;
+        let b = &self.b;
+        sink.record(m.win, u64::from(s.first == 1));
+        sink.record(m.draw, u64::from(s.first == 2));
+        sink.record(m.lose, u64::from(s.first == 3));
+        sink.record(m.hulk, u64::from(s.def_hulk));
+        sink.record(m.catastrophic, u64::from(s.def_catastrophic && !s.def_hulk));
+        sink.record(m.boarders_out, u64::from(s.att.iter().all(|&a| a == 0)));
+        let def_damage = b.defender.remaining[0] - u32::from(s.def);
+        sink.record(m.damage_to_defender, u64::from(def_damage));
         let att_left: u32 = s.att.iter().map(|&a| u32::from(a)).sum();
         sink.record(
-            MEAN_ATT_DAMAGE,
-            u64::from(self.attackers.remaining.iter().sum::<u32>() - att_left),
+            m.damage_to_boarders,
+            u64::from(b.attackers.remaining.iter().sum::<u32>() - att_left),
         );
-        sink.record(P_DEF_CRIT, u64::from(s.def_crit));
-        for i in 0..self.attackers.remaining.len() {
-            sink.record(SHIPS_FROM + i, u64::from(s.att_crit & (1 << i) != 0));
+        sink.record(m.defender_critical, u64::from(s.def_crit));
+        for (i, &h) in m.boarder_critical.iter().enumerate() {
+            sink.record(h, u64::from(s.att_crit & (1 << i) != 0));
         }
+        sink.record(m.defender_damage[def_damage as usize], 1);
         sink.record(
-            SHIPS_FROM + self.attackers.remaining.len() + def_damage as usize,
-            1,
+            m.first_defender_critical,
+            u64::from(s.first_crits & (1 << MAX_ATTACKERS) != 0),
         );
+        for (i, &h) in m.first_boarder_critical.iter().enumerate() {
+            sink.record(h, u64::from(s.first_crits & (1 << i) != 0));
+        }
+        sink.record(m.first_loser_damage[usize::from(s.first_loser_damage)], 1);
+        sink.record(m.mean_first_loser_damage, u64::from(s.first_loser_damage));
     }
 }
 
@@ -397,10 +507,39 @@ mod tests {
         let (ma, md) = b.modifiers(&s);
         assert_eq!(ma, 2 + 2, "twice the boarding value +2, enemy crippled +2");
         assert_eq!(md, 0);
-        let mut dice = Faces(vec![2, 4, 4, 4, 1, 1, 1]);
+        let mut dice = Faces(vec![2, 4]);
         b.roll_scores(&mut dice, &mut s);
         assert_eq!((s.winner_attacker, s.difference, s.def), (true, 2, 1));
-        assert_eq!(boarding_crit_scores(2), (Some(4), Some(5)));
+        // Critical checks: the Plagueclaw (boarder, winner) rolls first, then
+        // the Hyperion (defender, loser). A 4 cripples the Hyperion but not
+        // the Plagueclaw, who needs a 5: the loser suffers on 4+.
+        let mut check = s.clone();
+        b.roll_crit_checks(&mut Faces(vec![4, 4]), &mut check);
+        assert_eq!(check.pending_crits, 1 << MAX_ATTACKERS, "only the Hyperion");
+        let mut check = s.clone();
+        b.roll_crit_checks(&mut Faces(vec![5, 3]), &mut check);
+        assert_eq!(check.pending_crits, 1, "only the Plagueclaw");
+    }
+
+    #[test]
+    fn the_loser_of_an_overwhelming_round_always_suffers_and_the_winner_never() {
+        // Boarders with +12 against a ship of 20 (which has +2 for twice
+        // their boarding value) win by 5 to 15 every time, and the boarded
+        // ship survives the round: "Overwhelmed Auto/None".
+        let b = Boarding {
+            attackers: Side {
+                fixed_modifier: 12,
+                ..side(8, 8)
+            },
+            defender: side(20, 20),
+        };
+        let model = b.into_model();
+        let exact = model.exact().unwrap();
+        let at = |name: &str| model.metrics().iter().position(|m| m.name == name).unwrap();
+        assert!((exact[at("p_win")] - 1.0).abs() < 1e-12);
+        assert!((exact[at("p_defender_critical_first_round")] - 1.0).abs() < 1e-12);
+        assert!(exact[at("p_boarder1_critical_first_round")].abs() < 1e-12);
+        assert!(exact[at("p_boarder1_critical")].abs() < 1e-12);
     }
 
     #[test]
@@ -411,6 +550,7 @@ mod tests {
             defender: side(3, 6),
         };
         let model = b.clone().into_model();
+        let at = |name: &str| model.metrics().iter().position(|m| m.name == name).unwrap();
         let exact = model.exact().unwrap();
         let mut d = StateDist::certain(b.initial());
         for _ in 0..60 {
@@ -428,9 +568,9 @@ mod tests {
         }
         let p_hulk = d.prob(|s| s.def_hulk);
         assert!(
-            (p_hulk - exact[P_HULK]).abs() < 1e-9,
+            (p_hulk - exact[at("p_hulk")]).abs() < 1e-9,
             "{p_hulk} vs {}",
-            exact[P_HULK]
+            exact[at("p_hulk")]
         );
         let first = model
             .metrics()
@@ -439,6 +579,8 @@ mod tests {
             .unwrap();
         let total: f64 = exact[first..first + ROUNDS_SHOWN + 1].iter().sum();
         assert!((total - 1.0).abs() < 1e-9);
-        assert!((exact[P_WIN] + exact[P_DRAW] + exact[P_LOSE] - 1.0).abs() < 1e-12);
+        assert!(
+            (exact[at("p_win")] + exact[at("p_draw")] + exact[at("p_lose")] - 1.0).abs() < 1e-12
+        );
     }
 }

@@ -2,9 +2,9 @@
 //! [`Mechanic`] of fixed steps (exact and sampled from the same code).
 
 use super::tables::{CRITICALS, hit_and_run, leadership_test};
-use crate::dice::{MetricSink, Roller};
-use crate::systems::MetricDef;
+use crate::dice::{Metric, MetricSink, Roller};
 use crate::systems::step_model::Mechanic;
+use crate::systems::{MetricDecl, MetricList};
 
 /// "Any dice that equal or beat the target's armour value score a point of
 /// damage": one D6 against `armour`.
@@ -45,33 +45,79 @@ pub struct RamState {
     taken: u32,
 }
 
+/// Every metric of the ram scenario.
+pub const RAM_METRICS: [MetricDecl; 9] = [
+    MetricDecl::probability(
+        "p_ram_succeeds",
+        "P(ram succeeds)",
+        "P(the Leadership test to ram passes)",
+    ),
+    MetricDecl::mean(
+        "mean_damage_dealt",
+        "mean damage dealt",
+        "expected damage to the target",
+    ),
+    MetricDecl::mean(
+        "mean_damage_taken",
+        "mean damage taken",
+        "expected damage to the rammer",
+    ),
+    MetricDecl::probability(
+        "p_target_crippled",
+        "P(target crippled)",
+        "P(target has lost at least half its starting damage)",
+    ),
+    MetricDecl::probability(
+        "p_target_destroyed",
+        "P(target destroyed)",
+        "P(target reduced to 0)",
+    ),
+    MetricDecl::probability(
+        "p_rammer_crippled",
+        "P(rammer crippled)",
+        "P(rammer has lost at least half its starting damage)",
+    ),
+    MetricDecl::probability(
+        "p_rammer_destroyed",
+        "P(rammer destroyed)",
+        "P(rammer reduced to 0)",
+    ),
+    MetricDecl::probability(
+        "dealt={k}",
+        "P({k} damage dealt)",
+        "P(exactly k damage dealt)",
+    ),
+    MetricDecl::probability(
+        "taken={k}",
+        "P({k} damage taken)",
+        "P(exactly k damage taken)",
+    ),
+];
+
+/// The ram with its metric handles.
+pub struct RamRule {
+    ram: Ram,
+    list: MetricList,
+    m: [Metric; 7],
+    dealt: Vec<Metric>,
+    taken: Vec<Metric>,
+}
+
 impl Ram {
-    /// The metrics, in recording order.
-    pub fn metric_defs(&self) -> Vec<MetricDef> {
-        let mut m = vec![
-            MetricDef::probability("p_ram_succeeds", "P(the Leadership test to ram passes)"),
-            MetricDef::mean("mean_damage_dealt", "expected damage to the target"),
-            MetricDef::mean("mean_damage_taken", "expected damage to the rammer"),
-            MetricDef::probability(
-                "p_target_crippled",
-                "P(target has lost at least half its starting damage)",
-            ),
-            MetricDef::probability("p_target_destroyed", "P(target reduced to 0)"),
-            MetricDef::probability(
-                "p_rammer_crippled",
-                "P(rammer has lost at least half its starting damage)",
-            ),
-            MetricDef::probability("p_rammer_destroyed", "P(rammer reduced to 0)"),
-        ];
-        m.extend(
-            (0..=self.rammer_starting)
-                .map(|k| MetricDef::probability(format!("dealt={k}"), "P(exactly k damage dealt)")),
-        );
-        m.extend(
-            (0..=self.return_dice)
-                .map(|k| MetricDef::probability(format!("taken={k}"), "P(exactly k damage taken)")),
-        );
-        m
+    /// The ram with its metric handles.
+    pub fn into_rule(self) -> RamRule {
+        let mut list = MetricList::new();
+        let [a, b, c, d, e, f, g, dealt, taken] = &RAM_METRICS;
+        let m = [a, b, c, d, e, f, g].map(|x| list.add(x));
+        let dealt = list.family(dealt, 0..=self.rammer_starting);
+        let taken = list.family(taken, 0..=self.return_dice);
+        RamRule {
+            ram: self,
+            list,
+            m,
+            dealt,
+            taken,
+        }
     }
 }
 
@@ -80,7 +126,7 @@ fn crippled(starting: u32, remaining_before: u32, damage: u32) -> bool {
     2 * lost >= starting
 }
 
-impl Mechanic for Ram {
+impl Mechanic for RamRule {
     type State = RamState;
 
     fn start(&self) -> RamState {
@@ -92,43 +138,49 @@ impl Mechanic for Ram {
     }
 
     fn steps(&self) -> usize {
-        1 + self.rammer_starting as usize + self.return_dice as usize
+        1 + self.ram.rammer_starting as usize + self.ram.return_dice as usize
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut RamState) {
         if i == 0 {
-            s.passed = leadership_test(dice, self.test_dice, self.leadership);
-        } else if s.passed && i <= self.rammer_starting as usize {
-            s.dealt += u32::from(beats(dice, self.target_armour));
+            s.passed = leadership_test(dice, self.ram.test_dice, self.ram.leadership);
+        } else if s.passed && i <= self.ram.rammer_starting as usize {
+            s.dealt += u32::from(beats(dice, self.ram.target_armour));
         } else if s.passed {
-            s.taken += u32::from(beats(dice, self.rammer_front_armour));
+            s.taken += u32::from(beats(dice, self.ram.rammer_front_armour));
         }
     }
 
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
     fn record(&self, s: &RamState, sink: &mut impl MetricSink) {
-        sink.record(0, u64::from(s.passed));
-        sink.record(1, u64::from(s.dealt));
-        sink.record(2, u64::from(s.taken));
+        let r = &self.ram;
+        let [
+            passed,
+            dealt,
+            taken,
+            t_crippled,
+            t_destroyed,
+            r_crippled,
+            r_destroyed,
+        ] = self.m;
+        sink.record(passed, u64::from(s.passed));
+        sink.record(dealt, u64::from(s.dealt));
+        sink.record(taken, u64::from(s.taken));
         sink.record(
-            3,
-            u64::from(crippled(
-                self.target_starting,
-                self.target_remaining,
-                s.dealt,
-            )),
+            t_crippled,
+            u64::from(crippled(r.target_starting, r.target_remaining, s.dealt)),
         );
-        sink.record(4, u64::from(s.dealt >= self.target_remaining));
+        sink.record(t_destroyed, u64::from(s.dealt >= r.target_remaining));
         sink.record(
-            5,
-            u64::from(crippled(
-                self.rammer_starting,
-                self.rammer_remaining,
-                s.taken,
-            )),
+            r_crippled,
+            u64::from(crippled(r.rammer_starting, r.rammer_remaining, s.taken)),
         );
-        sink.record(6, u64::from(s.taken >= self.rammer_remaining));
-        sink.record(7 + s.dealt as usize, 1);
-        sink.record(8 + self.rammer_starting as usize + s.taken as usize, 1);
+        sink.record(r_destroyed, u64::from(s.taken >= r.rammer_remaining));
+        sink.record(self.dealt[s.dealt as usize], 1);
+        sink.record(self.taken[s.taken as usize], 1);
     }
 }
 
@@ -153,29 +205,60 @@ pub struct HitAndRunState {
     extra: u32,
 }
 
+/// Every metric of the hit-and-run scenario.
+pub const HIT_AND_RUN_METRICS: [MetricDecl; 5] = [
+    MetricDecl::probability(
+        "p_any_critical",
+        "P(any critical)",
+        "P(at least one critical hit)",
+    ),
+    MetricDecl::mean(
+        "mean_criticals",
+        "mean critical hits",
+        "expected critical hits",
+    ),
+    MetricDecl::mean(
+        "mean_extra_damage",
+        "mean extra damage",
+        "expected extra damage from the criticals",
+    ),
+    MetricDecl::probability(
+        "p_escort_destroyed",
+        "P(escort destroyed)",
+        "P(an escort target is destroyed)",
+    ),
+    MetricDecl::probability(
+        "p_{k}",
+        "P({k})",
+        "P(at least one critical of this kind: p_dorsal_armament_damaged ... p_bridge_smashed)",
+    ),
+];
+
+/// Hit-and-run attacks with their metric handles.
+pub struct HitAndRunRule {
+    h: HitAndRun,
+    list: MetricList,
+    m: [Metric; 4],
+    each: Vec<Metric>,
+}
+
 impl HitAndRun {
-    /// The metrics, in recording order.
-    pub fn metric_defs(&self) -> Vec<MetricDef> {
-        let mut m = vec![
-            MetricDef::probability("p_any_critical", "P(at least one critical hit)"),
-            MetricDef::mean("mean_criticals", "expected critical hits"),
-            MetricDef::mean(
-                "mean_extra_damage",
-                "expected extra damage from the criticals",
-            ),
-            MetricDef::probability("p_escort_destroyed", "P(an escort target is destroyed)"),
-        ];
-        for c in CRITICALS {
-            m.push(MetricDef::probability(
-                format!("p_{}", c.name()),
-                "P(at least one such critical)",
-            ));
+    /// The attacks with their metric handles.
+    pub fn into_rule(self) -> HitAndRunRule {
+        let mut list = MetricList::new();
+        let [a, b, c, d, each] = &HIT_AND_RUN_METRICS;
+        let m = [a, b, c, d].map(|x| list.add(x));
+        let each = list.family(each, CRITICALS.iter().map(|c| c.name()));
+        HitAndRunRule {
+            h: self,
+            list,
+            m,
+            each,
         }
-        m
     }
 }
 
-impl Mechanic for HitAndRun {
+impl Mechanic for HitAndRunRule {
     type State = HitAndRunState;
 
     fn start(&self) -> HitAndRunState {
@@ -186,25 +269,30 @@ impl Mechanic for HitAndRun {
     }
 
     fn steps(&self) -> usize {
-        self.attacks as usize
+        self.h.attacks as usize
     }
 
     fn step<R: Roller>(&self, _i: usize, dice: &mut R, s: &mut HitAndRunState) {
-        if let Some(c) = hit_and_run(dice, self.bonus) {
-            let c = c.applicable(|x| self.applies[x.index()]);
+        if let Some(c) = hit_and_run(dice, self.h.bonus) {
+            let c = c.applicable(|x| self.h.applies[x.index()]);
             s.counts[c.index()] = s.counts[c.index()].saturating_add(1);
             s.extra += c.extra_damage(dice);
         }
     }
 
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
     fn record(&self, s: &HitAndRunState, sink: &mut impl MetricSink) {
         let total: u64 = s.counts.iter().map(|&c| u64::from(c)).sum();
-        sink.record(0, u64::from(total > 0));
-        sink.record(1, total);
-        sink.record(2, u64::from(s.extra));
-        sink.record(3, u64::from(self.escort && total > 0));
-        for (i, &c) in s.counts.iter().enumerate() {
-            sink.record(4 + i, u64::from(c > 0));
+        let [any, count, extra, escort] = self.m;
+        sink.record(any, u64::from(total > 0));
+        sink.record(count, total);
+        sink.record(extra, u64::from(s.extra));
+        sink.record(escort, u64::from(self.h.escort && total > 0));
+        for (&h, &c) in self.each.iter().zip(&s.counts) {
+            sink.record(h, u64::from(c > 0));
         }
     }
 }
@@ -248,40 +336,92 @@ pub struct HazardState {
     lost_forever: bool,
 }
 
+/// The disengage test's metric.
+pub const DISENGAGE_METRICS: [MetricDecl; 1] = [MetricDecl::probability(
+    "p_disengage",
+    "P(disengages)",
+    "P(the disengage test passes)",
+)];
+
+/// The asteroid field's metrics (a ship's, or attack craft's).
+pub const ASTEROID_METRICS: [MetricDecl; 4] = [
+    MetricDecl::probability(
+        "p_pass",
+        "P(passes)",
+        "P(the Leadership test passes); ships",
+    ),
+    MetricDecl::mean(
+        "mean_damage",
+        "mean damage",
+        "expected damage after shields; ships",
+    ),
+    MetricDecl::probability(
+        "damage={k}",
+        "P({k} damage)",
+        "P(exactly k damage), k = 0..6; ships",
+    ),
+    MetricDecl::probability(
+        "p_destroyed",
+        "P(squadron destroyed)",
+        "P(the squadron is destroyed); attack craft",
+    ),
+];
+
+/// The warp rift's metrics.
+pub const WARP_RIFT_METRICS: [MetricDecl; 3] = [
+    MetricDecl::probability(
+        "p_navigates",
+        "P(navigates the rift)",
+        "P(passes the 3D6 test)",
+    ),
+    MetricDecl::probability(
+        "p_lost_in_warp",
+        "P(lost in the warp)",
+        "P(lost for the battle)",
+    ),
+    MetricDecl::probability(
+        "p_lost_forever",
+        "P(lost forever)",
+        "P(lost in the warp forever)",
+    ),
+];
+
+/// A hazard with its metric handles (which metrics depends on the kind).
+pub struct HazardRule {
+    h: Hazard,
+    list: MetricList,
+    m: Vec<Metric>,
+    damage: Vec<Metric>,
+}
+
 impl Hazard {
-    /// The metrics, in recording order.
-    pub fn metric_defs(&self) -> Vec<MetricDef> {
-        match self.kind {
-            HazardKind::Disengage => vec![MetricDef::probability(
-                "p_disengage",
-                "P(the disengage test passes)",
-            )],
+    /// The hazard with its metric handles.
+    pub fn into_rule(self) -> HazardRule {
+        let mut list = MetricList::new();
+        let mut damage = Vec::new();
+        let m = match self.kind {
+            HazardKind::Disengage => vec![list.add(&DISENGAGE_METRICS[0])],
             HazardKind::AsteroidField => {
-                let mut m = vec![
-                    MetricDef::probability("p_pass", "P(the Leadership test passes)"),
-                    MetricDef::mean("mean_damage", "expected damage after shields"),
+                let m = vec![
+                    list.add(&ASTEROID_METRICS[0]),
+                    list.add(&ASTEROID_METRICS[1]),
                 ];
-                m.extend(
-                    (0..=6).map(|k| {
-                        MetricDef::probability(format!("damage={k}"), "P(exactly k damage)")
-                    }),
-                );
+                damage = list.family(&ASTEROID_METRICS[2], 0..=6);
                 m
             }
-            HazardKind::WarpRift => vec![
-                MetricDef::probability("p_navigates", "P(passes the 3D6 test)"),
-                MetricDef::probability("p_lost_in_warp", "P(lost for the battle)"),
-                MetricDef::probability("p_lost_forever", "P(lost in the warp forever)"),
-            ],
-            HazardKind::AttackCraft => vec![MetricDef::probability(
-                "p_destroyed",
-                "P(the squadron is destroyed)",
-            )],
+            HazardKind::WarpRift => WARP_RIFT_METRICS.iter().map(|d| list.add(d)).collect(),
+            HazardKind::AttackCraft => vec![list.add(&ASTEROID_METRICS[3])],
+        };
+        HazardRule {
+            h: self,
+            list,
+            m,
+            damage,
         }
     }
 }
 
-impl Mechanic for Hazard {
+impl Mechanic for HazardRule {
     type State = HazardState;
 
     fn start(&self) -> HazardState {
@@ -297,31 +437,37 @@ impl Mechanic for Hazard {
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut HazardState) {
-        match (i, self.kind) {
+        let h = &self.h;
+        match (i, h.kind) {
             (0, HazardKind::AttackCraft) => s.passed = dice.d6() != 6,
-            (0, _) => s.passed = leadership_test(dice, self.test_dice, self.leadership),
+            (0, _) => s.passed = leadership_test(dice, h.test_dice, h.leadership),
             (1, HazardKind::AsteroidField) if !s.passed => {
-                s.damage = dice.d6().saturating_sub(self.shields)
+                s.damage = dice.d6().saturating_sub(h.shields)
             }
             (1, HazardKind::WarpRift) if !s.passed => s.lost_forever = dice.d6() == 1,
             _ => {}
         }
     }
 
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
     fn record(&self, s: &HazardState, sink: &mut impl MetricSink) {
-        match self.kind {
-            HazardKind::Disengage => sink.record(0, u64::from(s.passed)),
+        let m = &self.m;
+        match self.h.kind {
+            HazardKind::Disengage => sink.record(m[0], u64::from(s.passed)),
             HazardKind::AsteroidField => {
-                sink.record(0, u64::from(s.passed));
-                sink.record(1, u64::from(s.damage));
-                sink.record(2 + s.damage as usize, 1);
+                sink.record(m[0], u64::from(s.passed));
+                sink.record(m[1], u64::from(s.damage));
+                sink.record(self.damage[s.damage as usize], 1);
             }
             HazardKind::WarpRift => {
-                sink.record(0, u64::from(s.passed));
-                sink.record(1, u64::from(!s.passed));
-                sink.record(2, u64::from(s.lost_forever));
+                sink.record(m[0], u64::from(s.passed));
+                sink.record(m[1], u64::from(!s.passed));
+                sink.record(m[2], u64::from(s.lost_forever));
             }
-            HazardKind::AttackCraft => sink.record(0, u64::from(!s.passed)),
+            HazardKind::AttackCraft => sink.record(m[0], u64::from(!s.passed)),
         }
     }
 }

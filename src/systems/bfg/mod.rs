@@ -6,66 +6,408 @@ pub mod boarding;
 pub mod mechanics;
 pub mod tables;
 
+use crate::systems::registry::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::step_model::StepModel;
-use crate::systems::{Model, ParamError, Params, SystemInfo, VariantDef};
+use crate::systems::{Model, ParamError, Params};
 use boarding::{Boarding, Side};
 use mechanics::{Hazard, HazardKind, HitAndRun, Ram};
 use tables::{Critical, ShipType, ram_test_dice};
 
-/// Scenario names.
-pub const SCENARIOS: &[&str] = &[
-    "ram",
-    "boarding",
-    "hit_and_run",
-    "disengage",
-    "asteroid_field",
-    "warp_rift",
-];
+/// BFG as the registry sees it.
+pub static RULES: RuleSet = RuleSet {
+    name: "bfg",
+    title: "Battlefleet Gothic (advanced rules)",
+    seed: "004_d4c8740a73a9c193.txt",
+    variants: VARIANTS,
+    presets: PRESETS,
+    scenarios: &[
+        Scenario {
+            name: "ram",
+            about: "one ship rams another: the Leadership test, damage dealt and taken",
+            seed_section: "ALL AHEAD FULL – RAMMING SPEED!; RAMMING SUMMARY",
+            params: ram_params,
+            metrics: || mechanics::RAM_METRICS.to_vec(),
+            build: build_ram,
+            test_points: &[
+                &[
+                    ("rammer", "agrippa"),
+                    ("rammer_leadership", "8"),
+                    ("target", "unclean"),
+                ],
+                &[
+                    ("rammer_type", "escort"),
+                    ("rammer_starting_damage", "1"),
+                    ("rammer_front_armour", "5"),
+                    ("rammer_leadership", "7"),
+                    ("target_type", "cruiser"),
+                    ("target_starting_damage", "8"),
+                    ("target_damage", "3"),
+                    ("target_front_armour", "6"),
+                    ("head_on", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "boarding",
+            about: "a boarding action fought to the end (grapples repeat every end phase)",
+            seed_section: "BOARDING ACTIONS; Boarding Modifiers; Boarding Action Results; CRITICAL HITS",
+            params: boarding_params,
+            metrics: boarding::metric_catalog,
+            build: build_boarding,
+            test_points: &[
+                &[
+                    ("attacker", "plagueclaw"),
+                    ("defender", "hyperion"),
+                    ("defender_turrets", "1"),
+                ],
+                &[
+                    ("boarding_ships", "2"),
+                    ("attacker_damage", "2"),
+                    ("attacker_starting_damage", "4"),
+                    ("attacker2_damage", "1"),
+                    ("attacker_escorts", "true"),
+                    ("defender_damage", "4"),
+                    ("defender_starting_damage", "8"),
+                    ("defender_turrets", "2"),
+                    ("defender_race", "space_marines"),
+                    ("defender_no_lances", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "hit_and_run",
+            about: "hit-and-run attacks: critical hits and their extra damage",
+            seed_section: "HIT AND RUN ATTACKS; CRITICAL HITS; Teleport Attacks",
+            params: hit_and_run_params,
+            metrics: || mechanics::HIT_AND_RUN_METRICS.to_vec(),
+            build: build_hit_and_run,
+            test_points: &[
+                &[("attacks", "3"), ("target_no_lances", "true")],
+                &[
+                    ("attack", "teleport"),
+                    ("attacker_damage", "6"),
+                    ("target_damage", "4"),
+                    ("plus_one_fleet", "true"),
+                    ("target_escort", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "disengage",
+            about: "the Leadership test to disengage from combat",
+            seed_section: "DISENGAGING FROM COMBAT",
+            params: disengage_params,
+            metrics: || mechanics::DISENGAGE_METRICS.to_vec(),
+            build: build_disengage,
+            test_points: &[&[
+                ("leadership", "7"),
+                ("blast_markers_within_5cm", "2"),
+                ("enemy_ships_or_ordnance", "1"),
+            ]],
+        },
+        Scenario {
+            name: "asteroid_field",
+            about: "a ship (or attack craft) entering an asteroid field",
+            seed_section: "ASTEROID FIELDS",
+            params: asteroid_params,
+            metrics: || mechanics::ASTEROID_METRICS.to_vec(),
+            build: build_asteroid_field,
+            test_points: &[
+                &[("leadership", "8"), ("shields", "1")],
+                &[("leadership", "8"), ("attack_craft", "true")],
+            ],
+        },
+        Scenario {
+            name: "warp_rift",
+            about: "a ship crossing a warp rift (3D6 Leadership test)",
+            seed_section: "WARP RIFTS",
+            params: warp_rift_params,
+            metrics: || mechanics::WARP_RIFT_METRICS.to_vec(),
+            build: build_warp_rift,
+            test_points: &[&[("leadership", "9")]],
+        },
+    ],
+};
 
 /// Ship presets: only the numbers the seed's examples give.
-pub const PRESETS: &[&str] = &["agrippa", "unclean", "hyperion", "plagueclaw"];
+pub const PRESETS: &[PresetDecl] = &[
+    PresetDecl {
+        catalogue: "ship",
+        name: "agrippa",
+        sets: &[
+            ("type", "cruiser"),
+            ("starting_damage", "8"),
+            ("front_armour", "6"),
+        ],
+        source: "\"The Agrippa, a Lunar class cruiser ... had a starting damage capacity of 8 ... the Agrippa (which has armour 6 on the front thanks to its armoured prow)\"",
+    },
+    PresetDecl {
+        catalogue: "ship",
+        name: "unclean",
+        sets: &[
+            ("type", "cruiser"),
+            ("starting_damage", "8"),
+            ("armour", "5"),
+            ("front_armour", "5"),
+        ],
+        source: "\"the Unclean, a Murder class Chaos cruiser ... (which has Armour 5) ... (with a starting damage capacity of 8)\"",
+    },
+    PresetDecl {
+        catalogue: "ship",
+        name: "hyperion",
+        sets: &[("damage", "3")],
+        source: "\"the Hyperion (remaining damage 3)\"",
+    },
+    PresetDecl {
+        catalogue: "ship",
+        name: "plagueclaw",
+        sets: &[("damage", "6")],
+        source: "\"the Plagueclaw (remaining damage 6)\"",
+    },
+];
 
-#[derive(Default)]
-struct Preset {
-    kind: Option<ShipType>,
-    starting: Option<u32>,
-    remaining: Option<u32>,
-    armour: Option<u32>,
-    front_armour: Option<u32>,
+const RAMMING: &str = "ALL AHEAD FULL – RAMMING SPEED!";
+const BOARDING: &str = "BOARDING ACTIONS";
+
+/// A ship under `prefix`: its preset and the stats named in `stats`
+/// (`type`, `starting_damage`, `damage`, `armour`, `front_armour`).
+fn ship_params(prefix: &str, who: &str, stats: &[&str], seed: &'static str) -> Vec<ParamDecl> {
+    let mut p = vec![
+        ParamDecl::preset(prefix, "ship", &format!("{prefix}_"))
+            .about(format!(
+                "{who}: a ship preset from the seed's examples, or custom"
+            ))
+            .seed(seed),
+    ];
+    for stat in stats {
+        let name = format!("{prefix}_{stat}");
+        p.push(
+            match *stat {
+                "type" => ParamDecl::choice(
+                    name,
+                    &[
+                        "escort",
+                        "cruiser",
+                        "grand_cruiser",
+                        "battlecruiser",
+                        "battleship",
+                    ],
+                )
+                .about(format!("{who}'s type (for the ram test dice)")),
+                "starting_damage" => {
+                    ParamDecl::int(name, 1, 100).about(format!("{who}'s starting damage capacity"))
+                }
+                "damage" => ParamDecl::int(name, 0, 100).about(format!(
+                    "{who}'s damage left (default: its starting damage)"
+                )),
+                "armour" => ParamDecl::int(name, 1, 6).about(format!("{who}'s armour")),
+                _ => ParamDecl::int(name, 1, 6)
+                    .about(format!("{who}'s front armour (default: its armour)")),
+            }
+            .seed(seed),
+        );
+    }
+    p
 }
 
-fn preset(name: &str) -> Option<Preset> {
-    Some(match name {
-        // "The Agrippa, a Lunar class cruiser ... had a starting damage
-        // capacity of 8 ... the Agrippa (which has armour 6 on the front
-        // thanks to its armoured prow)"
-        "agrippa" => Preset {
-            kind: Some(ShipType::Cruiser),
-            starting: Some(8),
-            front_armour: Some(6),
-            ..Preset::default()
-        },
-        // "the Unclean, a Murder class Chaos cruiser ... (which has Armour 5)
-        // ... (with a starting damage capacity of 8)"
-        "unclean" => Preset {
-            kind: Some(ShipType::Cruiser),
-            starting: Some(8),
-            armour: Some(5),
-            front_armour: Some(5),
-            ..Preset::default()
-        },
-        // "the Hyperion (remaining damage 3)"
-        "hyperion" => Preset {
-            remaining: Some(3),
-            ..Preset::default()
-        },
-        // "the Plagueclaw (remaining damage 6)"
-        "plagueclaw" => Preset {
-            remaining: Some(6),
-            ..Preset::default()
-        },
-        _ => return None,
-    })
+/// The "next highest" flags: critical results a ship cannot suffer.
+fn critical_flags(prefix: &str, who: &str) -> Vec<ParamDecl> {
+    ["no_lances", "no_ordnance", "no_shields"]
+        .iter()
+        .map(|f| {
+            ParamDecl::flag(format!("{prefix}_{f}"))
+                .about(format!(
+                    "{who} has no {}: that critical becomes the next highest",
+                    &f[3..]
+                ))
+                .seed("CRITICAL HITS")
+        })
+        .collect()
+}
+
+/// Parameters of the ram scenario.
+pub fn ram_params() -> Vec<ParamDecl> {
+    let all = [
+        "type",
+        "starting_damage",
+        "damage",
+        "armour",
+        "front_armour",
+    ];
+    let mut p = ship_params("rammer", "the rammer", &all, RAMMING);
+    p.retain(|d| d.name != "rammer_armour");
+    p.push(
+        ParamDecl::int("rammer_leadership", 1, 12)
+            .required()
+            .about("the rammer's Leadership")
+            .seed(RAMMING),
+    );
+    p.extend(ship_params("target", "the rammed ship", &all, RAMMING));
+    p.extend([
+        ParamDecl::flag("head_on")
+            .about("hitting head on: the target's front armour, and full return dice")
+            .seed(RAMMING),
+        ParamDecl::flag("target_is_defence")
+            .about("the target is a defence: full return dice")
+            .seed(RAMMING),
+    ]);
+    p
+}
+
+/// Parameters of the boarding scenario.
+pub fn boarding_params() -> Vec<ParamDecl> {
+    let mut p = vec![
+        ParamDecl::int("boarding_ships", 1, boarding::MAX_ATTACKERS as i64)
+            .default("1")
+            .about("ships boarding together (their boarding values add up)")
+            .seed(BOARDING),
+    ];
+    for i in 1..=boarding::MAX_ATTACKERS {
+        let prefix = if i == 1 {
+            "attacker".to_string()
+        } else {
+            format!("attacker{i}")
+        };
+        p.extend(ship_params(
+            &prefix,
+            &format!("boarding ship {i}"),
+            &["starting_damage", "damage"],
+            BOARDING,
+        ));
+    }
+    p.extend(critical_flags("attacker", "the boarders"));
+    p.extend(ship_params(
+        "defender",
+        "the boarded ship",
+        &["starting_damage", "damage"],
+        BOARDING,
+    ));
+    p.extend(critical_flags("defender", "the boarded ship"));
+    let races = &["other", "orks", "chaos", "space_marines"];
+    p.extend([
+        ParamDecl::int("defender_turrets", 0, 20)
+            .required()
+            .about("remaining turrets of the boarded ship")
+            .seed(BOARDING),
+        ParamDecl::choice("attacker_race", races)
+            .default("other")
+            .about("Orks or Chaos +1, Space Marines +2")
+            .seed("Boarding Modifiers"),
+        ParamDecl::choice("defender_race", races)
+            .default("other")
+            .about("Orks or Chaos +1, Space Marines +2")
+            .seed("Boarding Modifiers"),
+        ParamDecl::flag("defender_has_blast_markers")
+            .about("+1 to the boarders")
+            .seed("Boarding Modifiers"),
+        ParamDecl::flag("defender_on_special_orders")
+            .about("+1 to the boarders")
+            .seed("Boarding Modifiers"),
+        ParamDecl::flag("attacker_has_blast_markers")
+            .about("+1 to the boarded ship")
+            .seed("Boarding Modifiers"),
+        ParamDecl::flag("attacker_on_special_orders")
+            .about("+1 to the boarded ship")
+            .seed("Boarding Modifiers"),
+        ParamDecl::flag("attacker_escorts")
+            .about("the boarders are escorts: any critical destroys them")
+            .seed(BOARDING),
+        ParamDecl::flag("defender_escort")
+            .about("the boarded ship is an escort: any critical destroys it")
+            .seed(BOARDING),
+    ]);
+    p
+}
+
+/// Parameters of the hit-and-run scenario.
+pub fn hit_and_run_params() -> Vec<ParamDecl> {
+    const HNR: &str = "HIT AND RUN ATTACKS";
+    const TELEPORT: &str = "Teleport Attacks";
+    let mut p = vec![
+        ParamDecl::choice("attack", &["assault_boat", "boarding_torpedo", "teleport"])
+            .default("assault_boat")
+            .about("how the raid arrives (teleport attacks are checked for eligibility)")
+            .seed(HNR),
+        ParamDecl::int("attacks", 1, 20)
+            .default("1")
+            .about("attacks made")
+            .seed(HNR),
+        ParamDecl::flag("plus_one_fleet")
+            .about("+1 to the hit-and-run roll")
+            .seed(HNR),
+        ParamDecl::flag("target_escort")
+            .about("the target is an escort: any critical destroys it")
+            .seed(HNR),
+        ParamDecl::int("target_shields", 0, 10)
+            .about("teleport: the target's shields up")
+            .seed(TELEPORT),
+        ParamDecl::real("range_cm", 0.0, 1000.0)
+            .about("teleport: distance to the target")
+            .seed(TELEPORT),
+        ParamDecl::flag("attacker_crippled")
+            .about("teleport: the attacker is crippled")
+            .seed(TELEPORT),
+        ParamDecl::flag("attacker_on_special_orders")
+            .about("teleport: the attacker is on special orders")
+            .seed(TELEPORT),
+        ParamDecl::flag("attacker_escort_or_defence")
+            .about("teleport: the attacker is an escort or defence")
+            .seed(TELEPORT),
+        ParamDecl::int("attacker_damage", 0, 100)
+            .about("teleport: the attacker's damage left")
+            .seed(TELEPORT),
+        ParamDecl::int("target_damage", 0, 100)
+            .about("teleport: the target's damage left")
+            .seed(TELEPORT),
+    ];
+    p.extend(critical_flags("target", "the target"));
+    p
+}
+
+fn leadership_param(seed: &'static str) -> ParamDecl {
+    ParamDecl::int("leadership", 1, 12)
+        .required()
+        .about("the ship's Leadership")
+        .seed(seed)
+}
+
+/// Parameters of the disengage scenario.
+pub fn disengage_params() -> Vec<ParamDecl> {
+    const S: &str = "DISENGAGING FROM COMBAT";
+    vec![
+        leadership_param(S),
+        ParamDecl::int("blast_markers_within_5cm", 0, 20)
+            .default("0")
+            .about("+1 each")
+            .seed(S),
+        ParamDecl::flag("celestial_phenomena_within_15cm")
+            .about("+3")
+            .seed(S),
+        ParamDecl::int("enemy_ships_or_ordnance", 0, 20)
+            .default("0")
+            .about("-1 each")
+            .seed(S),
+    ]
+}
+
+/// Parameters of the asteroid field scenario.
+pub fn asteroid_params() -> Vec<ParamDecl> {
+    const S: &str = "ASTEROID FIELDS";
+    vec![
+        leadership_param(S),
+        ParamDecl::int("shields", 0, 10)
+            .default("0")
+            .about("shields block damage as normal")
+            .seed(S),
+        ParamDecl::flag("attack_craft")
+            .about("an attack craft squadron: destroyed on a 6")
+            .seed(S),
+    ]
+}
+
+/// Parameters of the warp rift scenario.
+pub fn warp_rift_params() -> Vec<ParamDecl> {
+    vec![leadership_param("WARP RIFTS")]
 }
 
 /// One ship's parameters under a prefix (`rammer_`, `target_`, ...).
@@ -80,38 +422,21 @@ struct Ship {
 
 fn ship(p: &Params, prefix: &str) -> Result<Ship, ParamError> {
     let field = |f: &str| format!("{prefix}_{f}");
+    let declared = |f: &str| p.decls().iter().any(|d| d.name == field(f));
     let name = p.word(prefix)?.unwrap_or_else(|| "custom".into());
-    let base = if name == "custom" {
-        Preset::default()
-    } else {
-        preset(&name).ok_or_else(|| {
-            ParamError::new(
-                prefix,
-                format!(
-                    "unknown ship '{name}' (presets: {}, or 'custom')",
-                    PRESETS.join(", ")
-                ),
-            )
-        })?
+    let kind = match declared("type") {
+        true => p.word(&field("type"))?.and_then(|t| ShipType::parse(&t)),
+        false => None,
     };
-    let kind = match p.word(&field("type"))? {
-        Some(t) => Some(ShipType::parse(&t).ok_or_else(|| {
-            ParamError::new(
-                field("type"),
-                format!("unknown ship type '{t}' (escort, cruiser, battleship)"),
-            )
-        })?),
-        None => base.kind,
+    let int = |f: &str| -> Result<Option<u32>, ParamError> {
+        if declared(f) {
+            Ok(p.int(&field(f))?.map(|v| v as u32))
+        } else {
+            Ok(None)
+        }
     };
-    let starting = p
-        .int(&field("starting_damage"), 1, 100)?
-        .map(|v| v as u32)
-        .or(base.starting);
-    let remaining = p
-        .int(&field("damage"), 0, 100)?
-        .map(|v| v as u32)
-        .or(base.remaining)
-        .or(starting);
+    let starting = int("starting_damage")?;
+    let remaining = int("damage")?.or(starting);
     if let (Some(s), Some(r)) = (starting, remaining) {
         if r > s {
             return Err(ParamError::new(
@@ -120,15 +445,8 @@ fn ship(p: &Params, prefix: &str) -> Result<Ship, ParamError> {
             ));
         }
     }
-    let armour = p
-        .int(&field("armour"), 1, 6)?
-        .map(|v| v as u32)
-        .or(base.armour);
-    let front_armour = p
-        .int(&field("front_armour"), 1, 6)?
-        .map(|v| v as u32)
-        .or(base.front_armour)
-        .or(armour);
+    let armour = int("armour")?;
+    let front_armour = int("front_armour")?.or(armour);
     Ok(Ship {
         kind,
         starting,
@@ -141,22 +459,18 @@ fn ship(p: &Params, prefix: &str) -> Result<Ship, ParamError> {
 
 fn need<T>(v: Option<T>, field: &str, ship: &str) -> Result<T, ParamError> {
     v.ok_or_else(|| {
-        ParamError::new(
+        ParamError::missing(
             field,
             format!("ship '{ship}' does not give {field}: set it in the spec (the seed gives no value, and krunch invents none)"),
         )
     })
 }
 
-fn required<T>(v: Option<T>, field: &str, what: &str) -> Result<T, ParamError> {
-    v.ok_or_else(|| ParamError::new(field, format!("missing: set {field} ({what})")))
-}
-
 /// Critical results a ship can suffer: `no_lances`, `no_ordnance` ...
 fn applies(p: &Params, prefix: &str) -> Result<[bool; 9], ParamError> {
     let mut a = [true; 9];
     let mut off = |flag: &str, c: Critical| -> Result<(), ParamError> {
-        if p.flag(&format!("{prefix}_{flag}"))?.unwrap_or(false) {
+        if p.flag(&format!("{prefix}_{flag}"))? {
             a[c.index()] = false;
         }
         Ok(())
@@ -167,46 +481,23 @@ fn applies(p: &Params, prefix: &str) -> Result<[bool; 9], ParamError> {
     Ok(a)
 }
 
-/// What BFG offers.
-pub fn info() -> SystemInfo {
-    SystemInfo {
-        name: "bfg",
-        title: "Battlefleet Gothic (advanced rules)",
-        scenarios: SCENARIOS,
-        presets: PRESETS.iter().map(|s| format!("rammer/target/attacker/defender = \"{s}\"")).collect(),
-        variants: VARIANTS,
-        metrics: vec![
-            ("ram: p_ram_succeeds, mean_damage_dealt/taken, p_target_crippled/destroyed, dealt=k, taken=k".into(), "ramming"),
-            ("boarding: p_win/draw/lose, p_hulk, mean_damage_to_defender, p_defender_critical, p_boarderN_critical, mean_end_phases, end_phases=k".into(), "boarding to the end"),
-            ("hit_and_run: p_any_critical, mean_extra_damage, p_<critical>, p_escort_destroyed".into(), "hit-and-run"),
-            ("disengage: p_disengage; asteroid_field: p_pass, mean_damage; warp_rift: p_navigates, p_lost_forever".into(), "tests"),
-        ],
-    }
-}
-
 /// No rule variants yet.
 pub const VARIANTS: &[VariantDef] = &[];
 
-/// Builds a BFG model.
-pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    variants.reject_unused(&[])?;
-    let model: Box<dyn Model> = match scenario {
-        "ram" => {
+fn build_ram(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    {
+        {
             let rammer = ship(p, "rammer")?;
             let target = ship(p, "target")?;
             let rk = need(rammer.kind, "rammer_type", &rammer.name)?;
             let tk = need(target.kind, "target_type", &target.name)?;
             let rs = need(rammer.starting, "rammer_starting_damage", &rammer.name)?;
             let ts = need(target.starting, "target_starting_damage", &target.name)?;
-            let head_on = p.flag("head_on")?.unwrap_or(false);
-            let defence = p.flag("target_is_defence")?.unwrap_or(false);
+            let head_on = p.flag("head_on")?;
+            let defence = p.flag("target_is_defence")?;
             let ram = Ram {
                 test_dice: ram_test_dice(rk, tk),
-                leadership: required(
-                    p.int("rammer_leadership", 1, 12)?,
-                    "rammer_leadership",
-                    "the rammer's Leadership",
-                )? as i32,
+                leadership: p.need_int("rammer_leadership")? as i32,
                 rammer_starting: rs,
                 rammer_remaining: need(rammer.remaining, "rammer_damage", &rammer.name)?,
                 rammer_front_armour: need(
@@ -225,13 +516,15 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
                 // full when head on or a defence
                 return_dice: if head_on || defence { ts } else { ts / 2 },
             };
-            let metrics = ram.metric_defs();
-            Box::new(StepModel::new(ram, metrics))
+            Ok(Box::new(StepModel::new(ram.into_rule())))
         }
-        "boarding" => {
-            let count = p
-                .int("boarding_ships", 1, boarding::MAX_ATTACKERS as i64)?
-                .unwrap_or(1) as usize;
+    }
+}
+
+fn build_boarding(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    {
+        {
+            let count = p.int("boarding_ships")?.unwrap_or(1) as usize;
             let mut starting = Vec::new();
             let mut remaining = Vec::new();
             for i in 0..count {
@@ -253,11 +546,7 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
             }
             let d = ship(p, "defender")?;
             let dr = need(d.remaining, "defender_damage", &d.name)?;
-            let turrets = required(
-                p.int("defender_turrets", 0, 20)?,
-                "defender_turrets",
-                "remaining turrets of the boarded ship",
-            )? as u32;
+            let turrets = p.need_int("defender_turrets")? as u32;
             if dr == 0 {
                 return Err(ParamError::new(
                     "defender_damage",
@@ -265,20 +554,14 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
                 ));
             }
             let race = |field: &str| -> Result<i32, ParamError> {
-                Ok(
-                    match p
-                        .choice(field, &["other", "orks", "chaos", "space_marines"])?
-                        .as_deref()
-                    {
-                        Some("orks") | Some("chaos") => 1,
-                        Some("space_marines") => 2,
-                        _ => 0,
-                    },
-                )
+                Ok(match p.word(field)?.as_deref() {
+                    Some("orks") | Some("chaos") => 1,
+                    Some("space_marines") => 2,
+                    _ => 0,
+                })
             };
-            let flag = |f: &str, v: i32| -> Result<i32, ParamError> {
-                Ok(if p.flag(f)?.unwrap_or(false) { v } else { 0 })
-            };
+            let flag =
+                |f: &str, v: i32| -> Result<i32, ParamError> { Ok(if p.flag(f)? { v } else { 0 }) };
             let attackers = Side {
                 starting,
                 remaining,
@@ -286,7 +569,7 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
                 fixed_modifier: race("attacker_race")?
                     + flag("defender_has_blast_markers", 1)?
                     + flag("defender_on_special_orders", 1)?,
-                escorts: p.flag("attacker_escorts")?.unwrap_or(false),
+                escorts: p.flag("attacker_escorts")?,
                 applies: applies(p, "attacker")?,
             };
             let defender = Side {
@@ -296,59 +579,70 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
                 fixed_modifier: race("defender_race")?
                     + flag("attacker_has_blast_markers", 1)?
                     + flag("attacker_on_special_orders", 1)?,
-                escorts: p.flag("defender_escort")?.unwrap_or(false),
+                escorts: p.flag("defender_escort")?,
                 applies: applies(p, "defender")?,
             };
-            Box::new(
+            Ok(Box::new(
                 Boarding {
                     attackers,
                     defender,
                 }
                 .into_model(),
-            )
+            ))
         }
-        "hit_and_run" => {
-            let attack = p
-                .choice("attack", &["assault_boat", "boarding_torpedo", "teleport"])?
-                .unwrap_or_else(|| "assault_boat".into());
+    }
+}
+
+fn build_hit_and_run(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    {
+        {
+            let attack = p.need_word("attack")?;
             if attack == "teleport" {
                 teleport_allowed(p)?;
             }
             let h = HitAndRun {
-                attacks: p.int("attacks", 1, 20)?.unwrap_or(1) as u32,
-                bonus: if p.flag("plus_one_fleet")?.unwrap_or(false) {
-                    1
-                } else {
-                    0
-                },
+                attacks: p.int("attacks")?.unwrap_or(1) as u32,
+                bonus: u32::from(p.flag("plus_one_fleet")?),
                 applies: applies(p, "target")?,
-                escort: p.flag("target_escort")?.unwrap_or(false),
+                escort: p.flag("target_escort")?,
             };
-            let metrics = h.metric_defs();
-            Box::new(StepModel::new(h, metrics))
+            Ok(Box::new(StepModel::new(h.into_rule())))
         }
-        "disengage" | "asteroid_field" | "warp_rift" => {
-            let ld = required(
-                p.int("leadership", 1, 12)?,
-                "leadership",
-                "the ship's Leadership",
-            )? as i32;
+    }
+}
+
+fn build_disengage(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    build_hazard("disengage", p)
+}
+
+fn build_asteroid_field(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    build_hazard("asteroid_field", p)
+}
+
+fn build_warp_rift(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    build_hazard("warp_rift", p)
+}
+
+fn build_hazard(scenario: &str, p: &Params) -> Result<Box<dyn Model>, ParamError> {
+    {
+        {
+            let ld = p.need_int("leadership")? as i32;
             let (kind, dice, modifier) = match scenario {
                 // "Each Blast marker within 5cm +1, Any celestial phenomena
                 // within 15cm +3, Each enemy ship or Ordnance marker -1"
                 "disengage" => (
                     HazardKind::Disengage,
                     2,
-                    p.int("blast_markers_within_5cm", 0, 20)?.unwrap_or(0) as i32
-                        + if p.flag("celestial_phenomena_within_15cm")?.unwrap_or(false) {
+                    p.int("blast_markers_within_5cm")?.unwrap_or(0) as i32
+                        + if p.flag("celestial_phenomena_within_15cm")? {
                             3
                         } else {
                             0
                         }
-                        - p.int("enemy_ships_or_ordnance", 0, 20)?.unwrap_or(0) as i32,
+                        - p.int("enemy_ships_or_ordnance")?.unwrap_or(0) as i32,
                 ),
                 "asteroid_field" => {
-                    if p.flag("attack_craft")?.unwrap_or(false) {
+                    if p.flag("attack_craft")? {
                         (HazardKind::AttackCraft, 0, 0)
                     } else {
                         (HazardKind::AsteroidField, 2, 0)
@@ -360,23 +654,15 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
                 kind,
                 test_dice: dice,
                 leadership: ld + modifier,
-                shields: p.int("shields", 0, 10)?.unwrap_or(0) as u32,
+                shields: if kind == HazardKind::AsteroidField {
+                    p.int("shields")?.unwrap_or(0) as u32
+                } else {
+                    0
+                },
             };
-            let metrics = h.metric_defs();
-            Box::new(StepModel::new(h, metrics))
+            Ok(Box::new(StepModel::new(h.into_rule())))
         }
-        other => {
-            return Err(ParamError::new(
-                "scenario",
-                format!(
-                    "BFG has no scenario '{other}' (known: {})",
-                    SCENARIOS.join(", ")
-                ),
-            ));
-        }
-    };
-    p.reject_unused(&known_params())?;
-    Ok(model)
+    }
 }
 
 /// Teleport Attacks: "against an enemy ship, that has no shields, within
@@ -387,40 +673,32 @@ pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Mo
 fn teleport_allowed(p: &Params) -> Result<(), ParamError> {
     let no =
         |field: &str, why: &str| Err(ParamError::new(field, format!("no teleport attack: {why}")));
-    if p.int("target_shields", 0, 10)?.unwrap_or(0) > 0 {
+    if p.int("target_shields")?.unwrap_or(0) > 0 {
         return no("target_shields", "the target's shields are up");
     }
-    if p.real("range_cm", 1000.0)?.unwrap_or(0.0) > 10.0 {
+    if p.real("range_cm")?.unwrap_or(0.0) > 10.0 {
         return no("range_cm", "the target is beyond 10cm");
     }
-    if p.flag("attacker_crippled")?.unwrap_or(false) {
+    if p.flag("attacker_crippled")? {
         return no(
             "attacker_crippled",
             "crippled ships may not make teleport attacks",
         );
     }
-    if p.flag("attacker_on_special_orders")?.unwrap_or(false) {
+    if p.flag("attacker_on_special_orders")? {
         return no(
             "attacker_on_special_orders",
             "ships on special orders may not make teleport attacks",
         );
     }
-    let mine = required(
-        p.int("attacker_damage", 0, 100)?,
-        "attacker_damage",
-        "the teleporting ship's damage left",
-    )?;
-    if mine <= 1 && p.flag("attacker_escort_or_defence")?.unwrap_or(false) {
+    let mine = p.need_int("attacker_damage")?;
+    if mine <= 1 && p.flag("attacker_escort_or_defence")? {
         return no(
             "attacker_damage",
             "escorts and defences with one damage point left cannot teleport",
         );
     }
-    let theirs = required(
-        p.int("target_damage", 0, 100)?,
-        "target_damage",
-        "the target's damage left",
-    )?;
+    let theirs = p.need_int("target_damage")?;
     if theirs > mine {
         return no(
             "target_damage",
@@ -428,45 +706,4 @@ fn teleport_allowed(p: &Params) -> Result<(), ParamError> {
         );
     }
     Ok(())
-}
-
-fn known_params() -> Vec<&'static str> {
-    vec![
-        "rammer",
-        "rammer_type",
-        "rammer_starting_damage",
-        "rammer_damage",
-        "rammer_front_armour",
-        "rammer_leadership",
-        "target",
-        "target_type",
-        "target_starting_damage",
-        "target_damage",
-        "target_armour",
-        "target_front_armour",
-        "head_on",
-        "target_is_defence",
-        "boarding_ships",
-        "attacker",
-        "attacker_damage",
-        "attacker_starting_damage",
-        "defender",
-        "defender_damage",
-        "defender_starting_damage",
-        "defender_turrets",
-        "attacker_race",
-        "defender_race",
-        "attacker_escorts",
-        "defender_escort",
-        "attack",
-        "attacks",
-        "plus_one_fleet",
-        "target_escort",
-        "leadership",
-        "shields",
-        "attack_craft",
-        "blast_markers_within_5cm",
-        "celestial_phenomena_within_15cm",
-        "enemy_ships_or_ordnance",
-    ]
 }

@@ -45,10 +45,14 @@ pub fn leadership_test(dice: &mut impl Roller, count: u32, leadership: i32) -> b
     dice.sum(count, 6) as i32 <= leadership
 }
 
-/// Boarding Action Results: critical hit scores for winner and loser by the
-/// difference in scores: "1 Stalemate 5+/5+, 2 Heavy Fighting 4+/5+,
-/// 3 Driven Back 3+/6+, 4 Stormed 2+/6+, 5+ Overwhelmed Auto/None".
-/// `Some(1)` is automatic, `None` is no chance.
+/// Boarding Action Results: the scores on which the loser and the winner
+/// suffer a critical hit, by the difference in scores: "1 Stalemate 5+/5+,
+/// 2 Heavy Fighting 4+/5+, 3 Driven Back 3+/6+, 4 Stormed 2+/6+, 5+
+/// Overwhelmed Auto/None". The worked example settles the order: after
+/// Heavy Fighting "the Hyperion [the loser] will suffer a critical hit on a
+/// D6 roll of 4, 5 or 6. The Plagueclaw [the winner] will also suffer a
+/// critical hit on a D6 roll of 5 or 6". Returns (loser, winner); `Some(1)`
+/// is automatic, `None` is no chance.
 pub fn boarding_crit_scores(difference: u32) -> (Option<u32>, Option<u32>) {
     match difference {
         0 => (None, None),
@@ -201,6 +205,9 @@ mod tests {
 
     #[test]
     fn boarding_results_match_the_seed_text() {
+        if !crate::systems::seed_text::available(crate::systems::seed_text::BFG) {
+            return;
+        }
         // "1 Stalemate 5+/5+" ... "5+ Overwhelmed Auto/None"
         let rows = tab_rows(BFG, "1\tStalemate", "For example the Hyperion");
         assert_eq!(rows.len(), 5, "{rows:?}");
@@ -221,6 +228,9 @@ mod tests {
 
     #[test]
     fn boarding_value_modifiers_match_the_seed_text() {
+        if !crate::systems::seed_text::available(crate::systems::seed_text::BFG) {
+            return;
+        }
         let rows = tab_rows(BFG, "Own boarding value higher", "*Only apply");
         let want: Vec<i32> = rows
             .iter()
@@ -235,6 +245,9 @@ mod tests {
 
     #[test]
     fn critical_hits_table_matches_the_seed_text() {
+        if !crate::systems::seed_text::available(crate::systems::seed_text::BFG) {
+            return;
+        }
         let rows = tab_rows(BFG, "2-3\t", "Notes:");
         assert_eq!(rows.len(), 9, "{rows:?}");
         for row in rows {

@@ -6,11 +6,143 @@ pub mod tables;
 pub mod warrior;
 pub mod weapon;
 
+use crate::systems::registry::{ParamDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::step_model::StepModel;
-use crate::systems::{Model, ParamError, Params, SystemInfo, VariantDef};
+use crate::systems::{Model, ParamError, Params};
 use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use warrior::WarriorStats;
-use weapon::{Template, Weapon};
+use weapon::{Ammo, Template, Weapon};
+
+/// GCE as the registry sees it.
+pub static RULES: RuleSet = RuleSet {
+    name: "gce",
+    title: "Gorkamorka Community Edition",
+    seed: "002_8c1a109281471897.txt",
+    variants: VARIANTS,
+    presets: weapon::PRESETS,
+    scenarios: &[
+        Scenario {
+            name: "shooting",
+            about: "one shooter, one weapon, one target: to hit, wound, save, damage, injury, pinning, ammo",
+            seed_section: "Shooting, Steps 1-6; Firing on Full Auto; Ammo Rolls; Blast Markers and Templates",
+            params: shooting_params,
+            metrics: shooting::metric_catalog,
+            build: |p, v| Ok(Box::new(build_shooting(p, v)?)),
+            test_points: &[
+                &[
+                    ("weapon", "shoota"),
+                    ("bs", "3"),
+                    ("range", "8"),
+                    ("toughness", "3"),
+                    ("wounds", "1"),
+                    ("save", "5"),
+                    ("target_ws", "3"),
+                    ("target_bs", "3"),
+                ],
+                &[
+                    ("weapon", "eavy_shoota"),
+                    ("long_range", "18"),
+                    ("short_hit", "0"),
+                    ("long_hit", "0"),
+                    ("strength", "4"),
+                    ("damage", "D3"),
+                    ("ammo", "auto"),
+                    ("fire_mode", "full_auto"),
+                    ("bs", "2"),
+                    ("range", "20"),
+                    ("toughness", "4"),
+                    ("wounds", "2"),
+                    ("save", "4"),
+                    ("target_ws", "1"),
+                    ("target_bs", "1"),
+                    ("firer_toughness", "3"),
+                    ("firer_save", "6"),
+                    ("friend_within_2in", "true"),
+                    ("target_initiative", "3"),
+                ],
+                &[
+                    ("weapon", "skorcha"),
+                    ("strength", "4"),
+                    ("save_mod", "-1"),
+                    ("damage", "1"),
+                    ("ammo", "5"),
+                    ("coverage", "partial"),
+                    ("bs", "3"),
+                    ("toughness", "4"),
+                    ("wounds", "1"),
+                    ("target_ws", "3"),
+                    ("target_bs", "3"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "grenade",
+            about: "a thrown grenade: on target, or where it scatters (duds, Unreliable Explosives)",
+            seed_section: "Grenades and Stikkbombz; Throw Table; Scattering Grenades; Unreliable Explosives",
+            params: grenade_params,
+            metrics: || hazards::GRENADE_METRICS.to_vec(),
+            build: build_grenade,
+            test_points: &[
+                &[
+                    ("bs", "3"),
+                    ("user_strength", "3"),
+                    ("range", "6"),
+                    ("ammo", "4+"),
+                ],
+                &[("bs", "2"), ("user_strength", "2"), ("range", "7")],
+            ],
+        },
+        Scenario {
+            name: "fire",
+            about: "a warrior on Fire, turn after turn until the fire goes out",
+            seed_section: "Fire (Catching Fire)",
+            params: fire_params,
+            metrics: hazards::fire_metric_catalog,
+            build: build_fire,
+            test_points: &[
+                &[
+                    ("toughness", "3"),
+                    ("wounds", "2"),
+                    ("save", "6"),
+                    ("target_ws", "3"),
+                    ("target_bs", "3"),
+                ],
+                &[
+                    ("toughness", "4"),
+                    ("wounds", "1"),
+                    ("target_ws", "1"),
+                    ("target_bs", "1"),
+                    ("helpers", "2"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "fall",
+            about: "Fall Damage, and the warrior it lands on",
+            seed_section: "Fall Damage",
+            params: fall_params,
+            metrics: || hazards::FALL_METRICS.to_vec(),
+            build: build_fall,
+            test_points: &[
+                &[
+                    ("height", "7"),
+                    ("toughness", "3"),
+                    ("wounds", "1"),
+                    ("target_ws", "3"),
+                    ("target_bs", "3"),
+                    ("lands_on_warrior", "true"),
+                ],
+                &[
+                    ("height", "4"),
+                    ("toughness", "3"),
+                    ("wounds", "2"),
+                    ("target_ws", "2"),
+                    ("target_bs", "1"),
+                ],
+            ],
+        },
+    ],
+};
 
 /// Rule variants of GCE.
 pub const VARIANTS: &[VariantDef] = &[VariantDef {
@@ -19,105 +151,176 @@ pub const VARIANTS: &[VariantDef] = &[VariantDef {
     about: "Overwatch hit modifier: 'current' +1 (v1.4 changelog: \"Buffed Overwatch to give +1 to hit rather than -1\"), 'original' -1",
 }];
 
-/// Scenario names.
-pub const SCENARIOS: &[&str] = &["shooting", "grenade", "fire", "fall"];
+const TO_HIT: &str = "Shooting, Step 2 – Roll to Hit, Hit Modifiers";
 
-/// Parameters of the shooting scenario besides the weapon's.
-pub const SHOOTING_PARAMS: &[&str] = &[
-    "bs",
-    "user_strength",
-    "fire_mode",
-    "sf_fired",
-    "range",
-    "cover",
-    "overwatch",
-    "appearing_or_charging",
-    "firer_vehicle_moved_fast",
-    "target_moved_fast",
-    "fast_moving_warrior",
-    "small_target",
-    "large_target",
-    "extra_hit_modifier",
-    "coverage",
-    "toughness",
-    "wounds",
-    "save",
-    "target_ws",
-    "target_bs",
-    "pin_immune",
-    "friend_within_2in",
-    "target_initiative",
-    "firer_toughness",
-    "firer_save",
-];
-
-/// What GCE offers.
-pub fn info() -> crate::systems::SystemInfo {
-    SystemInfo {
-        name: "gce",
-        title: "Gorkamorka Community Edition",
-        scenarios: SCENARIOS,
-        presets: weapon::PRESETS
-            .iter()
-            .map(|s| format!("weapon = \"{s}\""))
-            .collect(),
-        variants: VARIANTS,
-        metrics: shooting::metric_catalog()
-            .into_iter()
-            .map(|m| (m.name, m.about))
-            .chain([
-                ("hits=k".to_string(), "P(exactly k hits), k = 0..max shots"),
-                (
-                    "wounds=k".to_string(),
-                    "P(exactly k successful wound rolls)",
-                ),
-                (
-                    "grenade: p_on_target, p_scatters, scatter=d, p_dud, p_unreliable, p_explodes_on_thrower ...".to_string(),
-                    "where a thrown grenade ends up",
-                ),
-                (
-                    "fire: p_out_of_action, p_down, p_flesh_wound, p_unhurt, mean_turns, turns=k".to_string(),
-                    "a warrior on Fire, until it goes out",
-                ),
-                (
-                    "fall: p_wounded, mean_damage, p_down, p_out_of_action, p_pinned, p_other_hurt".to_string(),
-                    "Fall Damage",
-                ),
-            ])
-            .collect(),
-    }
+/// The hit modifiers of Step 2, shared by shots and thrown grenades.
+fn hit_modifier_params() -> Vec<ParamDecl> {
+    let flag = |name: &str, about: &str| ParamDecl::flag(name).about(about).seed(TO_HIT);
+    vec![
+        ParamDecl::choice("cover", &["none", "partial", "in"])
+            .default("none")
+            .about("target in partial cover (-1) or in cover (-2)")
+            .seed(TO_HIT),
+        flag(
+            "overwatch",
+            "firing on Overwatch (+1, or -1 under the 'original' variant)",
+        ),
+        flag("appearing_or_charging", "target appearing or charging (-1)"),
+        flag(
+            "firer_vehicle_moved_fast",
+            "firing from a vehicle that moved fast (-1)",
+        ),
+        flag("target_moved_fast", "target vehicle moved fast (-1)"),
+        flag(
+            "fast_moving_warrior",
+            "target is a fast moving warrior (-1)",
+        ),
+        flag("small_target", "small target (-1)"),
+        flag("large_target", "large target (+1)"),
+        ParamDecl::int("extra_hit_modifier", -10, 10)
+            .default("0")
+            .about("any other hit modifier the spec adds")
+            .seed(TO_HIT),
+    ]
 }
 
-fn required<T>(v: Option<T>, field: &str, what: &str) -> Result<T, ParamError> {
-    v.ok_or_else(|| ParamError::new(field, format!("missing: set {field} ({what})")))
+/// The warrior taking the hits: Toughness, Wounds, save, WS/BS.
+fn victim_params() -> Vec<ParamDecl> {
+    const PROFILE: &str = "Characteristics; Shooting, Steps 3-6; Injuries";
+    vec![
+        ParamDecl::int("toughness", 1, 10)
+            .required()
+            .about("the target's Toughness")
+            .seed(PROFILE),
+        ParamDecl::int("wounds", 1, 20)
+            .required()
+            .about("the target's Wounds")
+            .seed(PROFILE),
+        ParamDecl::int("save", 0, 7)
+            .about("armour save, the score needed (2-6); 0 or absent for none")
+            .seed("Shooting, Step 4 – Saving Throws"),
+        ParamDecl::int("target_ws", 1, 10)
+            .required()
+            .about("the target's WS, for Flesh Wounds")
+            .seed("Injuries"),
+        ParamDecl::int("target_bs", 1, 10)
+            .required()
+            .about("the target's BS, for Flesh Wounds")
+            .seed("Injuries"),
+        ParamDecl::flag("pin_immune")
+            .about("immune to Pinning (drivers, some factions)")
+            .seed("Pinning"),
+    ]
 }
 
-/// Builds a GCE model.
-pub fn build(scenario: &str, p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    match scenario {
-        "shooting" => Ok(Box::new(build_shooting(p, variants)?)),
-        "grenade" | "fire" | "fall" => build_hazard(scenario, p, variants),
-        _ => Err(ParamError::new(
-            "scenario",
-            format!(
-                "GCE has no scenario '{scenario}' (known: {})",
-                SCENARIOS.join(", ")
-            ),
-        )),
-    }
+/// Parameters of the shooting scenario.
+pub fn shooting_params() -> Vec<ParamDecl> {
+    let mut p = weapon::params();
+    p.extend([
+        ParamDecl::int("bs", 0, 10)
+            .required()
+            .about("the shooter's Ballistic Skill")
+            .seed(TO_HIT),
+        ParamDecl::int("user_strength", 0, 10)
+            .default("3")
+            .about("the shooter's Strength, for \"Varies\" save modifiers")
+            .seed("Weapon Statlines"),
+        ParamDecl::choice("fire_mode", &["single", "full_auto"])
+            .default("single")
+            .about("a single shot, or Full Auto with the Sustained Fire dice")
+            .seed("Firing on Full Auto"),
+        ParamDecl::int("sf_fired", 1, 6)
+            .about("Sustained Fire dice fired on Full Auto (default: every one the weapon has)")
+            .seed("Firing on Full Auto"),
+        ParamDecl::real("range", 0.0, 1000.0)
+            .about("inches to the target (not used by teardrop templates)")
+            .seed("Range Modifiers"),
+        ParamDecl::choice("coverage", &["aimed", "full", "partial"])
+            .default("aimed")
+            .about("under a blast marker or template: the aimed-at target, wholly under it, or partly (4+)")
+            .seed("Blast Markers and Templates"),
+    ]);
+    p.extend(hit_modifier_params());
+    p.extend(victim_params());
+    p.extend([
+        ParamDecl::flag("friend_within_2in")
+            .about("a friend not Pinned or Down within 2\": the target may test to escape Pinning")
+            .seed("Escaping from Pinning"),
+        ParamDecl::int("target_initiative", 1, 10)
+            .about("the target's Initiative, for the escape test (with friend_within_2in)")
+            .seed("Escaping from Pinning"),
+        ParamDecl::int("firer_toughness", 1, 10)
+            .about("the firer's Toughness: resolves an exploding weapon's S-1 hit on the firer")
+            .seed("Exploding Weapons"),
+        ParamDecl::int("firer_save", 0, 7)
+            .about("the firer's save against that hit (with firer_toughness)")
+            .seed("Exploding Weapons"),
+    ]);
+    p
 }
 
-/// Builds the shooting model itself (tests reach its two samplers).
-pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, ParamError> {
-    let overwatch_bonus = overwatch_bonus(variants)?;
-    let weapon = Weapon::from_params(p)?;
-    let bs = required(
-        p.int("bs", 0, 10)?,
-        "bs",
-        "the shooter's Ballistic Skill, 0-10",
-    )? as i32;
-    let user_strength = p.int("user_strength", 0, 10)?.unwrap_or(3) as u8;
-    let full_auto_dice = match p.choice("fire_mode", &["single", "full_auto"])?.as_deref() {
+/// Parameters of the grenade scenario.
+pub fn grenade_params() -> Vec<ParamDecl> {
+    let mut p = vec![
+        ParamDecl::int("bs", 0, 10)
+            .required()
+            .about("the thrower's Ballistic Skill")
+            .seed(TO_HIT),
+        ParamDecl::int("user_strength", 1, 10)
+            .required()
+            .about("the thrower's Strength, for the throw range")
+            .seed("Throw Table"),
+        ParamDecl::real("range", 0.0, 1000.0)
+            .required()
+            .about("inches to the target")
+            .seed("Throw Table"),
+        ParamDecl::text("ammo", "4+")
+            .about("the grenade's Ammo Roll (2+ to 6+), if it has one")
+            .seed("Ammo Rolls"),
+    ];
+    p.extend(hit_modifier_params());
+    p
+}
+
+/// Parameters of the fire scenario.
+pub fn fire_params() -> Vec<ParamDecl> {
+    let mut p = victim_params();
+    p.push(
+        ParamDecl::int("helpers", 0, 5)
+            .default("0")
+            .about("friends helping put the fire out each turn (+1 each)")
+            .seed("Fire"),
+    );
+    p
+}
+
+/// Parameters of the fall scenario.
+pub fn fall_params() -> Vec<ParamDecl> {
+    let mut p = victim_params();
+    p.extend([
+        ParamDecl::real("height", 0.0, 100.0)
+            .required()
+            .about("inches fallen")
+            .seed("Fall Damage"),
+        ParamDecl::flag("lands_on_warrior")
+            .about("it lands on another warrior (4+: the same damage)")
+            .seed("Fall Damage"),
+    ]);
+    p
+}
+
+/// Builds the shooting model itself (tests and benches reach its two
+/// samplers). Takes the spec's parameters as given: presets are filled in
+/// and values checked against [`shooting_params`] here.
+pub fn build_shooting(given: &Params, variants: &Params) -> Result<ShootingModel, ParamError> {
+    let decls = shooting_params();
+    let p = crate::systems::registry::resolve(&RULES, &decls, given)?.bound(decls);
+    let variants = variants.bound(RULES.variant_decls());
+    let overwatch_bonus = overwatch_bonus(&variants)?;
+    let weapon = Weapon::from_params(&p)?;
+    let bs = p.need_int("bs")? as i32;
+    let user_strength = p.int("user_strength")?.unwrap_or(3) as u8;
+    let full_auto_dice = match p.word("fire_mode")?.as_deref() {
         Some("full_auto") => {
             if weapon.sustained_fire_dice == 0 {
                 return Err(ParamError::new(
@@ -129,7 +332,7 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
                 ));
             }
             let fired = p
-                .int("sf_fired", 1, 6)?
+                .int("sf_fired")?
                 .unwrap_or(i64::from(weapon.sustained_fire_dice)) as u32;
             if fired > weapon.sustained_fire_dice {
                 return Err(ParamError::new(
@@ -147,17 +350,10 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
     let range = if weapon.template == Template::Teardrop {
         None
     } else {
-        Some(required(
-            p.real("range", 1000.0)?,
-            "range",
-            "inches to the target",
-        )?)
+        Some(p.need_real("range")?)
     };
-    let hit_modifier = situational_hit_modifier(p, overwatch_bonus)?;
-    let coverage = match p
-        .choice("coverage", &["aimed", "full", "partial"])?
-        .as_deref()
-    {
+    let hit_modifier = situational_hit_modifier(&p, overwatch_bonus)?;
+    let coverage = match p.word("coverage")?.as_deref() {
         Some("full") => Coverage::Full,
         Some("partial") => Coverage::Partial,
         _ => Coverage::Aimed,
@@ -169,13 +365,9 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
         ));
     }
     let target = Target {
-        stats: victim(p)?,
-        escape_initiative: if p.flag("friend_within_2in")?.unwrap_or(false) {
-            Some(required(
-                p.int("target_initiative", 1, 10)?,
-                "target_initiative",
-                "the target's Initiative, for the test to escape Pinning",
-            )? as u8)
+        stats: victim(&p)?,
+        escape_initiative: if p.flag("friend_within_2in")? {
+            Some(p.need_int("target_initiative")? as u8)
         } else {
             None
         },
@@ -186,22 +378,16 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
             "only used with friend_within_2in = true (no friend near, no escape test)",
         ));
     }
-    let firer = match p.int("firer_toughness", 1, 10)? {
+    let firer = match p.int("firer_toughness")? {
         Some(t) => Some(Firer {
             toughness: t as u8,
-            save: save_value(p, "firer_save")?,
+            save: save_value(&p, "firer_save")?,
         }),
         None if p.has("firer_save") => {
             return Err(ParamError::new("firer_save", "set firer_toughness too"));
         }
         None => None,
     };
-    let known: Vec<&str> = weapon::WEAPON_PARAMS
-        .iter()
-        .chain(SHOOTING_PARAMS)
-        .copied()
-        .collect();
-    p.reject_unused(&known)?;
     Ok(ShootingModel::new(Shooting {
         weapon,
         bs,
@@ -221,13 +407,9 @@ pub fn build_shooting(p: &Params, variants: &Params) -> Result<ShootingModel, Pa
 /// plus any other modifier the spec adds.
 fn situational_hit_modifier(p: &Params, overwatch_bonus: i32) -> Result<i32, ParamError> {
     let flag = |name: &str, value: i32| -> Result<i32, ParamError> {
-        Ok(if p.flag(name)?.unwrap_or(false) {
-            value
-        } else {
-            0
-        })
+        Ok(if p.flag(name)? { value } else { 0 })
     };
-    let cover = match p.choice("cover", &["none", "partial", "in"])?.as_deref() {
+    let cover = match p.word("cover")?.as_deref() {
         Some("partial") => -1,
         Some("in") => -2,
         _ => 0,
@@ -240,135 +422,122 @@ fn situational_hit_modifier(p: &Params, overwatch_bonus: i32) -> Result<i32, Par
         + flag("fast_moving_warrior", -1)?
         + flag("small_target", -1)?
         + flag("large_target", 1)?
-        + p.int("extra_hit_modifier", -10, 10)?.unwrap_or(0) as i32)
+        + p.int("extra_hit_modifier")?.unwrap_or(0) as i32)
 }
 
 /// The Overwatch hit modifier under the chosen rule variant.
 fn overwatch_bonus(variants: &Params) -> Result<i32, ParamError> {
-    let bonus = match variants.choice("overwatch", VARIANTS[0].values)?.as_deref() {
+    Ok(match variants.word("overwatch")?.as_deref() {
         Some("original") => -1,
         _ => 1,
-    };
-    variants.reject_unused(&["overwatch"])?;
-    Ok(bonus)
+    })
 }
 
 fn victim(p: &Params) -> Result<WarriorStats, ParamError> {
     Ok(WarriorStats {
-        toughness: required(
-            p.int("toughness", 1, 10)?,
-            "toughness",
-            "the target's Toughness, 1-10",
-        )? as u8,
-        wounds: required(p.int("wounds", 1, 20)?, "wounds", "the target's Wounds")? as u8,
+        toughness: p.need_int("toughness")? as u8,
+        wounds: p.need_int("wounds")? as u8,
         save: save_value(p, "save")?,
-        ws: required(
-            p.int("target_ws", 1, 10)?,
-            "target_ws",
-            "the target's WS, for Flesh Wounds",
-        )? as u8,
-        bs: required(
-            p.int("target_bs", 1, 10)?,
-            "target_bs",
-            "the target's BS, for Flesh Wounds",
-        )? as u8,
-        pin_immune: p.flag("pin_immune")?.unwrap_or(false),
+        ws: p.need_int("target_ws")? as u8,
+        bs: p.need_int("target_bs")? as u8,
+        pin_immune: p.flag("pin_immune")?,
     })
 }
 
-/// The grenade, fire and fall scenarios.
-fn build_hazard(
-    scenario: &str,
-    p: &Params,
-    variants: &Params,
-) -> Result<Box<dyn Model>, ParamError> {
-    let model: Box<dyn Model> = match scenario {
-        "grenade" => {
-            let bonus = overwatch_bonus(variants)?;
-            let strength = required(
-                p.int("user_strength", 1, 10)?,
-                "user_strength",
-                "the thrower's Strength, for the throw range",
-            )? as u8;
-            let range = required(p.real("range", 1000.0)?, "range", "inches to the target")?;
-            let ammo = match p.word("ammo")? {
-                None => None,
-                Some(w) => Some(
-                    w.trim_end_matches('+')
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|v| (2..=6).contains(v))
-                        .ok_or_else(|| {
-                            ParamError::new("ammo", format!("'{w}' is not an Ammo Roll (2+ to 6+)"))
-                        })?,
-                ),
-            };
-            let g = hazards::Grenade {
-                bs: required(
-                    p.int("bs", 0, 10)?,
-                    "bs",
-                    "the thrower's Ballistic Skill, 0-10",
-                )? as i32,
-                hit_modifier: situational_hit_modifier(p, bonus)?,
-                in_range: range <= f64::from(hazards::throw_range(strength)),
-                ammo,
-            };
-            let metrics = g.metric_defs();
-            Box::new(StepModel::new(g, metrics))
-        }
-        "fire" => {
-            overwatch_bonus(variants)?;
-            Box::new(
-                hazards::Fire {
-                    victim: victim(p)?,
-                    helpers: p.int("helpers", 0, 5)?.unwrap_or(0) as u32,
-                }
-                .into_model(),
-            )
-        }
-        _ => {
-            overwatch_bonus(variants)?;
-            let f = hazards::Fall {
-                height: required(p.real("height", 100.0)?, "height", "inches fallen")?,
-                victim: victim(p)?,
-                lands_on_warrior: p.flag("lands_on_warrior")?.unwrap_or(false),
-            };
-            let metrics = f.metric_defs();
-            Box::new(StepModel::new(f, metrics))
-        }
+fn build_grenade(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let bonus = overwatch_bonus(variants)?;
+    let strength = p.need_int("user_strength")? as u8;
+    let range = p.need_real("range")?;
+    let ammo = match p.word("ammo")? {
+        None => None,
+        Some(w) => match Ammo::parse(&w) {
+            Ok(Ammo::Score(a)) => Some(a),
+            _ => {
+                return Err(ParamError::new(
+                    "ammo",
+                    format!("'{w}' is not an Ammo Roll (2+ to 6+)"),
+                ));
+            }
+        },
     };
-    p.reject_unused(&[
-        "bs",
-        "user_strength",
-        "range",
-        "ammo",
-        "cover",
-        "overwatch",
-        "appearing_or_charging",
-        "small_target",
-        "large_target",
-        "extra_hit_modifier",
-        "toughness",
-        "wounds",
-        "save",
-        "target_ws",
-        "target_bs",
-        "pin_immune",
-        "helpers",
-        "height",
-        "lands_on_warrior",
-    ])?;
-    Ok(model)
+    let g = hazards::Grenade {
+        bs: p.need_int("bs")? as i32,
+        hit_modifier: situational_hit_modifier(p, bonus)?,
+        in_range: range <= f64::from(hazards::throw_range(strength)),
+        ammo,
+    };
+    Ok(Box::new(StepModel::new(g.into_rule())))
+}
+
+fn build_fire(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let fire = hazards::Fire {
+        victim: victim(p)?,
+        helpers: p.int("helpers")?.unwrap_or(0) as u32,
+    };
+    Ok(Box::new(fire.into_model()))
+}
+
+fn build_fall(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let f = hazards::Fall {
+        height: p.need_real("height")?,
+        victim: victim(p)?,
+        lands_on_warrior: p.flag("lands_on_warrior")?,
+    };
+    Ok(Box::new(StepModel::new(f.into_rule())))
 }
 
 /// A save as the score needed (2-6), 0 or absent for none.
 fn save_value(p: &Params, field: &str) -> Result<Option<u8>, ParamError> {
-    match p.int(field, 0, 7)? {
+    match p.int(field)? {
         Some(0) | Some(7) | None => Ok(None),
         Some(1) => Err(ParamError::new(
             field,
             "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
         )),
         Some(v) => Ok(Some(v as u8)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::systems::{ParamErrorKind, ParamValue, Params, build};
+
+    #[test]
+    fn every_missing_parameter_is_named_at_once() {
+        // A newcomer's 'Eavy Shoota profile with nothing else: one error
+        // lists every number the seed does not give and the target lacks.
+        let mut p = Params::new();
+        p.set("weapon", ParamValue::Str("eavy_shoota".into()));
+        let e = build("gce", "shooting", &p, &Params::new())
+            .err()
+            .expect("incomplete profile");
+        assert_eq!(e.kind, ParamErrorKind::Missing);
+        for field in [
+            "long_range",
+            "strength",
+            "damage",
+            "ammo",
+            "bs",
+            "toughness",
+            "wounds",
+            "target_ws",
+            "target_bs",
+            "range",
+        ] {
+            assert!(e.missing.iter().any(|m| m == field), "{field}: {e}");
+            assert!(e.message.contains(field), "{field}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_typo_is_unknown_with_a_suggestion() {
+        let mut p = Params::new();
+        p.set("toughnes", ParamValue::Int(3));
+        let e = build("gce", "fire", &p, &Params::new())
+            .err()
+            .expect("typo");
+        assert_eq!(e.kind, ParamErrorKind::Unknown);
+        assert_eq!(e.field, "toughnes");
+        assert!(e.message.contains("did you mean 'toughness'"), "{e}");
     }
 }

@@ -1,17 +1,18 @@
 //! GCE Shooting, steps 1-6: one shooter, one weapon, one target.
 //!
-//! The rule is written once, as steps on a [`ShotState`] against the
-//! [`Roller`] trait; the Monte Carlo sampler runs the steps with batched
-//! dice and the exact evaluator runs the same steps under [`StateDist`],
-//! merging equal states between steps. A branch-free fast path for plain
-//! single shots is checked against the exact evaluator in the tests.
+//! The rule is written once, as a [`Mechanic`]: steps on a [`ShotState`]
+//! against the [`Roller`] trait, which [`StepModel`] samples and evaluates
+//! exactly. Hits land through the warrior's one hit pipeline
+//! ([`Condition::take_hit`]). A branch-free fast path for plain single
+//! shots tabulates the same rule functions and is checked against the
+//! exact evaluator in the tests.
 
-use super::tables::{Injury, hit_needed, hit_with, injury, sustained_fire, wound_needed};
+use super::tables::{Injury, hit_needed, hit_with, injury, sustained_fire};
+use super::warrior::Hit;
 use super::weapon::{Ammo, Template, Weapon};
-use crate::dice::{
-    AbsorbingChain, BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally,
-};
-use crate::systems::{MetricDef, Model};
+use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
+use crate::systems::step_model::{Mechanic, StepModel};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -89,10 +90,9 @@ pub struct ShotState {
     firer_wounded: bool,
     on_fire: bool,
     pinned_through_turn: bool,
+    /// Out of Action now, or later through Recovery rolls if left Down.
+    eventually_out: bool,
 }
-
-/// Cap on dice paths for one step of the exact evaluator.
-const STEP_PATHS: usize = 1 << 16;
 
 impl Shooting {
     fn start(&self) -> ShotState {
@@ -110,6 +110,7 @@ impl Shooting {
             firer_wounded: false,
             on_fire: false,
             pinned_through_turn: false,
+            eventually_out: false,
         }
     }
 
@@ -165,19 +166,11 @@ impl Shooting {
         let Some(firer) = &self.firer else {
             return;
         };
-        let Some(needed) = wound_needed(self.weapon.strength - 1, firer.toughness) else {
-            return;
+        let hit = Hit {
+            strength: self.weapon.strength.saturating_sub(1),
+            ..self.weapon.hit(self.user_strength)
         };
-        if dice.d6() < u32::from(needed) {
-            return;
-        }
-        if let Some(save) = firer.save {
-            let need = i32::from(save) - self.weapon.save_modifier_with(self.user_strength);
-            if need <= 6 && dice.d6() as i32 >= need {
-                return;
-            }
-        }
-        s.firer_wounded = true;
+        s.firer_wounded = hit.wound_and_save(dice, firer.toughness, firer.save).1;
     }
 
     /// Escaping from Pinning: a Pinned warrior still on its feet stays
@@ -235,134 +228,120 @@ impl Shooting {
         if let Some(fire) = self.weapon.catch_fire {
             s.on_fire |= dice.d6() >= fire;
         }
-        if s.target.status == Status::OutOfAction {
-            return;
-        }
-        // Step 3: Wound Chart.
-        let Some(needed) = wound_needed(self.weapon.strength, self.target.stats.toughness) else {
-            return;
-        };
-        if dice.d6() < u32::from(needed) {
-            return;
-        }
-        s.wounds += 1;
-        // Step 4: "It is impossible to make a save if the score required is
-        // greater than 6"; a Warrior with no Armour has no save to improve.
-        if let Some(save) = self.target.stats.save {
-            let need = i32::from(save) - self.weapon.save_modifier_with(self.user_strength);
-            if need <= 6 && dice.d6() as i32 >= need {
-                return;
+        // Steps 3-6 through the warrior's hit pipeline; a warrior already
+        // Out of Action takes nothing more.
+        let r = s.target.take_hit(
+            dice,
+            &self.target.stats,
+            &self.weapon.hit(self.user_strength),
+        );
+        s.wounds += u8::from(r.wounded);
+        s.unsaved += u8::from(r.unsaved);
+        s.damage += r.damage as u16;
+    }
+
+    /// "Eventually out of action": a Down warrior left alone rolls in each
+    /// Recovery Phase until it stands or goes Out of Action.
+    fn settle(&self, dice: &mut impl Roller, s: &mut ShotState) {
+        let mut later = s.target;
+        later.recover_until_settled(dice);
+        s.eventually_out = later.status == Status::OutOfAction;
+    }
+}
+
+/// The shooting rule with the handles of the metrics it records.
+pub struct ShotRule {
+    shooting: Shooting,
+    list: MetricList,
+    m: ShotMetrics,
+}
+
+/// Handles of the shooting metrics.
+struct ShotMetrics {
+    p_hit: Metric,
+    mean_hits: Metric,
+    mean_wounds: Metric,
+    mean_unsaved: Metric,
+    mean_damage: Metric,
+    p_wounded: Metric,
+    p_flesh: Metric,
+    p_down: Metric,
+    p_out: Metric,
+    p_eventually_out: Metric,
+    p_pinned: Metric,
+    p_no_ammo: Metric,
+    p_explodes: Metric,
+    p_fire: Metric,
+    p_pinned_through: Metric,
+    p_firer_wounded: Option<Metric>,
+    hits: Vec<Metric>,
+    wounds: Vec<Metric>,
+}
+
+impl Mechanic for ShotRule {
+    type State = ShotState;
+
+    fn start(&self) -> ShotState {
+        self.shooting.start()
+    }
+
+    /// Sustained Fire dice, their jams' Ammo Rolls, each possible shot,
+    /// the escape from Pinning, then Recovery for "eventually".
+    fn steps(&self) -> usize {
+        2 * self.shooting.full_auto_dice as usize + self.shooting.max_shots() as usize + 2
+    }
+
+    fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut ShotState) {
+        let sh = &self.shooting;
+        let fa = sh.full_auto_dice as usize;
+        let shots_end = 2 * fa + sh.max_shots() as usize;
+        if i < fa {
+            sh.roll_sustained_fire_die(dice, s);
+        } else if i < 2 * fa {
+            if s.jams_left > 0 {
+                s.jams_left -= 1;
+                sh.ammo_roll(dice, s);
             }
+        } else if i < shots_end {
+            if s.shots_left > 0 {
+                sh.resolve_shot(dice, s);
+            }
+        } else if i == shots_end {
+            sh.pinning_check(dice, s);
+        } else {
+            sh.settle(dice, s);
         }
-        s.unsaved += 1;
-        let dealt = self.weapon.damage.roll(dice);
-        s.damage += dealt as u16;
-        s.target.take_damage(dice, dealt);
     }
 
-    /// One whole attack, as the sampler runs it.
-    fn sample(&self, dice: &mut impl Roller) -> ShotState {
-        let mut s = self.start();
-        for _ in 0..self.full_auto_dice {
-            self.roll_sustained_fire_die(dice, &mut s);
-        }
-        while s.jams_left > 0 {
-            s.jams_left -= 1;
-            self.ammo_roll(dice, &mut s);
-        }
-        while s.shots_left > 0 {
-            self.resolve_shot(dice, &mut s);
-        }
-        self.pinning_check(dice, &mut s);
-        s
+    fn metrics(&self) -> &MetricList {
+        &self.list
     }
 
-    /// The same attack, evaluated exactly step by step.
-    pub fn exact_states(&self) -> Option<StateDist<ShotState>> {
-        let mut d = StateDist::certain(self.start());
-        for _ in 0..self.full_auto_dice {
-            d = d
-                .step(STEP_PATHS, |r: &mut Replay, s| {
-                    self.roll_sustained_fire_die(r, s)
-                })
-                .ok()?;
+    fn record(&self, s: &ShotState, sink: &mut impl MetricSink) {
+        let m = &self.m;
+        sink.record(m.p_hit, u64::from(s.hits > 0));
+        sink.record(m.mean_hits, u64::from(s.hits));
+        sink.record(m.mean_wounds, u64::from(s.wounds));
+        sink.record(m.mean_unsaved, u64::from(s.unsaved));
+        sink.record(m.mean_damage, u64::from(s.damage));
+        sink.record(m.p_wounded, u64::from(s.unsaved > 0));
+        sink.record(m.p_flesh, u64::from(s.target.status == Status::FleshWound));
+        sink.record(m.p_down, u64::from(s.target.status == Status::Down));
+        sink.record(m.p_out, u64::from(s.target.status == Status::OutOfAction));
+        sink.record(m.p_eventually_out, u64::from(s.eventually_out));
+        sink.record(m.p_pinned, u64::from(s.pinned));
+        sink.record(m.p_no_ammo, u64::from(s.out_of_ammo));
+        sink.record(m.p_explodes, u64::from(s.exploded));
+        sink.record(m.p_fire, u64::from(s.on_fire));
+        sink.record(m.p_pinned_through, u64::from(s.pinned_through_turn));
+        if let Some(f) = m.p_firer_wounded {
+            sink.record(f, u64::from(s.firer_wounded));
         }
-        for _ in 0..self.full_auto_dice {
-            d = d
-                .step(STEP_PATHS, |r: &mut Replay, s| {
-                    if s.jams_left > 0 {
-                        s.jams_left -= 1;
-                        self.ammo_roll(r, s);
-                    }
-                })
-                .ok()?;
-        }
-        for _ in 0..self.max_shots() {
-            d = d
-                .step(STEP_PATHS, |r: &mut Replay, s| {
-                    if s.shots_left > 0 {
-                        self.resolve_shot(r, s);
-                    }
-                })
-                .ok()?;
-        }
-        d = d
-            .step(STEP_PATHS, |r: &mut Replay, s| self.pinning_check(r, s))
-            .ok()?;
-        Some(d)
+        sink.record(m.hits[usize::from(s.hits)], 1);
+        sink.record(m.wounds[usize::from(s.wounds)], 1);
     }
 }
 
-/// Recovery Phase for a Down warrior left alone: "Any Warrior who is Down
-/// must roll on the Injury Table ... A result of Flesh Wound lets the Warrior
-/// get back in the fight with a -1 WS and -1 BS penalty ... Down leaves the
-/// Warrior face down and unchanged." Returns whether it ends Out of Action.
-fn recover_until_settled(dice: &mut impl Roller, ws: u8, bs: u8) -> bool {
-    loop {
-        match injury(dice.d6()) {
-            Injury::FleshWound => return ws <= 1 && bs <= 1,
-            Injury::OutOfAction => return true,
-            Injury::Down => {}
-        }
-    }
-}
-
-/// The same recovery as an absorbing Markov chain: transient state Down,
-/// absorbing states Recovered and Out of Action. Returns P(Out of Action).
-fn recovery_chain(ws: u8, bs: u8) -> f64 {
-    let flesh_kills = ws <= 1 && bs <= 1;
-    let (p_up, p_ooa) = if flesh_kills {
-        (0.0, 0.5)
-    } else {
-        (2.0 / 6.0, 1.0 / 6.0)
-    };
-    let chain = AbsorbingChain::new(vec![vec![0.5]], vec![vec![p_up, p_ooa]])
-        .expect("the recovery chain's rows sum to one");
-    chain.absorption().map(|b| b[0][1]).unwrap_or(1.0)
-}
-
-/// Metric layout of a shooting model.
-struct Layout {
-    hits_from: usize,
-    wounds_from: usize,
-    firer_wounded: Option<usize>,
-}
-
-const P_HIT: usize = 0;
-const MEAN_HITS: usize = 1;
-const MEAN_WOUNDS: usize = 2;
-const MEAN_UNSAVED: usize = 3;
-const MEAN_DAMAGE: usize = 4;
-const P_WOUNDED: usize = 5;
-const P_FLESH: usize = 6;
-const P_DOWN: usize = 7;
-const P_OOA: usize = 8;
-const P_EVENTUALLY_OOA: usize = 9;
-const P_PINNED: usize = 10;
-const P_NO_AMMO: usize = 11;
-const P_EXPLODES: usize = 12;
-const P_FIRE: usize = 13;
-const P_PINNED_THROUGH: usize = 14;
 /// Outcome classes of the fast path: 16 front x 16 back dense ids.
 const FAST_CLASSES: usize = 256;
 const FAST_HIT: u8 = 1;
@@ -374,41 +353,121 @@ const FAST_OUT: u8 = 32;
 const FAST_NATURAL_SIX: u8 = 64;
 const FAST_AMMO_FAILS: u8 = 1;
 const FAST_EXPLODES: u8 = 2;
-const FAST_STAY_DOWN: u8 = 4;
-const FAST_RECOVERY_OUT: u8 = 8;
+const FAST_RECOVERY_OUT: u8 = 4;
 
-/// The fixed metrics with their descriptions.
-pub fn metric_catalog() -> Vec<MetricDef> {
+/// P(at least one hit).
+pub const P_HIT: MetricDecl = MetricDecl::probability("p_hit", "P(hit)", "P(at least one hit)");
+/// Expected hits.
+pub const MEAN_HITS: MetricDecl = MetricDecl::mean("mean_hits", "mean hits", "expected hits");
+/// Expected successful wound rolls.
+pub const MEAN_WOUNDS: MetricDecl = MetricDecl::mean(
+    "mean_wounds",
+    "mean wound rolls passed",
+    "expected successful wound rolls",
+);
+/// Expected unsaved wounds.
+pub const MEAN_UNSAVED: MetricDecl = MetricDecl::mean(
+    "mean_unsaved",
+    "mean unsaved wounds",
+    "expected unsaved wounds",
+);
+/// Expected Damage.
+pub const MEAN_DAMAGE: MetricDecl =
+    MetricDecl::mean("mean_damage", "mean Damage", "expected Damage dealt");
+/// P(an unsaved wound).
+pub const P_WOUNDED: MetricDecl =
+    MetricDecl::probability("p_wounded", "P(wounded)", "P(at least one unsaved wound)");
+/// P(ends with a Flesh Wound).
+pub const P_FLESH_WOUND: MetricDecl = MetricDecl::probability(
+    "p_flesh_wound",
+    "P(Flesh Wound)",
+    "P(ends on its feet with a Flesh Wound)",
+);
+/// P(ends Down).
+pub const P_DOWN: MetricDecl = MetricDecl::probability("p_down", "P(Down)", "P(ends Down)");
+/// P(ends Out of Action).
+pub const P_OUT_OF_ACTION: MetricDecl = MetricDecl::probability(
+    "p_out_of_action",
+    "P(out of action)",
+    "P(ends Out of Action)",
+);
+/// P(Out of Action now or after Recovery rolls).
+pub const P_EVENTUALLY_OUT: MetricDecl = MetricDecl::probability(
+    "p_eventually_out_of_action",
+    "P(out of action, after Recovery)",
+    "P(Out of Action now, or later from Down through Recovery rolls)",
+);
+/// P(Pinned).
+pub const P_PINNED: MetricDecl =
+    MetricDecl::probability("p_pinned", "P(pinned)", "P(target Pinned)");
+/// P(a failed Ammo Roll).
+pub const P_OUT_OF_AMMO: MetricDecl =
+    MetricDecl::probability("p_out_of_ammo", "P(out of ammo)", "P(a failed Ammo Roll)");
+/// P(the weapon explodes).
+pub const P_EXPLODES: MetricDecl = MetricDecl::probability(
+    "p_weapon_explodes",
+    "P(weapon explodes)",
+    "P(the weapon explodes)",
+);
+/// P(Catches Fire).
+pub const P_CATCHES_FIRE: MetricDecl = MetricDecl::probability(
+    "p_catches_fire",
+    "P(catches fire)",
+    "P(target Catches Fire)",
+);
+/// P(still Pinned after any escape test).
+pub const P_PINNED_THROUGH: MetricDecl = MetricDecl::probability(
+    "p_pinned_through_turn",
+    "P(pinned through its turn)",
+    "P(on its feet and still Pinned after any escape test)",
+);
+/// P(the explosion wounds the firer).
+pub const P_FIRER_WOUNDED: MetricDecl = MetricDecl::probability(
+    "p_firer_wounded",
+    "P(firer wounded)",
+    "P(the weapon explodes and its hit wounds the firer, unsaved); with firer_toughness",
+);
+/// P(exactly k hits).
+pub const HITS: MetricDecl = MetricDecl::probability(
+    "hits={k}",
+    "P({k} hits)",
+    "P(exactly k hits), k = 0..max shots",
+);
+/// P(exactly k wound rolls pass).
+pub const WOUNDS: MetricDecl = MetricDecl::probability(
+    "wounds={k}",
+    "P({k} wound rolls passed)",
+    "P(exactly k successful wound rolls)",
+);
+
+/// Every metric a shooting model can report.
+pub fn metric_catalog() -> Vec<MetricDecl> {
     vec![
-        MetricDef::probability("p_hit", "P(at least one hit)"),
-        MetricDef::mean("mean_hits", "expected hits"),
-        MetricDef::mean("mean_wounds", "expected successful wound rolls"),
-        MetricDef::mean("mean_unsaved", "expected unsaved wounds"),
-        MetricDef::mean("mean_damage", "expected Damage dealt"),
-        MetricDef::probability("p_wounded", "P(at least one unsaved wound)"),
-        MetricDef::probability("p_flesh_wound", "P(ends on its feet with a Flesh Wound)"),
-        MetricDef::probability("p_down", "P(ends Down)"),
-        MetricDef::probability("p_out_of_action", "P(ends Out of Action)"),
-        MetricDef::probability(
-            "p_eventually_out_of_action",
-            "P(Out of Action now, or later from Down through Recovery rolls)",
-        ),
-        MetricDef::probability("p_pinned", "P(target Pinned)"),
-        MetricDef::probability("p_out_of_ammo", "P(a failed Ammo Roll)"),
-        MetricDef::probability("p_weapon_explodes", "P(the weapon explodes)"),
-        MetricDef::probability("p_catches_fire", "P(target Catches Fire)"),
-        MetricDef::probability(
-            "p_pinned_through_turn",
-            "P(on its feet and still Pinned after any escape test)",
-        ),
+        P_HIT,
+        MEAN_HITS,
+        MEAN_WOUNDS,
+        MEAN_UNSAVED,
+        MEAN_DAMAGE,
+        P_WOUNDED,
+        P_FLESH_WOUND,
+        P_DOWN,
+        P_OUT_OF_ACTION,
+        P_EVENTUALLY_OUT,
+        P_PINNED,
+        P_OUT_OF_AMMO,
+        P_EXPLODES,
+        P_CATCHES_FIRE,
+        P_PINNED_THROUGH,
+        P_FIRER_WOUNDED,
+        HITS,
+        WOUNDS,
     ]
 }
 
-/// A shooting scenario ready to run.
+/// A shooting scenario ready to run: the rule's [`StepModel`], and the
+/// fast path's tables where it applies.
 pub struct ShootingModel {
-    shooting: Shooting,
-    metrics: Vec<MetricDef>,
-    layout: Layout,
+    model: StepModel<ShotRule>,
     /// Class tables of the fast path, built once per model where it applies.
     fast: Option<Arc<FastTables>>,
 }
@@ -423,28 +482,31 @@ struct FastKey {
     flesh_kills: bool,
     /// Ammo Roll score, 0 for "Auto".
     ammo: u32,
+    /// The target's WS and BS (a Flesh Wound from Recovery may end them).
+    ws: u8,
+    bs: u8,
 }
 
 impl FastKey {
     fn of(sh: &Shooting) -> Self {
         let stats = &sh.target.stats;
         let damage = sh.weapon.damage.as_fixed().unwrap_or(0);
+        let hit = sh.weapon.hit(sh.user_strength);
         FastKey {
             needed: sh
                 .range
                 .and_then(|r| sh.weapon.range_modifier(r))
                 .map(|m| hit_needed(sh.bs, sh.hit_modifier + m)),
-            wound_need: wound_needed(sh.weapon.strength, stats.toughness).map_or(7, u32::from),
-            save_need: stats.save.map_or(7, |sv| {
-                let n = i32::from(sv) - sh.weapon.save_modifier_with(sh.user_strength);
-                if n > 6 { 7 } else { n.max(0) as u32 }
-            }),
+            wound_need: hit.wound_target(stats.toughness).unwrap_or(7),
+            save_need: hit.save_target(stats.save).unwrap_or(7),
             injures: damage > 0 && damage >= u32::from(stats.wounds),
             flesh_kills: stats.ws <= 1 && stats.bs <= 1,
             ammo: match sh.weapon.ammo {
                 Ammo::Score(a) => a,
                 Ammo::Auto => 0,
             },
+            ws: stats.ws,
+            bs: stats.bs,
         }
     }
 }
@@ -459,78 +521,56 @@ struct FastTables {
     back: Vec<u8>,
     /// Outcome bits of each back class id.
     back_classes: Vec<u8>,
-    /// Whether a combined class leaves a warrior Down after its first
-    /// Recovery roll.
-    keeps_rolling: Vec<bool>,
 }
 
 impl ShootingModel {
     /// Wraps a validated shooting situation.
     pub fn new(shooting: Shooting) -> Self {
-        let mut metrics = metric_catalog();
+        let mut list = MetricList::new();
         let n = shooting.max_shots();
-        let hits_from = metrics.len();
-        metrics.extend(
-            (0..=n).map(|k| MetricDef::probability(format!("hits={k}"), "P(exactly k hits)")),
-        );
-        let wounds_from = metrics.len();
-        metrics.extend((0..=n).map(|k| {
-            MetricDef::probability(format!("wounds={k}"), "P(exactly k wound rolls succeed)")
-        }));
-        let firer_wounded = shooting.firer.is_some().then(|| {
-            metrics.push(MetricDef::probability(
-                "p_firer_wounded",
-                "P(the weapon explodes and its hit wounds the firer, unsaved)",
-            ));
-            metrics.len() - 1
-        });
+        let m = ShotMetrics {
+            p_hit: list.add(&P_HIT),
+            mean_hits: list.add(&MEAN_HITS),
+            mean_wounds: list.add(&MEAN_WOUNDS),
+            mean_unsaved: list.add(&MEAN_UNSAVED),
+            mean_damage: list.add(&MEAN_DAMAGE),
+            p_wounded: list.add(&P_WOUNDED),
+            p_flesh: list.add(&P_FLESH_WOUND),
+            p_down: list.add(&P_DOWN),
+            p_out: list.add(&P_OUT_OF_ACTION),
+            p_eventually_out: list.add(&P_EVENTUALLY_OUT),
+            p_pinned: list.add(&P_PINNED),
+            p_no_ammo: list.add(&P_OUT_OF_AMMO),
+            p_explodes: list.add(&P_EXPLODES),
+            p_fire: list.add(&P_CATCHES_FIRE),
+            p_pinned_through: list.add(&P_PINNED_THROUGH),
+            hits: list.family(&HITS, 0..=n),
+            wounds: list.family(&WOUNDS, 0..=n),
+            p_firer_wounded: shooting.firer.is_some().then(|| list.add(&P_FIRER_WOUNDED)),
+        };
         let mut model = ShootingModel {
-            shooting,
-            metrics,
-            layout: Layout {
-                hits_from,
-                wounds_from,
-                firer_wounded,
-            },
+            model: StepModel::new(ShotRule { shooting, list, m }),
             fast: None,
         };
         if model.fast_path_applies() {
-            model.fast = Some(FastTables::shared(&model.shooting));
+            model.fast = Some(FastTables::shared(model.shooting()));
         }
         model
     }
 
     /// The situation.
     pub fn shooting(&self) -> &Shooting {
-        &self.shooting
+        &self.model.mechanic().shooting
     }
 
-    /// Records every metric except the eventual-Out-of-Action one.
-    fn record(&self, s: &ShotState, sink: &mut impl MetricSink) {
-        sink.record(P_HIT, u64::from(s.hits > 0));
-        sink.record(MEAN_HITS, u64::from(s.hits));
-        sink.record(MEAN_WOUNDS, u64::from(s.wounds));
-        sink.record(MEAN_UNSAVED, u64::from(s.unsaved));
-        sink.record(MEAN_DAMAGE, u64::from(s.damage));
-        sink.record(P_WOUNDED, u64::from(s.unsaved > 0));
-        sink.record(P_FLESH, u64::from(s.target.status == Status::FleshWound));
-        sink.record(P_DOWN, u64::from(s.target.status == Status::Down));
-        sink.record(P_OOA, u64::from(s.target.status == Status::OutOfAction));
-        sink.record(P_PINNED, u64::from(s.pinned));
-        sink.record(P_NO_AMMO, u64::from(s.out_of_ammo));
-        sink.record(P_EXPLODES, u64::from(s.exploded));
-        sink.record(P_FIRE, u64::from(s.on_fire));
-        sink.record(P_PINNED_THROUGH, u64::from(s.pinned_through_turn));
-        if let Some(i) = self.layout.firer_wounded {
-            sink.record(i, u64::from(s.firer_wounded));
-        }
-        sink.record(self.layout.hits_from + usize::from(s.hits), 1);
-        sink.record(self.layout.wounds_from + usize::from(s.wounds), 1);
+    /// The exact distribution of final states.
+    pub fn exact_states(&self) -> Option<crate::dice::StateDist<ShotState>> {
+        self.model.exact_states()
     }
 
     /// Whether the branch-free single-shot path applies.
     pub fn fast_path_applies(&self) -> bool {
-        let sh = &self.shooting;
+        let sh = self.shooting();
         sh.full_auto_dice == 0
             && sh.weapon.template == Template::None
             && sh.weapon.catch_fire.is_none()
@@ -546,16 +586,16 @@ impl ShootingModel {
     /// `6^8 / 2^64`). Its top five digits (to hit, 7+ follow-up, wound,
     /// save, injury) index a table of outcome classes built with the rule's
     /// own functions; the bottom three (Ammo Roll, explosion, first Recovery
-    /// roll) index a second. A trial is then one multiply, two lookups and
-    /// a histogram increment; dice a trial does not need are rolled anyway,
-    /// which does not change the outcome's distribution. Down warriors still
-    /// Down after their first Recovery roll finish rolling after the loop.
+    /// roll, read as the settling roll's D3) index a second. A trial is then
+    /// one multiply, two lookups and a histogram increment; dice a trial
+    /// does not need are rolled anyway, which does not change the outcome's
+    /// distribution.
     pub fn run_fast(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         let built;
         let tables = match &self.fast {
             Some(t) => t.as_ref(),
             None => {
-                built = FastTables::new(&self.shooting);
+                built = FastTables::new(self.shooting());
                 &built
             }
         };
@@ -564,13 +604,12 @@ impl ShootingModel {
             front_classes,
             back,
             back_classes,
-            keeps_rolling,
         } = tables;
-        let (ws, bs) = (self.shooting.target.stats.ws, self.shooting.target.stats.bs);
+        let sh = self.shooting();
+        let m = &self.model.mechanic().m;
         // four interleaved histograms so repeated classes do not queue on
         // one memory slot
         let mut hist = vec![0u64; 4 * FAST_CLASSES];
-        let mut later_out_of_action = 0u64;
         const SIX_POW_8: u128 = 1_679_616;
         for i in 0..trials {
             let index = ((u128::from(roller.next_word()) * SIX_POW_8) >> 64) as usize;
@@ -579,24 +618,10 @@ impl ShootingModel {
             let class = (usize::from(a) * 16 + usize::from(b)) & (FAST_CLASSES - 1);
             hist[(i as usize & 3) * FAST_CLASSES + class] += 1;
         }
-        // A Down warrior still Down after its first Recovery roll goes on
-        // rolling; the rolls are independent of everything before, so they
-        // run after the loop, keeping the loop free of data-dependent branches.
-        let still_down: u64 = (0..FAST_CLASSES)
-            .filter(|&c| keeps_rolling[c])
-            .map(|c| {
-                (0..4)
-                    .map(|copy| hist[copy * FAST_CLASSES + c])
-                    .sum::<u64>()
-            })
-            .sum();
-        for _ in 0..still_down {
-            later_out_of_action += u64::from(recover_until_settled(roller, ws, bs));
-        }
-        let every_shot = self.shooting.weapon.ammo_after_every_shot;
-        let damage = u64::from(self.shooting.weapon.damage.as_fixed().unwrap_or(0));
-        let pins = !self.shooting.target.stats.pin_immune;
-        let mut eventually = later_out_of_action;
+        let every_shot = sh.weapon.ammo_after_every_shot;
+        let damage = u64::from(sh.weapon.damage.as_fixed().unwrap_or(0));
+        let pins = !sh.target.stats.pin_immune;
+        let mut eventually = 0;
         for class in 0..FAST_CLASSES {
             let n: u64 = (0..4).map(|copy| hist[copy * FAST_CLASSES + class]).sum();
             if n == 0 {
@@ -605,58 +630,45 @@ impl ShootingModel {
             let (a, b) = (front_classes[class / 16], back_classes[class % 16]);
             let hit = a & FAST_HIT != 0;
             let tested = a & FAST_NATURAL_SIX != 0 || every_shot;
-            let flag = |on: bool, metric: usize, tally: &mut Tally| {
+            let flag = |on: bool, metric: Metric, tally: &mut Tally| {
                 tally.record_many(metric, u64::from(on), n)
             };
-            flag(hit, P_HIT, tally);
-            flag(hit, MEAN_HITS, tally);
-            flag(hit && pins, P_PINNED, tally);
-            flag(a & FAST_WOUND != 0, MEAN_WOUNDS, tally);
-            flag(a & FAST_UNSAVED != 0, MEAN_UNSAVED, tally);
-            flag(a & FAST_UNSAVED != 0, P_WOUNDED, tally);
+            flag(hit, m.p_hit, tally);
+            flag(hit, m.mean_hits, tally);
+            flag(hit && pins, m.p_pinned, tally);
+            flag(a & FAST_WOUND != 0, m.mean_wounds, tally);
+            flag(a & FAST_UNSAVED != 0, m.mean_unsaved, tally);
+            flag(a & FAST_UNSAVED != 0, m.p_wounded, tally);
             tally.record_many(
-                MEAN_DAMAGE,
+                m.mean_damage,
                 if a & FAST_UNSAVED != 0 { damage } else { 0 },
                 n,
             );
-            flag(a & FAST_FLESH != 0, P_FLESH, tally);
-            flag(a & FAST_DOWN != 0, P_DOWN, tally);
-            flag(a & FAST_OUT != 0, P_OOA, tally);
-            flag(tested && b & FAST_AMMO_FAILS != 0, P_NO_AMMO, tally);
-            flag(tested && b & FAST_EXPLODES != 0, P_EXPLODES, tally);
-            flag(false, P_FIRE, tally);
+            flag(a & FAST_FLESH != 0, m.p_flesh, tally);
+            flag(a & FAST_DOWN != 0, m.p_down, tally);
+            flag(a & FAST_OUT != 0, m.p_out, tally);
+            flag(tested && b & FAST_AMMO_FAILS != 0, m.p_no_ammo, tally);
+            flag(tested && b & FAST_EXPLODES != 0, m.p_explodes, tally);
+            flag(false, m.p_fire, tally);
             let standing = a & (FAST_DOWN | FAST_OUT) == 0;
-            flag(hit && pins && standing, P_PINNED_THROUGH, tally);
-            flag(hit, self.layout.hits_from + 1, tally);
-            flag(!hit, self.layout.hits_from, tally);
-            flag(a & FAST_WOUND != 0, self.layout.wounds_from + 1, tally);
-            flag(a & FAST_WOUND == 0, self.layout.wounds_from, tally);
+            flag(hit && pins && standing, m.p_pinned_through, tally);
+            flag(hit, m.hits[1], tally);
+            flag(!hit, m.hits[0], tally);
+            flag(a & FAST_WOUND != 0, m.wounds[1], tally);
+            flag(a & FAST_WOUND == 0, m.wounds[0], tally);
             let out_now = a & FAST_OUT != 0;
             let out_first_recovery = a & FAST_DOWN != 0 && b & FAST_RECOVERY_OUT != 0;
             if out_now || out_first_recovery {
                 eventually += n;
             }
         }
-        tally.record_many(P_EVENTUALLY_OOA, 1, eventually);
+        tally.record_many(m.p_eventually_out, 1, eventually);
         tally.add_trials(trials);
     }
 
     /// The general sampler: the rule's steps on batched dice.
     pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        for _ in 0..trials {
-            self.trial(roller, tally);
-            tally.finish_trial();
-        }
-    }
-
-    /// One trial of the general sampler, every metric recorded in `sink`.
-    fn trial(&self, roller: &mut BatchedRoller, sink: &mut impl MetricSink) {
-        let s = self.shooting.sample(roller);
-        self.record(&s, sink);
-        let eventually = s.target.status == Status::OutOfAction
-            || (s.target.status == Status::Down
-                && recover_until_settled(roller, s.target.ws, s.target.bs));
-        sink.record(P_EVENTUALLY_OOA, u64::from(eventually));
+        self.model.run_chunk(roller, trials, tally);
     }
 }
 
@@ -682,27 +694,17 @@ impl FastTables {
         // 14 front and 9 back classes occur.
         let (front, front_classes) = dense_ids(&front_bits);
         let (back, back_classes) = dense_ids(&back_bits);
-        let keeps_rolling = (0..FAST_CLASSES)
-            .map(|class| {
-                let (a, b) = (class / 16, class % 16);
-                a < front_classes.len()
-                    && b < back_classes.len()
-                    && front_classes[a] & FAST_DOWN != 0
-                    && back_classes[b] & FAST_STAY_DOWN != 0
-            })
-            .collect();
         FastTables {
             front,
             front_classes,
             back,
             back_classes,
-            keeps_rolling,
         }
     }
 
     /// The outcome bits of the top five and the bottom three dice, filled
-    /// by the rule's own functions (`hit_with`, `wound_needed`, `injury`,
-    /// `ammo_roll` ...).
+    /// by the rule's own functions (`hit_with`, the hit's wound and save
+    /// targets, `injury`, `ammo_roll`, `recover_until_settled`).
     fn outcome_bits(sh: &Shooting) -> (Vec<u8>, Vec<u8>) {
         let FastKey {
             needed,
@@ -711,6 +713,8 @@ impl FastTables {
             injures,
             flesh_kills,
             ammo: _,
+            ws: _,
+            bs: _,
         } = FastKey::of(sh);
         let digits = |mut v: usize, n: usize| -> Vec<u32> {
             let mut d = vec![0; n];
@@ -768,12 +772,13 @@ impl FastTables {
                 if probe.exploded {
                     b |= FAST_EXPLODES;
                 }
-                b |= match injury(d[2]) {
-                    Injury::FleshWound if flesh_kills => FAST_RECOVERY_OUT,
-                    Injury::FleshWound => 0,
-                    Injury::Down => FAST_STAY_DOWN,
-                    Injury::OutOfAction => FAST_RECOVERY_OUT,
-                };
+                // the settling Recovery roll, a D3 read from this D6
+                let mut down = sh.target.stats.fresh();
+                down.status = Status::Down;
+                down.recover_until_settled(&mut FixedDie(d[2].div_ceil(2)));
+                if down.status == Status::OutOfAction {
+                    b |= FAST_RECOVERY_OUT;
+                }
                 b
             })
             .collect();
@@ -817,7 +822,7 @@ impl Roller for FixedDie {
 
 impl Model for ShootingModel {
     fn metrics(&self) -> &[MetricDef] {
-        &self.metrics
+        self.model.metrics()
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
@@ -829,31 +834,17 @@ impl Model for ShootingModel {
     }
 
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        self.trial(roller, &mut crate::systems::TrialValues(values));
+        self.model.sample_one(roller, values);
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
-        let states = self.shooting.exact_states()?;
-        let mut e = Expectation::new(self.metrics.len());
-        for (s, p) in states.iter() {
-            e.set_weight(p);
-            self.record(s, &mut e);
-            let eventually = match s.target.status {
-                Status::OutOfAction => 1.0,
-                Status::Down => recovery_chain(s.target.ws, s.target.bs),
-                _ => 0.0,
-            };
-            e.set_weight(p * eventually);
-            e.record(P_EVENTUALLY_OOA, 1);
-        }
-        Some(e.into_values())
+        self.model.exact()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::enumerate;
     use crate::systems::{ParamValue, Params};
 
     fn model(extra: &[(&str, ParamValue)]) -> ShootingModel {
@@ -949,21 +940,5 @@ mod tests {
             exact(&m, "p_pinned_through_turn"),
             standing_after_hit / 2.0
         ));
-    }
-
-    #[test]
-    fn recovery_chain_matches_enumerated_first_rolls() {
-        // From Down: 1/3 Flesh Wound (up), 1/6 Out of Action, 1/2 stays Down,
-        // so P(eventually Out of Action) = (1/6) / (1/2) = 1/3.
-        assert!((recovery_chain(3, 3) - 1.0 / 3.0).abs() < 1e-15);
-        // With WS and BS at 1, a Flesh Wound takes both to 0: always out.
-        assert!((recovery_chain(1, 1) - 1.0).abs() < 1e-15);
-        let one_roll = enumerate(10, |r| injury(r.d6())).unwrap();
-        let stay: f64 = one_roll
-            .iter()
-            .filter(|(i, _)| *i == Injury::Down)
-            .map(|(_, p)| p)
-            .sum();
-        assert!((stay - 0.5).abs() < 1e-15);
     }
 }

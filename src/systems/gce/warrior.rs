@@ -1,9 +1,79 @@
 //! A warrior's condition as hits land: Wounds left, WS and BS (Flesh
 //! Wounds lower them), and whether it stands, is Down or Out of Action.
-//! Shooting, fire and falls all injure warriors through this one type.
+//! Every way a warrior gets hurt (shots, explosions, fire, falls, and next
+//! hand-to-hand strikes and squashing) goes through [`Hit`] and
+//! [`Condition::take_hit`]: the Wound Chart, the save, Damage, the Injury
+//! Table. Recovery from Down lives here too.
 
-use super::tables::{Injury, injury};
+use super::tables::{Injury, injury, save_modifier_for_strength, wound_needed};
+use super::weapon::Damage;
 use crate::dice::Roller;
+
+/// One hit on a warrior: its Strength, what it does to the save, and its
+/// Damage (Shooting Steps 3-6; the same for every other source of hits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Strength 1-10 (Wound Chart).
+    pub strength: u8,
+    /// Modifier to the target's save; `None` when no save is allowed (falls).
+    pub save_modifier: Option<i32>,
+    /// Damage per unsaved wound.
+    pub damage: Damage,
+}
+
+impl Hit {
+    /// A hit at `strength` whose save modifier is the Armour Modifiers by
+    /// Strength table's ("Strength of Hit ... Armour Save Modifier").
+    pub fn by_strength(strength: u8, damage: Damage) -> Self {
+        Hit {
+            strength,
+            save_modifier: Some(save_modifier_for_strength(strength)),
+            damage,
+        }
+    }
+
+    /// The D6 score that wounds `toughness`, or `None` when it cannot.
+    pub fn wound_target(&self, toughness: u8) -> Option<u32> {
+        wound_needed(self.strength, toughness).map(u32::from)
+    }
+
+    /// The D6 score that saves against this hit, or `None` when no save is
+    /// possible: "It is impossible to make a save if the score required is
+    /// greater than 6", and a Warrior with no Armour has none to improve.
+    pub fn save_target(&self, save: Option<u8>) -> Option<u32> {
+        let need = i32::from(save?) - self.save_modifier?;
+        (need <= 6).then_some(need.max(1) as u32)
+    }
+
+    /// Steps 3 and 4: the wound roll, then the save. Returns (wounded,
+    /// unsaved).
+    pub fn wound_and_save(
+        &self,
+        dice: &mut impl Roller,
+        toughness: u8,
+        save: Option<u8>,
+    ) -> (bool, bool) {
+        let Some(needed) = self.wound_target(toughness) else {
+            return (false, false);
+        };
+        if dice.d6() < needed {
+            return (false, false);
+        }
+        let saved = self.save_target(save).is_some_and(|n| dice.d6() >= n);
+        (true, !saved)
+    }
+}
+
+/// What one hit did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HitResult {
+    /// The wound roll succeeded.
+    pub wounded: bool,
+    /// ... and the save failed.
+    pub unsaved: bool,
+    /// Damage dealt.
+    pub damage: u32,
+}
 
 /// The profile numbers that decide how a warrior takes hits.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +98,15 @@ impl WarriorStats {
     pub fn fresh(&self) -> Condition {
         Condition::new(self.wounds, self.ws, self.bs)
     }
+}
+
+/// A Down warrior left alone rolls in each Recovery Phase "until it stands
+/// or goes Out of Action". Rolling until a result is not Down is the same
+/// as one roll among the faces that are not Down, each equally likely (a
+/// geometric series), so the rule is one die of that many sides: finite,
+/// hence exact by enumeration, and cheaper to sample.
+fn settling_faces() -> impl Iterator<Item = u32> {
+    (1..=6).filter(|&f| injury(f) != Injury::Down)
 }
 
 /// Where the warrior stands.
@@ -64,6 +143,65 @@ impl Condition {
             ws,
             bs,
             status: Status::Standing,
+        }
+    }
+
+    /// A hit through the whole sequence: wound roll, save, Damage, Injury.
+    /// A warrior already Out of Action takes nothing more.
+    pub fn take_hit(
+        &mut self,
+        dice: &mut impl Roller,
+        stats: &WarriorStats,
+        hit: &Hit,
+    ) -> HitResult {
+        if self.status == Status::OutOfAction {
+            return HitResult::default();
+        }
+        let (wounded, unsaved) = hit.wound_and_save(dice, stats.toughness, stats.save);
+        let damage = if unsaved { hit.damage.roll(dice) } else { 0 };
+        self.take_damage(dice, damage);
+        HitResult {
+            wounded,
+            unsaved,
+            damage,
+        }
+    }
+
+    /// Recovery Phase: "Any Warrior who is Down must roll on the Injury
+    /// Table ... A result of Flesh Wound lets the Warrior get back in the
+    /// fight with a -1 WS and -1 BS penalty ... Down leaves the Warrior face
+    /// down and unchanged." One roll.
+    pub fn recover(&mut self, dice: &mut impl Roller) {
+        if self.status == Status::Down {
+            self.apply_recovery(injury(dice.d6()));
+        }
+    }
+
+    /// Recovery rolls for a Down warrior left alone, until it stands or
+    /// goes Out of Action (one roll among the settling faces).
+    pub fn recover_until_settled(&mut self, dice: &mut impl Roller) {
+        if self.status != Status::Down {
+            return;
+        }
+        let faces: Vec<u32> = settling_faces().collect();
+        let face = faces[dice.roll(faces.len() as u32) as usize - 1];
+        self.apply_recovery(injury(face));
+    }
+
+    fn apply_recovery(&mut self, result: Injury) {
+        match result {
+            Injury::FleshWound => {
+                self.ws = self.ws.saturating_sub(1);
+                self.bs = self.bs.saturating_sub(1);
+                self.status = if self.ws == 0 && self.bs == 0 {
+                    Status::OutOfAction
+                } else {
+                    self.wounds_left = 1;
+                    Status::FleshWound
+                };
+            }
+            Injury::Down => {}
+            Injury::OutOfAction => self.status = Status::OutOfAction,
         }
     }
 
@@ -104,5 +242,73 @@ impl Condition {
     /// Down or Out of Action.
     pub fn is_down_or_out(&self) -> bool {
         self.status >= Status::Down
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::enumerate;
+
+    fn down(ws: u8, bs: u8) -> Condition {
+        let mut c = Condition::new(1, ws, bs);
+        c.status = Status::Down;
+        c
+    }
+
+    /// Rolling until settled, truncated after 60 rolls, against the one
+    /// roll among settling faces.
+    #[test]
+    fn settling_roll_equals_rolling_until_settled() {
+        for (ws, bs) in [(3, 3), (1, 1), (1, 2)] {
+            let one = enumerate(10, |r| {
+                let mut c = down(ws, bs);
+                c.recover_until_settled(r);
+                c
+            })
+            .unwrap();
+            let mut long = 0.0;
+            let mut p_down = 1.0;
+            for _ in 0..60 {
+                let step = enumerate(10, |r| {
+                    let mut c = down(ws, bs);
+                    c.recover(r);
+                    c.status
+                })
+                .unwrap();
+                for (s, p) in step {
+                    if s == Status::OutOfAction {
+                        long += p_down * p;
+                    }
+                }
+                p_down *= 0.5;
+            }
+            let out: f64 = one
+                .iter()
+                .filter(|(c, _)| c.status == Status::OutOfAction)
+                .map(|(_, p)| p)
+                .sum();
+            assert!(
+                (out - long).abs() < 1e-15,
+                "ws {ws} bs {bs}: {out} vs {long}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_hit_needing_more_than_six_to_save_is_unsaveable() {
+        let h = Hit {
+            strength: 4,
+            save_modifier: Some(-2),
+            damage: Damage::fixed(1),
+        };
+        assert_eq!(h.save_target(Some(5)), None);
+        assert_eq!(h.save_target(Some(4)), Some(6));
+        assert_eq!(h.save_target(None), None);
+        let fall = Hit {
+            save_modifier: None,
+            ..h
+        };
+        assert_eq!(fall.save_target(Some(2)), None);
     }
 }

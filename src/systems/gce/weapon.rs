@@ -1,8 +1,9 @@
 //! GCE weapon statlines and the presets whose numbers the seed gives.
 
 use super::tables::d3;
+use super::warrior::Hit;
 use crate::dice::Roller;
-use crate::systems::{ParamError, Params};
+use crate::systems::{ParamDecl, ParamError, Params, PresetDecl};
 
 /// Damage: "The majority of weapons only inflict one Damage but occasionally
 /// something particularly nasty can inflict much more, such as the Krak
@@ -16,8 +17,13 @@ pub struct Damage {
 }
 
 impl Damage {
+    /// `count` D`sides` (3 or 6) plus `plus`.
+    pub fn dice(count: u32, sides: u32, plus: u32) -> Self {
+        Damage { count, sides, plus }
+    }
+
     /// Fixed damage.
-    pub fn fixed(n: u32) -> Self {
+    pub const fn fixed(n: u32) -> Self {
         Damage {
             count: 0,
             sides: 6,
@@ -86,6 +92,22 @@ pub enum Ammo {
     Auto,
 }
 
+impl Ammo {
+    /// Parses `4`, `4+` or `auto`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let w = text.trim().to_ascii_lowercase();
+        if w == "auto" {
+            return Ok(Ammo::Auto);
+        }
+        w.trim_end_matches('+')
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (2..=6).contains(v))
+            .map(Ammo::Score)
+            .ok_or_else(|| format!("'{text}' is not an Ammo Roll (2+ to 6+, or \"auto\")"))
+    }
+}
+
 /// How the weapon delivers its hits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Template {
@@ -129,119 +151,127 @@ pub struct Weapon {
     pub catch_fire: Option<u32>,
 }
 
-/// A preset: only what the seed gives is filled in; the rest must come from
-/// the spec.
-#[derive(Clone, Debug, Default)]
-struct Preset {
-    short_range: Option<f64>,
-    long_range: Option<f64>,
-    short_hit: Option<i32>,
-    long_hit: Option<i32>,
-    strength: Option<u8>,
-    save_modifier: Option<SaveModifier>,
-    damage: Option<Damage>,
-    ammo: Option<Ammo>,
-    sustained_fire_dice: Option<u32>,
-    template: Option<Template>,
-    ammo_after_every_shot: Option<bool>,
-    catch_fire: Option<Option<u32>>,
-}
-
-/// Names of the weapon presets.
-pub const PRESETS: &[&str] = &[
-    "shoota",
-    "slugga",
-    "kannon",
-    "eavy_shoota",
-    "six_shoota",
-    "skorcha",
+/// Weapon presets: only what the seed gives; the rest must come from the
+/// spec (a missing number is an error, never an invention).
+pub const PRESETS: &[PresetDecl] = &[
+    PresetDecl {
+        catalogue: "weapon",
+        name: "shoota",
+        sets: &[
+            ("short_range", "12"),
+            ("long_range", "18"),
+            ("short_hit", "1"),
+            ("long_hit", "0"),
+            ("strength", "3"),
+            ("save_mod", "0"),
+            ("damage", "1"),
+            ("ammo", "4"),
+        ],
+        source: "Weapon Statlines: \"Shoota | 0” - 12” | 12” - 18” | +1 | - | 3 | 0 | 1 | 4+\"",
+    },
+    PresetDecl {
+        catalogue: "weapon",
+        name: "slugga",
+        sets: &[
+            ("short_range", "6"),
+            ("long_range", "12"),
+            ("short_hit", "1"),
+            ("long_hit", "0"),
+            ("strength", "3"),
+            ("save_mod", "0"),
+            ("damage", "1"),
+            ("ammo", "4"),
+        ],
+        source: "Pistols in Hand-to-Hand Combat: \"an Ork Slugga has the following statline: | 0” - 6” | 6” - 12” | +1 | - | 3 | 0 | 1 | 4+ | N/A |\"",
+    },
+    PresetDecl {
+        catalogue: "weapon",
+        name: "kannon",
+        sets: &[
+            ("short_range", "4"),
+            ("long_range", "18"),
+            ("long_hit", "-1"),
+        ],
+        source: "Range Modifiers, Examples 1 and 2: \"the Kannon’s long range band (4”-18”) so the Warrior gets a -1 range Modifier\"; its short band's modifier, Strength, save, damage and ammo are not given",
+    },
+    PresetDecl {
+        catalogue: "weapon",
+        name: "eavy_shoota",
+        sets: &[("save_mod", "-2"), ("sf_dice", "2")],
+        source: "\"An ‘Eavy Shoota can use both dice or just one\"; \"an ‘Eavy Shoota has a -2 save Modifier\"",
+    },
+    PresetDecl {
+        catalogue: "weapon",
+        name: "six_shoota",
+        sets: &[("sf_dice", "1")],
+        source: "\"Wazbag Targets Nazgrab ... with his Six-Shoota. He rolls a single sustained fire dice for it\"",
+    },
+    PresetDecl {
+        catalogue: "weapon",
+        name: "skorcha",
+        sets: &[
+            ("template", "teardrop"),
+            ("ammo_every_shot", "true"),
+            ("catch_fire", "4"),
+        ],
+        source: "Teardrop template weapons: \"skorchas do not require a to Hit roll\"; \"Any Warriors Hit will Catch Fire on a 4+\"; \"Ork Skorchas must take an Ammo Roll after each shot\"",
+    },
 ];
 
-fn preset(name: &str) -> Option<Preset> {
-    let p = match name {
-        // Weapon Statlines: "Shoota | 0” - 12” | 12” - 18” | +1 | - | 3 | 0 | 1 | 4+"
-        "shoota" => Preset {
-            short_range: Some(12.0),
-            long_range: Some(18.0),
-            short_hit: Some(1),
-            long_hit: Some(0),
-            strength: Some(3),
-            save_modifier: Some(SaveModifier::Fixed(0)),
-            damage: Some(Damage::fixed(1)),
-            ammo: Some(Ammo::Score(4)),
-            sustained_fire_dice: Some(0),
-            ..Preset::default()
-        },
-        // Pistols in Hand-to-Hand Combat: "an Ork Slugga has the following
-        // statline: | 0” - 6” | 6” - 12” | +1 | - | 3 | 0 | 1 | 4+ | N/A |"
-        "slugga" => Preset {
-            short_range: Some(6.0),
-            long_range: Some(12.0),
-            short_hit: Some(1),
-            long_hit: Some(0),
-            strength: Some(3),
-            save_modifier: Some(SaveModifier::Fixed(0)),
-            damage: Some(Damage::fixed(1)),
-            ammo: Some(Ammo::Score(4)),
-            sustained_fire_dice: Some(0),
-            ..Preset::default()
-        },
-        // Range Modifiers, Examples 1 and 2: "the Kannon’s long range band
-        // (4”-18”) so the Warrior gets a -1 range Modifier". The short band's
-        // modifier, Strength, save, damage and ammo are not given.
-        "kannon" => Preset {
-            short_range: Some(4.0),
-            long_range: Some(18.0),
-            long_hit: Some(-1),
-            ..Preset::default()
-        },
-        // "An ‘Eavy Shoota can use both dice or just one"; "an ‘Eavy Shoota
-        // has a -2 save Modifier".
-        "eavy_shoota" => Preset {
-            save_modifier: Some(SaveModifier::Fixed(-2)),
-            sustained_fire_dice: Some(2),
-            ..Preset::default()
-        },
-        // "Wazbag Targets Nazgrab ... with his Six-Shoota. He rolls a single
-        // sustained fire dice for it"
-        "six_shoota" => Preset {
-            sustained_fire_dice: Some(1),
-            ..Preset::default()
-        },
-        // Teardrop template weapons: "skorchas do not require a to Hit roll";
-        // "Any Warriors Hit will Catch Fire on a 4+"; "Ork Skorchas must take
-        // an Ammo Roll after each shot".
-        "skorcha" => Preset {
-            template: Some(Template::Teardrop),
-            ammo_after_every_shot: Some(true),
-            catch_fire: Some(Some(4)),
-            sustained_fire_dice: Some(0),
-            ..Preset::default()
-        },
-        _ => return None,
-    };
-    Some(p)
+/// A weapon's parameters, declared once for every scenario that fires one.
+pub fn params() -> Vec<ParamDecl> {
+    const STATLINES: &str = "Weapon Statlines";
+    vec![
+        ParamDecl::preset("weapon", "weapon", "")
+            .about("a weapon preset whose numbers the seed gives, or custom")
+            .seed(STATLINES),
+        ParamDecl::real("short_range", 0.0, 1000.0)
+            .about("upper end of the short range band, inches (0 = no short band)")
+            .seed(STATLINES),
+        ParamDecl::real("long_range", 0.0, 1000.0)
+            .about("upper end of the long range band (maximum range), inches; not needed for teardrop templates")
+            .seed(STATLINES),
+        ParamDecl::int("short_hit", -6, 6)
+            .about("hit modifier in the short band (custom weapons: none when not given)")
+            .seed(STATLINES),
+        ParamDecl::int("long_hit", -6, 6)
+            .about("hit modifier in the long band (custom weapons: none when not given)")
+            .seed(STATLINES),
+        ParamDecl::int("strength", 1, 10)
+            .required()
+            .about("the weapon's Strength")
+            .seed(STATLINES),
+        ParamDecl::text("save_mod", "-1")
+            .required()
+            .about("save modifier, -6 to 6, or \"varies\" (-1 per point of the user's Strength above 3)")
+            .seed(STATLINES),
+        ParamDecl::text("damage", "1")
+            .required()
+            .about("Damage per unsaved wound: 1, D3, D6, 2D6, D6+1")
+            .seed(STATLINES),
+        ParamDecl::text("ammo", "4+")
+            .required()
+            .about("Ammo Roll: 2+ to 6+, or \"auto\"")
+            .seed("Ammo Rolls"),
+        ParamDecl::int("sf_dice", 0, 6)
+            .default("0")
+            .about("Sustained Fire dice on the profile")
+            .seed("Firing on Full Auto"),
+        ParamDecl::choice("template", &["none", "blast", "teardrop"])
+            .default("none")
+            .about("blast marker or teardrop template")
+            .seed("Blast Markers and Templates"),
+        ParamDecl::flag("ammo_every_shot")
+            .about("an Ammo Roll after every shot (Skorchas)")
+            .seed("Teardrop template weapons"),
+        ParamDecl::int("catch_fire", 0, 6)
+            .about("score a hit warrior needs to Catch Fire, 0 for never (teardrops: 4 when not given)")
+            .seed("Fire"),
+    ]
 }
-
-/// Parameter names a weapon reads.
-pub const WEAPON_PARAMS: &[&str] = &[
-    "weapon",
-    "short_range",
-    "long_range",
-    "short_hit",
-    "long_hit",
-    "strength",
-    "save_mod",
-    "damage",
-    "ammo",
-    "sf_dice",
-    "template",
-    "ammo_every_shot",
-    "catch_fire",
-];
 
 fn missing(weapon: &str, field: &str) -> ParamError {
-    ParamError::new(
+    ParamError::missing(
         field,
         format!(
             "weapon '{weapon}' does not give {field}: set {field} in the spec (the seed gives no value, and krunch invents none)"
@@ -250,66 +280,43 @@ fn missing(weapon: &str, field: &str) -> ParamError {
 }
 
 impl Weapon {
-    /// Builds a weapon from `weapon = "preset"` plus any overrides.
+    /// Builds a weapon from its parameters (the preset's numbers already
+    /// filled in where the spec left them out).
     pub fn from_params(p: &Params) -> Result<Self, ParamError> {
         let name = p.word("weapon")?.unwrap_or_else(|| "custom".into());
-        let base = if name == "custom" {
-            Preset::default()
-        } else {
-            preset(&name).ok_or_else(|| {
-                ParamError::new(
-                    "weapon",
-                    format!(
-                        "unknown weapon '{name}' (presets: {}, or 'custom')",
-                        PRESETS.join(", ")
-                    ),
-                )
-            })?
-        };
-        let template = match p
-            .choice("template", &["none", "blast", "teardrop"])?
-            .as_deref()
-        {
+        let template = match p.word("template")?.as_deref() {
             Some("blast") => Template::Blast,
             Some("teardrop") => Template::Teardrop,
-            Some(_) => Template::None,
-            None => base.template.unwrap_or(Template::None),
+            _ => Template::None,
         };
         let needs_range = template != Template::Teardrop;
-        let long_range = match p.real("long_range", 1000.0)?.or(base.long_range) {
+        let long_range = match p.real("long_range")? {
             Some(v) => v,
             None if !needs_range => 0.0,
             None => return Err(missing(&name, "long_range")),
         };
-        let short_range = p
-            .real("short_range", 1000.0)?
-            .or(base.short_range)
-            .unwrap_or(0.0);
+        let short_range = p.real("short_range")?.unwrap_or(0.0);
         if short_range > long_range {
             return Err(ParamError::new(
                 "short_range",
                 format!("short range {short_range}\" is beyond the long range {long_range}\""),
             ));
         }
-        let hit = |field: &str, preset: Option<i32>, band: f64| -> Result<i32, ParamError> {
-            match p.int(field, -6, 6)? {
+        let hit = |field: &str, band: f64| -> Result<i32, ParamError> {
+            match p.int(field)? {
                 Some(v) => Ok(v as i32),
-                None => match preset {
-                    Some(v) => Ok(v),
-                    // A custom statline with no modifier in a band reads as
-                    // the seed's "-": none. A preset that leaves it out
-                    // (the Kannon's short band) must be told.
-                    None if band <= 0.0 || !needs_range || name == "custom" => Ok(0),
-                    None => Err(missing(&name, field)),
-                },
+                // A custom statline with no modifier in a band reads as
+                // the seed's "-": none. A preset that leaves it out
+                // (the Kannon's short band) must be told.
+                None if band <= 0.0 || !needs_range || name == "custom" => Ok(0),
+                None => Err(missing(&name, field)),
             }
         };
-        let short_hit = hit("short_hit", base.short_hit, short_range)?;
-        let long_hit = hit("long_hit", base.long_hit, long_range - short_range)?;
-        let strength = match p.int("strength", 1, 10)? {
-            Some(v) => v as u8,
-            None => base.strength.ok_or_else(|| missing(&name, "strength"))?,
-        };
+        let short_hit = hit("short_hit", short_range)?;
+        let long_hit = hit("long_hit", long_range - short_range)?;
+        let strength = p
+            .int("strength")?
+            .ok_or_else(|| missing(&name, "strength"))? as u8;
         let save_modifier = match p.word("save_mod")? {
             Some(w) if w == "varies" || w == "var" => SaveModifier::Varies,
             Some(w) => SaveModifier::Fixed(
@@ -323,51 +330,24 @@ impl Weapon {
                         )
                     })?,
             ),
-            None => base
-                .save_modifier
-                .ok_or_else(|| missing(&name, "save_mod"))?,
+            None => return Err(missing(&name, "save_mod")),
         };
         let damage = match p.word("damage")? {
             Some(w) => Damage::parse(&w).map_err(|m| ParamError::new("damage", m))?,
-            None => base.damage.ok_or_else(|| missing(&name, "damage"))?,
+            None => return Err(missing(&name, "damage")),
         };
         let ammo = match p.word("ammo")? {
-            Some(w) if w == "auto" => Ammo::Auto,
-            Some(w) => {
-                let v = w
-                    .trim_end_matches('+')
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|v| (2..=6).contains(v));
-                Ammo::Score(v.ok_or_else(|| {
-                    ParamError::new(
-                        "ammo",
-                        format!("'{w}' is not an Ammo Roll (2+ to 6+, or \"auto\")"),
-                    )
-                })?)
-            }
-            None => base.ammo.ok_or_else(|| missing(&name, "ammo"))?,
+            Some(w) => Ammo::parse(&w).map_err(|m| ParamError::new("ammo", m))?,
+            None => return Err(missing(&name, "ammo")),
         };
-        let sustained_fire_dice = match p.int("sf_dice", 0, 6)? {
-            Some(v) => v as u32,
-            // "A full auto weapon has one or more Sustained Fire Dice on its
-            // profile": a profile without them has none.
-            None => base.sustained_fire_dice.unwrap_or(0),
-        };
-        let ammo_after_every_shot = p
-            .flag("ammo_every_shot")?
-            .or(base.ammo_after_every_shot)
-            .unwrap_or(false);
-        let catch_fire = match p.int("catch_fire", 0, 6)? {
+        // "A full auto weapon has one or more Sustained Fire Dice on its
+        // profile": a profile without them has none.
+        let sustained_fire_dice = p.int("sf_dice")?.unwrap_or(0) as u32;
+        let ammo_after_every_shot = p.flag("ammo_every_shot")?;
+        let catch_fire = match p.int("catch_fire")? {
             Some(0) => None,
             Some(v) => Some(v as u32),
-            None => base
-                .catch_fire
-                .unwrap_or(if template == Template::Teardrop {
-                    Some(4)
-                } else {
-                    None
-                }),
+            None => (template == Template::Teardrop).then_some(4),
         };
         Ok(Weapon {
             name,
@@ -384,6 +364,15 @@ impl Weapon {
             ammo_after_every_shot,
             catch_fire,
         })
+    }
+
+    /// The hit this weapon deals, fired by a user of `user_strength`.
+    pub fn hit(&self, user_strength: u8) -> Hit {
+        Hit {
+            strength: self.strength,
+            save_modifier: Some(self.save_modifier_with(user_strength)),
+            damage: self.damage,
+        }
     }
 
     /// The hit modifier at `range` inches, or `None` when out of range.
@@ -419,31 +408,37 @@ mod tests {
         assert!(Damage::parse("banana").is_err());
     }
 
+    /// A weapon from `name=value` pairs, presets filled in as a spec's are.
+    fn weapon(pairs: &[(&str, &str)]) -> Result<Weapon, ParamError> {
+        let mut p = Params::new();
+        for (k, v) in pairs {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        let decls = params();
+        let p = crate::systems::registry::resolve(&super::super::RULES, &decls, &p)?.bound(decls);
+        Weapon::from_params(&p)
+    }
+
     #[test]
     fn kannon_preset_refuses_to_invent_strength() {
-        let mut p = Params::new();
-        p.set("weapon", ParamValue::Str("kannon".into()));
-        let err = Weapon::from_params(&p).unwrap_err();
+        let err = weapon(&[("weapon", "kannon")]).unwrap_err();
         assert_eq!(err.field, "short_hit");
-        p.set("short_hit", ParamValue::Int(0));
-        assert_eq!(Weapon::from_params(&p).unwrap_err().field, "strength");
+        let err = weapon(&[("weapon", "kannon"), ("short_hit", "0")]).unwrap_err();
+        assert_eq!(err.field, "strength");
     }
 
     #[test]
     fn kannon_range_examples() {
         // Example 1: BS3 Kannon at 12" is in the long band (4"-18"): -1, so 5+.
-        let mut p = Params::new();
-        for (k, v) in [
+        let p = [
             ("weapon", "kannon"),
             ("damage", "1"),
             ("ammo", "4"),
             ("save_mod", "0"),
-        ] {
-            p.set(k, ParamValue::Str(v.into()));
-        }
-        p.set("short_hit", ParamValue::Int(0));
-        p.set("strength", ParamValue::Int(5));
-        let k = Weapon::from_params(&p).unwrap();
+            ("short_hit", "0"),
+            ("strength", "5"),
+        ];
+        let k = weapon(&p).unwrap();
         let m = k.range_modifier(12.0).unwrap();
         assert_eq!(super::super::tables::hit_needed(3, m), 5);
         // Example 2: also firing from a Vehicle that used its Thrusters: -2, so 6+.

@@ -1,0 +1,254 @@
+//! One conformance suite for every registered scenario: registering a
+//! scenario is enough to have it tested. For each scenario it builds the
+//! scenario's own test points plus cells of every bundled example spec that
+//! uses it, and checks:
+//!
+//! - every metric a model reports is declared in the scenario's catalogue,
+//!   and every plain (non-family) declaration is reported by some model;
+//! - exact probabilities lie in [0, 1]; each distribution (`x={k}` rows,
+//!   with any `x>{k}` tail) sums to 1;
+//! - Monte Carlo agrees with the exact value for every metric: two-sided
+//!   p-values (binomial for probabilities, z for means) at fixed seeds,
+//!   Bonferroni over every comparison in the suite, so a correct rule
+//!   raises a false alarm with probability at most `FAMILY_ALPHA` over the
+//!   choice of seeds (and, the seeds being fixed, never flakes);
+//! - `docs/RULES.md` is what the registry generates.
+//!
+//! Run in release: `cargo test --release`.
+
+mod common;
+
+use common::metric_p_values;
+use krunch::experiment::{self, simulate};
+use krunch::systems::{self, MetricKind, Model, ParamValue, Params, RULE_SETS};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const FAMILY_ALPHA: f64 = 1e-3;
+const TRIALS: u64 = 200_000;
+/// Cells taken from each bundled spec (spread across its sweep).
+const CELLS_PER_SPEC: usize = 4;
+
+struct Case {
+    label: String,
+    model: Box<dyn Model>,
+}
+
+/// Every (system, scenario) with the models to test.
+fn cases() -> BTreeMap<(String, String), Vec<Case>> {
+    let mut out: BTreeMap<(String, String), Vec<Case>> = BTreeMap::new();
+    for r in RULE_SETS {
+        for sc in r.scenarios {
+            let list = out.entry((r.name.into(), sc.name.into())).or_default();
+            for (i, point) in sc.test_points.iter().enumerate() {
+                let mut p = Params::new();
+                for (k, v) in point.iter() {
+                    p.set(*k, ParamValue::from_text(v));
+                }
+                let model = systems::build(r.name, sc.name, &p, &Params::new())
+                    .unwrap_or_else(|e| panic!("{} {} point {i}: {e}", r.name, sc.name));
+                list.push(Case {
+                    label: format!("{} {} point {i}", r.name, sc.name),
+                    model,
+                });
+            }
+        }
+    }
+    let mut specs: Vec<_> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments"))
+            .expect("experiments/")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+    specs.sort();
+    for path in specs {
+        let mut exp = experiment::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let key = (exp.system.clone(), exp.scenario.clone());
+        let cells = exp.models.len();
+        let picks: Vec<usize> = (0..CELLS_PER_SPEC.min(cells))
+            .map(|i| i * (cells - 1) / (CELLS_PER_SPEC - 1).max(1))
+            .collect();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        for (c, row) in std::mem::take(&mut exp.models).into_iter().enumerate() {
+            if !picks.contains(&c) {
+                continue;
+            }
+            for (p, model) in row.into_iter().enumerate() {
+                out.entry(key.clone()).or_default().push(Case {
+                    label: format!("{name} cell {c} profile {p}"),
+                    model,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_registered_scenario_conforms() {
+    let all = cases();
+    let mut comparisons = Vec::new();
+    for ((system, scenario), list) in &all {
+        let sc = systems::rule_set(system)
+            .unwrap()
+            .scenario(scenario)
+            .unwrap();
+        let catalogue = (sc.metrics)();
+        assert!(!list.is_empty(), "{system} {scenario}: nothing to test");
+        let mut reported = std::collections::BTreeSet::new();
+        for (k, case) in list.iter().enumerate() {
+            let model = case.model.as_ref();
+            for m in model.metrics() {
+                let decl = catalogue
+                    .iter()
+                    .find(|d| d.id == m.declared_as)
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}: {} is not declared by {system} {scenario}",
+                            case.label, m.name
+                        )
+                    });
+                assert!(
+                    decl.matches(&m.name),
+                    "{}: {} vs {}",
+                    case.label,
+                    m.name,
+                    decl.id
+                );
+                assert_eq!(decl.kind, m.kind, "{}: {}", case.label, m.name);
+                reported.insert(decl.id);
+            }
+            let Some(exact) = model.exact() else {
+                continue;
+            };
+            assert_eq!(exact.len(), model.metrics().len());
+            // probabilities in [0, 1]; distributions sum to 1
+            // a family is a distribution when it starts at k = 0 or ends in
+            // a `>{k}` tail (`scatter=1..5` is only part of one)
+            let mut sums: BTreeMap<String, f64> = BTreeMap::new();
+            let mut whole: std::collections::BTreeSet<String> = Default::default();
+            for (m, v) in model.metrics().iter().zip(&exact) {
+                assert!(
+                    v.is_finite() && *v >= -1e-12,
+                    "{}: {} = {v}",
+                    case.label,
+                    m.name
+                );
+                if m.kind == MetricKind::Probability {
+                    assert!(*v <= 1.0 + 1e-9, "{}: {} = {v}", case.label, m.name);
+                }
+                if let Some(head) = m.declared_as.split_once("={k}").map(|(h, _)| h) {
+                    *sums.entry(head.to_string()).or_default() += v;
+                    if m.name == format!("{head}=0") {
+                        whole.insert(head.to_string());
+                    }
+                }
+                if let Some(head) = m.declared_as.split_once(">{k}").map(|(h, _)| h) {
+                    *sums.entry(head.to_string()).or_default() += v;
+                    whole.insert(head.to_string());
+                }
+            }
+            for (head, total) in sums.into_iter().filter(|(h, _)| whole.contains(h)) {
+                assert!(
+                    (total - 1.0).abs() < 1e-9,
+                    "{}: {head}=k sums to {total}",
+                    case.label
+                );
+            }
+            let tally = simulate(model, 7_000 + k as u64, TRIALS, &|_| {});
+            for (metric, p) in metric_p_values(model, &tally, &exact) {
+                comparisons.push((format!("{}: {metric}", case.label), p));
+            }
+        }
+        for d in &catalogue {
+            if !d.is_family() {
+                assert!(
+                    reported.contains(d.id),
+                    "{system} {scenario}: no test point reports {} (add one to its test_points)",
+                    d.id
+                );
+            }
+        }
+    }
+    let threshold = FAMILY_ALPHA / comparisons.len() as f64;
+    let worst = comparisons
+        .iter()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("comparisons");
+    eprintln!(
+        "{} comparisons over {} scenarios; smallest p = {:.2e} ({}), threshold {:.2e}",
+        comparisons.len(),
+        all.len(),
+        worst.1,
+        worst.0,
+        threshold
+    );
+    let failed: Vec<_> = comparisons.iter().filter(|(_, p)| *p < threshold).collect();
+    assert!(
+        failed.is_empty(),
+        "Monte Carlo disagrees with exact: {failed:?}"
+    );
+}
+
+#[test]
+fn every_scenario_of_the_registry_has_a_bundled_or_own_test_point() {
+    let all = cases();
+    for r in RULE_SETS {
+        for sc in r.scenarios {
+            assert!(
+                all.contains_key(&(r.name.to_string(), sc.name.to_string())),
+                "{} {}",
+                r.name,
+                sc.name
+            );
+        }
+    }
+}
+
+#[test]
+fn presets_set_only_declared_parameters_with_valid_values() {
+    for r in RULE_SETS {
+        for preset in r.presets {
+            let users: Vec<_> = r
+                .scenarios
+                .iter()
+                .flat_map(|sc| (sc.params)())
+                .filter(|d| {
+                    matches!(&d.kind, systems::ParamKind::Preset { catalogue, .. } if *catalogue == preset.catalogue)
+                })
+                .collect();
+            assert!(
+                !users.is_empty(),
+                "{}: nobody uses {} presets",
+                r.name,
+                preset.catalogue
+            );
+            for (stat, value) in preset.sets {
+                let checked = r.scenarios.iter().flat_map(|sc| (sc.params)()).any(|d| {
+                    users.iter().any(|u| {
+                        let systems::ParamKind::Preset { prefix, .. } = &u.kind else {
+                            return false;
+                        };
+                        d.name == format!("{prefix}{stat}")
+                            && d.check(&ParamValue::from_text(value)).is_ok()
+                    })
+                });
+                assert!(checked, "{} preset {}: {stat}={value}", r.name, preset.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn rules_reference_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/RULES.md");
+    let want = systems::registry::reference_markdown();
+    if std::env::var_os("KRUNCH_WRITE_RULES").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/RULES.md is stale: regenerate with `KRUNCH_WRITE_RULES=1 cargo test --release --test conformance rules_reference`"
+    );
+}
