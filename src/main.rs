@@ -116,9 +116,14 @@ enum Command {
         /// Family-wise false-alarm rate over all Monte Carlo checks.
         #[arg(long, default_value_t = 1e-3)]
         alpha: f64,
-        /// Write baselines/<name>.toml beside each spec from the current results.
+        /// Write baselines/<name>.toml beside each spec from the current
+        /// results; refused (exit 1) while a spec's own [[expect]] fails.
         #[arg(long)]
         update: bool,
+        /// With --update: write baselines even when a spec's own
+        /// [[expect]] fails.
+        #[arg(long, requires = "update")]
+        force: bool,
         /// Also write JUnit XML here.
         #[arg(long)]
         junit: Option<PathBuf>,
@@ -232,6 +237,7 @@ fn main() -> ExitCode {
             targets,
             alpha,
             update,
+            force,
             junit,
             monte_carlo,
             seed,
@@ -242,7 +248,13 @@ fn main() -> ExitCode {
                 monte_carlo_only: monte_carlo,
                 seed,
             };
-            match check(&targets, options, update, junit.as_deref(), verbose) {
+            match check(
+                &targets,
+                options,
+                (update, force),
+                junit.as_deref(),
+                verbose,
+            ) {
                 Ok(true) => Ok(()),
                 Ok(false) => return ExitCode::from(1),
                 Err(e) => Err(e),
@@ -261,11 +273,21 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped early (`| head`) is not an error.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether `e` comes from writing to a closed pipe.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Progress bars from one place; hidden when stderr is not a terminal.
@@ -353,10 +375,13 @@ fn prob(expressions: &[String], format: Format, chart: Option<&Path>) -> anyhow:
             dist,
         })
         .collect();
-    match format {
-        Format::Table => print!("{}", report::distribution_text(&items)),
-        Format::Json => println!("{}", report::distribution_json(&items)),
-    }
+    let text = match format {
+        Format::Table => report::distribution_text(&items),
+        Format::Json => format!("{}\n", report::distribution_json(&items)),
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
     if let Some(path) = chart {
         report::write_distribution_chart(path, &items)?;
     }
@@ -465,7 +490,7 @@ fn compare(
 fn check(
     targets: &[PathBuf],
     options: experiment::check::CheckOptions,
-    update: bool,
+    (update, force): (bool, bool),
     junit: Option<&Path>,
     verbose: bool,
 ) -> anyhow::Result<bool> {
@@ -490,6 +515,22 @@ fn check(
         }
         let baseline = experiment::check::baseline_path(file, &exp);
         if update {
+            // A baseline pins today's numbers: refuse while the spec's own
+            // expectations say today's numbers are wrong.
+            let own =
+                experiment::check::check(&exp, &exp.expectations, exp.expectations.len(), options);
+            let failing: Vec<_> = own.iter().filter(|o| !o.passed).collect();
+            if !failing.is_empty() && !force {
+                for o in &failing {
+                    println!("{}", report::describe_outcome(o));
+                }
+                println!(
+                    "{}: {} of its own [[expect]] fail, so no baseline was written (fix the rule or the expectation, or pass --force)",
+                    file.display(),
+                    failing.len()
+                );
+                return Ok(false);
+            }
             let results = experiment::run(&exp, &|_| {});
             experiment::check::write_baseline(&baseline, &exp, &results)?;
             eprintln!(

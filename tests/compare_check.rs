@@ -331,3 +331,74 @@ fn update_writes_baselines_that_then_hold() {
         );
     }
 }
+
+#[test]
+fn update_refuses_while_the_specs_own_expectation_fails_unless_forced() {
+    let dir = scratch("refuse");
+    let wrong = SPEC.replace("value = 0.8333333333333334", "value = 0.5");
+    let spec = write(&dir, "pinned.toml", &wrong);
+    let o = krunch(&["check", "--update", spec.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("no baseline was written") && out.contains("p_hit"),
+        "{out}"
+    );
+    assert!(!dir.join("baselines/pinned.toml").exists());
+    let o = krunch(&["check", "--update", "--force", spec.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(dir.join("baselines/pinned.toml").exists());
+}
+
+#[test]
+fn a_stated_tolerance_applies_to_exact_values_too() {
+    let dir = scratch("tolerance");
+    // 5/6 = 0.833333...: 0.8333 is off by 3.3e-5, within 1e-4 but not 1e-9
+    let near = SPEC.replace("value = 0.8333333333333334", "value = 0.8333");
+    let spec = write(&dir, "loose.toml", &near);
+    assert_eq!(
+        krunch(&["check", spec.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
+    let loose = near.replace("value = 0.8333\n", "value = 0.8333\ntolerance = 0.0001\n");
+    let spec = write(&dir, "loose.toml", &loose);
+    let o = krunch(&["check", spec.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    for args in [
+        &["prob", "1000d6"][..],
+        &["roll", "3d6", "-n", "1000000", "--seed", "1"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_krunch"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // the pipe is closed here, before krunch has written everything
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            o.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! `krunch check`: pinned expectations, re-run and tested.
 //!
-//! Exact values must match within 1e-9. Monte Carlo values are tested with
+//! Exact values must match within 1e-9, or within the expectation's
+//! `tolerance` when it states one. Monte Carlo values are tested with
 //! a two-sided z test of "unchanged" whose level is `family_alpha / m` for
 //! the `m` Monte Carlo checks of a run (Bonferroni), so the chance that any
 //! check of an unchanged rule fails is at most `family_alpha`. A check with
@@ -174,7 +175,9 @@ pub fn check(
                         got: x,
                         exact: true,
                         interval: (x, x),
-                        passed: (x - e.value).abs() <= EXACT_TOLERANCE,
+                        // a stated tolerance widens the exact match too
+                        passed: (x - e.value).abs()
+                            <= e.tolerance.unwrap_or(0.0).max(EXACT_TOLERANCE),
                         ..base
                     };
                 }
