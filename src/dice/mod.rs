@@ -4,6 +4,7 @@
 mod dist;
 mod expr;
 mod markov;
+mod pool;
 mod roller;
 pub mod stats;
 mod tally;
@@ -11,6 +12,7 @@ mod tally;
 pub use dist::{Dist, binomial_pmf};
 pub use expr::{Cmp, Expr, ExprError, Pool, Reroll};
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
+pub use pool::{Extremes, extremes_law};
 pub use roller::{
     BATCH_LIMIT, BatchedRoller, Replay, Roller, StateDist, TooManyPaths, enumerate, split_word,
     stream_seed,

@@ -23,6 +23,19 @@ pub trait Roller {
     fn sum(&mut self, count: u32, sides: u32) -> u32 {
         (0..count).map(|_| self.roll(sides)).sum()
     }
+
+    /// A roll summarised by a value whose exact distribution is known in
+    /// closed form (`exact`: each possible value once, with its probability):
+    /// the sampler rolls the real dice through `sample`; the exact enumerator
+    /// branches on `exact` instead, so a pool of twenty dice costs as many
+    /// paths as its summary has values, not `6^20`.
+    fn known<T: Clone>(&mut self, exact: &[(T, f64)], sample: impl FnOnce(&mut Self) -> T) -> T
+    where
+        Self: Sized,
+    {
+        let _ = exact;
+        sample(self)
+    }
 }
 
 /// Largest product of die sizes drawn from one 64-bit word. Drawing digits of
@@ -156,6 +169,21 @@ impl Roller for Replay {
         self.weight /= f64::from(sides);
         face + 1
     }
+
+    fn known<T: Clone>(&mut self, exact: &[(T, f64)], _sample: impl FnOnce(&mut Self) -> T) -> T {
+        let n = exact.len() as u32;
+        let choice = if let Some(&(choice, s)) = self.path.get(self.pos) {
+            debug_assert_eq!(s, n, "a mechanic must make the same draws on replay");
+            choice
+        } else {
+            self.path.push((0, n));
+            0
+        };
+        self.pos += 1;
+        let (value, p) = &exact[choice as usize];
+        self.weight *= p;
+        value.clone()
+    }
 }
 
 /// The enumeration would visit more paths than allowed.
@@ -274,6 +302,27 @@ mod tests {
         let out = enumerate(1000, |r| r.d6() == 6 && r.d6() >= 4).unwrap();
         let p: f64 = out.iter().filter(|(v, _)| *v).map(|(_, p)| p).sum();
         assert!((p - 1.0 / 12.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn known_draws_branch_with_their_weights_and_sample_with_dice() {
+        // a known draw mixed with ordinary dice: P(draw 2 and d6 >= 5)
+        let law = [(1u32, 0.25), (2u32, 0.75)];
+        let out = enumerate(100, |r| {
+            let v = r.known(&law, |r| if r.d6() <= 2 { 1 } else { 2 });
+            v == 2 && r.d6() >= 5
+        })
+        .unwrap();
+        let p: f64 = out.iter().filter(|(v, _)| *v).map(|(_, p)| p).sum();
+        assert!((p - 0.75 / 3.0).abs() < 1e-15, "{p}");
+        let total: f64 = out.iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-15);
+        // the sampler rolls the dice instead: faces 1-2 give 1, so about a third
+        let mut roller = BatchedRoller::new(1, &[0]);
+        let ones = (0..6000)
+            .filter(|_| roller.known(&law, |r| if r.d6() <= 2 { 1 } else { 2 }) == 1)
+            .count();
+        assert!((1700..2300).contains(&ones), "{ones}");
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub struct VariantDef {
 
 /// A named stat line from the seed: `weapon = "shoota"` sets the Shoota's
 /// numbers wherever the spec does not set them itself.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct PresetDecl {
     /// The catalogue it belongs to (`weapon`, `ship`).
     pub catalogue: &'static str,

@@ -39,6 +39,16 @@ pub trait Repeated: Send + Sync {
 
     /// Records the rule's own metrics for a finished state.
     fn record(&self, state: &Self::State, sink: &mut impl MetricSink);
+
+    /// Records metrics of the first round alone, from the state at its end
+    /// (before [`end_round`](Repeated::end_round) clears what only that
+    /// round needed). Those fields stay out of the chain's states, so they
+    /// neither multiply them nor break the "only self-loops" order.
+    fn record_first_round(&self, _state: &Self::State, _sink: &mut impl MetricSink) {}
+
+    /// Clears what only the round just played needed (its dice, its
+    /// winner), at the end of every round.
+    fn end_round(&self, _state: &mut Self::State) {}
 }
 
 /// The metrics every repeated rule adds, with `{round}` standing for
@@ -120,6 +130,10 @@ impl<M: Repeated> RepeatModel<M> {
             for i in 0..self.rule.sub_steps() {
                 self.rule.sub_step(i, dice, &mut s);
             }
+            if rounds == 0 {
+                self.rule.record_first_round(&s, sink);
+            }
+            self.rule.end_round(&mut s);
             rounds += 1;
         }
         self.rule.record(&s, sink);
@@ -127,15 +141,27 @@ impl<M: Repeated> RepeatModel<M> {
         sink.record(self.rounds[rounds.min(self.shown + 1) - 1], 1);
     }
 
-    /// The exact one-round transition from `s`.
-    fn transition(&self, s: &M::State) -> Option<Vec<(M::State, f64)>> {
+    /// The exact distribution of states at the end of one round from `s`,
+    /// before [`Repeated::end_round`].
+    fn round_from(&self, s: &M::State) -> Option<StateDist<M::State>> {
         let mut d = StateDist::certain(s.clone());
         for i in 0..self.rule.sub_steps() {
             d = d
                 .step(PATHS, |r: &mut Replay, b| self.rule.sub_step(i, r, b))
                 .ok()?;
         }
-        Some(d.iter().map(|(b, p)| (b.clone(), p)).collect())
+        Some(d)
+    }
+
+    /// The exact one-round transition from `s`.
+    fn transition(&self, s: &M::State) -> Option<Vec<(M::State, f64)>> {
+        let mut merged: std::collections::BTreeMap<M::State, f64> = Default::default();
+        for (b, p) in self.round_from(s)?.iter() {
+            let mut b = b.clone();
+            self.rule.end_round(&mut b);
+            *merged.entry(b).or_insert(0.0) += p;
+        }
+        Some(merged.into_iter().collect())
     }
 }
 
@@ -159,6 +185,13 @@ impl<M: Repeated> Model for RepeatModel<M> {
             &mut |s: &M::State| self.transition(s),
         )?;
         let mut e = Expectation::new(self.metrics.len());
+        let start = self.rule.start();
+        if !self.rule.over(&start) {
+            for (s, p) in self.round_from(&start)?.iter() {
+                e.set_weight(p);
+                self.rule.record_first_round(s, &mut e);
+            }
+        }
         for (f, p) in &a.finals {
             e.set_weight(*p);
             self.rule.record(f, &mut e);

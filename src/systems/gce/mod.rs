@@ -1,6 +1,8 @@
 //! Gorkamorka Community Edition (`seeds/002_8c1a109281471897.txt`).
 
 pub mod hazards;
+pub mod melee;
+pub mod melee_params;
 pub mod shooting;
 pub mod tables;
 pub mod warrior;
@@ -19,7 +21,7 @@ pub static RULES: RuleSet = RuleSet {
     title: "Gorkamorka Community Edition",
     seed: "002_8c1a109281471897.txt",
     variants: VARIANTS,
-    presets: weapon::PRESETS,
+    presets: PRESETS,
     scenarios: &[
         Scenario {
             name: "shooting",
@@ -117,6 +119,83 @@ pub static RULES: RuleSet = RuleSet {
             ],
         },
         Scenario {
+            name: "hand_to_hand",
+            about: "two warriors on foot fight round after round until one is Out of Action: the first round and the whole fight",
+            seed_section: "Hand-to-Hand Combat, Steps 0-11; Special rules: Psychology (Fear, Terror, Stupidity, Hatred, Frenzy)",
+            params: melee_params::duel_params,
+            metrics: melee::duel_metric_catalog,
+            build: melee_params::build_duel,
+            test_points: &[
+                &[
+                    ("a", "grimgutz"),
+                    ("a_bs", "3"),
+                    ("a_initiative", "2"),
+                    ("a_strength", "3"),
+                    ("a_toughness", "4"),
+                    ("a_wounds", "1"),
+                    ("b", "krixit"),
+                    ("b_bs", "2"),
+                    ("b_initiative", "3"),
+                    ("b_strength", "3"),
+                    ("b_toughness", "3"),
+                    ("b_wounds", "2"),
+                    ("b_save", "6"),
+                ],
+                &[
+                    ("a_ws", "4"),
+                    ("a_bs", "3"),
+                    ("a_attacks", "2"),
+                    ("a_initiative", "3"),
+                    ("a_strength", "4"),
+                    ("a_toughness", "4"),
+                    ("a_wounds", "2"),
+                    ("a_weapons", "uge_choppa"),
+                    ("a_causes", "fear"),
+                    ("a_hatred", "true"),
+                    ("b_ws", "3"),
+                    ("b_bs", "3"),
+                    ("b_attacks", "1"),
+                    ("b_initiative", "3"),
+                    ("b_strength", "3"),
+                    ("b_toughness", "3"),
+                    ("b_wounds", "1"),
+                    ("b_leadership", "7"),
+                    ("b_weapons", "spear, choppa"),
+                    ("b_stupid", "true"),
+                    ("b_higher_up", "true"),
+                    ("obstacle", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "multiple_combat",
+            about: "one warrior charged by several, who fight it one after another in one phase (+1 die and +1 score per attacker before)",
+            seed_section: "Hand-to-Hand Combat, Multiple Combats; Downed Warriors and Multiple Combatant Situations",
+            params: melee_params::outnumbered_params,
+            metrics: || melee::OUTNUMBERED_METRICS.to_vec(),
+            build: melee_params::build_outnumbered,
+            test_points: &[&[
+                ("a_ws", "2"),
+                ("a_bs", "3"),
+                ("a_attacks", "1"),
+                ("a_initiative", "2"),
+                ("a_strength", "3"),
+                ("a_toughness", "3"),
+                ("a_wounds", "1"),
+                ("b_ws", "4"),
+                ("b_bs", "3"),
+                ("b_attacks", "2"),
+                ("b_initiative", "3"),
+                ("b_strength", "4"),
+                ("b_toughness", "4"),
+                ("b_wounds", "2"),
+                ("b_save", "5"),
+                ("b_weapons", "choppa"),
+                ("attackers", "3"),
+                ("attackers_charged", "true"),
+            ]],
+        },
+        Scenario {
             name: "fall",
             about: "Fall Damage, and the warrior it lands on",
             seed_section: "Fall Damage",
@@ -142,6 +221,23 @@ pub static RULES: RuleSet = RuleSet {
             ],
         },
     ],
+};
+
+/// Every GCE preset: weapons for shooting, warriors for hand-to-hand.
+const PRESETS: &[crate::systems::PresetDecl] = &{
+    const W: usize = weapon::PRESETS.len();
+    const M: usize = melee_params::PRESETS.len();
+    let mut all = [weapon::PRESETS[0]; W + M];
+    let mut i = 0;
+    while i < W + M {
+        all[i] = if i < W {
+            weapon::PRESETS[i]
+        } else {
+            melee_params::PRESETS[i - W]
+        };
+        i += 1;
+    }
+    all
 };
 
 /// Rule variants of GCE.

@@ -64,6 +64,11 @@ impl Damage {
         (self.count == 0).then_some(self.plus)
     }
 
+    /// The most it can deal.
+    pub fn max(&self) -> u32 {
+        self.count * self.sides + self.plus
+    }
+
     /// Rolls the damage.
     pub fn roll(&self, dice: &mut impl Roller) -> u32 {
         let rolled: u32 = (0..self.count)

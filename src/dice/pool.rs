@@ -1,0 +1,139 @@
+//! The extremes of a pool of dice: its highest face, how many dice show the
+//! top face, how many show a 1. Rules that score a pool by its best die and
+//! count its criticals and fumbles (GCE hand-to-hand) need only this, and
+//! its exact distribution has a closed form, so a pool of any size costs a
+//! few hundred outcomes instead of `sides^n` rolls.
+
+use super::Roller;
+
+/// What a rule reads off a rolled pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Extremes {
+    /// Number of dice rolled.
+    pub dice: u8,
+    /// The highest face (0 for an empty pool).
+    pub highest: u8,
+    /// Dice showing the top face.
+    pub tops: u8,
+    /// Dice showing a 1.
+    pub ones: u8,
+}
+
+impl Extremes {
+    /// Dice that are neither a 1 nor the top face.
+    pub fn middles(&self) -> u8 {
+        self.dice - self.tops - self.ones
+    }
+
+    /// The extremes of two pools rolled together.
+    pub fn merge(self, other: Extremes) -> Extremes {
+        Extremes {
+            dice: self.dice + other.dice,
+            highest: self.highest.max(other.highest),
+            tops: self.tops + other.tops,
+            ones: self.ones + other.ones,
+        }
+    }
+
+    /// Rolls `n` dice of `sides` faces one by one and reads their extremes
+    /// (what the Monte Carlo sampler does).
+    pub fn roll(dice: &mut impl Roller, n: u8, sides: u32) -> Extremes {
+        let mut e = Extremes {
+            dice: n,
+            ..Extremes::default()
+        };
+        for _ in 0..n {
+            let f = dice.roll(sides);
+            e.highest = e.highest.max(f as u8);
+            e.tops += u8::from(f == sides);
+            e.ones += u8::from(f == 1);
+        }
+        e
+    }
+
+    /// Rolls `n` dice, exact under [`Replay`](super::Replay) through
+    /// [`extremes_law`], real dice under the sampler.
+    pub fn draw(dice: &mut impl Roller, law: &[(Extremes, f64)], n: u8, sides: u32) -> Extremes {
+        dice.known(law, |d| Extremes::roll(d, n, sides))
+    }
+}
+
+/// The exact distribution of the extremes of `n` dice with `sides` faces
+/// (`sides >= 3`, so the top face, the 1 and the faces between differ).
+/// With `t` tops, `o` ones and `r = n - t - o` dice between:
+/// `P = C(n, t) C(n - t, o) (1/s)^(t + o) w / s^r`, where `w = (s - 2)^r`
+/// when `t > 0` and otherwise the `r` middle dice have highest exactly `h`:
+/// `w = (h - 1)^r - (h - 2)^r`.
+pub fn extremes_law(n: u8, sides: u32) -> Vec<(Extremes, f64)> {
+    assert!(
+        sides >= 3,
+        "extremes need a top face, a 1 and faces between"
+    );
+    let s = f64::from(sides);
+    let top = sides as u8;
+    let mut out = Vec::new();
+    if n == 0 {
+        out.push((Extremes::default(), 1.0));
+        return out;
+    }
+    let choose = |n: u32, k: u32| -> f64 {
+        (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1))
+    };
+    let n32 = u32::from(n);
+    for tops in 0..=n32 {
+        for ones in 0..=n32 - tops {
+            let r = n32 - tops - ones;
+            let base = choose(n32, tops) * choose(n32 - tops, ones) / s.powi((tops + ones) as i32);
+            let make = |highest: u8| Extremes {
+                dice: n,
+                highest,
+                tops: tops as u8,
+                ones: ones as u8,
+            };
+            if tops > 0 {
+                let p = base * ((s - 2.0) / s).powi(r as i32);
+                out.push((make(top), p));
+            } else if r == 0 {
+                out.push((make(1), base));
+            } else {
+                for h in 2..top {
+                    let h = f64::from(h);
+                    let w = ((h - 1.0) / s).powi(r as i32) - ((h - 2.0) / s).powi(r as i32);
+                    out.push((make(h as u8), base * w));
+                }
+            }
+        }
+    }
+    out.retain(|(_, p)| *p > 0.0);
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::enumerate;
+
+    #[test]
+    fn closed_form_matches_enumerating_every_roll() {
+        for sides in [3u32, 6] {
+            for n in 0..=5u8 {
+                let law = extremes_law(n, sides);
+                let brute = enumerate(1 << 16, |r| Extremes::roll(r, n, sides)).unwrap();
+                assert_eq!(law.len(), brute.len(), "n {n} sides {sides}");
+                for ((a, p), (b, q)) in law.iter().zip(&brute) {
+                    assert_eq!(a, b);
+                    assert!((p - q).abs() < 1e-14, "{a:?}: {p} vs {q}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn big_pools_sum_to_one() {
+        for n in [10u8, 20, 40] {
+            let total: f64 = extremes_law(n, 6).iter().map(|(_, p)| p).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{n}: {total}");
+        }
+    }
+}

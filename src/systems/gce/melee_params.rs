@@ -1,0 +1,449 @@
+//! The hand-to-hand scenarios' parameters, presets and builders: a warrior
+//! is declared once for both sides (`a_...`, `b_...`).
+
+use super::melee::{
+    Armed, Causes, Draws, Duel, Fighter, HatredPolicy, MeleeStrength, MeleeWeapon, Outcome,
+    Outnumbered,
+};
+use super::warrior::WarriorStats;
+use super::weapon::Damage;
+use crate::systems::registry::did_you_mean;
+use crate::systems::step_model::StepModel;
+use crate::systems::{Model, ParamDecl, ParamError, Params, PresetDecl};
+
+const SEQUENCE: &str = "Hand-to-Hand Combat, Sequence";
+const WEAPONS: &str = "Hand-to-Hand Combat, Close Combat Weapons";
+const PSYCHOLOGY: &str = "Special rules, Psychology";
+
+/// Names a weapons list may use.
+const WEAPON_NAMES: &[&str] = &[
+    "knife",
+    "choppa",
+    "uge_choppa",
+    "slugga",
+    "demilune",
+    "spear",
+    "shoota",
+    "kannon",
+    "eavy_shoota",
+    "six_shoota",
+    "skorcha",
+    "custom",
+];
+
+/// The seed's named warriors (Close Combat Weapons and Step 3 examples):
+/// only the numbers the seed gives.
+pub const PRESETS: &[PresetDecl] = &[
+    PresetDecl {
+        catalogue: "warrior",
+        name: "grimgutz",
+        sets: &[("ws", "3"), ("attacks", "1"), ("weapons", "shoota, choppa")],
+        source: "\"Grimgutz has a Shoota and a Choppa. On his profile he has an Attack characteristic of 1\"; \"Grimgutz (Weapon Skill 3)\"",
+    },
+    PresetDecl {
+        catalogue: "warrior",
+        name: "krixit",
+        sets: &[("ws", "2"), ("attacks", "1"), ("weapons", "choppa")],
+        source: "\"Krixit, a rebel grot with his own Choppa and an Attack characteristic of 1\"; \"Krixit (WS 2)\"",
+    },
+    PresetDecl {
+        catalogue: "warrior",
+        name: "ibstekia",
+        sets: &[
+            ("ws", "2"),
+            ("attacks", "1"),
+            ("weapons", "choppa, slugga, slugga"),
+        ],
+        source: "\"Ibstekia, a Digga Yoof with two Sluggas and a Choppa ... has an Attacks characteristic of 1\"; \"Ibstekia (WS 2)\"",
+    },
+    PresetDecl {
+        catalogue: "warrior",
+        name: "uxolur",
+        sets: &[("ws", "3"), ("weapons", "demilune")],
+        source: "\"Uxolur, a Mutie Unk with two hands, carries a Demilune ... a double-handed weapon\"; \"Uxolur (WS 3)\"",
+    },
+];
+
+/// One side's parameters, `prefix` `a_` or `b_`; `psychology` adds Fear,
+/// Terror, Stupidity, Hatred and Frenzy.
+fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<ParamDecl> {
+    const PROFILE: &str = "Characteristics";
+    let name = |stat: &str| format!("{prefix}{stat}");
+    let mut p = vec![
+        ParamDecl::preset(prefix.trim_end_matches('_'), "warrior", prefix)
+            .about(format!("{who}: a warrior preset from the seed's examples, or custom"))
+            .seed(WEAPONS),
+        ParamDecl::int(name("ws"), 0, 10)
+            .required()
+            .about(format!("{who}'s Weapon Skill"))
+            .seed(PROFILE),
+        ParamDecl::int(name("bs"), 0, 10)
+            .required()
+            .about(format!("{who}'s Ballistic Skill (a Flesh Wound at WS and BS 0 is Out of Action)"))
+            .seed("Injuries"),
+        ParamDecl::int(name("attacks"), 0, 10)
+            .required()
+            .about(format!("{who}'s Attacks characteristic"))
+            .seed(PROFILE),
+        ParamDecl::int(name("initiative"), 1, 10)
+            .required()
+            .about(format!("{who}'s Initiative (settles drawn rounds)"))
+            .seed("Step 4 - Determine Winner"),
+        ParamDecl::int(name("strength"), 1, 10)
+            .required()
+            .about(format!("{who}'s Strength (weapons 'As User')"))
+            .seed(PROFILE),
+        ParamDecl::int(name("toughness"), 1, 10)
+            .required()
+            .about(format!("{who}'s Toughness"))
+            .seed(PROFILE),
+        ParamDecl::int(name("wounds"), 1, 20)
+            .required()
+            .about(format!("{who}'s Wounds"))
+            .seed(PROFILE),
+        ParamDecl::int(name("save"), 0, 7)
+            .about(format!("{who}'s armour save, the score needed (2-6); 0 or absent for none"))
+            .seed("Step 8 - Saving Throw"),
+        ParamDecl::text(name("weapons"), "choppa, slugga")
+            .default("")
+            .about(format!(
+                "{who}'s weapons in the order drawn ({}); a free hand holds the Knife",
+                WEAPON_NAMES.join(", ")
+            ))
+            .seed(WEAPONS),
+        ParamDecl::int(name("hands"), 1, 4)
+            .default("2")
+            .about(format!("{who}'s hands (how many close combat weapons it can use)"))
+            .seed(WEAPONS),
+        ParamDecl::text(name("custom_strength"), "AU+1")
+            .about(format!("{who}'s 'custom' weapon: Strength, \"AU+X\" or a number"))
+            .seed(WEAPONS),
+        ParamDecl::int(name("custom_save_mod"), -6, 0)
+            .about(format!(
+                "{who}'s 'custom' weapon: a fixed Save Modifier (absent: by Strength, 'Var')"
+            ))
+            .seed("Step 8 - Saving Throw"),
+        ParamDecl::text(name("custom_damage"), "1")
+            .about(format!("{who}'s 'custom' weapon: Damage (1, D3, D6 ...)"))
+            .seed("Step 7 - Damage"),
+        ParamDecl::flag(name("custom_double_handed"))
+            .about(format!("{who}'s 'custom' weapon takes both hands"))
+            .seed(WEAPONS),
+        ParamDecl::choice(name("custom_draws"), &["initiative", "spear", "loses"])
+            .default("initiative")
+            .about(format!(
+                "{who}'s 'custom' weapon in draws: Initiative, +1 Initiative (spear), always loses ('Uge Choppa)"
+            ))
+            .seed("Step 4 - Determine Winner"),
+        ParamDecl::flag(name("higher_up"))
+            .about(format!("{who} is higher up (+1 for the whole combat)"))
+            .seed(SEQUENCE),
+        ParamDecl::int(name("modifier"), -10, 10)
+            .default("0")
+            .about(format!("any other combat score modifier for {who}, every round"))
+            .seed(SEQUENCE),
+    ];
+    if psychology {
+        p.extend([
+            ParamDecl::int(name("leadership"), 2, 12)
+                .about(format!("{who}'s Leadership (needed when a Fear or Terror test can happen)"))
+                .seed(PSYCHOLOGY),
+            ParamDecl::choice(name("causes"), &["nothing", "fear", "terror"])
+                .default("nothing")
+                .about(format!("{who} causes Fear or Terror"))
+                .seed(PSYCHOLOGY),
+            ParamDecl::flag(name("frenzy"))
+                .about(format!("{who} is Frenzied (double Attacks)"))
+                .seed(PSYCHOLOGY),
+            ParamDecl::flag(name("stupid"))
+                .about(format!("{who} suffers from Stupidity (1-3: no Attack Dice)"))
+                .seed(PSYCHOLOGY),
+            ParamDecl::flag(name("hatred"))
+                .about(format!("{who} Hates the opponent (re-rolls in the first turn, Leadership 10)"))
+                .seed(PSYCHOLOGY),
+            ParamDecl::choice(name("hatred_policy"), &["none", "ones", "all_when_behind", "best"])
+                .about(format!(
+                    "what {who} re-rolls when Hating: nothing, its 1s, every die when behind, or the re-roll that maximises P(winning the round) (default best)"
+                ))
+                .seed(PSYCHOLOGY),
+        ]);
+    }
+    p
+}
+
+/// Parameters of the one-on-one scenario.
+pub fn duel_params() -> Vec<ParamDecl> {
+    let mut p = fighter_params("a_", "A", true);
+    p.extend(fighter_params("b_", "B", true));
+    p.extend([
+        ParamDecl::choice("charger", &["a", "b", "none"])
+            .default("a")
+            .about("who charged (+1 in the first round; Fear tests on the charge)")
+            .seed(SEQUENCE),
+        ParamDecl::flag("obstacle")
+            .about("the charger crossed an obstacle (-1 in the first round)")
+            .seed(SEQUENCE),
+    ]);
+    p
+}
+
+/// Parameters of the multiple-combat scenario.
+pub fn outnumbered_params() -> Vec<ParamDecl> {
+    let mut p = fighter_params("a_", "each attacker", false);
+    p.extend(fighter_params("b_", "the defender", false));
+    p.extend([
+        ParamDecl::int("attackers", 1, 12)
+            .required()
+            .about("attackers fighting the lone defender, one after another")
+            .seed("Multiple Combats"),
+        ParamDecl::flag("attackers_charged")
+            .about("the attackers charged this turn (+1 each)")
+            .seed(SEQUENCE),
+    ]);
+    p
+}
+
+/// The weapons a side carries, parsed from its list.
+fn carried(p: &Params, prefix: &str) -> Result<Vec<MeleeWeapon>, ParamError> {
+    let field = format!("{prefix}weapons");
+    let list = p.word(&field)?.unwrap_or_default();
+    let mut out = Vec::new();
+    let mut custom_used = false;
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let key = name.replace(['\'', '‘', '’'], "").replace([' ', '-'], "_");
+        if key == "custom" {
+            out.push(custom_weapon(p, prefix)?);
+            custom_used = true;
+            continue;
+        }
+        let w = MeleeWeapon::named(&key).ok_or_else(|| {
+            ParamError::new(
+                field.clone(),
+                format!(
+                    "unknown weapon '{name}' (known: {}){}",
+                    WEAPON_NAMES.join(", "),
+                    did_you_mean(&key, WEAPON_NAMES.iter().copied())
+                ),
+            )
+        })?;
+        out.push(w);
+    }
+    if !custom_used {
+        for stat in [
+            "custom_strength",
+            "custom_save_mod",
+            "custom_damage",
+            "custom_double_handed",
+            "custom_draws",
+        ] {
+            let f = format!("{prefix}{stat}");
+            if p.given(&f).is_some() {
+                return Err(ParamError::new(
+                    f,
+                    format!("set, but {field} has no 'custom' weapon to use it"),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
+    let f = |s: &str| format!("{prefix}{s}");
+    let text = p.need_word(&f("custom_strength"))?;
+    let t = text.replace(' ', "").to_ascii_lowercase();
+    let strength = if let Some(rest) = t.strip_prefix("au") {
+        let bonus =
+            if rest.is_empty() {
+                0
+            } else {
+                rest.parse::<i32>().ok().filter(|b| (-5..=7).contains(b)).ok_or_else(|| {
+                ParamError::new(
+                    f("custom_strength"),
+                    format!("'{text}' is not a Strength: write \"AU\", \"AU+1\" or a number 1-10"),
+                )
+            })?
+            };
+        MeleeStrength::AsUser(bonus)
+    } else {
+        let n = t
+            .parse::<u8>()
+            .ok()
+            .filter(|n| (1..=10).contains(n))
+            .ok_or_else(|| {
+                ParamError::new(
+                    f("custom_strength"),
+                    format!("'{text}' is not a Strength: write \"AU\", \"AU+1\" or a number 1-10"),
+                )
+            })?;
+        MeleeStrength::Fixed(n)
+    };
+    let damage = match p.word(&f("custom_damage"))? {
+        None => {
+            return Err(ParamError::missing(
+                f("custom_damage"),
+                "the 'custom' weapon's Damage",
+            ));
+        }
+        Some(d) => Damage::parse(&d).map_err(|e| ParamError::new(f("custom_damage"), e))?,
+    };
+    let draws = match p.word(&f("custom_draws"))?.as_deref() {
+        Some("spear") => Draws::Spear,
+        Some("loses") => Draws::Loses,
+        _ => Draws::Initiative,
+    };
+    Ok(MeleeWeapon {
+        name: "custom".into(),
+        strength,
+        save_modifier: p.int(&f("custom_save_mod"))?.map(|m| m as i32),
+        damage,
+        double_handed: p.flag(&f("custom_double_handed"))?,
+        draws,
+        ranged_only: false,
+    })
+}
+
+fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Fighter, ParamError> {
+    let f = |s: &str| format!("{prefix}{s}");
+    let int = |s: &str| -> Result<u8, ParamError> { Ok(p.need_int(&f(s))? as u8) };
+    let save = match p.int(&f("save"))? {
+        Some(0) | Some(7) | None => None,
+        Some(1) => {
+            return Err(ParamError::new(
+                f("save"),
+                "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
+            ));
+        }
+        Some(v) => Some(v as u8),
+    };
+    let carried = carried(p, prefix)?;
+    let hands = p.int(&f("hands"))?.unwrap_or(2) as u8;
+    let armed = Armed::from_carried(&carried, hands)
+        .map_err(|e| ParamError::new(f("weapons"), e.to_string()))?;
+    let stats = WarriorStats {
+        toughness: int("toughness")?,
+        wounds: int("wounds")?,
+        save,
+        ws: int("ws")?,
+        bs: int("bs")?,
+        pin_immune: false,
+    };
+    let (causes, frenzy, stupid, hatred, leadership) = if psychology {
+        let causes = match p.word(&f("causes"))?.as_deref() {
+            Some("fear") => Causes::Fear,
+            Some("terror") => Causes::Terror,
+            _ => Causes::Nothing,
+        };
+        let hates = p.flag(&f("hatred"))?;
+        let policy = match p.word(&f("hatred_policy"))?.as_deref() {
+            Some(_) if !hates => {
+                return Err(ParamError::new(
+                    f("hatred_policy"),
+                    format!("only used with {} = true", f("hatred")),
+                ));
+            }
+            Some("none") => HatredPolicy::None,
+            Some("ones") => HatredPolicy::Ones,
+            Some("all_when_behind") => HatredPolicy::AllWhenBehind,
+            _ => HatredPolicy::Best,
+        };
+        (
+            causes,
+            p.flag(&f("frenzy"))?,
+            p.flag(&f("stupid"))?,
+            hates.then_some(policy),
+            p.int(&f("leadership"))?.map(|l| l as u8),
+        )
+    } else {
+        (Causes::Nothing, false, false, None, None)
+    };
+    let fighter = Fighter {
+        stats,
+        attacks: int("attacks")?,
+        initiative: int("initiative")?,
+        strength: int("strength")?,
+        leadership,
+        armed,
+        frenzy,
+        stupid,
+        hatred,
+        causes,
+        higher_up: p.flag(&f("higher_up"))?,
+        modifier: p.int(&f("modifier"))?.unwrap_or(0) as i32,
+    };
+    if fighter.attack_dice() == 0 {
+        return Err(ParamError::new(
+            f("attacks"),
+            "0 Attacks and no Specialisation Bonus: the warrior would roll no Attack Dice",
+        ));
+    }
+    Ok(fighter)
+}
+
+/// The charge's Leadership tests need the tester's Leadership.
+fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
+    let Some(charger) = duel.charger else {
+        return Ok(());
+    };
+    let (chg, tgt, cp, tp) = match charger {
+        Outcome::A => (&duel.a, &duel.b, "a_", "b_"),
+        _ => (&duel.b, &duel.a, "b_", "a_"),
+    };
+    for (tester, other, prefix) in [(chg, tgt, cp), (tgt, chg, tp)] {
+        if tester.tests_against(other) && tester.leadership.is_none() && tester.hatred.is_none() {
+            return Err(ParamError::missing(
+                format!("{prefix}leadership"),
+                format!(
+                    "{prefix}leadership is needed: the charge calls for a Leadership test against {}",
+                    if other.causes == Causes::Terror {
+                        "Terror"
+                    } else {
+                        "Fear"
+                    }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Builds the one-on-one model.
+pub fn build_duel(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let charger = match p.word("charger")?.as_deref() {
+        Some("b") => Some(Outcome::B),
+        Some("none") => None,
+        _ => Some(Outcome::A),
+    };
+    let obstacle = p.flag("obstacle")?;
+    if obstacle && charger.is_none() {
+        return Err(ParamError::new(
+            "obstacle",
+            "only a charger crosses an obstacle: set charger",
+        ));
+    }
+    let duel = Duel {
+        a: fighter(p, "a_", true)?,
+        b: fighter(p, "b_", true)?,
+        charger,
+        obstacle,
+    };
+    check_leadership(&duel)?;
+    if !duel.can_end() {
+        return Err(ParamError::new(
+            "a_weapons",
+            "neither warrior can wound the other (Wound Chart '-' or no Damage): the fight never ends",
+        ));
+    }
+    Ok(Box::new(duel.into_model()))
+}
+
+/// Builds the multiple-combat model.
+pub fn build_outnumbered(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let fight = Outnumbered {
+        attacker: fighter(p, "a_", false)?,
+        defender: fighter(p, "b_", false)?,
+        attackers: p.need_int("attackers")? as u8,
+        charged: p.flag("attackers_charged")?,
+    };
+    Ok(Box::new(StepModel::new(fight.into_rule())))
+}
