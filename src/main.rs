@@ -341,7 +341,7 @@ fn run(
         bar.set_message(exp.name.clone());
         let results = experiment::run(exp, &|n| bar.inc(n));
         bar.finish_and_clear();
-        let dir = out.join(&exp.name);
+        let dir = report::folder_in(out, &exp.name)?;
         report::write_report(&dir, exp, &results)
             .with_context(|| format!("writing {}", dir.display()))?;
         if !quiet {
@@ -470,7 +470,7 @@ fn compare(
         experiment::compare::compare(&before, &after, alpha, monte_carlo, &|n| bar.inc(n))
             .map_err(|m| anyhow::anyhow!(m))?;
     bar.finish_and_clear();
-    let dir = out.join(&name);
+    let dir = report::folder_in(out, &name)?;
     let summary = report::write_compare(&dir, &before, &changes, &change)?;
     match print {
         Print::Summary => print!("{summary}"),

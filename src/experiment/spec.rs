@@ -26,7 +26,7 @@ type Table = BTreeMap<String, Spanned<toml::Value>>;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSpec {
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     title: Option<String>,
     system: Spanned<String>,
     scenario: Spanned<String>,
@@ -277,6 +277,35 @@ fn to_param(v: &toml::Value) -> Option<ParamValue> {
     })
 }
 
+/// Longest report name, in bytes: with the staging prefix and a process id
+/// it stays well inside the 255 bytes a file name may have, also when
+/// `compare` joins two names.
+pub const MAX_NAME_LEN: usize = 100;
+
+/// Checks a report name: it names one folder directly under `--out`, so it
+/// must be one plain path component (letters, digits, `_`, `-`), never
+/// empty, `.` or `..`, and at most [`MAX_NAME_LEN`] bytes.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("the name is empty: it names the report folder under --out".into());
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Err(format!(
+            "the name is {} bytes long, more than the {MAX_NAME_LEN} allowed (it names the report folder)",
+            name.len()
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!(
+            "'{name}' must be letters, digits, '_' or '-' (it names the report folder under --out)"
+        ));
+    }
+    Ok(())
+}
+
 /// Reads and validates the spec at `path`.
 pub fn load(path: &Path) -> Result<Experiment, SpecError> {
     load_with(path, &[])
@@ -314,6 +343,28 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         err(line, &field, message)
     })?;
     let at = |s: &Range<usize>| line_of(&text, s);
+    // The name becomes a folder under --out that is replaced whole: check it
+    // before anything else, so no name can reach outside --out.
+    let name = match &raw.name {
+        Some(n) => {
+            check_name(n.get_ref()).map_err(|m| err(at(&n.span()), "name", m))?;
+            n.get_ref().clone()
+        }
+        None => {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            check_name(&stem).map_err(|m| {
+                err(
+                    0,
+                    "name",
+                    format!("the file name gives the report name, and {m}: set name = \"...\""),
+                )
+            })?;
+            stem
+        }
+    };
     let system = raw.system.get_ref().clone();
     let scenario = raw.scenario.get_ref().clone();
     let info =
@@ -516,10 +567,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         }
     }
     let mut experiment = Experiment {
-        name: raw.name.clone().unwrap_or_else(|| {
-            path.file_stem()
-                .map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
-        }),
+        name,
         title: raw.title.clone().unwrap_or_default(),
         file: path.to_path_buf(),
         system: system.clone(),
@@ -541,21 +589,6 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
     if experiment.title.is_empty() {
         experiment.title = experiment.name.clone();
     }
-    if !experiment
-        .name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
-        return Err(err(
-            1,
-            "name",
-            format!(
-                "'{}' must be letters, digits, '_' or '-' (it names the report folder)",
-                experiment.name
-            ),
-        ));
-    }
-
     for cell in 0..cells {
         let values = experiment.cell_values(cell);
         let mut row = Vec::with_capacity(profile_params.len());

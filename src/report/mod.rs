@@ -45,6 +45,24 @@ pub(crate) fn temp_path(path: &Path) -> std::path::PathBuf {
     path.with_file_name(format!(".tmp-{}-{name}", std::process::id()))
 }
 
+/// The folder `name` directly inside `out`. Refuses any name that is not
+/// one plain path component (empty, `.`, `..`, a path with separators, an
+/// absolute path, a hidden name), so a report can never replace `out`
+/// itself or anything outside it.
+pub fn folder_in(out: &Path, name: &str) -> anyhow::Result<std::path::PathBuf> {
+    let mut parts = Path::new(name).components();
+    let plain = matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(n)), None) if n == std::ffi::OsStr::new(name)
+    );
+    anyhow::ensure!(
+        plain && !name.starts_with('.'),
+        "report name '{name}' is not a plain folder name inside {}",
+        out.display()
+    );
+    Ok(out.join(name))
+}
+
 /// Writes the whole report of one experiment into `dir`: CSV, charts and
 /// summary are made in a hidden staging folder beside it, which then
 /// replaces `dir`, so a report folder always holds one run's files, never a
