@@ -422,7 +422,7 @@ fn roll(expression: &str, count: u64, seed: Option<u64>) -> anyhow::Result<()> {
     let dice = e.dice_per_sample() * count as f64;
     anyhow::ensure!(
         dice <= krunch::dice::MAX_ROLL_DICE,
-        "-n {count}: {expression} throws about {:.1e} dice per roll, {dice:.1e} in all, more than the {:.0e} allowed (a few seconds); ask for fewer rolls",
+        "-n {count}: {expression} throws about {:.1e} dice per roll, {dice:.1e} in all, more than the {:.0e} allowed (about five seconds); ask for fewer rolls",
         e.dice_per_sample(),
         krunch::dice::MAX_ROLL_DICE
     );

@@ -278,6 +278,9 @@ pub(super) fn field_at(text: &str, offset: usize) -> String {
         let t = line.trim();
         if let Some(inner) = t.strip_prefix("[[").and_then(|r| r.split("]]").next()) {
             let name = inner.trim().trim_end_matches(']').trim().to_string();
+            if name.is_empty() {
+                return None;
+            }
             let n = arrays.entry(name.clone()).or_insert(0);
             *n += 1;
             Some(format!("{name}[{}]", *n - 1))
@@ -285,6 +288,7 @@ pub(super) fn field_at(text: &str, offset: usize) -> String {
             t.strip_prefix('[')
                 .and_then(|r| r.split(']').next())
                 .map(|inner| inner.trim().to_string())
+                .filter(|h| !h.is_empty())
         }
     };
     for line in text[..line_start].lines() {
@@ -306,6 +310,7 @@ pub(super) fn field_at(text: &str, offset: usize) -> String {
         (true, Some(k)) => k,
         (false, Some(k)) => format!("{header}.{k}"),
         (false, None) => header,
+        // no key to name: the TOML syntax itself is at fault
         (true, None) => "toml".to_string(),
     }
 }
