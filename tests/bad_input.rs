@@ -549,7 +549,7 @@ fn catalogue() -> Vec<Case> {
             &["cat.toml:37:", "tolerence"],
         ),
         spec_case(
-            "not UTF-8",
+            "NUL byte",
             "name = \"cat\"\n\u{0}"
                 .to_string()
                 .replace('\u{0}', "\u{FFFD}")
@@ -578,6 +578,16 @@ fn catalogue() -> Vec<Case> {
             &["cat.toml:2: title:"],
         ),
     ];
+    c.push(spec_case(
+        "key without a value",
+        with(13, "bs"),
+        &["cat.toml:13: base.bs:"],
+    ));
+    c.push(spec_case(
+        "broken comment",
+        with(8, "# a comment \u{7}"),
+        &["cat.toml:8: comment:"],
+    ));
     // Files that are not specs at all
     c.push(Case {
         what: "missing spec file",

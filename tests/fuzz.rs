@@ -162,6 +162,8 @@ fn mutated_specs_load_or_are_refused() {
     let specs = bundled_specs();
     let dir = scratch("load");
     let outcomes = [Cell::new(0usize), Cell::new(0usize)];
+    // refusals that name no key: only where the line has none (`= 3`)
+    let unnamed = Cell::new(0usize);
     let strategy = (0..specs.len(), proptest::collection::vec(edit(), 1..6));
     runner(1500, 15)
         .run(&strategy, |(k, edits)| {
@@ -176,6 +178,9 @@ fn mutated_specs_load_or_are_refused() {
                     prop_assert!(msg.starts_with(&path.display().to_string()), "{msg}");
                     prop_assert!(!e.field.is_empty(), "{msg}");
                     outcomes[1].set(outcomes[1].get() + 1);
+                    if e.field == "toml" {
+                        unnamed.set(unnamed.get() + 1);
+                    }
                 }
                 Err(_) => prop_assert!(false, "panicked on:\n{text}"),
             }
@@ -185,6 +190,15 @@ fn mutated_specs_load_or_are_refused() {
     // the mutations reach both sides
     let (ok, refused) = (outcomes[0].get(), outcomes[1].get());
     assert!(ok > 50 && refused > 500, "{ok} loaded, {refused} refused");
+    assert!(
+        unnamed.get() * 100 < refused,
+        "{} of {refused} refusals name no field",
+        unnamed.get()
+    );
+    eprintln!(
+        "{ok} loaded, {refused} refused, {} naming no field",
+        unnamed.get()
+    );
 }
 
 /// A few mutated specs through the binary end to end (with few trials):

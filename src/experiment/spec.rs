@@ -300,11 +300,21 @@ pub(super) fn field_at(text: &str, offset: usize) -> String {
     if let Some(h) = header_of(here, &mut arrays) {
         return h;
     }
+    if here.trim_start().starts_with('#') {
+        return "comment".to_string();
+    }
+    // the key before '=', or the first word of a line that lacks one
     let key = here
         .split('=')
         .next()
-        .filter(|_| here.contains('='))
-        .map(|k| k.trim().trim_matches('"').trim_matches('\'').to_string())
+        .map(|k| {
+            let k = if here.contains('=') {
+                k
+            } else {
+                k.split_whitespace().next().unwrap_or("")
+            };
+            k.trim().trim_matches('"').trim_matches('\'').to_string()
+        })
         .filter(|k| !k.is_empty());
     match (header.is_empty(), key) {
         (true, Some(k)) => k,
