@@ -222,7 +222,8 @@ fn run_survives_a_failure_at_every_write() {
         &before,
         &after,
     );
-    // stage, data.csv, 3 charts x (svg, png), summary (two points each), swap
+    // stage, data.csv, 2 charts x (svg, png), summary (two points each), swap
+    eprintln!("run: {points} write points, each failed and killed");
     assert!(points >= 10, "only {points} write points");
 }
 
@@ -262,6 +263,7 @@ fn compare_survives_a_failure_at_every_write() {
         &before,
         &after,
     );
+    eprintln!("compare: {points} write points, each failed and killed");
     assert!(points >= 10, "only {points} write points");
 }
 
@@ -294,6 +296,7 @@ fn check_update_survives_a_failure_at_every_write() {
     };
     // after a kill part way, each baseline file is whole: old or new
     let points = inject_everywhere_files(&specs, &baselines, sp, &restore, &before, &after);
+    eprintln!("check --update: {points} write points, each failed and killed");
     assert!(points >= 4, "only {points} write points");
 }
 
