@@ -8,5 +8,6 @@
 
 pub mod dice;
 pub mod experiment;
+pub mod limits;
 pub mod report;
 pub mod systems;

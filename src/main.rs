@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use krunch::dice::{BatchedRoller, Expr};
-use krunch::{experiment, report, systems};
+use krunch::{experiment, limits, report, systems};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -46,7 +46,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run experiment specs (TOML) and write CSV, charts and a summary for each.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = EXAMPLES, allow_negative_numbers = true)]
     Run {
         /// Spec files to run.
         #[arg(required = true)]
@@ -78,6 +78,7 @@ enum Command {
     },
     /// Before/after of a rule change: one spec with --variant NAME=VALUE, or
     /// two specs with the same sweep. Paired trials on common random numbers.
+    #[command(allow_negative_numbers = true)]
     Compare {
         /// One spec (with --variant) or two specs (before, after).
         #[arg(required = true, num_args = 1..=2)]
@@ -110,6 +111,7 @@ enum Command {
     },
     /// Check pinned expectations ([[expect]] in specs, and baselines written
     /// by --update). Exit 0 when all hold, 1 when any moved, 2 on bad input.
+    #[command(allow_negative_numbers = true)]
     Check {
         /// Specs or folders of specs (default: experiments/).
         targets: Vec<PathBuf>,
@@ -151,9 +153,10 @@ enum Command {
         chart: Option<PathBuf>,
     },
     /// Roll a dice expression (reproducibly with --seed).
-    #[command(after_help = GRAMMAR)]
+    #[command(after_help = GRAMMAR, allow_negative_numbers = true)]
     Roll {
         /// The expression.
+        #[arg(allow_hyphen_values = true)]
         expression: String,
         /// How many rolls.
         #[arg(short = 'n', long, default_value_t = 1)]
@@ -306,7 +309,7 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
 
 fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
     if let Some(n) = threads {
-        anyhow::ensure!(n >= 1, "--threads must be at least 1");
+        limits::check_threads(n).map_err(anyhow::Error::msg)?;
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
@@ -329,19 +332,34 @@ fn run(
     for path in specs {
         let mut exp = experiment::load(path)?;
         if let Some(t) = trials {
-            anyhow::ensure!(t >= 1, "--trials must be at least 1");
+            limits::check_trials(t).map_err(anyhow::Error::msg)?;
             exp.trials = t;
         }
         loaded.push(exp);
     }
+    // Every report folder is named and checked before anything runs.
+    let mut dirs: Vec<(PathBuf, &Path)> = Vec::new();
+    for (exp, path) in loaded.iter().zip(specs) {
+        let dir = report::folder_in(out, &exp.name)?;
+        if let Some((_, first)) = dirs.iter().find(|(d, _)| *d == dir) {
+            anyhow::bail!(
+                "{}: name: '{}' is also the name of {}; both would write {}",
+                path.display(),
+                exp.name,
+                first.display(),
+                dir.display()
+            );
+        }
+        dirs.push((dir, path));
+    }
+    prepare_out(out)?;
     report::register_fonts();
-    for exp in &loaded {
+    for (exp, (dir, _)) in loaded.iter().zip(dirs) {
         let total = exp.trials * (exp.models.len() * exp.profiles.len()) as u64;
         let bar = progress(total, quiet);
         bar.set_message(exp.name.clone());
         let results = experiment::run(exp, &|n| bar.inc(n));
         bar.finish_and_clear();
-        let dir = out.join(&exp.name);
         report::write_report(&dir, exp, &results)
             .with_context(|| format!("writing {}", dir.display()))?;
         if !quiet {
@@ -352,6 +370,16 @@ fn run(
                 dir.display()
             );
         }
+    }
+    Ok(())
+}
+
+/// Creates `out` (so a bad --out fails before any computing) and cleans
+/// what interrupted runs left in it.
+fn prepare_out(out: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(out).with_context(|| format!("--out {}", out.display()))?;
+    for note in report::recover(out).with_context(|| format!("cleaning {}", out.display()))? {
+        eprintln!("{note}");
     }
     Ok(())
 }
@@ -391,6 +419,13 @@ fn prob(expressions: &[String], format: Format, chart: Option<&Path>) -> anyhow:
 fn roll(expression: &str, count: u64, seed: Option<u64>) -> anyhow::Result<()> {
     let e = parse_expression(expression)?;
     anyhow::ensure!(count <= 100_000_000, "-n {count}: at most 100000000 rolls");
+    let dice = e.dice_per_sample() * count as f64;
+    anyhow::ensure!(
+        dice <= krunch::dice::MAX_ROLL_DICE,
+        "-n {count}: {expression} throws about {:.1e} dice per roll, {dice:.1e} in all, more than the {:.0e} allowed (about five seconds); ask for fewer rolls",
+        e.dice_per_sample(),
+        krunch::dice::MAX_ROLL_DICE
+    );
     let seed = seed.unwrap_or_else(|| {
         let s = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -456,11 +491,13 @@ fn compare(
         _ => anyhow::bail!("compare takes one spec with --variant, or two specs"),
     };
     if let Some(t) = trials {
-        anyhow::ensure!(t >= 1, "--trials must be at least 1");
+        limits::check_trials(t).map_err(anyhow::Error::msg)?;
         before.trials = t;
         after.trials = t;
     }
     experiment::compare::comparable(&before, &after).map_err(|m| anyhow::anyhow!(m))?;
+    let dir = report::folder_in(out, &name)?;
+    prepare_out(out)?;
     report::register_fonts();
     let total =
         before.trials.max(after.trials) * (before.models.len() * before.profiles.len()) as u64;
@@ -470,7 +507,6 @@ fn compare(
         experiment::compare::compare(&before, &after, alpha, monte_carlo, &|n| bar.inc(n))
             .map_err(|m| anyhow::anyhow!(m))?;
     bar.finish_and_clear();
-    let dir = out.join(&name);
     let summary = report::write_compare(&dir, &before, &changes, &change)?;
     match print {
         Print::Summary => print!("{summary}"),
@@ -514,6 +550,9 @@ fn check(
             exp.seed = seed;
         }
         let baseline = experiment::check::baseline_path(file, &exp);
+        if let Some(dir) = baseline.parent().filter(|d| d.is_dir()) {
+            prepare_out(dir)?;
+        }
         if update {
             // A baseline pins today's numbers: refuse while the spec's own
             // expectations say today's numbers are wrong.
@@ -530,6 +569,9 @@ fn check(
                     failing.len()
                 );
                 return Ok(false);
+            }
+            if let Some(dir) = baseline.parent() {
+                std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
             }
             let results = experiment::run(&exp, &|_| {});
             experiment::check::write_baseline(&baseline, &exp, &results)?;

@@ -45,6 +45,19 @@ pub const MAX_OUTCOMES: usize = 2_000_000;
 /// Most elementary steps (multiply-adds) one exact operation may take:
 /// about a second; beyond it `prob` refuses and suggests `roll`.
 pub const MAX_WORK: f64 = 2e9;
+/// Longest expression, in characters (a die with the most custom faces
+/// fits: 10,000 faces of up to seven characters).
+pub const MAX_LENGTH: usize = 100_000;
+/// Deepest nesting of parentheses and signs: the parser and evaluators
+/// recurse once per level, and this keeps them far from the stack's end.
+pub const MAX_NESTING: usize = 100;
+/// Most numbers, dice and operators in one expression: the evaluators
+/// recurse once per operator of a chain such as `d6+d6+...`.
+pub const MAX_TERMS: usize = 1000;
+/// Most dice `roll` may throw in one call (expected count, rerolls and
+/// explosions included): about five seconds of sampling (measured: 1e8
+/// dice of `1000d6` in 0.5 s).
+pub const MAX_ROLL_DICE: f64 = 1e9;
 
 /// A malformed or too large expression, with the character it points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,6 +167,14 @@ pub struct Pool {
 }
 
 impl Pool {
+    /// The smallest and largest value one die (rerolled, exploded) can show.
+    fn die_bounds(&self) -> (i128, i128) {
+        let lo = i128::from(self.faces.iter().copied().min().unwrap_or(0));
+        let top = i128::from(self.faces.iter().copied().max().unwrap_or(0));
+        let depth = i128::from(self.explode.unwrap_or(0));
+        (lo + top.min(0) * depth, top + top.max(0) * depth)
+    }
+
     /// The exact distribution of one die with its reroll and explosion.
     fn one_die(&self) -> Dist {
         let mut die = Dist::faces(&self.faces);
@@ -166,22 +187,38 @@ impl Pool {
         die
     }
 
+    /// [`one_die`](Self::one_die), refused before any work when the die
+    /// alone would pass the limits (a wide die exploding many times).
+    fn exact_die(&self) -> Result<Dist, String> {
+        let (lo, hi) = self.die_bounds();
+        let width = u64::try_from(hi - lo).unwrap_or(u64::MAX);
+        guard(width)?;
+        // each explosion step rebuilds a table as wide as the result so far
+        let steps = f64::from(self.explode.unwrap_or(0)) + 1.0;
+        guard_work(steps * (width as f64 + self.faces.len() as f64))?;
+        Ok(self.one_die())
+    }
+
     fn sample_die(&self, dice: &mut impl Roller) -> i64 {
         let n = self.faces.len() as u32;
-        let mut face = || self.faces[(dice.roll(n) - 1) as usize];
-        let mut value = face();
-        if let Some(r) = self.reroll {
-            if r.applies(value) {
-                value = face();
+        // one die with its reroll; every die an explosion adds is such a
+        // die too, as in `exact` (the exploded distribution is the rerolled one)
+        let mut die = || {
+            let mut v = self.faces[(dice.roll(n) - 1) as usize];
+            if self.reroll.is_some_and(|r| r.applies(v)) {
+                v = self.faces[(dice.roll(n) - 1) as usize];
             }
-        }
+            v
+        };
+        let mut value = die();
         if let Some(depth) = self.explode {
             let top = self.faces.iter().copied().max().unwrap_or(0);
             let mut last = value;
             let mut extra = 0;
             while last == top && extra < depth {
-                last = face();
-                value = value.saturating_add(last);
+                last = die();
+                // cannot overflow: the parser bounds every value inside i64
+                value += last;
                 extra += 1;
             }
         }
@@ -221,7 +258,18 @@ impl Expr {
             src: source,
             chars: source.char_indices().collect(),
             i: 0,
+            nesting: 0,
+            terms: 0,
         };
+        if p.chars.len() > MAX_LENGTH {
+            return Err(p.error_at(
+                MAX_LENGTH,
+                &format!(
+                    "the expression has {} characters, more than the {MAX_LENGTH} allowed",
+                    p.chars.len()
+                ),
+            ));
+        }
         p.skip_space();
         if p.i == p.chars.len() {
             return Err(p.error("empty expression"));
@@ -232,6 +280,69 @@ impl Expr {
             return Err(p.error(&format!("unexpected '{}'", p.chars[p.i].1)));
         }
         Ok(e)
+    }
+
+    /// The smallest and largest value the expression can take, in 128-bit
+    /// integers (every parsed expression's bounds lie inside `i64`: the
+    /// parser refuses any that could overflow).
+    pub fn bounds(&self) -> (i128, i128) {
+        match self {
+            Expr::Number(n) => (i128::from(*n), i128::from(*n)),
+            Expr::Pool(pool) => {
+                let (lo, hi) = pool.die_bounds();
+                let n = i128::from(pool.keep.map_or(pool.count, |(_, k)| k));
+                (lo * n, hi * n)
+            }
+            Expr::Count(pool, ..) => (0, i128::from(pool.count)),
+            Expr::Add(a, b) => {
+                let ((a0, a1), (b0, b1)) = (a.bounds(), b.bounds());
+                (a0 + b0, a1 + b1)
+            }
+            Expr::Sub(a, b) => {
+                let ((a0, a1), (b0, b1)) = (a.bounds(), b.bounds());
+                (a0 - b1, a1 - b0)
+            }
+            Expr::Mul(a, b) => {
+                let ((a0, a1), (b0, b1)) = (a.bounds(), b.bounds());
+                let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                (
+                    c.iter().copied().min().unwrap_or(0),
+                    c.iter().copied().max().unwrap_or(0),
+                )
+            }
+            Expr::Neg(a) => {
+                let (lo, hi) = a.bounds();
+                (-hi, -lo)
+            }
+            Expr::Compare(..) => (0, 1),
+        }
+    }
+
+    /// Expected number of dice one [`sample`](Self::sample) throws (at
+    /// least 1), counting rerolls and explosions: `roll` refuses a call
+    /// whose total passes [`MAX_ROLL_DICE`].
+    pub fn dice_per_sample(&self) -> f64 {
+        fn dice(e: &Expr) -> f64 {
+            match e {
+                Expr::Number(_) => 0.0,
+                Expr::Pool(p) | Expr::Count(p, ..) => {
+                    let n = p.faces.len() as f64;
+                    let top = p.faces.iter().copied().max().unwrap_or(0);
+                    let p_top = p.faces.iter().filter(|&&f| f == top).count() as f64 / n;
+                    let rerolls = if p.reroll.is_some() { 2.0 } else { 1.0 };
+                    // expected extra dice of an explosion: p + p^2 + ... + p^depth
+                    let extra = p
+                        .explode
+                        .map_or(0.0, |d| (1..=d).map(|j| p_top.powi(j as i32)).sum::<f64>());
+                    f64::from(p.count) * (rerolls + extra)
+                }
+                Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::Compare(a, _, b) => {
+                    dice(a) + dice(b)
+                }
+                Expr::Neg(a) => dice(a),
+            }
+        }
+        dice(self).max(1.0)
     }
 
     /// Whether the expression is a comparison (its values are 0 and 1).
@@ -245,7 +356,7 @@ impl Expr {
         let d = match self {
             Expr::Number(n) => Dist::constant(*n),
             Expr::Pool(pool) => {
-                let die = pool.one_die();
+                let die = pool.exact_die()?;
                 let width = (die.max_value() - die.min_value()) as u64 * u64::from(pool.count);
                 guard(width)?;
                 let n = f64::from(pool.count);
@@ -262,7 +373,7 @@ impl Expr {
                 }
             }
             Expr::Count(pool, cmp, k) => {
-                let p = pool.one_die().prob(|v| cmp.holds(v, *k));
+                let p = pool.exact_die()?.prob(|v| cmp.holds(v, *k));
                 Dist::from_pairs((0..=pool.count).map(|n| {
                     (
                         i64::from(n),
@@ -283,9 +394,9 @@ impl Expr {
                 a.add(&b)
             }
             Expr::Mul(a, b) => {
+                let (lo, hi) = self.bounds();
+                guard(u64::try_from(hi - lo).unwrap_or(u64::MAX))?;
                 let (a, b) = (a.exact()?, b.exact()?);
-                let (ma, mb) = (max_abs(&a), max_abs(&b));
-                guard(ma.saturating_mul(mb).saturating_mul(2))?;
                 guard_work((span(&a) + 1) as f64 * (span(&b) + 1) as f64)?;
                 a.combine(&b, |x, y| x * y)
             }
@@ -422,12 +533,6 @@ fn span(d: &Dist) -> u64 {
     (d.max_value() - d.min_value()) as u64
 }
 
-fn max_abs(d: &Dist) -> u64 {
-    d.min_value()
-        .unsigned_abs()
-        .max(d.max_value().unsigned_abs())
-}
-
 fn guard_work(work: f64) -> Result<(), String> {
     if work > MAX_WORK {
         Err(format!(
@@ -452,9 +557,52 @@ struct Parser<'a> {
     src: &'a str,
     chars: Vec<(usize, char)>,
     i: usize,
+    /// Open parentheses and signs around the current position.
+    nesting: usize,
+    /// Numbers, dice and operators so far.
+    terms: usize,
 }
 
 impl Parser<'_> {
+    /// Counts a new node built at character `at` and refuses it when the
+    /// expression has too many terms or its value could leave the 64-bit
+    /// range (so neither `exact` nor `sample` can overflow).
+    fn node(&mut self, e: Expr, at: usize) -> Result<Expr, ExprError> {
+        self.terms += 1;
+        if self.terms > MAX_TERMS {
+            return Err(self.error_at(
+                at,
+                &format!("more than {MAX_TERMS} numbers, dice and operators"),
+            ));
+        }
+        let (lo, hi) = e.bounds();
+        let range = i128::from(i64::MIN)..=i128::from(i64::MAX);
+        if !range.contains(&lo) || !range.contains(&hi) {
+            return Err(self.error_at(
+                at,
+                &format!(
+                    "the value can reach {}, outside the 64-bit range {}..{}",
+                    if range.contains(&hi) { lo } else { hi },
+                    i64::MIN,
+                    i64::MAX
+                ),
+            ));
+        }
+        Ok(e)
+    }
+
+    /// Enters a parenthesis or sign at character `at`.
+    fn enter(&mut self, at: usize) -> Result<(), ExprError> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return Err(self.error_at(
+                at,
+                &format!("more than {MAX_NESTING} nested parentheses and signs"),
+            ));
+        }
+        Ok(())
+    }
+
     fn error(&self, message: &str) -> ExprError {
         ExprError {
             source: self.src.to_string(),
@@ -509,7 +657,11 @@ impl Parser<'_> {
             return Err(self.error(&format!("expected {what}")));
         }
         if v > max {
-            return Err(self.error_at(start, &format!("{what} {v} is more than the {max} allowed")));
+            let digits: String = self.chars[start..self.i].iter().map(|c| c.1).collect();
+            return Err(self.error_at(
+                start,
+                &format!("{what} {digits} is more than the {max} allowed"),
+            ));
         }
         Ok(v)
     }
@@ -546,18 +698,24 @@ impl Parser<'_> {
                 return Ok(Expr::Count(pool.clone(), cmp, *k));
             }
         }
-        Ok(Expr::Compare(Box::new(left), cmp, Box::new(right)))
+        self.node(
+            Expr::Compare(Box::new(left), cmp, Box::new(right)),
+            left_start,
+        )
     }
 
     fn sum(&mut self) -> Result<Expr, ExprError> {
         let mut e = self.product()?;
         loop {
             self.skip_space();
+            let at = self.i;
             if self.eat("+") {
-                e = Expr::Add(Box::new(e), Box::new(self.product()?));
+                let b = self.product()?;
+                e = self.node(Expr::Add(Box::new(e), Box::new(b)), at)?;
             } else if self.peek() == Some('-') {
                 self.i += 1;
-                e = Expr::Sub(Box::new(e), Box::new(self.product()?));
+                let b = self.product()?;
+                e = self.node(Expr::Sub(Box::new(e), Box::new(b)), at)?;
             } else {
                 return Ok(e);
             }
@@ -568,13 +726,16 @@ impl Parser<'_> {
         let mut e = self.unary()?;
         loop {
             self.skip_space();
-            if self.eat("*")
-                || self.eat("x")
-                    && self
-                        .peek()
-                        .is_some_and(|c| c.is_ascii_digit() || c == ' ' || c == '(' || c == 'd')
-            {
-                e = Expr::Mul(Box::new(e), Box::new(self.unary()?));
+            let at = self.i;
+            // `x` multiplies only when a number, die or '(' follows: never
+            // swallowed when it does not (`d6x` is an error, not `1d6`)
+            let times = self.peek() == Some('x')
+                && self
+                    .peek_at(1)
+                    .is_some_and(|c| c.is_ascii_digit() || c == ' ' || c == '(' || c == 'd');
+            if self.eat("*") || times && self.eat("x") {
+                let b = self.unary()?;
+                e = self.node(Expr::Mul(Box::new(e), Box::new(b)), at)?;
             } else {
                 return Ok(e);
             }
@@ -583,8 +744,12 @@ impl Parser<'_> {
 
     fn unary(&mut self) -> Result<Expr, ExprError> {
         self.skip_space();
+        let at = self.i;
         if self.eat("-") {
-            return Ok(Expr::Neg(Box::new(self.unary()?)));
+            self.enter(at)?;
+            let a = self.unary()?;
+            self.nesting -= 1;
+            return self.node(Expr::Neg(Box::new(a)), at);
         }
         self.atom()
     }
@@ -595,8 +760,10 @@ impl Parser<'_> {
             None => Err(self.error("expected a number, a die or '(' but the expression ended")),
             Some('(') => {
                 let open = self.i;
+                self.enter(open)?;
                 self.i += 1;
                 let e = self.comparison()?;
+                self.nesting -= 1;
                 self.skip_space();
                 if !self.eat(")") {
                     return Err(if self.peek().is_none() {
@@ -617,11 +784,16 @@ impl Parser<'_> {
                             &format!("a pool needs 1 to {MAX_DICE} dice, not {n}"),
                         ));
                     }
-                    return self.pool(n as u32);
+                    let pool = self.pool(n as u32)?;
+                    return self.node(pool, start);
                 }
-                Ok(Expr::Number(n as i64))
+                self.node(Expr::Number(n as i64), start)
             }
-            Some('d' | 's') => self.pool(1),
+            Some('d' | 's') => {
+                let start = self.i;
+                let pool = self.pool(1)?;
+                self.node(pool, start)
+            }
             Some(c) => Err(self.error(&format!(
                 "unexpected '{c}': expected a number, a die such as d6, or '('"
             ))),
@@ -818,6 +990,88 @@ mod tests {
             assert_eq!(e.position, pos, "{src}: {e}");
             assert!(e.message.contains(words), "{src}: {e}");
         }
+    }
+
+    #[test]
+    fn deep_and_long_expressions_are_refused_not_crashed() {
+        // each of these overflowed the stack (exit 134) before the limits
+        let deep = format!("{}1{}", "(".repeat(5400), ")".repeat(5400));
+        let e = Expr::parse(&deep).unwrap_err();
+        assert!(e.message.contains("nested"), "{e}");
+        assert_eq!(e.position, MAX_NESTING);
+        let signs = format!("{}1", "-".repeat(20_900));
+        assert!(Expr::parse(&signs).unwrap_err().message.contains("nested"));
+        let flat = vec!["1"; 20_860].join("+");
+        assert!(
+            Expr::parse(&flat)
+                .unwrap_err()
+                .message
+                .contains("operators")
+        );
+        let long = format!("d{{{}}}", vec!["1"; 60_000].join(","));
+        assert!(
+            Expr::parse(&long)
+                .unwrap_err()
+                .message
+                .contains("characters")
+        );
+        // at the limits themselves everything still evaluates
+        let ok = format!("{}1{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+        assert_eq!(dist(&ok).pmf(1), 1.0);
+        let ok = vec!["d2"; MAX_TERMS / 2].join("+");
+        assert!(close(dist(&ok).mean(), 1.5 * (MAX_TERMS / 2) as f64));
+    }
+
+    #[test]
+    fn overflow_is_an_error_in_parse_so_exact_and_sample_agree() {
+        for src in [
+            "9223372036854775807+1",
+            "d6 < 9223372036854775807+d2",
+            "-9223372036854775807-2",
+            "9223372036854775807*2",
+            "3037000500*3037000500",
+            "1000d{0,1000000}!100*1000d{0,1000000}!100",
+            "99999999999999999999",
+        ] {
+            let e = Expr::parse(src).unwrap_err();
+            assert!(
+                e.message.contains("64-bit") || e.message.contains("allowed"),
+                "{src}: {e}"
+            );
+        }
+        // exactly at the limits: fine, and exact
+        assert_eq!(dist("9223372036854775806+d1").max_value(), i64::MAX);
+        assert_eq!(dist("-9223372036854775807-d1").min_value(), i64::MIN);
+        assert_eq!(dist("d6 < 9223372036854775806+d1").pmf(1), 1.0);
+    }
+
+    #[test]
+    fn accepted_input_means_what_it_says() {
+        // a trailing 'x' is not swallowed
+        for src in ["d6x", "2d6x+3", "3x"] {
+            let e = Expr::parse(src).unwrap_err();
+            assert!(e.message.contains("unexpected 'x'"), "{src}: {e}");
+        }
+        assert!(close(dist("2x3").pmf(6), 1.0));
+        // a constant product is one outcome, however large
+        assert_eq!(dist("1001*1000").pmf(1_001_000), 1.0);
+        assert_eq!(dist("d2*1000").max_value(), 2000);
+    }
+
+    #[test]
+    fn a_wide_die_exploding_is_refused_before_the_work() {
+        let t = std::time::Instant::now();
+        let e = Expr::parse("d{0,1000000}!100")
+            .unwrap()
+            .exact()
+            .unwrap_err();
+        assert!(e.contains("outcomes"), "{e}");
+        let e = Expr::parse("10d{0,1000000}!100>=5")
+            .unwrap()
+            .exact()
+            .unwrap_err();
+        assert!(e.contains("outcomes"), "{e}");
+        assert!(t.elapsed().as_secs_f64() < 0.5, "{:?}", t.elapsed());
     }
 
     #[test]

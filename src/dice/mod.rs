@@ -10,7 +10,9 @@ pub mod stats;
 mod tally;
 
 pub use dist::{Dist, binomial_pmf};
-pub use expr::{Cmp, Expr, ExprError, Pool, Reroll};
+pub use expr::{
+    Cmp, Expr, ExprError, MAX_LENGTH, MAX_NESTING, MAX_ROLL_DICE, MAX_TERMS, Pool, Reroll,
+};
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
 pub use pool::{Extremes, extremes_law};
 pub use roller::{

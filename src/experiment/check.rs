@@ -169,6 +169,38 @@ pub fn check(
                 trials: n,
                 note,
             };
+            let (got, se, interval) = match model.metrics()[mi].kind {
+                MetricKind::Probability => {
+                    let p = tally.sum(mi) as f64 / n as f64;
+                    let se = (p * (1.0 - p) / n as f64).sqrt();
+                    (p, se, stats::wilson(tally.sum(mi), n, 1.0 - level))
+                }
+                MetricKind::Mean => {
+                    let (m, lo, hi) = stats::mean_interval(
+                        tally.sum(mi) as f64,
+                        tally.sum_sq(mi) as f64,
+                        n,
+                        1.0 - level,
+                    );
+                    (m, (hi - lo) / (2.0 * z_crit), (lo, hi))
+                }
+            };
+            // A baseline's error far beyond what this run's trials give
+            // would let any value hold: it was edited or is stale.
+            // (Checked also when the value is exact now.)
+            let most = 10.0 * se + 1.0 / (n as f64).sqrt();
+            if e.std_error > most {
+                let (got, interval) = exact.as_ref().map_or((got, interval), |v| (v[mi], (v[mi], v[mi])));
+                return Outcome {
+                    got,
+                    interval,
+                    note: Some(format!(
+                        "the expectation's standard error {:.3e} is more than this run's can be ({most:.3e}): re-run `krunch check --update`",
+                        e.std_error
+                    )),
+                    ..base
+                };
+            }
             if let Some(x) = exact.as_ref().map(|v| v[mi]) {
                 if e.std_error == 0.0 {
                     return Outcome {
@@ -193,22 +225,6 @@ pub fn check(
                     ..base
                 };
             }
-            let (got, se, interval) = match model.metrics()[mi].kind {
-                MetricKind::Probability => {
-                    let p = tally.sum(mi) as f64 / n as f64;
-                    let se = (p * (1.0 - p) / n as f64).sqrt();
-                    (p, se, stats::wilson(tally.sum(mi), n, 1.0 - level))
-                }
-                MetricKind::Mean => {
-                    let (m, lo, hi) = stats::mean_interval(
-                        tally.sum(mi) as f64,
-                        tally.sum_sq(mi) as f64,
-                        n,
-                        1.0 - level,
-                    );
-                    (m, (hi - lo) / (2.0 * z_crit), (lo, hi))
-                }
-            };
             let se_total = (se * se + e.std_error * e.std_error).sqrt();
             // a zero-variance estimate equal to the expectation holds
             let p = if se_total == 0.0 {
@@ -325,13 +341,14 @@ pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, sup
         field: field.to_string(),
         message,
     };
-    let text =
-        std::fs::read_to_string(path).map_err(|e| err(0, "file", format!("cannot read: {e}")))?;
+    let text = crate::limits::read_text(path, crate::limits::MAX_BASELINE_BYTES)
+        .map_err(|m| err(0, "file", m))?;
     let line_of = |offset: usize| super::spec::line_of(&text, &(offset..offset));
     let raw: RawBaseline = toml::from_str(&text).map_err(|e| {
         err(
             e.span().map_or(0, |s| line_of(s.start)),
-            "toml",
+            &e.span()
+                .map_or("toml".into(), |s| super::spec::field_at(&text, s.start)),
             e.message().trim().to_string(),
         )
     })?;
@@ -348,12 +365,45 @@ pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, sup
                     format!("the baseline expects what the spec no longer has: {message}; re-run --update"),
                 )
             })?;
+        // A baseline is input like a spec: a value the metric cannot have,
+        // or a standard error no run of the spec's trials can give (which
+        // would let any value "hold"), is refused.
+        let kind = exp.models[cell][profile]
+            .metrics()
+            .iter()
+            .find(|m| m.name == e.metric)
+            .map(|m| m.kind);
+        super::spec::check_expected_value(&e.metric, kind, e.value)
+            .map_err(|m| err(line, "expect.value", m))?;
+        let max_se = match kind {
+            // a Wilson interval's half-width over z is at most 0.5 / sqrt(n)
+            Some(MetricKind::Probability) => 0.5 / (exp.trials as f64).sqrt(),
+            _ => f64::INFINITY,
+        };
+        if !(e.std_error.is_finite() && e.std_error >= 0.0 && e.std_error <= max_se) {
+            return Err(err(
+                line,
+                "expect.std_error",
+                format!(
+                    "{} is impossible: a standard error is finite, at least 0{}; re-run `krunch check --update`",
+                    e.std_error,
+                    if max_se.is_finite() {
+                        format!(
+                            ", and at most {max_se:.3e} for a probability estimated from the spec's {} trials",
+                            exp.trials
+                        )
+                    } else {
+                        String::new()
+                    }
+                ),
+            ));
+        }
         out.push(Expected {
             profile,
             cell,
             metric: e.metric,
             value: e.value,
-            std_error: e.std_error.max(0.0),
+            std_error: e.std_error,
             tolerance: None,
             source: format!("{}:{line}", path.display()),
         });

@@ -7,5 +7,6 @@ mod spec;
 
 pub use run::{CHUNK, Results, Row, run, simulate, variants_text};
 pub use spec::{
-    Axis, ChartSpec, Expected, Experiment, SpecError, load, load_with, param_from_text,
+    Axis, ChartSpec, Expected, Experiment, MAX_NAME_LEN, SpecError, check_name, load, load_with,
+    param_from_text,
 };

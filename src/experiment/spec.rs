@@ -26,7 +26,7 @@ type Table = BTreeMap<String, Spanned<toml::Value>>;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSpec {
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     title: Option<String>,
     system: Spanned<String>,
     scenario: Spanned<String>,
@@ -262,6 +262,69 @@ impl Experiment {
     }
 }
 
+/// The dotted name of the key at byte `offset` of a TOML text (`base.bs`,
+/// `profile[1].weapon`, `sweep`), for errors the TOML parser reports by
+/// position only: the table header in force and the key on that line.
+pub(super) fn field_at(text: &str, offset: usize) -> String {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let mut header = String::new();
+    let mut arrays: BTreeMap<String, usize> = BTreeMap::new();
+    let header_of = |line: &str, arrays: &mut BTreeMap<String, usize>| -> Option<String> {
+        let t = line.trim();
+        if let Some(inner) = t.strip_prefix("[[").and_then(|r| r.split("]]").next()) {
+            let name = inner.trim().trim_end_matches(']').trim().to_string();
+            if name.is_empty() {
+                return None;
+            }
+            let n = arrays.entry(name.clone()).or_insert(0);
+            *n += 1;
+            Some(format!("{name}[{}]", *n - 1))
+        } else {
+            t.strip_prefix('[')
+                .and_then(|r| r.split(']').next())
+                .map(|inner| inner.trim().to_string())
+                .filter(|h| !h.is_empty())
+        }
+    };
+    for line in text[..line_start].lines() {
+        if let Some(h) = header_of(line, &mut arrays) {
+            header = h;
+        }
+    }
+    let here = &text[line_start..line_end];
+    if let Some(h) = header_of(here, &mut arrays) {
+        return h;
+    }
+    if here.trim_start().starts_with('#') {
+        return "comment".to_string();
+    }
+    // the key before '=', or the first word of a line that lacks one
+    let key = here
+        .split('=')
+        .next()
+        .map(|k| {
+            let k = if here.contains('=') {
+                k
+            } else {
+                k.split_whitespace().next().unwrap_or("")
+            };
+            k.trim().trim_matches('"').trim_matches('\'').to_string()
+        })
+        .filter(|k| !k.is_empty());
+    match (header.is_empty(), key) {
+        (true, Some(k)) => k,
+        (false, Some(k)) => format!("{header}.{k}"),
+        (false, None) => header,
+        // no key to name: the TOML syntax itself is at fault
+        (true, None) => "toml".to_string(),
+    }
+}
+
 /// 1-based line of a byte offset range's start.
 pub(super) fn line_of(text: &str, span: &Range<usize>) -> usize {
     text[..span.start.min(text.len())].matches('\n').count() + 1
@@ -275,6 +338,35 @@ fn to_param(v: &toml::Value) -> Option<ParamValue> {
         toml::Value::Boolean(b) => ParamValue::Bool(*b),
         _ => return None,
     })
+}
+
+/// Longest report name, in bytes: with the staging prefix and a process id
+/// it stays well inside the 255 bytes a file name may have, also when
+/// `compare` joins two names.
+pub const MAX_NAME_LEN: usize = 100;
+
+/// Checks a report name: it names one folder directly under `--out`, so it
+/// must be one plain path component (letters, digits, `_`, `-`), never
+/// empty, `.` or `..`, and at most [`MAX_NAME_LEN`] bytes.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("the name is empty: it names the report folder under --out".into());
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Err(format!(
+            "the name is {} bytes long, more than the {MAX_NAME_LEN} allowed (it names the report folder)",
+            name.len()
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!(
+            "'{name}' must be letters, digits, '_' or '-' (it names the report folder under --out)"
+        ));
+    }
+    Ok(())
 }
 
 /// Reads and validates the spec at `path`.
@@ -298,22 +390,44 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         field: field.to_string(),
         message,
     };
-    let text =
-        std::fs::read_to_string(path).map_err(|e| err(0, "file", format!("cannot read: {e}")))?;
+    let text = crate::limits::read_text(path, crate::limits::MAX_SPEC_BYTES)
+        .map_err(|m| err(0, "file", m))?;
     let raw: RawSpec = toml::from_str(&text).map_err(|e| {
         let line = e.span().map_or(0, |s| line_of(&text, &s));
         let message = e.message().trim().to_string();
-        let field = message
-            .split('`')
-            .nth(1)
-            .filter(|_| {
-                message.starts_with("unknown field") || message.starts_with("missing field")
-            })
-            .unwrap_or("toml")
-            .to_string();
+        let named = message.split('`').nth(1).filter(|_| {
+            message.starts_with("unknown field") || message.starts_with("missing field")
+        });
+        let field = match (named, e.span()) {
+            (Some(f), _) => f.to_string(),
+            (None, Some(span)) => field_at(&text, span.start),
+            (None, None) => "toml".to_string(),
+        };
         err(line, &field, message)
     })?;
     let at = |s: &Range<usize>| line_of(&text, s);
+    // The name becomes a folder under --out that is replaced whole: check it
+    // before anything else, so no name can reach outside --out.
+    let name = match &raw.name {
+        Some(n) => {
+            check_name(n.get_ref()).map_err(|m| err(at(&n.span()), "name", m))?;
+            n.get_ref().clone()
+        }
+        None => {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            check_name(&stem).map_err(|m| {
+                err(
+                    0,
+                    "name",
+                    format!("the file name gives the report name, and {m}: set name = \"...\""),
+                )
+            })?;
+            stem
+        }
+    };
     let system = raw.system.get_ref().clone();
     let scenario = raw.scenario.get_ref().clone();
     let info =
@@ -321,11 +435,14 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
     info.scenario(&scenario)
         .map_err(|e| err(at(&raw.scenario.span()), "scenario", e.message))?;
     let trials = *raw.trials.get_ref();
-    if !(1..=1_000_000_000_000).contains(&trials) {
+    if !(1..=crate::limits::MAX_TRIALS as i64).contains(&trials) {
         return Err(err(
             at(&raw.trials.span()),
             "trials",
-            format!("{trials} is impossible: must be from 1 to 10^12"),
+            format!(
+                "{trials} is impossible: must be from 1 to {}",
+                crate::limits::MAX_TRIALS
+            ),
         ));
     }
     let confidence = match &raw.confidence {
@@ -434,19 +551,39 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             values,
         });
     }
-    let cells: usize = axes.iter().map(|a| a.values.len()).product();
-    if cells > 100_000 {
-        return Err(err(
-            0,
-            "sweep",
-            format!("{cells} sweep cells is more than the 100000 allowed"),
-        ));
-    }
+    let sweep_line = axis_lines.values().copied().min().unwrap_or(0);
+    let cells = axes
+        .iter()
+        .try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
+        .filter(|&n| n <= crate::limits::MAX_CELLS)
+        .ok_or_else(|| {
+            let product: f64 = axes.iter().map(|a| a.values.len() as f64).product();
+            err(
+                sweep_line,
+                "sweep",
+                format!(
+                    "{product:.0} sweep cells is more than the {} allowed: sweep fewer values, or split the spec",
+                    crate::limits::MAX_CELLS
+                ),
+            )
+        })?;
     if raw.profile.is_empty() {
         return Err(err(
             0,
             "profile",
             "at least one [[profile]] is needed".into(),
+        ));
+    }
+    if cells.saturating_mul(raw.profile.len()) > crate::limits::MAX_MODELS {
+        return Err(err(
+            sweep_line,
+            "sweep",
+            format!(
+                "{cells} sweep cells x {} profiles = {} models, more than the {} allowed: sweep fewer values or split the profiles over several specs",
+                raw.profile.len(),
+                cells.saturating_mul(raw.profile.len()),
+                crate::limits::MAX_MODELS
+            ),
         ));
     }
     let mut profiles = Vec::new();
@@ -473,13 +610,26 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         }
         profile_variants.push(own_variants);
         let mut params = table_params(&table, &format!("profile[{i}]"))?;
-        let name = match params.iter().position(|(k, _, _)| k == "name") {
-            Some(pos) => params.remove(pos).1.to_string(),
-            None => format!("profile {}", i + 1),
+        let (name, name_line) = match params.iter().position(|(k, _, _)| k == "name") {
+            Some(pos) => {
+                let (_, v, line) = params.remove(pos);
+                (v.to_string(), line)
+            }
+            None => (format!("profile {}", i + 1), 0),
         };
+        if name.is_empty() || name.len() > MAX_NAME_LEN {
+            return Err(err(
+                name_line,
+                &format!("profile[{i}].name"),
+                format!(
+                    "a profile name has 1 to {MAX_NAME_LEN} bytes, not {}",
+                    name.len()
+                ),
+            ));
+        }
         if profiles.contains(&name) {
             return Err(err(
-                0,
+                name_line,
                 &format!("profile[{i}].name"),
                 format!("profile name '{name}' is used twice"),
             ));
@@ -516,10 +666,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         }
     }
     let mut experiment = Experiment {
-        name: raw.name.clone().unwrap_or_else(|| {
-            path.file_stem()
-                .map_or("experiment".into(), |s| s.to_string_lossy().into_owned())
-        }),
+        name,
         title: raw.title.clone().unwrap_or_default(),
         file: path.to_path_buf(),
         system: system.clone(),
@@ -541,21 +688,6 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
     if experiment.title.is_empty() {
         experiment.title = experiment.name.clone();
     }
-    if !experiment
-        .name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
-        return Err(err(
-            1,
-            "name",
-            format!(
-                "'{}' must be letters, digits, '_' or '-' (it names the report folder)",
-                experiment.name
-            ),
-        ));
-    }
-
     for cell in 0..cells {
         let values = experiment.cell_values(cell);
         let mut row = Vec::with_capacity(profile_params.len());
@@ -640,6 +772,14 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
     }
     experiment.metrics = match &raw.metrics {
         None => available.clone(),
+        Some(list) if list.get_ref().is_empty() => {
+            return Err(err(
+                at(&list.span()),
+                "metrics",
+                "the list is empty: name at least one metric, or leave `metrics` out for all"
+                    .into(),
+            ));
+        }
         Some(list) => {
             for m in list.get_ref() {
                 if !available.contains(m) {
@@ -717,9 +857,15 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             return Err(err(
                 line,
                 "expect.tolerance",
-                format!("{t} must be positive"),
+                format!("{t} must be positive (and below 1e6)"),
             ));
         }
+        let kind = experiment.models[cell][profile]
+            .metrics()
+            .iter()
+            .find(|m| m.name == e.metric)
+            .map(|m| m.kind);
+        check_expected_value(&e.metric, kind, e.value).map_err(|m| err(line, "expect.value", m))?;
         experiment.expectations.push(Expected {
             profile,
             cell,
@@ -745,6 +891,24 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             .collect();
     }
     Ok(experiment)
+}
+
+/// Whether `value` is possible for a metric of `kind`: finite, and a
+/// probability within [0, 1]. Used for `[[expect]]` and baselines.
+pub(crate) fn check_expected_value(
+    metric: &str,
+    kind: Option<systems::MetricKind>,
+    value: f64,
+) -> Result<(), String> {
+    if !value.is_finite() {
+        return Err(format!("{value} is not a number a metric can have"));
+    }
+    if kind == Some(systems::MetricKind::Probability) && !(0.0..=1.0).contains(&value) {
+        return Err(format!(
+            "{value} is impossible: '{metric}' is a probability, from 0 to 1"
+        ));
+    }
+    Ok(())
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {

@@ -1,6 +1,5 @@
 //! Charts with plotters, each drawn once per backend: SVG and PNG.
 
-use super::temp_path;
 use crate::experiment::{ChartSpec, Experiment, Results, Row};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -447,15 +446,15 @@ pub fn write_charts(
         .map_err(|e| anyhow::anyhow!("drawing {name}.svg: {e}"))?;
         super::write_atomic(&svg_path, svg.as_bytes())?;
         let png_path = dir.join(format!("{name}.png"));
-        let tmp = temp_path(&png_path);
-        render(
-            BitMapBackend::new(&tmp, SIZE).into_drawing_area(),
-            exp,
-            &data,
-            chart,
-        )
-        .map_err(|e| anyhow::anyhow!("drawing {name}.png: {e}"))?;
-        std::fs::rename(&tmp, &png_path)?;
+        super::write_via(&png_path, |tmp| {
+            render(
+                BitMapBackend::new(tmp, SIZE).into_drawing_area(),
+                exp,
+                &data,
+                chart,
+            )
+            .map_err(|e| anyhow::anyhow!("drawing {name}.png: {e}"))
+        })?;
         names.push(name);
     }
     Ok(names)

@@ -215,51 +215,54 @@ pub fn write_compare(
     changes: &[Change],
     change_name: &str,
 ) -> anyhow::Result<String> {
-    std::fs::create_dir_all(dir)?;
     let text = summary(before, changes, change_name);
-    write_atomic(&dir.join("compare.csv"), &csv(before, changes)?)?;
-    let md = format!(
-        "# {}: {change_name}\n\n{}\nSeed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level.\n\n![chart](compare.svg)\n\n{}",
-        before.title,
-        text,
-        before.seed,
-        markdown(before, changes)
-    );
-    write_atomic(&dir.join("compare.md"), md.as_bytes())?;
-    write_atomic(
-        &dir.join("compare.wiki"),
-        mediawiki(before, changes, &format!("{}: {change_name}", before.title)).as_bytes(),
-    )?;
-    let metric = changes
-        .iter()
-        .max_by(|a, b| a.diff.abs().total_cmp(&b.diff.abs()))
-        .map(|c| c.metric.clone());
-    if let Some(metric) = metric {
-        super::register_fonts();
-        for ext in ["svg", "png"] {
-            let path = dir.join(format!("compare.{ext}"));
-            let tmp = super::temp_path(&path);
-            let drawn = if ext == "svg" {
-                draw(
-                    SVGBackend::new(&tmp, (960, 600)).into_drawing_area(),
-                    before,
-                    changes,
-                    &metric,
-                    change_name,
-                )
-            } else {
-                draw(
-                    BitMapBackend::new(&tmp, (960, 600)).into_drawing_area(),
-                    before,
-                    changes,
-                    &metric,
-                    change_name,
-                )
-            };
-            drawn.map_err(|e| anyhow::anyhow!("drawing {}: {e}", path.display()))?;
-            std::fs::rename(&tmp, &path)?;
+    // all five files are staged together and replace the folder in one step
+    super::write_folder(dir, |dir| {
+        write_atomic(&dir.join("compare.csv"), &csv(before, changes)?)?;
+        let md = format!(
+            "# {}: {change_name}\n\n{}\nSeed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level.\n\n![chart](compare.svg)\n\n{}",
+            before.title,
+            text,
+            before.seed,
+            markdown(before, changes)
+        );
+        write_atomic(&dir.join("compare.md"), md.as_bytes())?;
+        write_atomic(
+            &dir.join("compare.wiki"),
+            mediawiki(before, changes, &format!("{}: {change_name}", before.title)).as_bytes(),
+        )?;
+        let metric = changes
+            .iter()
+            .max_by(|a, b| a.diff.abs().total_cmp(&b.diff.abs()))
+            .map(|c| c.metric.clone());
+        if let Some(metric) = metric {
+            super::register_fonts();
+            for ext in ["svg", "png"] {
+                let path = dir.join(format!("compare.{ext}"));
+                super::write_via(&path, |tmp| {
+                    let drawn = if ext == "svg" {
+                        draw(
+                            SVGBackend::new(tmp, (960, 600)).into_drawing_area(),
+                            before,
+                            changes,
+                            &metric,
+                            change_name,
+                        )
+                    } else {
+                        draw(
+                            BitMapBackend::new(tmp, (960, 600)).into_drawing_area(),
+                            before,
+                            changes,
+                            &metric,
+                            change_name,
+                        )
+                    };
+                    drawn.map_err(|e| anyhow::anyhow!("drawing {}: {e}", path.display()))
+                })?;
+            }
         }
-    }
+        Ok(())
+    })?;
     Ok(text)
 }
 

@@ -124,19 +124,15 @@ pub fn write_chart(path: &Path, items: &[Named]) -> anyhow::Result<()> {
         path.display()
     );
     super::register_fonts();
-    let tmp = super::temp_path(path);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
     let size = (960, 600);
-    let result = if ext == "svg" {
-        draw(SVGBackend::new(&tmp, size).into_drawing_area(), items)
-    } else {
-        draw(BitMapBackend::new(&tmp, size).into_drawing_area(), items)
-    };
-    result.map_err(|e| anyhow::anyhow!("drawing {}: {e}", path.display()))?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
+    super::write_via(path, |tmp| {
+        let result = if ext == "svg" {
+            draw(SVGBackend::new(tmp, size).into_drawing_area(), items)
+        } else {
+            draw(BitMapBackend::new(tmp, size).into_drawing_area(), items)
+        };
+        result.map_err(|e| anyhow::anyhow!("drawing {}: {e}", path.display()))
+    })
 }
 
 fn draw<DB: DrawingBackend>(

@@ -1,0 +1,1118 @@
+//! The bad-input catalogue (issue 15): every case is a spec, baseline,
+//! expression or command line that must be refused with exit code 2 and a
+//! message naming the file, line and field (or the option) at fault. None
+//! may crash (134) or panic (101), and none may run to an empty or wrong
+//! result.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The valid spec every spec case mutates; line numbers below refer to it.
+const TEMPLATE: &str = r#"name = "cat"
+title = "Catalogue"
+system = "gce"
+scenario = "shooting"
+trials = 2000
+seed = 1
+metrics = ["p_hit", "p_out_of_action"]
+
+[variants]
+overwatch = "current"
+
+[base]
+bs = 3
+toughness = 3
+wounds = 1
+save = 0
+target_ws = 3
+target_bs = 3
+
+[[profile]]
+name = "Shoota"
+weapon = "shoota"
+
+[sweep]
+range = [3, 6]
+
+[[chart]]
+kind = "line"
+metric = "p_hit"
+x = "range"
+
+[[expect]]
+metric = "p_hit"
+cell = { range = 3 }
+value = 0.5
+tolerance = 0.5
+"#;
+
+/// The template with line `n` (1-based) replaced by `text` (which may hold
+/// several lines, or none).
+fn with(n: usize, text: &str) -> String {
+    let mut lines: Vec<String> = TEMPLATE.lines().map(String::from).collect();
+    lines[n - 1] = text.to_string();
+    lines.join("\n") + "\n"
+}
+
+/// One bad input: files to write into a scratch folder (`cat.toml` is the
+/// spec unless a case says otherwise), the command line (`{dir}` is the
+/// scratch folder), and what the message must contain.
+struct Case {
+    what: &'static str,
+    files: Vec<(&'static str, String)>,
+    args: Vec<String>,
+    code: i32,
+    must: Vec<String>,
+}
+
+fn spec_case(what: &'static str, text: String, must: &[&str]) -> Case {
+    Case {
+        what,
+        files: vec![("cat.toml", text)],
+        args: vec![
+            "run".into(),
+            "{dir}/cat.toml".into(),
+            "--quiet".into(),
+            "--out".into(),
+            "{dir}/out".into(),
+        ],
+        code: 2,
+        must: must.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+fn cmd_case(what: &'static str, args: &[&str], must: &[&str]) -> Case {
+    Case {
+        what,
+        files: vec![("cat.toml", TEMPLATE.to_string())],
+        args: args.iter().map(|s| s.to_string()).collect(),
+        code: 2,
+        must: must.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+fn prob_case(expr: &str, must: &[&str]) -> Case {
+    Case {
+        what: "expression",
+        files: vec![],
+        args: vec!["prob".into(), "--".into(), expr.into()],
+        code: 2,
+        must: must.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+fn roll_case(expr: &str, extra: &[&str], must: &[&str]) -> Case {
+    let mut args = vec![
+        "roll".to_string(),
+        expr.to_string(),
+        "--seed".into(),
+        "1".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    Case {
+        what: "roll",
+        files: vec![],
+        args,
+        code: 2,
+        must: must.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// A baseline for the template (checked with `krunch check {dir}/cat.toml`).
+fn baseline_case(what: &'static str, entry: &str, must: &[&str]) -> Case {
+    Case {
+        what,
+        files: vec![
+            ("cat.toml", TEMPLATE.to_string()),
+            ("baselines/cat.toml", format!("# a baseline\n{entry}\n")),
+        ],
+        args: vec!["check".into(), "{dir}/cat.toml".into()],
+        code: 2,
+        must: must.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+const GOOD_ENTRY: &str = "[[expect]]\nprofile = \"Shoota\"\ncell = { range = 3 }\nmetric = \"p_hit\"\nvalue = 0.5\nstd_error = 0.0";
+
+fn baseline_with(field: &str, value: &str) -> String {
+    GOOD_ENTRY
+        .lines()
+        .map(|l| {
+            if l.starts_with(&format!("{field} =")) {
+                format!("{field} = {value}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn catalogue() -> Vec<Case> {
+    let mut c = vec![
+        // --- specs: the name (item 1) ---
+        spec_case(
+            "empty name",
+            with(1, "name = \"\""),
+            &["cat.toml:1: name:", "empty"],
+        ),
+        spec_case("dot name", with(1, "name = \".\""), &["cat.toml:1: name:"]),
+        spec_case(
+            "dot-dot name",
+            with(1, "name = \"..\""),
+            &["cat.toml:1: name:"],
+        ),
+        spec_case(
+            "climbing name",
+            with(1, "name = \"a/../..\""),
+            &["cat.toml:1: name:"],
+        ),
+        spec_case(
+            "absolute name",
+            with(1, "name = \"/tmp\""),
+            &["cat.toml:1: name:"],
+        ),
+        spec_case(
+            "name on line 3",
+            with(1, "\n\nname = \"\""),
+            &["cat.toml:3: name:"],
+        ),
+        spec_case(
+            "long name",
+            with(1, &format!("name = \"{}\"", "a".repeat(300))),
+            &["cat.toml:1: name:", "300 bytes"],
+        ),
+        spec_case(
+            "name with space",
+            with(1, "name = \"a b\""),
+            &["cat.toml:1: name:"],
+        ),
+        spec_case(
+            "name not a string",
+            with(1, "name = 3"),
+            &["cat.toml:1: name:"],
+        ),
+        // --- specs: TOML-level errors name the key ---
+        spec_case(
+            "duplicate key",
+            with(13, "bs = 3\nbs = 4"),
+            &["cat.toml:14: base.bs:", "duplicate"],
+        ),
+        spec_case(
+            "duplicate top-level key",
+            with(5, "trials = 2000\ntrials = 3000"),
+            &["cat.toml:6: trials:"],
+        ),
+        spec_case(
+            "bad value syntax",
+            with(14, "toughness = = 3"),
+            &["cat.toml:14: base.toughness:"],
+        ),
+        spec_case(
+            "unclosed string",
+            with(2, "title = \"Catalogue"),
+            &["cat.toml:2: title:"],
+        ),
+        spec_case(
+            "unclosed table header",
+            with(12, "[base"),
+            &["cat.toml:12: base:"],
+        ),
+        spec_case(
+            "trials a string",
+            with(5, "trials = \"many\""),
+            &["cat.toml:5: trials:"],
+        ),
+        spec_case(
+            "trials a float",
+            with(5, "trials = 2.5"),
+            &["cat.toml:5: trials:"],
+        ),
+        spec_case(
+            "seed negative",
+            with(6, "seed = -1"),
+            &["cat.toml:6: seed:"],
+        ),
+        spec_case(
+            "unknown top-level key",
+            with(6, "seed = 1\nsead = 2"),
+            &["cat.toml:7: sead:", "unknown field"],
+        ),
+        spec_case(
+            "missing system",
+            with(3, ""),
+            &["cat.toml", "system", "missing"],
+        ),
+        spec_case("missing trials", with(5, ""), &["trials", "missing"]),
+        spec_case(
+            "metrics not a list",
+            with(7, "metrics = \"p_hit\""),
+            &["cat.toml:7: metrics:"],
+        ),
+        spec_case(
+            "profile not a list of tables",
+            with(20, "[profile]"),
+            &["cat.toml:20: profile:"],
+        ),
+        spec_case(
+            "expect value a string",
+            with(35, "value = \"half\""),
+            &["cat.toml:35: expect[0].value:"],
+        ),
+        spec_case(
+            "chart unknown key",
+            with(30, "x = \"range\"\ncolour = \"red\""),
+            &["cat.toml:", "colour"],
+        ),
+        // --- specs: values ---
+        spec_case(
+            "trials zero",
+            with(5, "trials = 0"),
+            &["cat.toml:5: trials:"],
+        ),
+        spec_case(
+            "trials negative",
+            with(5, "trials = -5"),
+            &["cat.toml:5: trials:"],
+        ),
+        spec_case(
+            "trials huge",
+            with(5, "trials = 9223372036854775807"),
+            &["cat.toml:5: trials:"],
+        ),
+        spec_case(
+            "confidence too high",
+            with(6, "seed = 1\nconfidence = 1.5"),
+            &["cat.toml:7: confidence:"],
+        ),
+        spec_case(
+            "confidence nan",
+            with(6, "seed = 1\nconfidence = nan"),
+            &["cat.toml:7: confidence:"],
+        ),
+        spec_case(
+            "unknown system",
+            with(3, "system = \"gorka\""),
+            &["cat.toml:3: system:"],
+        ),
+        spec_case(
+            "unknown scenario",
+            with(4, "scenario = \"shootin\""),
+            &["cat.toml:4: scenario:"],
+        ),
+        spec_case(
+            "unknown variant",
+            with(10, "overwach = \"current\""),
+            &["cat.toml:10: variants.overwach:"],
+        ),
+        spec_case(
+            "bad variant value",
+            with(10, "overwatch = \"newest\""),
+            &["cat.toml:10: variants.overwatch:"],
+        ),
+        spec_case(
+            "typo in base",
+            with(14, "toughnes = 3"),
+            &["cat.toml:14: base.toughnes:", "did you mean 'toughness'"],
+        ),
+        spec_case(
+            "typo in profile",
+            with(22, "weapon = \"shoota\"\nstrenght = 4"),
+            &["cat.toml:23: profile[0].strenght:", "did you mean"],
+        ),
+        spec_case(
+            "bs out of range",
+            with(13, "bs = 99"),
+            &["cat.toml:13: base.bs:"],
+        ),
+        spec_case(
+            "bs a word",
+            with(13, "bs = \"three\""),
+            &["cat.toml:13: base.bs:"],
+        ),
+        spec_case(
+            "bs a table",
+            with(13, "bs = { a = 1 }"),
+            &["cat.toml:13: base.bs:"],
+        ),
+        spec_case(
+            "unknown weapon",
+            with(22, "weapon = \"shotta\""),
+            &["cat.toml:22: profile[0].weapon:", "shoota"],
+        ),
+        spec_case(
+            "missing wounds",
+            with(15, ""),
+            &["cat.toml", "wounds", "missing"],
+        ),
+        spec_case(
+            "metrics empty",
+            with(7, "metrics = []"),
+            &["cat.toml:7: metrics:", "empty"],
+        ),
+        spec_case(
+            "unknown metric",
+            with(7, "metrics = [\"p_hitt\"]"),
+            &["cat.toml:7: metrics:", "p_hitt"],
+        ),
+        spec_case(
+            "no profile",
+            with(20, "")
+                .replace("name = \"Shoota\"\nweapon = \"shoota\"", "")
+                .replace("[base]", "[base]\nweapon = \"shoota\""),
+            &["cat.toml", "profile"],
+        ),
+        spec_case(
+            "duplicate profile names",
+            with(
+                22,
+                "weapon = \"shoota\"\n\n[[profile]]\nname = \"Shoota\"\nweapon = \"slugga\"",
+            ),
+            &["cat.toml:25: profile[1].name:", "twice"],
+        ),
+        spec_case(
+            "empty profile name",
+            with(21, "name = \"\""),
+            &["cat.toml:21: profile[0].name:"],
+        ),
+        spec_case(
+            "long profile name",
+            with(21, &format!("name = \"{}\"", "p".repeat(200))),
+            &["cat.toml:21: profile[0].name:"],
+        ),
+        spec_case(
+            "profile variants not a table",
+            with(22, "weapon = \"shoota\"\nvariants = 3"),
+            &["cat.toml:23: profile[0].variants:"],
+        ),
+        spec_case(
+            "profile variant unknown",
+            with(
+                22,
+                "weapon = \"shoota\"\nvariants = { overwach = \"current\" }",
+            ),
+            &["cat.toml:23: profile[0].variants.overwach:"],
+        ),
+        spec_case(
+            "sweep empty axis",
+            with(25, "range = []"),
+            &["cat.toml:25: sweep.range:"],
+        ),
+        spec_case(
+            "sweep not a list",
+            with(25, "range = 3"),
+            &["cat.toml:25: sweep.range:"],
+        ),
+        spec_case(
+            "sweep unknown axis",
+            with(25, "range = [3, 6]\nrnage = [1, 2]"),
+            &["cat.toml:26: sweep.rnage:", "did you mean 'range'"],
+        ),
+        spec_case(
+            "sweep bad value",
+            with(25, "range = [3, -6]"),
+            &["cat.toml:25: sweep.range:"],
+        ),
+        spec_case(
+            "sweep nested list",
+            with(25, "range = [[3], [6]]"),
+            &["cat.toml:25: sweep.range:"],
+        ),
+        spec_case(
+            "sweep 64 axes of two values",
+            with(
+                25,
+                &(0..64)
+                    .map(|i| format!("a{i} = [1, 2]"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            &["cat.toml:25: sweep:", "allowed"],
+        ),
+        spec_case(
+            "sweep too many cells",
+            with(
+                25,
+                "range = [3, 6]\ntoughness = [1,2,3,4,5,6,7,8,9,10]\nwounds = [1,2,3,4,5,6,7,8,9,10]\nsave = [0,2,3,4,5,6]\nbs = [1,2,3,4,5,6,7,8,9,10]\ntarget_ws = [1,2,3,4,5,6,7,8,9,10]",
+            ),
+            &["cat.toml:25: sweep:", "cells"],
+        ),
+        spec_case(
+            "sweep cells x profiles too many",
+            with(
+                22,
+                &format!(
+                    "weapon = \"shoota\"{}",
+                    (1..=40)
+                        .map(|i| format!("\n[[profile]]\nname = \"p{i}\"\nweapon = \"shoota\""))
+                        .collect::<String>()
+                ),
+            )
+            .replace(
+                "range = [3, 6]",
+                &format!(
+                    "range = [{}]",
+                    (1..=3000)
+                        .map(|i| (i % 30 + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+            &["sweep:", "models"],
+        ),
+        spec_case(
+            "chart unknown kind",
+            with(28, "kind = \"pie\""),
+            &["cat.toml:27: chart.kind:"],
+        ),
+        spec_case(
+            "chart unknown metric",
+            with(29, "metric = \"p_wounded\""),
+            &["cat.toml:27: chart.metric:"],
+        ),
+        spec_case(
+            "chart unknown axis",
+            with(30, "x = \"toughness\""),
+            &["cat.toml:27: chart.x:"],
+        ),
+        spec_case(
+            "chart missing axis",
+            with(30, ""),
+            &["cat.toml:27: chart.x:"],
+        ),
+        spec_case(
+            "heatmap unknown profile",
+            with(
+                28,
+                "kind = \"heatmap\"\ny = \"range\"\nprofile = \"Nobody\"",
+            ),
+            &["cat.toml:27: chart.profile:"],
+        ),
+        spec_case(
+            "expect unknown metric",
+            with(33, "metric = \"p_hitt\""),
+            &["cat.toml:32: expect.metric:"],
+        ),
+        spec_case(
+            "expect unknown profile",
+            with(33, "metric = \"p_hit\"\nprofile = \"Slugga\""),
+            &["cat.toml:32: expect.profile:"],
+        ),
+        spec_case(
+            "expect cell not on sweep",
+            with(34, "cell = { range = 4 }"),
+            &["cat.toml:32: expect.cell:"],
+        ),
+        spec_case(
+            "expect cell unknown axis",
+            with(34, "cell = { rang = 3 }"),
+            &["cat.toml:32: expect.cell:"],
+        ),
+        spec_case(
+            "expect cell missing axis",
+            with(34, ""),
+            &["cat.toml:32: expect.cell:"],
+        ),
+        spec_case(
+            "expect probability -1",
+            with(35, "value = -1.0"),
+            &["cat.toml:32: expect.value:", "probability"],
+        ),
+        spec_case(
+            "expect probability 1e9",
+            with(35, "value = 1e9"),
+            &["cat.toml:32: expect.value:", "probability"],
+        ),
+        spec_case(
+            "expect value nan",
+            with(35, "value = nan"),
+            &["cat.toml:32: expect.value:"],
+        ),
+        spec_case(
+            "expect value inf",
+            with(35, "value = inf"),
+            &["cat.toml:32: expect.value:"],
+        ),
+        spec_case(
+            "expect tolerance negative",
+            with(36, "tolerance = -0.1"),
+            &["cat.toml:32: expect.tolerance:"],
+        ),
+        spec_case(
+            "expect tolerance nan",
+            with(36, "tolerance = nan"),
+            &["cat.toml:32: expect.tolerance:"],
+        ),
+        spec_case(
+            "expect unknown key",
+            with(36, "tolerance = 0.5\ntolerence = 0.5"),
+            &["cat.toml:37:", "tolerence"],
+        ),
+        spec_case(
+            "NUL byte",
+            "name = \"cat\"\n\u{0}"
+                .to_string()
+                .replace('\u{0}', "\u{FFFD}")
+                + "\u{0}",
+            &["cat.toml"],
+        ),
+        spec_case("empty file", String::new(), &["cat.toml", "missing"]),
+        spec_case(
+            "binary garbage",
+            "\u{1}\u{2}\u{3}[[[".to_string(),
+            &["cat.toml:1:"],
+        ),
+        spec_case(
+            "variants not a table",
+            with(9, "variants = 3").replace("overwatch = \"current\"\n", ""),
+            &["cat.toml:9: variants:"],
+        ),
+        spec_case(
+            "base not a table",
+            with(12, "[[base]]"),
+            &["cat.toml:12: base[0]:"],
+        ),
+        spec_case(
+            "title a number",
+            with(2, "title = 3"),
+            &["cat.toml:2: title:"],
+        ),
+    ];
+    c.push(spec_case(
+        "key without a value",
+        with(13, "bs"),
+        &["cat.toml:13: base.bs:"],
+    ));
+    c.push(spec_case(
+        "broken comment",
+        with(8, "# a comment \u{7}"),
+        &["cat.toml:8: comment:"],
+    ));
+    // Files that are not specs at all
+    c.push(Case {
+        what: "missing spec file",
+        files: vec![],
+        args: vec![
+            "run".into(),
+            "{dir}/nothing.toml".into(),
+            "--out".into(),
+            "{dir}/out".into(),
+        ],
+        code: 2,
+        must: vec!["nothing.toml: file:".into()],
+    });
+    c.push(Case {
+        what: "a folder as a spec",
+        files: vec![("sub/x.txt", String::new())],
+        args: vec![
+            "run".into(),
+            "{dir}/sub".into(),
+            "--out".into(),
+            "{dir}/out".into(),
+        ],
+        code: 2,
+        must: vec!["sub: file:".into()],
+    });
+    c.push(Case {
+        what: "an endless file",
+        files: vec![],
+        args: vec![
+            "run".into(),
+            "/dev/zero".into(),
+            "--out".into(),
+            "{dir}/out".into(),
+        ],
+        code: 2,
+        must: vec!["/dev/zero: file:".into(), "bytes allowed".into()],
+    });
+    c.push(Case {
+        what: "two specs with one name",
+        files: vec![
+            ("cat.toml", TEMPLATE.into()),
+            ("cat2.toml", TEMPLATE.into()),
+        ],
+        args: vec![
+            "run".into(),
+            "{dir}/cat.toml".into(),
+            "{dir}/cat2.toml".into(),
+            "--quiet".into(),
+            "--out".into(),
+            "{dir}/out".into(),
+        ],
+        code: 2,
+        must: vec!["cat2.toml: name:".into(), "cat.toml".into()],
+    });
+    c.push(Case {
+        what: "--out is a file",
+        files: vec![("cat.toml", TEMPLATE.into()), ("afile", "x".into())],
+        args: vec![
+            "run".into(),
+            "{dir}/cat.toml".into(),
+            "--quiet".into(),
+            "--out".into(),
+            "{dir}/afile".into(),
+        ],
+        code: 2,
+        must: vec!["--out".into(), "afile".into()],
+    });
+
+    // --- baselines ---
+    c.push(baseline_case(
+        "baseline std_error 1e300",
+        &baseline_with("std_error", "1e300"),
+        &["baselines/cat.toml:2: expect.std_error:"],
+    ));
+    c.push(baseline_case(
+        "baseline std_error inf",
+        &baseline_with("std_error", "inf"),
+        &["baselines/cat.toml:2: expect.std_error:"],
+    ));
+    c.push(baseline_case(
+        "baseline std_error nan",
+        &baseline_with("std_error", "nan"),
+        &["baselines/cat.toml:2: expect.std_error:"],
+    ));
+    c.push(baseline_case(
+        "baseline std_error negative",
+        &baseline_with("std_error", "-0.1"),
+        &["baselines/cat.toml:2: expect.std_error:"],
+    ));
+    c.push(baseline_case(
+        "baseline std_error 0.4",
+        &baseline_with("std_error", "0.4"),
+        &["baselines/cat.toml:2: expect.std_error:", "2000 trials"],
+    ));
+    c.push(baseline_case(
+        "baseline value 2",
+        &baseline_with("value", "2.0"),
+        &["baselines/cat.toml:2: expect.value:", "probability"],
+    ));
+    c.push(baseline_case(
+        "baseline value nan",
+        &baseline_with("value", "nan"),
+        &["baselines/cat.toml:2: expect.value:"],
+    ));
+    c.push(baseline_case(
+        "baseline value a string",
+        &baseline_with("value", "\"half\""),
+        &["baselines/cat.toml:6: expect[0].value:"],
+    ));
+    c.push(baseline_case(
+        "baseline unknown metric",
+        &baseline_with("metric", "\"p_hitt\""),
+        &["baselines/cat.toml:2: expect.metric:"],
+    ));
+    c.push(baseline_case(
+        "baseline unknown profile",
+        &baseline_with("profile", "\"Slugga\""),
+        &["baselines/cat.toml:2: expect.profile:"],
+    ));
+    c.push(baseline_case(
+        "baseline cell off the sweep",
+        &baseline_with("cell", "{ range = 4 }"),
+        &["baselines/cat.toml:2: expect.cell:"],
+    ));
+    c.push(baseline_case(
+        "baseline missing std_error",
+        &GOOD_ENTRY.replace("\nstd_error = 0.0", ""),
+        &["baselines/cat.toml:", "std_error"],
+    ));
+    c.push(baseline_case(
+        "baseline unknown key",
+        &format!("{GOOD_ENTRY}\nsdt_error = 1"),
+        &["baselines/cat.toml:", "sdt_error"],
+    ));
+    c.push(baseline_case(
+        "baseline duplicate key",
+        &format!("{GOOD_ENTRY}\nvalue = 0.5"),
+        &["baselines/cat.toml:8: expect[0].value:", "duplicate"],
+    ));
+    c.push(baseline_case(
+        "baseline garbage",
+        "[[expect]\nx",
+        &["baselines/cat.toml:2: expect[0]:"],
+    ));
+
+    // --- expressions ---
+    for (e, must) in [
+        ("", "empty"),
+        ("2d", "sides"),
+        ("2d6+", "ended"),
+        ("(2d6", "never closed"),
+        ("4d6k5", "cannot keep"),
+        ("d0", "at least one side"),
+        ("2d6 $ 3", "unexpected '$'"),
+        ("1000000d6", "1 to 1000"),
+        ("d6<3<4", "chained"),
+        ("d6x", "unexpected 'x'"),
+        ("2d6x+3", "unexpected 'x'"),
+        ("9223372036854775807+1", "64-bit"),
+        ("d6 < 9223372036854775807+d2", "64-bit"),
+        ("-9223372036854775807-2", "64-bit"),
+        ("3037000500*3037000500", "64-bit"),
+        ("99999999999999999999", "allowed"),
+        ("d{0,1000000}!100", "outcomes"),
+        ("1000d10000*1000d10000", "outcomes"),
+        ("1000d6k999", "steps"),
+        ("d6!101", "100 allowed"),
+        ("d{}", "a face value"),
+        ("d{1,2", "','"),
+        ("d{1}!", "cannot explode"),
+        ("4d6k0", "cannot keep 0"),
+        ("d6r1r2", "only one reroll"),
+        ("d6!!", "only one '!'"),
+        (")", "unexpected ')'"),
+        ("d6 >= ", "ended"),
+    ] {
+        // a malformed expression points at a character; one too large to
+        // evaluate names the expression and the limit
+        let place = if ["outcomes", "steps"].contains(&must) {
+            e
+        } else {
+            "at character"
+        };
+        c.push(prob_case(e, &[must, place]));
+    }
+    let deep = format!("{}1{}", "(".repeat(5400), ")".repeat(5400));
+    c.push(prob_case(&deep, &["nested", "at character 101"]));
+    c.push(prob_case(&format!("{}1", "-".repeat(20_900)), &["nested"]));
+    c.push(prob_case(&vec!["1"; 20_860].join("+"), &["operators"]));
+    c.push(roll_case(&deep, &[], &["nested"]));
+    c.push(roll_case("9223372036854775807+1", &[], &["64-bit"]));
+    c.push(roll_case(
+        "1000d10000!100",
+        &["-n", "100000000"],
+        &["-n 100000000", "dice", "allowed"],
+    ));
+    c.push(roll_case("d6", &["-n", "100000001"], &["-n 100000001"]));
+    c.push(roll_case("d6", &["-n", "-1"], &["'-1'", "--count"]));
+    c.push(roll_case("d6x", &[], &["unexpected 'x'"]));
+
+    // --- command lines ---
+    c.push(cmd_case(
+        "--trials -1",
+        &[
+            "run",
+            "{dir}/cat.toml",
+            "--trials",
+            "-1",
+            "--out",
+            "{dir}/out",
+        ],
+        &["'-1'", "--trials"],
+    ));
+    c.push(cmd_case(
+        "--trials 0",
+        &[
+            "run",
+            "{dir}/cat.toml",
+            "--trials",
+            "0",
+            "--out",
+            "{dir}/out",
+        ],
+        &["--trials 0"],
+    ));
+    c.push(cmd_case(
+        "--trials huge",
+        &[
+            "run",
+            "{dir}/cat.toml",
+            "--trials",
+            "18446744073709551615",
+            "--out",
+            "{dir}/out",
+        ],
+        &["--trials 18446744073709551615"],
+    ));
+    c.push(cmd_case(
+        "--trials a word",
+        &[
+            "run",
+            "{dir}/cat.toml",
+            "--trials",
+            "many",
+            "--out",
+            "{dir}/out",
+        ],
+        &["'many'", "--trials"],
+    ));
+    c.push(cmd_case(
+        "--threads 0",
+        &[
+            "run",
+            "{dir}/cat.toml",
+            "--threads",
+            "0",
+            "--out",
+            "{dir}/out",
+        ],
+        &["--threads 0"],
+    ));
+    c.push(cmd_case(
+        "--threads 100000",
+        &[
+            "run",
+            "{dir}/cat.toml",
+            "--threads",
+            "100000",
+            "--out",
+            "{dir}/out",
+        ],
+        &["--threads 100000", "256"],
+    ));
+    c.push(cmd_case(
+        "--threads -2",
+        &[
+            "run",
+            "{dir}/cat.toml",
+            "--threads",
+            "-2",
+            "--out",
+            "{dir}/out",
+        ],
+        &["'-2'", "--threads"],
+    ));
+    c.push(cmd_case("run without specs", &["run"], &["required"]));
+    c.push(cmd_case("unknown subcommand", &["rnu"], &["rnu"]));
+    c.push(cmd_case(
+        "unknown option",
+        &["run", "{dir}/cat.toml", "--trails", "5"],
+        &["--trails"],
+    ));
+    c.push(cmd_case(
+        "compare without a change",
+        &["compare", "{dir}/cat.toml", "--out", "{dir}/out"],
+        &["cat.toml", "--variant"],
+    ));
+    c.push(cmd_case(
+        "compare bad --variant",
+        &[
+            "compare",
+            "{dir}/cat.toml",
+            "--variant",
+            "overwatch",
+            "--out",
+            "{dir}/out",
+        ],
+        &["--variant", "NAME=VALUE"],
+    ));
+    c.push(cmd_case(
+        "compare unknown variant value",
+        &[
+            "compare",
+            "{dir}/cat.toml",
+            "--variant",
+            "overwatch=newest",
+            "--out",
+            "{dir}/out",
+        ],
+        &["cat.toml: --variant overwatch:"],
+    ));
+    c.push(cmd_case(
+        "compare sweep axis as variant",
+        &[
+            "compare",
+            "{dir}/cat.toml",
+            "--variant",
+            "range=4",
+            "--out",
+            "{dir}/out",
+        ],
+        &["cat.toml: --variant range:"],
+    ));
+    c.push(cmd_case(
+        "compare unknown parameter",
+        &[
+            "compare",
+            "{dir}/cat.toml",
+            "--variant",
+            "toughnes=4",
+            "--out",
+            "{dir}/out",
+        ],
+        &["--variant toughnes", "did you mean"],
+    ));
+    c.push(cmd_case(
+        "compare --alpha 0",
+        &[
+            "compare",
+            "{dir}/cat.toml",
+            "--variant",
+            "bs=4",
+            "--alpha",
+            "0",
+            "--out",
+            "{dir}/out",
+        ],
+        &["--alpha 0"],
+    ));
+    c.push(cmd_case(
+        "compare --alpha nan",
+        &[
+            "compare",
+            "{dir}/cat.toml",
+            "--variant",
+            "bs=4",
+            "--alpha",
+            "NaN",
+            "--out",
+            "{dir}/out",
+        ],
+        &["--alpha NaN"],
+    ));
+    c.push(cmd_case(
+        "compare --trials -3",
+        &[
+            "compare",
+            "{dir}/cat.toml",
+            "--variant",
+            "bs=4",
+            "--trials",
+            "-3",
+        ],
+        &["'-3'", "--trials"],
+    ));
+    c.push(cmd_case(
+        "compare three specs",
+        &[
+            "compare",
+            "{dir}/cat.toml",
+            "{dir}/cat.toml",
+            "{dir}/cat.toml",
+        ],
+        &["cat.toml"],
+    ));
+    c.push(cmd_case(
+        "check --alpha 2",
+        &["check", "{dir}/cat.toml", "--alpha", "2"],
+        &["--alpha 2"],
+    ));
+    c.push(cmd_case(
+        "check --seed -1",
+        &["check", "{dir}/cat.toml", "--seed", "-1"],
+        &["'-1'", "--seed"],
+    ));
+    c.push(cmd_case(
+        "check an empty folder",
+        &["check", "{dir}/empty"],
+        &["no specs found"],
+    ));
+    c.push(cmd_case(
+        "check --force without --update",
+        &["check", "{dir}/cat.toml", "--force"],
+        &["--update"],
+    ));
+    c.push(cmd_case(
+        "list unknown system",
+        &["list", "gorka"],
+        &["gorka"],
+    ));
+    c.push(cmd_case(
+        "list unknown scenario",
+        &["list", "gce", "shootin"],
+        &["shootin"],
+    ));
+    c.push(cmd_case(
+        "prob bad --format",
+        &["prob", "d6", "--format", "xml"],
+        &["'xml'", "--format"],
+    ));
+    c.push(cmd_case(
+        "prob chart of a bad type",
+        &["prob", "d6", "--chart", "{dir}/x.gif"],
+        &["x.gif", ".svg or .png"],
+    ));
+    c
+}
+
+fn scratch(i: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("krunch-bad-{}-{i}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    dir
+}
+
+fn run_case(i: usize, case: &Case) -> Result<(), String> {
+    let dir = scratch(i);
+    for (name, text) in &case.files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    }
+    let d = dir.display().to_string();
+    let args: Vec<String> = case.args.iter().map(|a| a.replace("{dir}", &d)).collect();
+    let o = Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args(&args)
+        .output()
+        .expect("krunch runs");
+    let err = String::from_utf8_lossy(&o.stderr).replace(&format!("{d}/"), "");
+    let result = if o.status.code() != Some(case.code) {
+        Err(format!(
+            "exit {:?}, wanted {}: {err}",
+            o.status.code(),
+            case.code
+        ))
+    } else if let Some(m) = case.must.iter().find(|m| !err.contains(m.as_str())) {
+        Err(format!("message lacks {m:?}: {err}"))
+    } else if err.contains("panicked") {
+        Err(format!("panicked: {err}"))
+    } else {
+        Ok(())
+    };
+    // nothing was written for refused input
+    let out: Vec<_> = std::fs::read_dir(dir.join("out"))
+        .map(|r| r.filter_map(|e| e.ok()).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    let result = result.and_then(|()| {
+        if out.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("wrote {out:?}"))
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+#[test]
+fn the_template_itself_is_good() {
+    let dir = scratch(9999);
+    std::fs::write(dir.join("cat.toml"), TEMPLATE).unwrap();
+    let out = dir.join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args([
+            "run",
+            dir.join("cat.toml").to_str().unwrap(),
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("cat").join("data.csv").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_bad_input_is_refused_and_named() {
+    let cases = catalogue();
+    assert!(cases.len() >= 100, "only {} cases", cases.len());
+    let failures: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            run_case(i, c)
+                .err()
+                .map(|e| format!("#{i} {}: {e}", c.what))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
