@@ -5,6 +5,8 @@
 //! few hundred outcomes instead of `sides^n` rolls.
 
 use super::Roller;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 /// What a rule reads off a rolled pool.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -54,7 +56,59 @@ impl Extremes {
     /// Rolls `n` dice, exact under [`Replay`](super::Replay) through
     /// [`extremes_law`], real dice under the sampler.
     pub fn draw(dice: &mut impl Roller, law: &[(Extremes, f64)], n: u8, sides: u32) -> Extremes {
-        dice.known(law, |d| Extremes::roll(d, n, sides))
+        dice.known(|| law, |d| Extremes::roll(d, n, sides))
+    }
+}
+
+/// Laws of sub-rolls computed once per key for the exact evaluator (the
+/// outcome of several strikes on a warrior in a given condition, say) and
+/// drawn through [`Roller::known`]: the sampler rolls the real dice and
+/// never touches the cache.
+#[derive(Debug, Default)]
+pub struct LawCache<K, T> {
+    laws: Mutex<BTreeMap<K, Arc<Vec<(T, f64)>>>>,
+}
+
+/// A shared law, as [`LawCache`] hands it out.
+#[derive(Debug)]
+pub struct SharedLaw<T>(Arc<Vec<(T, f64)>>);
+
+impl<T> AsRef<[(T, f64)]> for SharedLaw<T> {
+    fn as_ref(&self) -> &[(T, f64)] {
+        &self.0
+    }
+}
+
+impl<K: Ord + Clone, T: Clone> LawCache<K, T> {
+    /// An empty cache.
+    pub fn new() -> Self {
+        LawCache {
+            laws: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// Draws the sub-roll for `key`: `sample` under the sampler; under the
+    /// exact enumerator a branch on the law `compute` gives (computed once
+    /// per key).
+    pub fn draw<R: Roller>(
+        &self,
+        dice: &mut R,
+        key: K,
+        compute: impl FnOnce() -> Vec<(T, f64)>,
+        sample: impl FnOnce(&mut R) -> T,
+    ) -> T {
+        dice.known(
+            || {
+                let mut laws = self.laws.lock().unwrap_or_else(|p| p.into_inner());
+                if let Some(law) = laws.get(&key) {
+                    return SharedLaw(law.clone());
+                }
+                let law = Arc::new(compute());
+                laws.insert(key, law.clone());
+                SharedLaw(law)
+            },
+            sample,
+        )
     }
 }
 

@@ -24,12 +24,16 @@ pub trait Roller {
         (0..count).map(|_| self.roll(sides)).sum()
     }
 
-    /// A roll summarised by a value whose exact distribution is known in
-    /// closed form (`exact`: each possible value once, with its probability):
-    /// the sampler rolls the real dice through `sample`; the exact enumerator
-    /// branches on `exact` instead, so a pool of twenty dice costs as many
-    /// paths as its summary has values, not `6^20`.
-    fn known<T: Clone>(&mut self, exact: &[(T, f64)], sample: impl FnOnce(&mut Self) -> T) -> T
+    /// A roll summarised by a value whose exact distribution is known
+    /// (`exact` gives each possible value once, with its probability): the
+    /// sampler rolls the real dice through `sample` and never asks for the
+    /// law; the exact enumerator branches on the law instead, so a pool of
+    /// twenty dice costs as many paths as its summary has values, not `6^20`.
+    fn known<T: Clone, L: AsRef<[(T, f64)]>>(
+        &mut self,
+        exact: impl FnOnce() -> L,
+        sample: impl FnOnce(&mut Self) -> T,
+    ) -> T
     where
         Self: Sized,
     {
@@ -170,7 +174,13 @@ impl Roller for Replay {
         face + 1
     }
 
-    fn known<T: Clone>(&mut self, exact: &[(T, f64)], _sample: impl FnOnce(&mut Self) -> T) -> T {
+    fn known<T: Clone, L: AsRef<[(T, f64)]>>(
+        &mut self,
+        exact: impl FnOnce() -> L,
+        _sample: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let law = exact();
+        let exact = law.as_ref();
         let n = exact.len() as u32;
         let choice = if let Some(&(choice, s)) = self.path.get(self.pos) {
             debug_assert_eq!(s, n, "a mechanic must make the same draws on replay");
@@ -309,7 +319,7 @@ mod tests {
         // a known draw mixed with ordinary dice: P(draw 2 and d6 >= 5)
         let law = [(1u32, 0.25), (2u32, 0.75)];
         let out = enumerate(100, |r| {
-            let v = r.known(&law, |r| if r.d6() <= 2 { 1 } else { 2 });
+            let v = r.known(|| law, |r| if r.d6() <= 2 { 1 } else { 2 });
             v == 2 && r.d6() >= 5
         })
         .unwrap();
@@ -320,7 +330,11 @@ mod tests {
         // the sampler rolls the dice instead: faces 1-2 give 1, so about a third
         let mut roller = BatchedRoller::new(1, &[0]);
         let ones = (0..6000)
-            .filter(|_| roller.known(&law, |r| if r.d6() <= 2 { 1 } else { 2 }) == 1)
+            .filter(|_| {
+                let never =
+                    || -> [(u32, f64); 0] { unreachable!("the sampler never asks for the law") };
+                roller.known(never, |r| if r.d6() <= 2 { 1 } else { 2 }) == 1
+            })
             .count();
         assert!((1700..2300).contains(&ones), "{ones}");
     }

@@ -11,7 +11,9 @@
 use super::tables::leadership_test;
 use super::warrior::{Condition, Hit, Status, WarriorStats};
 use super::weapon::Damage;
-use crate::dice::{Extremes, Metric, MetricSink, Roller, extremes_law};
+use crate::dice::{
+    Extremes, LawCache, Metric, MetricSink, Replay, Roller, StateDist, extremes_law,
+};
 use crate::systems::repeat_model::{RepeatModel, Repeated, round_metrics};
 use crate::systems::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
@@ -436,6 +438,139 @@ fn strike(
     }
 }
 
+/// A round's strikes on the loser, all at once: the sampler strikes with
+/// real dice; the exact evaluator draws the loser's condition from the law
+/// of `strikes` strikes on it, computed once per (winner, strikes,
+/// condition) by running [`strike`] under [`StateDist`].
+struct StrikeLaws {
+    rounds: LawCache<(bool, u8, Condition), Condition>,
+    /// One strike's law by (side, weapon, condition).
+    single:
+        std::sync::Mutex<std::collections::BTreeMap<(bool, u8, Condition), Vec<(Condition, f64)>>>,
+}
+
+impl StrikeLaws {
+    fn new() -> Self {
+        StrikeLaws {
+            rounds: LawCache::new(),
+            single: Default::default(),
+        }
+    }
+
+    /// The loser's condition after `strikes` strikes by `winner` (`first`
+    /// says which side won, for the cache).
+    #[allow(clippy::too_many_arguments)]
+    fn land(
+        &self,
+        dice: &mut impl Roller,
+        first: bool,
+        strikes: u8,
+        winner: &Fighter,
+        loser: &Fighter,
+        now: Condition,
+        down_is_out: bool,
+    ) -> Condition {
+        if strikes == 0 || now.status == Status::OutOfAction {
+            return now;
+        }
+        let weapons = winner.armed.in_hand.len();
+        self.rounds.draw(
+            dice,
+            (first, strikes, now),
+            || {
+                // strike by strike, each strike's law computed once per
+                // (weapon, condition) by enumerating the hit pipeline
+                let mut single = self.single.lock().unwrap_or_else(|p| p.into_inner());
+                let mut law = std::collections::BTreeMap::from([(now, 1.0)]);
+                for k in 0..strikes {
+                    let w = (usize::from(k) % weapons) as u8;
+                    let mut next = std::collections::BTreeMap::new();
+                    for (c, p) in law {
+                        let one = single.entry((first, w, c)).or_insert_with(|| {
+                            StateDist::certain(c)
+                                .step(STRIKE_PATHS, |r: &mut Replay, c| {
+                                    strike(r, w, winner, loser, c, down_is_out)
+                                })
+                                .expect("hand-to-hand Damage is limited to what enumerates")
+                                .iter()
+                                .map(|(c, p)| (*c, p))
+                                .collect()
+                        });
+                        for (c2, q) in one.iter() {
+                            *next.entry(*c2).or_insert(0.0) += p * q;
+                        }
+                    }
+                    law = next;
+                }
+                law.into_iter().collect()
+            },
+            |d| {
+                let mut c = now;
+                for k in 0..strikes {
+                    strike(d, k, winner, loser, &mut c, down_is_out);
+                }
+                c
+            },
+        )
+    }
+}
+
+/// Both pools rolled and compared at once: the sampler rolls both pools;
+/// the exact evaluator draws (winner, strikes) from their law, computed
+/// once per (edge, dice, dice) from the pools' closed-form laws. `edge` is
+/// the first side's Weapon Skill and modifiers less the second's.
+struct ClashLaws {
+    laws: Laws,
+    clashes: LawCache<(i32, u8, u8), (Outcome, u8)>,
+}
+
+impl ClashLaws {
+    fn up_to(dice: u8) -> Self {
+        ClashLaws {
+            laws: Laws::up_to(dice),
+            clashes: LawCache::new(),
+        }
+    }
+
+    fn clash(
+        &self,
+        dice: &mut impl Roller,
+        edge: i32,
+        na: u8,
+        nb: u8,
+        on_draw: Outcome,
+    ) -> (Outcome, u8) {
+        let settle =
+            |a: Extremes, b: Extremes| decide(edge + margin_of(a) - margin_of(b), 0, on_draw);
+        self.clashes.draw(
+            dice,
+            (edge, na, nb),
+            || {
+                let mut law = std::collections::BTreeMap::new();
+                for (a, p) in self.laws.of(na) {
+                    for (b, q) in self.laws.of(nb) {
+                        *law.entry(settle(*a, *b)).or_insert(0.0) += p * q;
+                    }
+                }
+                law.into_iter().collect()
+            },
+            |d| {
+                let a = Extremes::roll(d, na, D6);
+                let b = Extremes::roll(d, nb, D6);
+                settle(a, b)
+            },
+        )
+    }
+}
+
+/// Dice paths one strike may take under the exact evaluator: wound, save,
+/// Damage dice, Injury.
+const STRIKE_PATHS: usize = 1 << 16;
+
+/// Most Damage dice a hand-to-hand weapon may roll (a strike's dice then
+/// enumerate within [`STRIKE_PATHS`]).
+pub const MAX_DAMAGE_DICE: u32 = 3;
+
 /// What a Hating warrior re-rolls of its pool.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Reroll {
@@ -626,7 +761,6 @@ pub struct Fight {
     b_roll: Extremes,
     winner: Outcome,
     strikes: u8,
-    dealt: u8,
 }
 
 impl Fight {
@@ -725,7 +859,6 @@ impl Duel {
             b_roll: Extremes::default(),
             winner: Outcome::Pending,
             strikes: 0,
-            dealt: 0,
         }
     }
 
@@ -770,11 +903,7 @@ impl Duel {
             return;
         }
         let on_draw = draw_winner(&self.a, &self.b);
-        let fixed = |side: Side| i32::from(side.ws) + side.modifier;
-        let (fa, fb) = (
-            fixed(self.side(Outcome::A, s)),
-            fixed(self.side(Outcome::B, s)),
-        );
+        let (fa, fb) = (self.fixed(Outcome::A, s), self.fixed(Outcome::B, s));
         let choice_a = self.a.hatred.map(|p| {
             let gap = fa - fb - margin_of(s.b_roll);
             choose_reroll(laws, p, s.a_roll, gap, on_draw == Outcome::A)
@@ -791,6 +920,12 @@ impl Duel {
         }
     }
 
+    /// A side's Weapon Skill and modifiers this round.
+    fn fixed(&self, who: Outcome, s: &Fight) -> i32 {
+        let side = self.side(who, s);
+        i32::from(side.ws) + side.modifier
+    }
+
     /// Whether a Hating warrior may re-roll this round.
     fn rerolls(&self, s: &Fight) -> bool {
         !s.later && (self.a.hatred.is_some() || self.b.hatred.is_some())
@@ -803,25 +938,10 @@ impl Duel {
         let (winner, strikes) = decide(a, b, draw_winner(&self.a, &self.b));
         s.winner = winner;
         s.strikes = strikes;
-        s.dealt = 0;
         s.a_roll = Extremes::default();
         s.b_roll = Extremes::default();
         s.a_dazed = false;
         s.b_dazed = false;
-    }
-
-    /// One strike of the round's winner, if it has one left.
-    fn strike(&self, dice: &mut impl Roller, s: &mut Fight) {
-        if s.dealt >= s.strikes {
-            return;
-        }
-        let k = s.dealt;
-        s.dealt += 1;
-        match s.winner {
-            Outcome::A => strike(dice, k, &self.a, &self.b, &mut s.b, true),
-            Outcome::B => strike(dice, k, &self.b, &self.a, &mut s.a, true),
-            _ => {}
-        }
     }
 }
 
@@ -928,7 +1048,8 @@ const ROUNDS_SHOWN: usize = 12;
 /// The duel with its metric handles and dice laws.
 pub struct DuelRule {
     duel: Duel,
-    laws: Laws,
+    clashes: ClashLaws,
+    strike_laws: StrikeLaws,
     max_strikes: u8,
     list: MetricList,
     m: DuelMetrics,
@@ -979,11 +1100,12 @@ impl Duel {
             b_strikes: list.family(&d[15], 0..=max_strikes),
             mean_a_strikes: list.add(&d[16]),
         };
-        let laws = Laws::up_to(self.max_dice());
+        let clashes = ClashLaws::up_to(self.max_dice());
         RepeatModel::new(
             DuelRule {
                 duel: self,
-                laws,
+                clashes,
+                strike_laws: StrikeLaws::new(),
                 max_strikes,
                 list,
                 m,
@@ -1018,7 +1140,7 @@ impl Repeated for DuelRule {
     }
 
     fn sub_steps(&self) -> usize {
-        BEFORE_STRIKES + usize::from(self.max_strikes)
+        BEFORE_STRIKES + 1
     }
 
     fn sub_step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut Fight) {
@@ -1041,23 +1163,38 @@ impl Repeated for DuelRule {
                 s.b_dazed = d.b.stupid && dice.d6() <= 3;
             }
             1 => {
-                let n = if s.a_dazed { 0 } else { d.a.attack_dice() };
-                s.a_roll = self.laws.draw(dice, n);
+                let na = if s.a_dazed { 0 } else { d.a.attack_dice() };
+                if d.rerolls(s) {
+                    s.a_roll = self.clashes.laws.draw(dice, na);
+                } else {
+                    let nb = if s.b_dazed { 0 } else { d.b.attack_dice() };
+                    let edge = d.fixed(Outcome::A, s) - d.fixed(Outcome::B, s);
+                    let on_draw = draw_winner(&d.a, &d.b);
+                    (s.winner, s.strikes) = self.clashes.clash(dice, edge, na, nb, on_draw);
+                    s.a_dazed = false;
+                    s.b_dazed = false;
+                }
             }
             2 => {
-                let n = if s.b_dazed { 0 } else { d.b.attack_dice() };
-                s.b_roll = self.laws.draw(dice, n);
-                if !d.rerolls(s) {
-                    d.resolve(s);
+                if d.rerolls(s) {
+                    let n = if s.b_dazed { 0 } else { d.b.attack_dice() };
+                    s.b_roll = self.clashes.laws.draw(dice, n);
                 }
             }
             3 => {
                 if d.rerolls(s) {
-                    d.hatred(dice, &self.laws, s);
+                    d.hatred(dice, &self.clashes.laws, s);
                     d.resolve(s);
                 }
             }
-            _ => d.strike(dice, s),
+            _ => {
+                let (strikes, laws) = (s.strikes, &self.strike_laws);
+                match s.winner {
+                    Outcome::A => s.b = laws.land(dice, true, strikes, &d.a, &d.b, s.b, true),
+                    Outcome::B => s.a = laws.land(dice, false, strikes, &d.b, &d.a, s.a, true),
+                    _ => {}
+                }
+            }
         }
     }
 
@@ -1116,7 +1253,6 @@ impl Repeated for DuelRule {
         s.b_roll = Extremes::default();
         s.winner = Outcome::Pending;
         s.strikes = 0;
-        s.dealt = 0;
     }
 }
 
@@ -1148,17 +1284,13 @@ pub struct Melee {
     fought: u8,
     out: u8,
     down: u8,
-    def_roll: Extremes,
-    att_roll: Extremes,
     winner: Outcome,
     strikes: u8,
-    dealt: u8,
 }
 
-/// Sub-steps of one attacker's round besides its strikes: the defender's
-/// pool, the attacker's pool and the winner, and settling the attacker's
-/// fate.
-const MELEE_FIXED_STEPS: usize = 3;
+/// Sub-steps of one attacker's round: both pools and the winner, the
+/// strikes, and settling the attacker's fate.
+const MELEE_STEPS: usize = 3;
 
 /// Every metric of the multiple-combat scenario.
 pub const OUTNUMBERED_METRICS: [MetricDecl; 5] = [
@@ -1192,8 +1324,8 @@ pub const OUTNUMBERED_METRICS: [MetricDecl; 5] = [
 /// The multiple combat with its metric handles.
 pub struct OutnumberedRule {
     fight: Outnumbered,
-    laws: Laws,
-    max_strikes: u8,
+    clashes: ClashLaws,
+    strike_laws: StrikeLaws,
     list: MetricList,
     metrics: [Metric; 5],
 }
@@ -1205,27 +1337,12 @@ impl Outnumbered {
         let dice = (self.attacker.attack_dice() + n).max(self.defender.attack_dice());
         let mut list = MetricList::new();
         let metrics = OUTNUMBERED_METRICS.map(|d| list.add(&d));
-        let max_strikes = self.worst_case().max_strikes();
         OutnumberedRule {
-            laws: Laws::up_to(dice),
-            max_strikes,
+            clashes: ClashLaws::up_to(dice),
+            strike_laws: StrikeLaws::new(),
             fight: self,
             list,
             metrics,
-        }
-    }
-
-    /// The last attacker's round as a duel, for bounds.
-    fn worst_case(&self) -> Duel {
-        let k = self.attackers.saturating_sub(1);
-        let mut a = self.attacker.clone();
-        a.armed.bonus_dice += k;
-        a.modifier += i32::from(k);
-        Duel {
-            a,
-            b: self.defender.clone(),
-            charger: self.charged.then_some(Outcome::A),
-            obstacle: false,
         }
     }
 
@@ -1249,7 +1366,7 @@ impl Outnumbered {
 
 impl OutnumberedRule {
     fn per_attacker(&self) -> usize {
-        MELEE_FIXED_STEPS + usize::from(self.max_strikes)
+        MELEE_STEPS
     }
 }
 
@@ -1263,11 +1380,8 @@ impl Mechanic for OutnumberedRule {
             fought: 0,
             out: 0,
             down: 0,
-            def_roll: Extremes::default(),
-            att_roll: Extremes::default(),
             winner: Outcome::Pending,
             strikes: 0,
-            dealt: 0,
         }
     }
 
@@ -1283,19 +1397,29 @@ impl Mechanic for OutnumberedRule {
         let k = (i / self.per_attacker()) as u8;
         let j = i % self.per_attacker();
         match j {
-            0 => s.def_roll = self.laws.draw(dice, f.defender.attack_dice()),
-            1 => {
-                s.att_roll = self.laws.draw(dice, f.attacker.attack_dice() + k);
-                let a = combat_score(f.attacker_side(k, s.current.ws), s.att_roll, s.def_roll);
-                let b = combat_score(f.defender_side(s.defender.ws), s.def_roll, s.att_roll);
-                let (w, n) = decide(a, b, draw_winner(&f.attacker, &f.defender));
-                s.winner = w;
-                s.strikes = n;
-                s.dealt = 0;
-                s.def_roll = Extremes::default();
-                s.att_roll = Extremes::default();
+            0 => {
+                let a = f.attacker_side(k, s.current.ws);
+                let b = f.defender_side(s.defender.ws);
+                let edge = i32::from(a.ws) + a.modifier - i32::from(b.ws) - b.modifier;
+                let (na, nb) = (f.attacker.attack_dice() + k, f.defender.attack_dice());
+                let on_draw = draw_winner(&f.attacker, &f.defender);
+                (s.winner, s.strikes) = self.clashes.clash(dice, edge, na, nb, on_draw);
             }
-            j if j == self.per_attacker() - 1 => {
+            1 => {
+                let (n, laws) = (s.strikes, &self.strike_laws);
+                match s.winner {
+                    Outcome::A => {
+                        s.defender =
+                            laws.land(dice, true, n, &f.attacker, &f.defender, s.defender, false)
+                    }
+                    Outcome::B => {
+                        s.current =
+                            laws.land(dice, false, n, &f.defender, &f.attacker, s.current, false)
+                    }
+                    _ => {}
+                }
+            }
+            _ => {
                 match s.current.status {
                     Status::OutOfAction => s.out += 1,
                     Status::Down => s.down += 1,
@@ -1303,26 +1427,8 @@ impl Mechanic for OutnumberedRule {
                 }
                 s.fought += 1;
                 s.current = f.attacker.stats.fresh();
-                s.def_roll = Extremes::default();
-                s.att_roll = Extremes::default();
                 s.winner = Outcome::Pending;
                 s.strikes = 0;
-                s.dealt = 0;
-            }
-            _ => {
-                if s.dealt < s.strikes {
-                    let n = s.dealt;
-                    s.dealt += 1;
-                    match s.winner {
-                        Outcome::A => {
-                            strike(dice, n, &f.attacker, &f.defender, &mut s.defender, false)
-                        }
-                        Outcome::B => {
-                            strike(dice, n, &f.defender, &f.attacker, &mut s.current, false)
-                        }
-                        _ => {}
-                    }
-                }
             }
         }
     }
@@ -1634,14 +1740,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn exact_duel_timing() {
-        let t = std::time::Instant::now();
-        let m = duel_4v4().into_model();
-        m.exact().unwrap();
-        eprintln!("4v4 exact {:?}", t.elapsed());
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! is declared once for both sides (`a_...`, `b_...`).
 
 use super::melee::{
-    Armed, Causes, Draws, Duel, Fighter, HatredPolicy, MeleeStrength, MeleeWeapon, Outcome,
-    Outnumbered,
+    Armed, Causes, Draws, Duel, Fighter, HatredPolicy, MAX_DAMAGE_DICE, MeleeStrength, MeleeWeapon,
+    Outcome, Outnumbered,
 };
 use super::warrior::WarriorStats;
 use super::weapon::Damage;
@@ -287,6 +287,14 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
         }
         Some(d) => Damage::parse(&d).map_err(|e| ParamError::new(f("custom_damage"), e))?,
     };
+    if damage.dice_count() > MAX_DAMAGE_DICE {
+        return Err(ParamError::new(
+            f("custom_damage"),
+            format!(
+                "at most {MAX_DAMAGE_DICE} Damage dice in hand-to-hand (each strike is evaluated exactly)"
+            ),
+        ));
+    }
     let draws = match p.word(&f("custom_draws"))?.as_deref() {
         Some("spear") => Draws::Spear,
         Some("loses") => Draws::Loses,

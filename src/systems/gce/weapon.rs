@@ -64,6 +64,11 @@ impl Damage {
         (self.count == 0).then_some(self.plus)
     }
 
+    /// How many dice it rolls.
+    pub fn dice_count(&self) -> u32 {
+        self.count
+    }
+
     /// The most it can deal.
     pub fn max(&self) -> u32 {
         self.count * self.sides + self.plus
