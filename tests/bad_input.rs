@@ -49,9 +49,46 @@ tolerance = 0.5
 /// The template with line `n` (1-based) replaced by `text` (which may hold
 /// several lines, or none).
 fn with(n: usize, text: &str) -> String {
-    let mut lines: Vec<String> = TEMPLATE.lines().map(String::from).collect();
+    replace_line(TEMPLATE, n, text)
+}
+
+fn replace_line(template: &str, n: usize, text: &str) -> String {
+    let mut lines: Vec<String> = template.lines().map(String::from).collect();
     lines[n - 1] = text.to_string();
     lines.join("\n") + "\n"
+}
+
+/// A valid hand-to-hand spec; `melee(n, text)` replaces its line `n`.
+const MELEE: &str = r#"name = "cat"
+title = "Hand-to-hand catalogue"
+system = "gce"
+scenario = "hand_to_hand"
+trials = 2000
+seed = 1
+
+[base]
+a_ws = 3
+a_bs = 3
+a_attacks = 1
+a_initiative = 3
+a_strength = 3
+a_toughness = 3
+a_wounds = 1
+a_weapons = "choppa"
+b_ws = 3
+b_bs = 3
+b_attacks = 1
+b_initiative = 3
+b_strength = 3
+b_toughness = 3
+b_wounds = 1
+
+[[profile]]
+name = "duel"
+"#;
+
+fn melee(n: usize, text: &str) -> String {
+    replace_line(MELEE, n, text)
 }
 
 /// One bad input: files to write into a scratch folder (`cat.toml` is the
@@ -1018,6 +1055,85 @@ fn catalogue() -> Vec<Case> {
         &["prob", "d6", "--format", "xml"],
         &["'xml'", "--format"],
     ));
+    // --- hand-to-hand (issue 9) ---
+    c.extend([
+        spec_case(
+            "hand-to-hand: no Attack Dice",
+            melee(11, "a_attacks = 0\na_hands = 1"),
+            &["cat.toml:11: base.a_attacks:", "no Attack Dice"],
+        ),
+        spec_case(
+            "hand-to-hand: WS 11",
+            melee(9, "a_ws = 11"),
+            &["cat.toml:9: base.a_ws:", "11"],
+        ),
+        spec_case(
+            "hand-to-hand: two double-handed weapons",
+            melee(16, "a_weapons = \"demilune, uge_choppa\""),
+            &["cat.toml:16: base.a_weapons:", "double-handed"],
+        ),
+        spec_case(
+            "hand-to-hand: misspelt weapon",
+            melee(16, "a_weapons = \"chopa\""),
+            &["cat.toml:16: base.a_weapons:", "did you mean 'choppa'"],
+        ),
+        spec_case(
+            "hand-to-hand: custom stats without a custom weapon",
+            melee(16, "a_weapons = \"choppa\"\na_custom_damage = \"D3\""),
+            &["cat.toml:17: base.a_custom_damage:", "no 'custom' weapon"],
+        ),
+        spec_case(
+            "hand-to-hand: custom weapon without its Strength",
+            melee(16, "a_weapons = \"custom\"\na_custom_damage = \"1\""),
+            &["a_custom_strength"],
+        ),
+        spec_case(
+            "hand-to-hand: too many Damage dice",
+            melee(
+                16,
+                "a_weapons = \"custom\"\na_custom_strength = \"AU+1\"\na_custom_damage = \"4D6\"",
+            ),
+            &["cat.toml:18: base.a_custom_damage:", "at most 3"],
+        ),
+        spec_case(
+            "hand-to-hand: a bad custom Strength",
+            melee(
+                16,
+                "a_weapons = \"custom\"\na_custom_strength = \"strong\"\na_custom_damage = \"1\"",
+            ),
+            &["cat.toml:17: base.a_custom_strength:", "AU+1"],
+        ),
+        spec_case(
+            "hand-to-hand: Fear test without Leadership",
+            melee(23, "b_wounds = 1\nb_causes = \"fear\""),
+            &["a_leadership", "Fear"],
+        ),
+        spec_case(
+            "hand-to-hand: a Hatred policy without Hatred",
+            melee(16, "a_weapons = \"choppa\"\na_hatred_policy = \"best\""),
+            &["cat.toml:17: base.a_hatred_policy:", "a_hatred"],
+        ),
+        spec_case(
+            "hand-to-hand: an obstacle with nobody charging",
+            melee(23, "b_wounds = 1\ncharger = \"none\"\nobstacle = true"),
+            &["cat.toml:25: base.obstacle:"],
+        ),
+        spec_case(
+            "hand-to-hand: nobody can wound",
+            melee(13, "a_strength = 1")
+                .replace("b_strength = 3", "b_strength = 1")
+                .replace("toughness = 3", "toughness = 10"),
+            &["base.a_weapons:", "never ends"],
+        ),
+        spec_case(
+            "hand-to-hand: unknown policy",
+            melee(
+                16,
+                "a_weapons = \"choppa\"\na_hatred = true\na_hatred_policy = \"smart\"",
+            ),
+            &["cat.toml:18: base.a_hatred_policy:", "'smart'"],
+        ),
+    ]);
     c.push(cmd_case(
         "prob chart of a bad type",
         &["prob", "d6", "--chart", "{dir}/x.gif"],
@@ -1077,22 +1193,24 @@ fn run_case(i: usize, case: &Case) -> Result<(), String> {
 
 #[test]
 fn the_template_itself_is_good() {
-    let dir = scratch(9999);
-    std::fs::write(dir.join("cat.toml"), TEMPLATE).unwrap();
-    let out = dir.join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_krunch"))
-        .args([
-            "run",
-            dir.join("cat.toml").to_str().unwrap(),
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.join("cat").join("data.csv").exists());
-    let _ = std::fs::remove_dir_all(&dir);
+    for (i, template) in [TEMPLATE, MELEE].into_iter().enumerate() {
+        let dir = scratch(9990 + i);
+        std::fs::write(dir.join("cat.toml"), template).unwrap();
+        let out = dir.join("out");
+        let o = Command::new(env!("CARGO_BIN_EXE_krunch"))
+            .args([
+                "run",
+                dir.join("cat.toml").to_str().unwrap(),
+                "--quiet",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(out.join("cat").join("data.csv").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]
