@@ -6,7 +6,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use krunch::dice::{BatchedRoller, Tally};
-use krunch::systems::{Model, ParamValue, Params, RULE_SETS, build};
+use krunch::systems::{ParamValue, Params, RULE_SETS, build};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;

@@ -14,7 +14,7 @@ pub use expr::{
     Cmp, Expr, ExprError, MAX_LENGTH, MAX_NESTING, MAX_ROLL_DICE, MAX_TERMS, Pool, Reroll,
 };
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
-pub use pool::{Extremes, LawCache, SharedLaw, extremes_law};
+pub use pool::{Alias, ChainWalk, Extremes, LawCache, SharedLaw, extremes_law};
 pub use roller::{
     BATCH_LIMIT, BatchedRoller, Replay, Roller, StateDist, TooManyPaths, enumerate, split_word,
     stream_seed,

@@ -66,8 +66,11 @@ impl Extremes {
 /// never touches the cache.
 #[derive(Debug, Default)]
 pub struct LawCache<K, T> {
-    laws: Mutex<BTreeMap<K, Arc<Vec<(T, f64)>>>>,
+    laws: Mutex<BTreeMap<K, Law<T>>>,
 }
+
+/// A law shared between the cache and its users.
+type Law<T> = Arc<Vec<(T, f64)>>;
 
 /// A shared law, as [`LawCache`] hands it out.
 #[derive(Debug)]
@@ -87,6 +90,17 @@ impl<K: Ord + Clone, T: Clone> LawCache<K, T> {
         }
     }
 
+    /// The law for `key`, computed by `compute` the first time.
+    pub fn law(&self, key: K, compute: impl FnOnce() -> Vec<(T, f64)>) -> SharedLaw<T> {
+        let mut laws = self.laws.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(law) = laws.get(&key) {
+            return SharedLaw(law.clone());
+        }
+        let law = Arc::new(compute());
+        laws.insert(key, law.clone());
+        SharedLaw(law)
+    }
+
     /// Draws the sub-roll for `key`: `sample` under the sampler; under the
     /// exact enumerator a branch on the law `compute` gives (computed once
     /// per key).
@@ -97,18 +111,157 @@ impl<K: Ord + Clone, T: Clone> LawCache<K, T> {
         compute: impl FnOnce() -> Vec<(T, f64)>,
         sample: impl FnOnce(&mut R) -> T,
     ) -> T {
-        dice.known(
-            || {
-                let mut laws = self.laws.lock().unwrap_or_else(|p| p.into_inner());
-                if let Some(law) = laws.get(&key) {
-                    return SharedLaw(law.clone());
-                }
-                let law = Arc::new(compute());
-                laws.insert(key, law.clone());
-                SharedLaw(law)
-            },
-            sample,
-        )
+        dice.known(|| self.law(key, compute), sample)
+    }
+}
+
+/// A law laid out for sampling in constant time from one uniform 64-bit
+/// word (Walker's alias method, built by Vose's algorithm): the word's
+/// high part by multiply-high picks a column, the low part decides between
+/// the column's own outcome and its alias. Fast samplers walk a chain of
+/// rounds this way, each round one word. Every outcome's probability is
+/// represented to within `n * 2^-64` (plus the rounding of the build).
+#[derive(Clone, Debug)]
+pub struct Alias<T> {
+    /// Below this the column keeps its own outcome (scaled to `2^64`).
+    keep: Vec<u64>,
+    alias: Vec<u32>,
+    values: Vec<T>,
+}
+
+impl<T: Clone> Alias<T> {
+    /// The table of `law` (probabilities summing to 1).
+    pub fn new(law: &[(T, f64)]) -> Self {
+        let n = law.len();
+        assert!(n > 0, "a law has at least one outcome");
+        let total: f64 = law.iter().map(|(_, p)| p).sum();
+        let mut scaled: Vec<f64> = law.iter().map(|(_, p)| p / total * n as f64).collect();
+        let (mut small, mut large): (Vec<usize>, Vec<usize>) =
+            (0..n).partition(|&i| scaled[i] < 1.0);
+        let mut keep = vec![u64::MAX; n];
+        let mut alias: Vec<u32> = (0..n as u32).collect();
+        while let (Some(&s), Some(&l)) = (small.last(), large.last()) {
+            small.pop();
+            keep[s] = (scaled[s] * 18_446_744_073_709_551_616.0) as u64;
+            alias[s] = l as u32;
+            scaled[l] -= 1.0 - scaled[s];
+            if scaled[l] < 1.0 {
+                large.pop();
+                small.push(l);
+            }
+        }
+        // what is left is 1 up to rounding: keep its own outcome
+        Alias {
+            keep,
+            alias,
+            values: law.iter().map(|(v, _)| v.clone()).collect(),
+        }
+    }
+
+    /// The outcome for uniform `word`.
+    #[inline]
+    pub fn sample(&self, word: u64) -> &T {
+        let wide = u128::from(word) * self.keep.len() as u128;
+        let column = (wide >> 64) as usize;
+        let i = if (wide as u64) < self.keep[column] {
+            column
+        } else {
+            self.alias[column] as usize
+        };
+        &self.values[i]
+    }
+
+    /// The probability the table gives each outcome, in the law's order.
+    pub fn implied(&self) -> Vec<f64> {
+        let n = self.keep.len();
+        let mut p = vec![0.0; n];
+        for c in 0..n {
+            let own = if self.keep[c] == u64::MAX {
+                1.0
+            } else {
+                self.keep[c] as f64 / 18_446_744_073_709_551_616.0
+            };
+            p[c] += own / n as f64;
+            p[self.alias[c] as usize] += (1.0 - own) / n as f64;
+        }
+        p
+    }
+}
+
+/// A fast sampler for a chain whose one-step laws are known exactly (a
+/// fight round by round, attackers one after another): states are interned
+/// once, and each state's law becomes an alias table over the indices of
+/// the states it leads to, so a step costs one word and one table lookup,
+/// with no hashing once the chain has been walked.
+#[derive(Debug)]
+pub struct ChainWalk<S> {
+    states: Vec<S>,
+    ids: foldhash::HashMap<S, usize>,
+    /// Per state: not yet asked, no law (`Some(None)`), or its table.
+    steps: Vec<Option<Option<Alias<usize>>>>,
+    /// Per state: the state a deterministic follow-up leads to.
+    then: Vec<usize>,
+}
+
+impl<S: Clone + Eq + std::hash::Hash> Default for ChainWalk<S> {
+    fn default() -> Self {
+        ChainWalk {
+            states: Vec::new(),
+            ids: Default::default(),
+            steps: Vec::new(),
+            then: Vec::new(),
+        }
+    }
+}
+
+impl<S: Clone + Eq + std::hash::Hash> ChainWalk<S> {
+    /// The index of `s`, interning it the first time.
+    pub fn id(&mut self, s: &S) -> usize {
+        if let Some(&i) = self.ids.get(s) {
+            return i;
+        }
+        let i = self.states.len();
+        self.states.push(s.clone());
+        self.ids.insert(s.clone(), i);
+        self.steps.push(None);
+        self.then.push(usize::MAX);
+        i
+    }
+
+    /// The state at `id`.
+    pub fn state(&self, id: usize) -> &S {
+        &self.states[id]
+    }
+
+    /// One step from `id` on uniform `word`; `law` gives the step's exact
+    /// law the first time `id` steps (empty when it has none: then `None`,
+    /// and the caller plays the step itself).
+    pub fn step(
+        &mut self,
+        id: usize,
+        word: u64,
+        law: impl FnOnce(&S) -> Vec<(S, f64)>,
+    ) -> Option<usize> {
+        if self.steps[id].is_none() {
+            let outcomes = law(&self.states[id]);
+            let table = (!outcomes.is_empty()).then(|| {
+                let indexed: Vec<(usize, f64)> =
+                    outcomes.iter().map(|(t, p)| (self.id(t), *p)).collect();
+                Alias::new(&indexed)
+            });
+            self.steps[id] = Some(table);
+        }
+        let table = self.steps[id].as_ref().expect("filled above").as_ref()?;
+        Some(*table.sample(word))
+    }
+
+    /// The state `follow` makes of the state at `id` (memoised).
+    pub fn then(&mut self, id: usize, follow: impl FnOnce(&S) -> S) -> usize {
+        if self.then[id] == usize::MAX {
+            let next = follow(&self.states[id]);
+            self.then[id] = self.id(&next);
+        }
+        self.then[id]
     }
 }
 
@@ -159,7 +312,7 @@ pub fn extremes_law(n: u8, sides: u32) -> Vec<(Extremes, f64)> {
         }
     }
     out.retain(|(_, p)| *p > 0.0);
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.sort_by_key(|a| a.0);
     out
 }
 
@@ -181,6 +334,52 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn alias_tables_give_each_outcome_its_probability() {
+        for law in [
+            extremes_law(4, 6),
+            extremes_law(1, 6),
+            vec![(Extremes::default(), 1.0)],
+        ] {
+            let t = Alias::new(&law);
+            for ((_, p), q) in law.iter().zip(t.implied()) {
+                assert!((p - q).abs() < 1e-15, "{p} vs {q}");
+            }
+        }
+        // a single column and its words: the low part decides
+        let t = Alias::new(&[('a', 0.25), ('b', 0.75)]);
+        assert_eq!(t.implied(), vec![0.25, 0.75]);
+        let seen: Vec<char> = [0u64, u64::MAX / 4, u64::MAX / 2, u64::MAX]
+            .iter()
+            .map(|&w| *t.sample(w))
+            .collect();
+        assert!(seen.contains(&'a') && seen.contains(&'b'), "{seen:?}");
+    }
+
+    #[test]
+    fn a_chain_walk_steps_by_its_laws() {
+        // a countdown that drops by 1 or 2: from 3 it must reach 0 or below
+        let mut w: ChainWalk<i32> = ChainWalk::default();
+        let start = w.id(&3);
+        let mut roller = crate::dice::BatchedRoller::new(1, &[0]);
+        let mut twos = 0;
+        for _ in 0..1000 {
+            let mut at = start;
+            while *w.state(at) > 0 {
+                at = w
+                    .step(at, roller.next_word(), |s| vec![(s - 1, 0.5), (s - 2, 0.5)])
+                    .unwrap();
+            }
+            twos += u32::from(*w.state(at) == -1);
+        }
+        // P(end at -1): f(1) = 1/2, f(2) = 1/4, f(3) = 3/8; a binomial test
+        // at a stated false-alarm rate of 1e-6, fixed seed
+        let p = crate::dice::stats::binomial_p_value(u64::from(twos), 1000, 0.375);
+        assert!(p > 1e-6, "{twos} of 1000: p = {p}");
+        // laws are asked once per state
+        assert!(w.step(start, 0, |_| unreachable!("cached")).is_some());
     }
 
     #[test]

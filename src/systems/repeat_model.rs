@@ -124,12 +124,34 @@ impl<M: Repeated> RepeatModel<M> {
     }
 
     fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
+        self.trial_with(dice, sink, |d, s| self.play_round(d, s));
+    }
+
+    /// Records the rounds metrics of a trial that took `rounds` rounds.
+    pub fn record_rounds(&self, rounds: usize, sink: &mut impl MetricSink) {
+        sink.record(self.mean_rounds, rounds as u64);
+        sink.record(self.rounds[rounds.min(self.shown + 1) - 1], 1);
+    }
+
+    /// One round through the rule's sub-steps.
+    pub fn play_round(&self, dice: &mut impl Roller, s: &mut M::State) {
+        for i in 0..self.rule.sub_steps() {
+            self.rule.sub_step(i, dice, s);
+        }
+    }
+
+    /// One trial whose rounds `round` plays (the sub-steps, or a faster
+    /// sampler of the same law), recording every metric.
+    pub fn trial_with<R>(
+        &self,
+        dice: &mut R,
+        sink: &mut impl MetricSink,
+        mut round: impl FnMut(&mut R, &mut M::State),
+    ) {
         let mut s = self.rule.start();
         let mut rounds = 0;
         while !self.rule.over(&s) {
-            for i in 0..self.rule.sub_steps() {
-                self.rule.sub_step(i, dice, &mut s);
-            }
+            round(dice, &mut s);
             if rounds == 0 {
                 self.rule.record_first_round(&s, sink);
             }
@@ -137,8 +159,19 @@ impl<M: Repeated> RepeatModel<M> {
             rounds += 1;
         }
         self.rule.record(&s, sink);
-        sink.record(self.mean_rounds, rounds as u64);
-        sink.record(self.rounds[rounds.min(self.shown + 1) - 1], 1);
+        self.record_rounds(rounds, sink);
+    }
+
+    /// The exact law of the state at the end of one round from `s`, before
+    /// [`Repeated::end_round`], or `None` when it cannot be enumerated. A
+    /// fast sampler can walk the chain with it, one draw per round.
+    pub fn round_law(&self, s: &M::State) -> Option<Vec<(M::State, f64)>> {
+        Some(
+            self.round_from(s)?
+                .iter()
+                .map(|(b, p)| (b.clone(), p))
+                .collect(),
+        )
     }
 
     /// The exact distribution of states at the end of one round from `s`,

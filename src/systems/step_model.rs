@@ -55,6 +55,23 @@ impl<M: Mechanic> StepModel<M> {
         s
     }
 
+    /// The exact law of the state after steps `steps` from `s`, or `None`
+    /// when a step cannot be enumerated. A fast sampler can draw a run of
+    /// steps with it in one go.
+    pub fn law_of_steps(
+        &self,
+        s: &M::State,
+        steps: std::ops::Range<usize>,
+    ) -> Option<Vec<(M::State, f64)>> {
+        let mut d = StateDist::certain(s.clone());
+        for i in steps {
+            d = d
+                .step(STEP_PATHS, |r: &mut Replay, s| self.mechanic.step(i, r, s))
+                .ok()?;
+        }
+        Some(d.iter().map(|(s, p)| (s.clone(), p)).collect())
+    }
+
     /// The exact distribution of final states.
     pub fn exact_states(&self) -> Option<StateDist<M::State>> {
         let mut d = StateDist::certain(self.mechanic.start());

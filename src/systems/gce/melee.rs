@@ -12,11 +12,12 @@ use super::tables::leadership_test;
 use super::warrior::{Condition, Hit, Status, WarriorStats};
 use super::weapon::Damage;
 use crate::dice::{
-    Extremes, LawCache, Metric, MetricSink, Replay, Roller, StateDist, extremes_law,
+    BatchedRoller, ChainWalk, Extremes, LawCache, Metric, MetricSink, Replay, Roller, StateDist,
+    Tally, extremes_law,
 };
 use crate::systems::repeat_model::{RepeatModel, Repeated, round_metrics};
-use crate::systems::step_model::Mechanic;
-use crate::systems::{MetricDecl, MetricList};
+use crate::systems::step_model::{Mechanic, StepModel};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model};
 
 /// Faces of an Attack Dice.
 const D6: u32 = 6;
@@ -330,7 +331,7 @@ impl Fighter {
 }
 
 /// A warrior's nerve for the whole combat after the charge's tests.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Nerve {
     /// Fights as normal.
     #[default]
@@ -353,7 +354,7 @@ impl Nerve {
 }
 
 /// Who won a round.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Outcome {
     /// Not decided yet (or no round was fought).
     #[default]
@@ -445,9 +446,11 @@ fn strike(
 struct StrikeLaws {
     rounds: LawCache<(bool, u8, Condition), Condition>,
     /// One strike's law by (side, weapon, condition).
-    single:
-        std::sync::Mutex<std::collections::BTreeMap<(bool, u8, Condition), Vec<(Condition, f64)>>>,
+    single: std::sync::Mutex<std::collections::BTreeMap<StrikeKey, Vec<(Condition, f64)>>>,
 }
+
+/// Which side strikes, with which weapon, on a warrior in which condition.
+type StrikeKey = (bool, u8, Condition);
 
 impl StrikeLaws {
     fn new() -> Self {
@@ -601,9 +604,8 @@ impl Reroll {
         }
         let n = e.dice - self.count(e);
         let ones = e.ones - self.ones;
-        let highest = if e.tops > 0 {
-            e.highest
-        } else if e.middles() > 0 && !self.highest {
+        // a six, or the highest die between, stays
+        let highest = if e.tops > 0 || (e.middles() > 0 && !self.highest) {
             e.highest
         } else if ones > 0 {
             1
@@ -744,7 +746,7 @@ pub struct Duel {
 }
 
 /// The state of a duel.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Fight {
     a: Condition,
     b: Condition,
@@ -1077,7 +1079,7 @@ struct DuelMetrics {
 
 impl Duel {
     /// The duel's model: rounds until one warrior is Out of Action.
-    pub fn into_model(self) -> RepeatModel<DuelRule> {
+    pub fn into_model(self) -> DuelModel {
         let max_strikes = self.max_strikes();
         let mut list = MetricList::new();
         let d = &DUEL_METRICS;
@@ -1101,17 +1103,96 @@ impl Duel {
             mean_a_strikes: list.add(&d[16]),
         };
         let clashes = ClashLaws::up_to(self.max_dice());
-        RepeatModel::new(
-            DuelRule {
-                duel: self,
-                clashes,
-                strike_laws: StrikeLaws::new(),
-                max_strikes,
-                list,
-                m,
-            },
-            ROUNDS_SHOWN,
-        )
+        DuelModel {
+            model: RepeatModel::new(
+                DuelRule {
+                    duel: self,
+                    clashes,
+                    strike_laws: StrikeLaws::new(),
+                    max_strikes,
+                    list,
+                    m,
+                },
+                ROUNDS_SHOWN,
+            ),
+            rounds: LawCache::new(),
+        }
+    }
+}
+
+/// The duel's model. Exact: the chain of rounds (`RepeatModel`). Monte
+/// Carlo: a fast sampler that walks the same chain, each round one draw
+/// from that round's exact law (computed once per state the fight reaches,
+/// shared by every chunk); [`DuelModel::run_general`] plays the rule on
+/// real dice instead, and is what the tests hold both to.
+pub struct DuelModel {
+    model: RepeatModel<DuelRule>,
+    /// The law of a round from each state met (empty: not enumerable).
+    rounds: LawCache<Fight, Fight>,
+}
+
+impl DuelModel {
+    /// The rule.
+    pub fn rule(&self) -> &DuelRule {
+        self.model.rule()
+    }
+
+    /// Monte Carlo through the sub-steps on real dice.
+    pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_chunk(roller, trials, tally);
+    }
+}
+
+impl Model for DuelModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let model = &self.model;
+        let rule = model.rule();
+        let mut walk: ChainWalk<Fight> = ChainWalk::default();
+        let start = walk.id(&rule.start());
+        let law = |s: &Fight| {
+            let law = self
+                .rounds
+                .law(s.clone(), || model.round_law(s).unwrap_or_default());
+            law.as_ref().to_vec()
+        };
+        for _ in 0..trials {
+            let mut at = start;
+            let mut rounds = 0;
+            while !rule.over(walk.state(at)) {
+                let played = match walk.step(at, roller.next_word(), law) {
+                    Some(end) => end,
+                    None => {
+                        let mut s = walk.state(at).clone();
+                        model.play_round(roller, &mut s);
+                        walk.id(&s)
+                    }
+                };
+                if rounds == 0 {
+                    rule.record_first_round(walk.state(played), tally);
+                }
+                at = walk.then(played, |s| {
+                    let mut s = s.clone();
+                    rule.end_round(&mut s);
+                    s
+                });
+                rounds += 1;
+            }
+            rule.record(walk.state(at), tally);
+            model.record_rounds(rounds, tally);
+            tally.finish_trial();
+        }
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
     }
 }
 
@@ -1277,7 +1358,7 @@ pub struct Outnumbered {
 }
 
 /// The state of a multiple combat.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Melee {
     defender: Condition,
     current: Condition,
@@ -1291,6 +1372,78 @@ pub struct Melee {
 /// Sub-steps of one attacker's round: both pools and the winner, the
 /// strikes, and settling the attacker's fate.
 const MELEE_STEPS: usize = 3;
+
+/// The multiple combat's model: exact by its steps, Monte Carlo by a fast
+/// sampler drawing each attacker's round from that round's exact law
+/// (computed once per state reached); [`OutnumberedModel::run_general`]
+/// plays the rule on real dice.
+pub struct OutnumberedModel {
+    model: StepModel<OutnumberedRule>,
+    /// The law of attacker `k`'s round from each state met (empty: not
+    /// enumerable).
+    rounds: LawCache<(usize, Melee), Melee>,
+}
+
+impl OutnumberedModel {
+    /// Monte Carlo through the steps on real dice.
+    pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_chunk(roller, trials, tally);
+    }
+}
+
+impl Model for OutnumberedModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let rule = self.model.mechanic();
+        let per = rule.per_attacker();
+        let attackers = usize::from(rule.fight.attackers);
+        let mut walk: ChainWalk<(usize, Melee)> = ChainWalk::default();
+        let start = walk.id(&(0, rule.start()));
+        let law = |(k, s): &(usize, Melee)| {
+            let law = self.rounds.law((*k, s.clone()), || {
+                self.model
+                    .law_of_steps(s, k * per..(k + 1) * per)
+                    .unwrap_or_default()
+            });
+            law.as_ref()
+                .iter()
+                .map(|(t, p)| ((k + 1, t.clone()), *p))
+                .collect()
+        };
+        for _ in 0..trials {
+            let mut at = start;
+            loop {
+                let (k, s) = walk.state(at);
+                if *k == attackers || s.defender.is_down_or_out() {
+                    break;
+                }
+                at = match walk.step(at, roller.next_word(), law) {
+                    Some(next) => next,
+                    None => {
+                        let (k, mut s) = walk.state(at).clone();
+                        for i in k * per..(k + 1) * per {
+                            rule.step(i, roller, &mut s);
+                        }
+                        walk.id(&(k + 1, s))
+                    }
+                };
+            }
+            rule.record(&walk.state(at).1, tally);
+            tally.finish_trial();
+        }
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
+    }
+}
 
 /// Every metric of the multiple-combat scenario.
 pub const OUTNUMBERED_METRICS: [MetricDecl; 5] = [
@@ -1331,6 +1484,14 @@ pub struct OutnumberedRule {
 }
 
 impl Outnumbered {
+    /// The multiple combat's model.
+    pub fn into_model(self) -> OutnumberedModel {
+        OutnumberedModel {
+            model: StepModel::new(self.into_rule()),
+            rounds: LawCache::new(),
+        }
+    }
+
     /// The multiple combat as a fixed number of steps.
     pub fn into_rule(self) -> OutnumberedRule {
         let n = self.attackers.saturating_sub(1);

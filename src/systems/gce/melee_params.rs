@@ -2,13 +2,12 @@
 //! is declared once for both sides (`a_...`, `b_...`).
 
 use super::melee::{
-    Armed, Causes, Draws, Duel, Fighter, HatredPolicy, MAX_DAMAGE_DICE, MeleeStrength, MeleeWeapon,
-    Outcome, Outnumbered,
+    Armed, Causes, Draws, Duel, DuelModel, Fighter, HatredPolicy, MAX_DAMAGE_DICE, MeleeStrength,
+    MeleeWeapon, Outcome, Outnumbered, OutnumberedModel,
 };
 use super::warrior::WarriorStats;
 use super::weapon::Damage;
-use crate::systems::registry::did_you_mean;
-use crate::systems::step_model::StepModel;
+use crate::systems::registry::{did_you_mean, resolve};
 use crate::systems::{Model, ParamDecl, ParamError, Params, PresetDecl};
 
 const SEQUENCE: &str = "Hand-to-Hand Combat, Sequence";
@@ -415,8 +414,28 @@ fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
     Ok(())
 }
 
+/// The one-on-one model from the spec's parameters as given (presets
+/// filled in and values checked here), for tests and benches that need its
+/// two samplers.
+pub fn duel_model(given: &Params) -> Result<DuelModel, ParamError> {
+    let decls = duel_params();
+    let p = resolve(&super::RULES, &decls, given)?.bound(decls);
+    duel(&p)
+}
+
+/// The multiple-combat model from the spec's parameters as given.
+pub fn outnumbered_model(given: &Params) -> Result<OutnumberedModel, ParamError> {
+    let decls = outnumbered_params();
+    let p = resolve(&super::RULES, &decls, given)?.bound(decls);
+    outnumbered(&p)
+}
+
 /// Builds the one-on-one model.
 pub fn build_duel(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(duel(p)?))
+}
+
+fn duel(p: &Params) -> Result<DuelModel, ParamError> {
     let charger = match p.word("charger")?.as_deref() {
         Some("b") => Some(Outcome::B),
         Some("none") => None,
@@ -442,16 +461,20 @@ pub fn build_duel(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Para
             "neither warrior can wound the other (Wound Chart '-' or no Damage): the fight never ends",
         ));
     }
-    Ok(Box::new(duel.into_model()))
+    Ok(duel.into_model())
 }
 
 /// Builds the multiple-combat model.
 pub fn build_outnumbered(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(outnumbered(p)?))
+}
+
+fn outnumbered(p: &Params) -> Result<OutnumberedModel, ParamError> {
     let fight = Outnumbered {
         attacker: fighter(p, "a_", false)?,
         defender: fighter(p, "b_", false)?,
         attackers: p.need_int("attackers")? as u8,
         charged: p.flag("attackers_charged")?,
     };
-    Ok(Box::new(StepModel::new(fight.into_rule())))
+    Ok(fight.into_model())
 }
