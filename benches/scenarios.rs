@@ -6,7 +6,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use krunch::dice::{BatchedRoller, Tally};
-use krunch::systems::{ParamValue, Params, RULE_SETS, build};
+use krunch::systems::gce::melee_params::{duel_model, outnumbered_model};
+use krunch::systems::{Model, ParamValue, Params, RULE_SETS, build};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
@@ -134,15 +135,8 @@ fn naive_rounds(rng: &mut Xoshiro256PlusPlus, n: u64) -> [u64; 2] {
 fn hand_to_hand(c: &mut Criterion) {
     let mut one_round = FOUR_V_FOUR.to_vec();
     one_round.extend([("attackers", "1"), ("attackers_charged", "true")]);
-    let round = build(
-        "gce",
-        "multiple_combat",
-        &params(&one_round),
-        &Params::new(),
-    )
-    .expect("valid round");
-    let duel =
-        build("gce", "hand_to_hand", &params(FOUR_V_FOUR), &Params::new()).expect("valid duel");
+    let round = outnumbered_model(&params(&one_round)).expect("valid round");
+    let duel = duel_model(&params(FOUR_V_FOUR)).expect("valid duel");
     let mut g = c.benchmark_group("gce_hand_to_hand");
     g.sample_size(20);
     g.measurement_time(Duration::from_secs(3));
@@ -151,11 +145,27 @@ fn hand_to_hand(c: &mut Criterion) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         b.iter(|| black_box(naive_rounds(&mut rng, TRIALS * 8)))
     });
-    g.bench_function("round, rule sampler", |b| {
+    g.bench_function("round, the rule on real dice", |b| {
+        let mut r = BatchedRoller::new(3, &[0]);
+        b.iter(|| {
+            let mut t = Tally::new(round.metrics().len());
+            round.run_general(&mut r, TRIALS * 8, &mut t);
+            black_box(t)
+        })
+    });
+    g.bench_function("round, fast sampler (chain walk)", |b| {
         let mut r = BatchedRoller::new(3, &[0]);
         b.iter(|| {
             let mut t = Tally::new(round.metrics().len());
             round.run_chunk(&mut r, TRIALS * 8, &mut t);
+            black_box(t)
+        })
+    });
+    g.bench_function("fight to the end 4v4 3 wounds, fast sampler", |b| {
+        let mut r = BatchedRoller::new(3, &[0]);
+        b.iter(|| {
+            let mut t = Tally::new(duel.metrics().len());
+            duel.run_chunk(&mut r, TRIALS * 8, &mut t);
             black_box(t)
         })
     });

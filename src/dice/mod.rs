@@ -19,4 +19,4 @@ pub use roller::{
     BATCH_LIMIT, BatchedRoller, Replay, Roller, StateDist, TooManyPaths, enumerate, split_word,
     stream_seed,
 };
-pub use tally::{Expectation, Metric, MetricSink, Tally};
+pub use tally::{Expectation, Metric, MetricSink, Tally, Times};

@@ -13,7 +13,7 @@ use super::warrior::{Condition, Hit, Status, WarriorStats};
 use super::weapon::Damage;
 use crate::dice::{
     BatchedRoller, ChainWalk, Extremes, LawCache, Metric, MetricSink, Replay, Roller, StateDist,
-    Tally, extremes_law,
+    Tally, Times, extremes_law,
 };
 use crate::systems::repeat_model::{RepeatModel, Repeated, round_metrics};
 use crate::systems::step_model::{Mechanic, StepModel};
@@ -1159,6 +1159,15 @@ impl Model for DuelModel {
                 .law(s.clone(), || model.round_law(s).unwrap_or_default());
             law.as_ref().to_vec()
         };
+        // how many trials ended where, played which first round, took how
+        // many rounds: recorded once per outcome at the end
+        let (mut finals, mut firsts, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
+        let count = |hist: &mut Vec<u64>, i: usize| {
+            if hist.len() <= i {
+                hist.resize(i + 1, 0);
+            }
+            hist[i] += 1;
+        };
         for _ in 0..trials {
             let mut at = start;
             let mut rounds = 0;
@@ -1172,7 +1181,7 @@ impl Model for DuelModel {
                     }
                 };
                 if rounds == 0 {
-                    rule.record_first_round(walk.state(played), tally);
+                    count(&mut firsts, played);
                 }
                 at = walk.then(played, |s| {
                     let mut s = s.clone();
@@ -1181,10 +1190,19 @@ impl Model for DuelModel {
                 });
                 rounds += 1;
             }
-            rule.record(walk.state(at), tally);
-            model.record_rounds(rounds, tally);
-            tally.finish_trial();
+            count(&mut finals, at);
+            count(&mut lengths, rounds);
         }
+        for (id, &n) in firsts.iter().enumerate().filter(|(_, n)| **n > 0) {
+            rule.record_first_round(walk.state(id), &mut Times { tally, count: n });
+        }
+        for (id, &n) in finals.iter().enumerate().filter(|(_, n)| **n > 0) {
+            rule.record(walk.state(id), &mut Times { tally, count: n });
+        }
+        for (rounds, &n) in lengths.iter().enumerate().filter(|(_, n)| **n > 0) {
+            model.record_rounds(rounds, &mut Times { tally, count: n });
+        }
+        tally.add_trials(trials);
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
@@ -1413,6 +1431,7 @@ impl Model for OutnumberedModel {
                 .map(|(t, p)| ((k + 1, t.clone()), *p))
                 .collect()
         };
+        let mut finals: Vec<u64> = Vec::new();
         for _ in 0..trials {
             let mut at = start;
             loop {
@@ -1431,9 +1450,15 @@ impl Model for OutnumberedModel {
                     }
                 };
             }
-            rule.record(&walk.state(at).1, tally);
-            tally.finish_trial();
+            if finals.len() <= at {
+                finals.resize(at + 1, 0);
+            }
+            finals[at] += 1;
         }
+        for (id, &n) in finals.iter().enumerate().filter(|(_, n)| **n > 0) {
+            rule.record(&walk.state(id).1, &mut Times { tally, count: n });
+        }
+        tally.add_trials(trials);
     }
 
     fn exact(&self) -> Option<Vec<f64>> {

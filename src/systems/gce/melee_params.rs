@@ -106,7 +106,7 @@ fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<ParamDecl> {
         ParamDecl::text(name("weapons"), "choppa, slugga")
             .default("")
             .about(format!(
-                "{who}'s weapons in the order drawn ({}); a free hand holds the Knife",
+                "{who}'s weapons in the order drawn ({}); a free hand holds the Knife; leave out a pistol that is out of ammo",
                 WEAPON_NAMES.join(", ")
             ))
             .seed(WEAPONS),
