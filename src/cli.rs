@@ -62,10 +62,10 @@ pub enum Command {
     #[command(allow_negative_numbers = true)]
     Check(CheckArgs),
     /// Exact distribution of dice expressions: table, mean, sd, bars.
-    #[command(after_help = GRAMMAR)]
+    #[command(after_help = grammar())]
     Prob(ProbArgs),
     /// Roll a dice expression (reproducibly with --seed).
-    #[command(after_help = GRAMMAR, allow_negative_numbers = true)]
+    #[command(after_help = grammar(), allow_negative_numbers = true)]
     Roll(RollArgs),
 }
 
@@ -205,10 +205,17 @@ pub enum Format {
     Json,
 }
 
-pub const GRAMMAR: &str = "\
+/// The dice-expression grammar shown by `prob --help` and `roll --help`,
+/// with the named dice the rule sets supply.
+fn grammar() -> String {
+    GRAMMAR.replace("{named}", &krunch::systems::named_dice::help())
+}
+
+/// [`grammar`] with `{named}` where the named dice go.
+const GRAMMAR: &str = "\
 Dice expressions:
   NdX          N dice with X sides (d6 = 1d6; d3, d20, d100 ...)
-  d{1,1,2,2,3,0}  a die with these faces     sf  Sustained Fire die (JAM = 0)   df  Fudge die
+  d{1,1,2,2,3,0}  a die with these faces     {named}df  Fudge die
   4d6k3        keep the highest 3 (also kh3)    5d10kl2   keep the lowest 2
   d6!          explode: a top face rolls again and adds (Kry-Gothic's exploding
                sixes); at most 20 extra dice, or set the depth: d6!3

@@ -244,7 +244,7 @@ fn update_baseline(
 }
 
 fn parse_expression(text: &str) -> anyhow::Result<Expr> {
-    Expr::parse(text).map_err(|e| anyhow::anyhow!("{e}"))
+    systems::named_dice::parse(text).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// `krunch prob`: exact distributions, as a table or JSON, and a chart.
