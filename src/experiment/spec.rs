@@ -958,8 +958,15 @@ pub enum ValueError {
     },
 }
 
+/// How far outside [0, 1] a probability may lie and still be read as one:
+/// exact values are sums of many terms, and `check --update` writes them as
+/// computed (a certain event can sum to 1.0000000000000002). Exact checks
+/// match within 1e-9 too.
+pub(crate) const PROBABILITY_ROUNDING: f64 = 1e-9;
+
 /// Whether `value` is possible for a metric of `kind`: finite, and a
-/// probability within [0, 1]. Used for `[[expect]]` and baselines.
+/// probability within [0, 1] (give or take [`PROBABILITY_ROUNDING`]). Used
+/// for `[[expect]]` and baselines.
 pub(crate) fn check_expected_value(
     metric: &str,
     kind: Option<systems::MetricKind>,
@@ -968,7 +975,8 @@ pub(crate) fn check_expected_value(
     if !value.is_finite() {
         return Err(ValueError::NotFinite(value));
     }
-    if kind == Some(systems::MetricKind::Probability) && !(0.0..=1.0).contains(&value) {
+    let possible = -PROBABILITY_ROUNDING..=1.0 + PROBABILITY_ROUNDING;
+    if kind == Some(systems::MetricKind::Probability) && !possible.contains(&value) {
         return Err(ValueError::NotAProbability {
             metric: metric.to_string(),
             value,
@@ -983,4 +991,29 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::MetricKind::{Mean, Probability};
+
+    #[test]
+    fn a_probability_off_by_rounding_is_still_one() {
+        // `check --update` wrote this for certain events (exact sums)
+        assert_eq!(
+            check_expected_value("p", Some(Probability), 1.0000000000000002),
+            Ok(())
+        );
+        assert_eq!(check_expected_value("p", Some(Probability), -1e-17), Ok(()));
+        for impossible in [1.000001, -0.001, 2.0] {
+            let e = check_expected_value("p", Some(Probability), impossible).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("{impossible} is impossible: 'p' is a probability, from 0 to 1")
+            );
+        }
+        assert_eq!(check_expected_value("m", Some(Mean), 2.0), Ok(()));
+        assert!(check_expected_value("m", Some(Mean), f64::NAN).is_err());
+    }
 }
