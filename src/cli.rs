@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
+/// Examples shown by `--help` and `run --help`.
 pub const EXAMPLES: &str = "\
 Examples:
   krunch run experiments/shoota_vs_kannon.toml
@@ -26,6 +27,7 @@ Examples:
 Exit codes: 0 success, 1 `check` found a moved expectation, 2 bad input
 (the message names file, line and field).";
 
+/// `krunch` and its options.
 #[derive(Parser)]
 #[command(
     name = "krunch",
@@ -33,7 +35,6 @@ Exit codes: 0 success, 1 `check` found a moved expectation, 2 bad input
     about = "How likely is it? Exact and Monte Carlo odds for tabletop wargame rules.",
     after_help = EXAMPLES
 )]
-/// `krunch` and its options.
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

@@ -26,7 +26,9 @@ enum Verdict {
 fn main() -> ExitCode {
     let verdict = match Cli::parse().command {
         Command::Run(args) => run(args).map(|()| Verdict::Done),
-        Command::List(args) => list(args.system.as_deref(), args.scenario.as_deref()),
+        Command::List(args) => {
+            list(args.system.as_deref(), args.scenario.as_deref()).map(|()| Verdict::Done)
+        }
         Command::Compare(args) => compare(args).map(|()| Verdict::Done),
         Command::Check(args) => check(args),
         Command::Prob(args) => prob(args).map(|()| Verdict::Done),
@@ -124,11 +126,11 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
 }
 
 /// `krunch list [SYSTEM [SCENARIO]]`.
-fn list(system: Option<&str>, scenario: Option<&str>) -> anyhow::Result<Verdict> {
+fn list(system: Option<&str>, scenario: Option<&str>) -> anyhow::Result<()> {
     let text =
         systems::registry::list_text(system, scenario).map_err(|e| anyhow::anyhow!(e.message))?;
     print!("{text}");
-    Ok(Verdict::Done)
+    Ok(())
 }
 
 /// `krunch compare`: set up by [`compare::Comparison`], run on common
