@@ -28,22 +28,39 @@ pub const MAX_MODELS: usize = 100_000;
 /// depend on the count); each thread costs a stack and start-up time.
 pub const MAX_THREADS: usize = 256;
 
+/// A file [`read_text`] could not read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Opening or reading failed (the I/O error is part of the message).
+    #[error("cannot read: {0}")]
+    Io(std::io::Error),
+    /// The file is larger than allowed.
+    #[error("larger than the {max} bytes allowed")]
+    TooLarge {
+        /// The limit, in bytes.
+        max: u64,
+    },
+    /// The bytes are not UTF-8.
+    #[error("not UTF-8 text (byte {byte} is not valid)")]
+    NotUtf8 {
+        /// 1-based position of the first invalid byte.
+        byte: usize,
+    },
+}
+
 /// Reads a text file of at most `max` bytes, refusing larger ones without
 /// reading past the limit (so `/dev/zero` or a huge file costs nothing).
-pub fn read_text(path: &Path, max: u64) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+pub fn read_text(path: &Path, max: u64) -> Result<String, ReadError> {
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
     let mut bytes = Vec::new();
     file.take(max + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
+        .map_err(ReadError::Io)?;
     if bytes.len() as u64 > max {
-        return Err(format!("larger than the {} bytes allowed", max));
+        return Err(ReadError::TooLarge { max });
     }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not UTF-8 text (byte {} is not valid)",
-            e.utf8_error().valid_up_to() + 1
-        )
+    String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8 {
+        byte: e.utf8_error().valid_up_to() + 1,
     })
 }
 
@@ -52,22 +69,47 @@ pub fn read_text(path: &Path, max: u64) -> Result<String, String> {
 /// counts far inside 64 bits.
 pub const MAX_TRIALS: u64 = 1_000_000_000_000;
 
+/// A command-line option outside its limits.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LimitError {
+    /// `--threads` outside 1 to [`MAX_THREADS`].
+    #[error(
+        "--threads {0}: give 1 to {max} (results are the same for any count; more threads than cores only add overhead)",
+        max = MAX_THREADS
+    )]
+    Threads(usize),
+    /// `--trials` outside 1 to [`MAX_TRIALS`].
+    #[error("--trials {0}: give 1 to {max}", max = MAX_TRIALS)]
+    Trials(u64),
+    /// `--alpha` not strictly between 0 and 0.5.
+    #[error("--alpha {0} must be between 0 and 0.5")]
+    Alpha(f64),
+}
+
 /// Checks `--threads`: from 1 to [`MAX_THREADS`].
-pub fn check_threads(n: usize) -> Result<(), String> {
+pub fn check_threads(n: usize) -> Result<(), LimitError> {
     if (1..=MAX_THREADS).contains(&n) {
         Ok(())
     } else {
-        Err(format!(
-            "--threads {n}: give 1 to {MAX_THREADS} (results are the same for any count; more threads than cores only add overhead)"
-        ))
+        Err(LimitError::Threads(n))
     }
 }
 
 /// Checks `--trials`: from 1 to [`MAX_TRIALS`].
-pub fn check_trials(t: u64) -> Result<(), String> {
+pub fn check_trials(t: u64) -> Result<(), LimitError> {
     if (1..=MAX_TRIALS).contains(&t) {
         Ok(())
     } else {
-        Err(format!("--trials {t}: give 1 to {MAX_TRIALS}"))
+        Err(LimitError::Trials(t))
+    }
+}
+
+/// Checks `--alpha` (of `compare` and `check`): a test level, strictly
+/// between 0 and 0.5.
+pub fn check_alpha(alpha: f64) -> Result<(), LimitError> {
+    if alpha > 0.0 && alpha < 0.5 {
+        Ok(())
+    } else {
+        Err(LimitError::Alpha(alpha))
     }
 }

@@ -2,7 +2,9 @@
 //! (chi-square at fixed seeds, stated budget), and a property test of random
 //! strings that must never panic the parser or the evaluators.
 
-use krunch::dice::{BatchedRoller, Expr, stats};
+use krunch::dice::{BatchedRoller, stats};
+// what `prob` and `roll` read: the kernel's parser with the rule sets' named dice (`sf`)
+use krunch::systems::named_dice::parse;
 use proptest::prelude::*;
 
 /// Chi-square p-value floor per expression. With the 20 expressions below,
@@ -36,7 +38,7 @@ const FEATURES: &[&str] = &[
 #[test]
 fn monte_carlo_agrees_with_exact_for_every_feature() {
     for (i, text) in FEATURES.iter().enumerate() {
-        let e = Expr::parse(text).unwrap();
+        let e = parse(text).unwrap();
         let exact = e.exact().unwrap();
         let (lo, hi) = (exact.min_value(), exact.max_value());
         let mut counts = vec![0u64; (hi - lo + 1) as usize];
@@ -58,8 +60,8 @@ fn monte_carlo_agrees_with_exact_for_every_feature() {
 #[test]
 fn the_same_test_rejects_a_wrong_distribution() {
     // 4d6 keep 3 sampled, compared with 3d6: must fail the bound above.
-    let sampled = Expr::parse("4d6k3").unwrap();
-    let wrong = Expr::parse("3d6").unwrap().exact().unwrap();
+    let sampled = parse("4d6k3").unwrap();
+    let wrong = parse("3d6").unwrap().exact().unwrap();
     let mut counts = vec![0u64; 16];
     let mut dice = BatchedRoller::new(1, &[0]);
     for _ in 0..SAMPLES {
@@ -75,7 +77,7 @@ fn every_distribution_sums_to_one() {
         .iter()
         .chain(&["100d6k10", "12d6", "10d100k5", "10d10!9k5"])
     {
-        let d = Expr::parse(text).unwrap().exact().unwrap();
+        let d = parse(text).unwrap().exact().unwrap();
         let total: f64 = d.iter().map(|(_, p)| p).sum();
         assert!((total - 1.0).abs() < 1e-9, "{text}: {total}");
     }
@@ -88,7 +90,7 @@ proptest! {
     /// and a parsed expression evaluates (or refuses) without panicking.
     #[test]
     fn random_strings_never_panic(text in "[0-9dkhlrsfx!<>=+*(){},\\- ]{0,24}") {
-        match Expr::parse(&text) {
+        match parse(&text) {
             Ok(e) => {
                 let _ = e.exact();
                 let mut dice = BatchedRoller::new(0, &[0]);
@@ -101,7 +103,7 @@ proptest! {
     /// Arbitrary unicode is rejected cleanly too.
     #[test]
     fn arbitrary_unicode_never_panics(text in "\\PC{0,16}") {
-        if let Err(err) = Expr::parse(&text) {
+        if let Err(err) = parse(&text) {
             prop_assert!(err.position <= text.len());
             let _ = err.to_string();
         }

@@ -4,7 +4,9 @@
 //! `exact` and `roll` agree on every expression that evaluates, at the
 //! 64-bit limits too.
 
-use krunch::dice::{BatchedRoller, Expr, stats};
+use krunch::dice::{BatchedRoller, stats};
+// what `prob` and `roll` read: the kernel's parser with the rule sets' named dice (`sf`)
+use krunch::systems::named_dice::parse;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use std::cell::Cell;
@@ -343,7 +345,7 @@ fn noise() -> impl Strategy<Value = String> {
 }
 
 fn sums_to_one(text: &str) -> Result<bool, TestCaseError> {
-    let Ok(e) = std::panic::catch_unwind(|| Expr::parse(text)) else {
+    let Ok(e) = std::panic::catch_unwind(|| parse(text)) else {
         return Err(TestCaseError::fail(format!("parse panicked: {text}")));
     };
     let Ok(e) = e else { return Ok(false) };
@@ -408,7 +410,7 @@ fn prob_binary_exits_0_or_2_and_sums_to_one() {
 /// whether the expression evaluated.
 fn agree(text: &str, seed: u64, level: f64) -> Result<bool, TestCaseError> {
     const ROLLS: u64 = 2000;
-    let Ok(e) = Expr::parse(text) else {
+    let Ok(e) = parse(text) else {
         return Ok(false);
     };
     let Ok(d) = e.exact() else { return Ok(false) };

@@ -1,4 +1,4 @@
-//! Dice expressions: `4d6k3`, `2d6<=7`, `10d6>=5`, `d6!3`, `sf+sf`, ...
+//! Dice expressions: `4d6k3`, `2d6<=7`, `10d6>=5`, `d6!3`, `d{1,1,2}+df`, ...
 //!
 //! One parser, two evaluators: [`Expr::exact`] builds the exact
 //! distribution with [`Dist`] (dynamic programming over outcomes for pools,
@@ -14,7 +14,7 @@
 //! unary   := '-' unary | atom
 //! atom    := number | pool | '(' expr ')'
 //! pool    := [count] die modifier*
-//! die     := 'd' sides | 'd{' face (',' face)* '}' | 'sf' | 'df'
+//! die     := 'd' sides | 'd{' face (',' face)* '}' | name | 'df'
 //! modifier:= 'k' n | 'kh' n | 'kl' n      keep highest / lowest n dice
 //!          | '!' [depth]                  explode the top face (default depth 20)
 //!          | 'r' n | 'r<' n | 'r<=' n     reroll once a die showing n / below n / n or less
@@ -25,8 +25,9 @@
 //! successes instead: a bare pool of two or more dice compared with a
 //! number that one of its dice can show (`10d6>=5`) counts the dice that
 //! pass, as wargames do. Parentheses always compare the total:
-//! `(2d6)<=5` is a Leadership 5 test. `sf` is the Sustained Fire die
-//! (1,1,2,2,3,JAM with JAM as 0); `df` is a Fudge die (-1,0,+1).
+//! `(2d6)<=5` compares a 2D6 total. `df` is a Fudge die (-1,0,+1). A
+//! `name` is a [`NamedDie`] the caller supplies to [`Expr::parse_with`]
+//! (a game's special die): the kernel knows none itself.
 
 use super::{Dist, Roller};
 use std::fmt;
@@ -58,6 +59,21 @@ pub const MAX_TERMS: usize = 1000;
 /// explosions included): about five seconds of sampling (measured: 1e8
 /// dice of `1000d6` in 0.5 s).
 pub const MAX_ROLL_DICE: f64 = 1e9;
+
+/// A die the expression language knows by name, such as a game's special
+/// die. The kernel knows none: callers pass a table of them to
+/// [`Expr::parse_with`]. A name is lowercase ASCII letters, matched without
+/// regard to case; it should not begin with `d` (the generic dice) or `x`
+/// (multiplication: `3x2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamedDie {
+    /// Its name in expressions.
+    pub name: &'static str,
+    /// Its faces, repeats allowed.
+    pub faces: &'static [i64],
+    /// What it is, in a few words (for help texts).
+    pub about: &'static str,
+}
 
 /// A malformed or too large expression, with the character it points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -252,10 +268,17 @@ pub enum Expr {
 }
 
 impl Expr {
-    /// Parses `source`.
+    /// Parses `source`, knowing no named dice.
     pub fn parse(source: &str) -> Result<Expr, ExprError> {
+        Expr::parse_with(source, &[])
+    }
+
+    /// Parses `source`, where each of `named` is a die too: a named die
+    /// takes a count and modifiers like any other (`3name`, `3namek1`).
+    pub fn parse_with(source: &str, named: &[NamedDie]) -> Result<Expr, ExprError> {
         let mut p = Parser {
             src: source,
+            named,
             chars: source.char_indices().collect(),
             i: 0,
             nesting: 0,
@@ -555,6 +578,8 @@ fn guard(width: u64) -> Result<(), String> {
 
 struct Parser<'a> {
     src: &'a str,
+    /// Dice known by name.
+    named: &'a [NamedDie],
     chars: Vec<(usize, char)>,
     i: usize,
     /// Open parentheses and signs around the current position.
@@ -634,16 +659,42 @@ impl Parser<'_> {
     }
 
     fn eat(&mut self, s: &str) -> bool {
-        let n = s.chars().count();
-        if s.chars()
-            .enumerate()
-            .all(|(k, c)| self.peek_at(k) == Some(c))
-        {
-            self.i += n;
+        if self.looking_at(s) {
+            self.i += s.chars().count();
             true
         } else {
             false
         }
+    }
+
+    /// Whether the text from here starts with `s` (ignoring case).
+    fn looking_at(&self, s: &str) -> bool {
+        s.chars()
+            .enumerate()
+            .all(|(k, c)| self.peek_at(k) == Some(c))
+    }
+
+    /// Whether a die can start with `c`: `d`, or a named die's first letter.
+    fn starts_die(&self, c: char) -> bool {
+        c == 'd' || self.named.iter().any(|d| d.name.starts_with(c))
+    }
+
+    /// Eats the longest named die written here, if any.
+    fn named_die(&mut self) -> Option<&'static [i64]> {
+        let die = self
+            .named
+            .iter()
+            .filter(|d| !d.name.is_empty() && self.looking_at(d.name))
+            .max_by_key(|d| d.name.len())?;
+        self.i += die.name.chars().count();
+        Some(die.faces)
+    }
+
+    /// "expected a die: d6, d{1,2,3}, ... or df", naming the named dice.
+    fn expected_die(&self) -> ExprError {
+        let mut kinds = vec!["d6", "d{1,2,3}"];
+        kinds.extend(self.named.iter().map(|d| d.name));
+        self.error(&format!("expected a die: {} or df", kinds.join(", ")))
     }
 
     fn number(&mut self, what: &str, max: u64) -> Result<u64, ExprError> {
@@ -777,7 +828,7 @@ impl Parser<'_> {
             Some(c) if c.is_ascii_digit() => {
                 let start = self.i;
                 let n = self.number("a number", i64::MAX as u64)?;
-                if matches!(self.peek(), Some('d' | 's')) {
+                if self.peek().is_some_and(|c| self.starts_die(c)) {
                     if n == 0 || n > MAX_DICE {
                         return Err(self.error_at(
                             start,
@@ -789,7 +840,7 @@ impl Parser<'_> {
                 }
                 self.node(Expr::Number(n as i64), start)
             }
-            Some('d' | 's') => {
+            Some(c) if self.starts_die(c) => {
                 let start = self.i;
                 let pool = self.pool(1)?;
                 self.node(pool, start)
@@ -801,8 +852,8 @@ impl Parser<'_> {
     }
 
     fn pool(&mut self, count: u32) -> Result<Expr, ExprError> {
-        let faces: Vec<i64> = if self.eat("sf") {
-            vec![1, 1, 2, 2, 3, 0]
+        let faces: Vec<i64> = if let Some(faces) = self.named_die() {
+            faces.to_vec()
         } else if self.eat("df") {
             vec![-1, 0, 1]
         } else if self.eat("d{") {
@@ -832,7 +883,7 @@ impl Parser<'_> {
             }
             (1..=sides as i64).collect()
         } else {
-            return Err(self.error("expected a die: d6, d{1,2,3}, sf or df"));
+            return Err(self.expected_die());
         };
         let mut pool = Pool {
             count,
@@ -951,10 +1002,38 @@ mod tests {
         assert!(close(dist("d6r1").pmf(1), 1.0 / 36.0));
         assert!(close(dist("d6r<3").pmf(1), 2.0 / 36.0));
         assert!(close(dist("d{1,1,2,2,3,0}").mean(), 1.5));
-        assert!(close(dist("sf").mean(), 1.5));
-        assert!(close(dist("sf+sf").pmf(6), 1.0 / 36.0));
         assert!(close(dist("df").mean(), 0.0));
         assert!(close(dist("d3").pmf(2), 1.0 / 3.0));
+    }
+
+    #[test]
+    fn named_dice_come_from_the_caller() {
+        const DICE: &[NamedDie] = &[
+            NamedDie {
+                name: "ab",
+                faces: &[1, 1, 2],
+                about: "a test die",
+            },
+            NamedDie {
+                name: "abc",
+                faces: &[5],
+                about: "a longer name",
+            },
+        ];
+        let exact = |s: &str| Expr::parse_with(s, DICE).unwrap().exact().unwrap();
+        assert!(close(exact("ab").pmf(1), 2.0 / 3.0));
+        assert!(close(exact("AB+ab").pmf(4), 1.0 / 9.0));
+        assert!(close(exact("3abk1").pmf(2), 1.0 - 8.0 / 27.0));
+        assert_eq!(exact("abc").pmf(5), 1.0);
+        assert_eq!(Expr::parse_with("2ab", DICE), Expr::parse("2d{1,1,2}"));
+        // unknown without the table, and the error names what is known
+        let e = Expr::parse("ab").unwrap_err();
+        assert!(e.message.contains("unexpected 'a'"), "{e}");
+        let e = Expr::parse_with("3a", DICE).unwrap_err();
+        assert_eq!(e.message, "expected a die: d6, d{1,2,3}, ab, abc or df");
+        assert_eq!(e.position, 1);
+        let e = Expr::parse("3q").unwrap_err();
+        assert_eq!(e.message, "unexpected 'q'");
     }
 
     #[test]

@@ -12,7 +12,8 @@
 use super::run::simulate;
 use super::spec::{Expected, Experiment};
 use crate::dice::stats;
-use crate::systems::{MetricKind, ParamValue};
+use crate::limits::LimitError;
+use crate::systems::MetricKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -257,62 +258,6 @@ pub fn baseline_path(spec: &Path, exp: &Experiment) -> PathBuf {
         .join(format!("{}.toml", exp.name))
 }
 
-/// Writes the baseline of every metric of `exp` (exact values where there
-/// are, Monte Carlo estimates with their standard errors otherwise).
-pub fn write_baseline(
-    path: &Path,
-    exp: &Experiment,
-    results: &super::Results,
-) -> anyhow::Result<()> {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "# Written by `krunch check --update`: expectations for `krunch check`.\n# spec {} (sha256 {}), seed {}, krunch {}\n",
-        exp.file.display(),
-        exp.spec_hash,
-        exp.seed,
-        env!("CARGO_PKG_VERSION")
-    ));
-    for r in &results.rows {
-        let (value, se) = match r.exact {
-            Some(x) => (x, 0.0),
-            None => (
-                r.value,
-                (r.ci_high - r.ci_low) / (2.0 * stats::z_for(exp.confidence)),
-            ),
-        };
-        let cell: Vec<String> = exp
-            .axes
-            .iter()
-            .zip(&r.cell)
-            .map(|(a, v)| {
-                let value = match v {
-                    ParamValue::Str(s) => format!("{s:?}"),
-                    other => other.to_string(),
-                };
-                format!("{} = {value}", toml_key(&a.name))
-            })
-            .collect();
-        out.push_str(&format!(
-            "\n[[expect]]\nprofile = {:?}\ncell = {{ {} }}\nmetric = {:?}\nvalue = {value:?}\nstd_error = {se:?}\n",
-            r.profile,
-            cell.join(", "),
-            r.metric
-        ));
-    }
-    crate::report::write_atomic(path, out.as_bytes())?;
-    Ok(())
-}
-
-fn toml_key(k: &str) -> String {
-    if k.chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
-        k.to_string()
-    } else {
-        format!("{k:?}")
-    }
-}
-
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBaseline {
@@ -331,7 +276,8 @@ struct RawBaselineEntry {
     std_error: f64,
 }
 
-/// Reads a baseline written by [`write_baseline`], matching each entry to
+/// Reads a baseline written by
+/// [`report::write_baseline`](crate::report::write_baseline), matching each entry to
 /// the experiment. A metric, profile or cell the spec no longer has is an
 /// error naming the line.
 pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, super::SpecError> {
@@ -342,7 +288,7 @@ pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, sup
         message,
     };
     let text = crate::limits::read_text(path, crate::limits::MAX_BASELINE_BYTES)
-        .map_err(|m| err(0, "file", m))?;
+        .map_err(|e| err(0, "file", e.to_string()))?;
     let line_of = |offset: usize| super::spec::line_of(&text, &(offset..offset));
     let raw: RawBaseline = toml::from_str(&text).map_err(|e| {
         err(
@@ -358,11 +304,13 @@ pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, sup
         let e = entry.into_inner();
         let (profile, cell) = exp
             .locate_metric(Some(&e.profile), &e.cell, &e.metric)
-            .map_err(|(field, message)| {
+            .map_err(|e| {
                 err(
                     line,
-                    &format!("expect.{field}"),
-                    format!("the baseline expects what the spec no longer has: {message}; re-run --update"),
+                    &format!("expect.{}", e.field()),
+                    format!(
+                        "the baseline expects what the spec no longer has: {e}; re-run --update"
+                    ),
                 )
             })?;
         // A baseline is input like a spec: a value the metric cannot have,
@@ -374,7 +322,7 @@ pub fn read_baseline(path: &Path, exp: &Experiment) -> Result<Vec<Expected>, sup
             .find(|m| m.name == e.metric)
             .map(|m| m.kind);
         super::spec::check_expected_value(&e.metric, kind, e.value)
-            .map_err(|m| err(line, "expect.value", m))?;
+            .map_err(|e| err(line, "expect.value", e.to_string()))?;
         let max_se = match kind {
             // a Wilson interval's half-width over z is at most 0.5 / sqrt(n)
             Some(MetricKind::Probability) => 0.5 / (exp.trials as f64).sqrt(),
@@ -430,12 +378,166 @@ pub fn spec_files(targets: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// An option of `krunch compare` given as `NAME=VALUE` that is not.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not NAME=VALUE")]
+pub struct AssignmentError(pub String);
+
 /// Parses `NAME=VALUE`, the form of `--variant`.
-pub fn parse_assignment(text: &str) -> Result<(String, String), String> {
+pub fn parse_assignment(text: &str) -> Result<(String, String), AssignmentError> {
     match text.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => {
             Ok((k.trim().to_string(), v.trim().to_string()))
         }
-        _ => Err(format!("'{text}' is not NAME=VALUE")),
+        _ => Err(AssignmentError(text.to_string())),
+    }
+}
+
+/// Why `krunch check` cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// An option outside its limits (`--alpha`).
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+    /// A folder of specs could not be listed.
+    #[error("listing specs")]
+    List(#[source] std::io::Error),
+    /// The targets hold no spec.
+    #[error("no specs found in {0:?}")]
+    NoSpecs(Vec<PathBuf>),
+}
+
+/// The spec files `krunch check` reads: `targets` expanded by
+/// [`spec_files`], `experiments/` when there are none. Checks the options
+/// first.
+pub fn files_to_check(
+    targets: &[PathBuf],
+    options: CheckOptions,
+) -> Result<Vec<PathBuf>, CheckError> {
+    crate::limits::check_alpha(options.family_alpha)?;
+    let default = [PathBuf::from("experiments")];
+    let targets = if targets.is_empty() {
+        &default[..]
+    } else {
+        targets
+    };
+    let files = spec_files(targets).map_err(CheckError::List)?;
+    if files.is_empty() {
+        return Err(CheckError::NoSpecs(targets.to_vec()));
+    }
+    Ok(files)
+}
+
+/// One spec under check: the experiment, where its baseline lives and
+/// everything it is expected to give.
+pub struct Target {
+    /// The spec file.
+    pub file: PathBuf,
+    /// The experiment (with `--seed` applied).
+    pub exp: Experiment,
+    /// Where `--update` keeps its baseline ([`baseline_path`]).
+    pub baseline: PathBuf,
+    /// The spec's `[[expect]]`, then the baseline's entries once
+    /// [`read_baseline`](Self::read_baseline) has run.
+    pub expected: Vec<Expected>,
+}
+
+impl Target {
+    /// Loads the spec at `file`, with `seed` (from `--seed`) in place of its
+    /// own when given.
+    pub fn load(file: &Path, seed: Option<u64>) -> Result<Target, super::SpecError> {
+        let mut exp = super::load(file)?;
+        if let Some(seed) = seed {
+            exp.seed = seed;
+        }
+        let baseline = baseline_path(file, &exp);
+        let expected = exp.expectations.clone();
+        Ok(Target {
+            file: file.to_path_buf(),
+            exp,
+            baseline,
+            expected,
+        })
+    }
+
+    /// The folder of its baseline, when it exists.
+    pub fn baseline_dir(&self) -> Option<&Path> {
+        self.baseline.parent().filter(|d| d.is_dir())
+    }
+
+    /// The spec's own `[[expect]]` that fail today: while any do, a
+    /// baseline would pin numbers the spec itself says are wrong, so
+    /// `--update` refuses (unless `--force`).
+    pub fn own_failures(&self, options: CheckOptions) -> Vec<Outcome> {
+        let exp = &self.exp;
+        check(exp, &exp.expectations, exp.expectations.len(), options)
+            .into_iter()
+            .filter(|o| !o.passed)
+            .collect()
+    }
+
+    /// Adds the entries of its baseline, if it has one.
+    pub fn read_baseline(&mut self) -> Result<(), super::SpecError> {
+        if self.baseline.exists() {
+            self.expected
+                .extend(read_baseline(&self.baseline, &self.exp)?);
+        }
+        Ok(())
+    }
+
+    /// Whether the check of `e` is a Monte Carlo one (counted for the
+    /// Bonferroni level).
+    fn is_monte_carlo(&self, e: &Expected, options: CheckOptions) -> bool {
+        options.monte_carlo_only
+            || e.std_error > 0.0
+            || self.exp.models[e.cell][e.profile].exact().is_none()
+    }
+}
+
+/// Everything `krunch check` found.
+pub struct Checked {
+    /// Each expectation's outcome, with the spec file it came from.
+    pub outcomes: Vec<(String, Outcome)>,
+    /// Specs checked.
+    pub specs: usize,
+    /// Monte Carlo checks in the run: each was tested at
+    /// `family_alpha / mc_checks`.
+    pub mc_checks: usize,
+    /// The family-wise false-alarm rate.
+    pub family_alpha: f64,
+}
+
+impl Checked {
+    /// How many expectations moved.
+    pub fn failed(&self) -> usize {
+        self.outcomes.iter().filter(|(_, o)| !o.passed).count()
+    }
+}
+
+/// Checks every target's expectations, each Monte Carlo check at the level
+/// that keeps the family-wise false-alarm rate of the whole run at
+/// `options.family_alpha`.
+pub fn check_all(targets: &[Target], options: CheckOptions) -> Checked {
+    // The Bonferroni level counts every Monte Carlo check of the run.
+    let mc_checks: usize = targets
+        .iter()
+        .map(|t| {
+            t.expected
+                .iter()
+                .filter(|e| t.is_monte_carlo(e, options))
+                .count()
+        })
+        .sum();
+    let mut outcomes = Vec::new();
+    for t in targets {
+        for o in check(&t.exp, &t.expected, mc_checks, options) {
+            outcomes.push((t.file.display().to_string(), o));
+        }
+    }
+    Checked {
+        outcomes,
+        specs: targets.len(),
+        mc_checks,
+        family_alpha: options.family_alpha,
     }
 }

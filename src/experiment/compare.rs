@@ -1,11 +1,14 @@
 //! `krunch compare`: the effect of a rule change, trial by trial on common
 //! random numbers, with its significance.
 
+use super::check::AssignmentError;
 use super::run::CHUNK;
-use super::spec::Experiment;
+use super::spec::{Experiment, SpecError};
 use crate::dice::{BatchedRoller, stats};
+use crate::limits::LimitError;
 use crate::systems::{MetricKind, Model, ParamValue};
 use rayon::prelude::*;
+use std::path::PathBuf;
 
 /// One metric at one sweep cell for one profile, before and after.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,8 +86,56 @@ impl PairTally {
     }
 }
 
+/// Why a comparison cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// A spec is invalid.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// An option outside its limits (`--alpha`, `--trials`).
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+    /// A `--variant` that is not `NAME=VALUE`.
+    #[error("--variant {0}")]
+    Variant(AssignmentError),
+    /// One spec and no `--variant`: nothing changes.
+    #[error("{}: give --variant NAME=VALUE (the change to measure), or a second spec", .0.display())]
+    NoChange(PathBuf),
+    /// Two specs and a `--variant`.
+    #[error("--variant goes with one spec; with two, the second spec is the change")]
+    VariantWithTwoSpecs,
+    /// Neither one spec nor two.
+    #[error("compare takes one spec with --variant, or two specs")]
+    SpecCount,
+    /// The two sides sweep different axes or values.
+    #[error(
+        "the specs have different sweeps ({} has {:?}, {} has {:?}): compare needs the same axes and values",
+        .before.display(), .before_axes, .after.display(), .after_axes
+    )]
+    DifferentSweeps {
+        /// The "before" spec.
+        before: PathBuf,
+        /// Its axes and their values.
+        before_axes: Vec<(String, Vec<String>)>,
+        /// The "after" spec.
+        after: PathBuf,
+        /// Its axes and their values.
+        after_axes: Vec<(String, Vec<String>)>,
+    },
+    /// The two sides have different profiles.
+    #[error(
+        "the specs have different profiles ({before:?} vs {after:?}): compare matches them by name"
+    )]
+    DifferentProfiles {
+        /// The "before" profiles.
+        before: Vec<String>,
+        /// The "after" profiles.
+        after: Vec<String>,
+    },
+}
+
 /// Checks that the two experiments can be compared cell by cell.
-pub fn comparable(before: &Experiment, after: &Experiment) -> Result<(), String> {
+pub fn comparable(before: &Experiment, after: &Experiment) -> Result<(), CompareError> {
     let axes = |e: &Experiment| -> Vec<(String, Vec<String>)> {
         e.axes
             .iter()
@@ -97,21 +148,104 @@ pub fn comparable(before: &Experiment, after: &Experiment) -> Result<(), String>
             .collect()
     };
     if axes(before) != axes(after) {
-        return Err(format!(
-            "the specs have different sweeps ({} has {:?}, {} has {:?}): compare needs the same axes and values",
-            before.file.display(),
-            axes(before),
-            after.file.display(),
-            axes(after)
-        ));
+        return Err(CompareError::DifferentSweeps {
+            before: before.file.clone(),
+            before_axes: axes(before),
+            after: after.file.clone(),
+            after_axes: axes(after),
+        });
     }
     if before.profiles != after.profiles {
-        return Err(format!(
-            "the specs have different profiles ({:?} vs {:?}): compare matches them by name",
-            before.profiles, after.profiles
-        ));
+        return Err(CompareError::DifferentProfiles {
+            before: before.profiles.clone(),
+            after: after.profiles.clone(),
+        });
     }
     Ok(())
+}
+
+/// The two sides of a `krunch compare`, loaded and checked comparable.
+pub struct Comparison {
+    /// The rules as they are.
+    pub before: Experiment,
+    /// The rules changed.
+    pub after: Experiment,
+    /// The output folder's name: `<name>-compare` for one spec with
+    /// `--variant`, `<before>-vs-<after>` for two specs.
+    pub name: String,
+    /// The change in words: the `--variant`s, or `before.toml -> after.toml`.
+    pub change: String,
+}
+
+impl Comparison {
+    /// Sets up a comparison: one spec with `--variant NAME=VALUE`s (the
+    /// after side), or two specs; `trials` (from `--trials`) overrides
+    /// both sides'. Options are checked before any spec is read.
+    pub fn load(
+        specs: &[PathBuf],
+        variants: &[String],
+        alpha: f64,
+        trials: Option<u64>,
+    ) -> Result<Comparison, CompareError> {
+        crate::limits::check_alpha(alpha)?;
+        let overrides = variants
+            .iter()
+            .map(|v| super::check::parse_assignment(v).map_err(CompareError::Variant))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (mut before, mut after, name, change) = match specs {
+            [one] => {
+                if overrides.is_empty() {
+                    return Err(CompareError::NoChange(one.clone()));
+                }
+                let before = super::load(one)?;
+                let after = super::load_with(one, &overrides)?;
+                let name = format!("{}-compare", before.name);
+                (before, after, name, variants.join(", "))
+            }
+            [a, b] => {
+                if !overrides.is_empty() {
+                    return Err(CompareError::VariantWithTwoSpecs);
+                }
+                let before = super::load(a)?;
+                let after = super::load(b)?;
+                let name = format!("{}-vs-{}", before.name, after.name);
+                let change = format!("{} -> {}", a.display(), b.display());
+                (before, after, name, change)
+            }
+            _ => return Err(CompareError::SpecCount),
+        };
+        before.set_trials(trials)?;
+        after.set_trials(trials)?;
+        comparable(&before, &after)?;
+        Ok(Comparison {
+            before,
+            after,
+            name,
+            change,
+        })
+    }
+
+    /// Trials the comparison runs in all (for a progress bar).
+    pub fn total_trials(&self) -> u64 {
+        let (before, after) = (&self.before, &self.after);
+        before.trials.max(after.trials) * (before.models.len() * before.profiles.len()) as u64
+    }
+
+    /// Runs it: see [`compare`].
+    pub fn run(
+        &self,
+        alpha: f64,
+        monte_carlo_only: bool,
+        on_progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<Change>, CompareError> {
+        compare(
+            &self.before,
+            &self.after,
+            alpha,
+            monte_carlo_only,
+            on_progress,
+        )
+    }
 }
 
 /// Runs both experiments on the same dice, trial by trial: trial `t` of
@@ -126,7 +260,7 @@ pub fn compare(
     alpha: f64,
     monte_carlo_only: bool,
     on_progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Change>, String> {
+) -> Result<Vec<Change>, CompareError> {
     comparable(before, after)?;
     let trials = before.trials.max(after.trials);
     let mut rows = Vec::new();

@@ -1,4 +1,6 @@
-//! Experiment specs (TOML) and the runner that turns them into results.
+//! Experiment specs (TOML) and the runner that turns them into results;
+//! `compare` and `check` set up and run their comparisons and checks here
+//! (the command line only prints and writes what they return).
 
 pub mod check;
 pub mod compare;
@@ -7,6 +9,6 @@ mod spec;
 
 pub use run::{CHUNK, Results, Row, run, simulate, variants_text};
 pub use spec::{
-    Axis, ChartSpec, Expected, Experiment, MAX_NAME_LEN, SpecError, check_name, load, load_with,
-    param_from_text,
+    Axis, ChartSpec, Expected, Experiment, LocateError, MAX_NAME_LEN, NameError, SpecError,
+    ValueError, check_name, load, load_with, param_from_text,
 };

@@ -1,5 +1,6 @@
 //! Experiment specs: strict TOML with every error naming file, line and field.
 
+use crate::limits::LimitError;
 use crate::systems::{self, Model, ParamError, ParamValue, Params};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -168,6 +169,52 @@ pub struct Experiment {
     pub models: Vec<Vec<Box<dyn Model>>>,
 }
 
+/// Why an `[[expect]]` entry (or a baseline's) names nothing in the spec.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LocateError {
+    /// No profile has this name.
+    #[error("no profile named '{name}' (profiles: {})", .profiles.join(", "))]
+    NoProfile {
+        /// The name given.
+        name: String,
+        /// The spec's profiles.
+        profiles: Vec<String>,
+    },
+    /// No profile named, and the spec has several.
+    #[error("name the profile: the spec has several")]
+    ProfileNeeded,
+    /// The cell names an axis the sweep does not have.
+    #[error("'{0}' is not a sweep axis")]
+    NotAnAxis(String),
+    /// The cell leaves out a sweep axis.
+    #[error("give the sweep value of '{0}'")]
+    AxisNeeded(String),
+    /// The cell gives a value the axis does not sweep.
+    #[error("{axis}={value} is not among the sweep's values")]
+    NotSwept {
+        /// The axis.
+        axis: String,
+        /// The value given.
+        value: String,
+    },
+    /// The model there does not report the metric.
+    #[error("unknown metric '{0}': the spec has no such metric (see `krunch list`)")]
+    UnknownMetric(String),
+}
+
+impl LocateError {
+    /// The entry's field at fault: `profile`, `cell` or `metric`.
+    pub fn field(&self) -> &'static str {
+        match self {
+            LocateError::NoProfile { .. } | LocateError::ProfileNeeded => "profile",
+            LocateError::NotAnAxis(_)
+            | LocateError::AxisNeeded(_)
+            | LocateError::NotSwept { .. } => "cell",
+            LocateError::UnknownMetric(_) => "metric",
+        }
+    }
+}
+
 impl Experiment {
     /// [`locate`](Self::locate), then checks that the model there reports
     /// `metric`.
@@ -176,78 +223,67 @@ impl Experiment {
         profile: Option<&str>,
         cell: &toml::Table,
         metric: &str,
-    ) -> Result<(usize, usize), (String, String)> {
+    ) -> Result<(usize, usize), LocateError> {
         let (p, c) = self.locate(profile, cell)?;
         if self.models[c][p].metrics().iter().any(|m| m.name == metric) {
             Ok((p, c))
         } else {
-            Err((
-                "metric".into(),
-                format!(
-                    "unknown metric '{metric}': the spec has no such metric (see `krunch list`)"
-                ),
-            ))
+            Err(LocateError::UnknownMetric(metric.to_string()))
         }
     }
 
     /// Finds the profile (by name; optional when there is one) and the sweep
     /// cell (by axis values; every axis must be given) an expectation names.
-    /// Errors are (field, message).
     pub fn locate(
         &self,
         profile: Option<&str>,
         cell: &toml::Table,
-    ) -> Result<(usize, usize), (String, String)> {
+    ) -> Result<(usize, usize), LocateError> {
         let profile = match profile {
             Some(name) => self
                 .profiles
                 .iter()
                 .position(|p| p == name)
-                .ok_or_else(|| {
-                    (
-                        "profile".to_string(),
-                        format!(
-                            "no profile named '{name}' (profiles: {})",
-                            self.profiles.join(", ")
-                        ),
-                    )
+                .ok_or_else(|| LocateError::NoProfile {
+                    name: name.to_string(),
+                    profiles: self.profiles.clone(),
                 })?,
             None if self.profiles.len() == 1 => 0,
-            None => {
-                return Err((
-                    "profile".into(),
-                    "name the profile: the spec has several".into(),
-                ));
-            }
+            None => return Err(LocateError::ProfileNeeded),
         };
         if let Some(k) = cell
             .keys()
             .find(|k| !self.axes.iter().any(|a| &a.name == *k))
         {
-            return Err(("cell".into(), format!("'{k}' is not a sweep axis")));
+            return Err(LocateError::NotAnAxis(k.clone()));
         }
         let mut index = 0;
         for axis in &self.axes {
-            let given = cell.get(&axis.name).ok_or_else(|| {
-                (
-                    "cell".to_string(),
-                    format!("give the sweep value of '{}'", axis.name),
-                )
-            })?;
+            let given = cell
+                .get(&axis.name)
+                .ok_or_else(|| LocateError::AxisNeeded(axis.name.clone()))?;
             let wanted = to_param(given).map(|v| v.to_string()).unwrap_or_default();
             let pos = axis
                 .values
                 .iter()
                 .position(|v| v.to_string() == wanted)
-                .ok_or_else(|| {
-                    (
-                        "cell".to_string(),
-                        format!("{}={wanted} is not among the sweep's values", axis.name),
-                    )
+                .ok_or_else(|| LocateError::NotSwept {
+                    axis: axis.name.clone(),
+                    value: wanted.clone(),
                 })?;
             index = index * axis.values.len() + pos;
         }
         Ok((profile, index))
+    }
+
+    /// Sets the trial count from `--trials`, if given, within
+    /// [`MAX_TRIALS`](crate::limits::MAX_TRIALS).
+    pub fn set_trials(&mut self, trials: Option<u64>) -> Result<(), LimitError> {
+        if let Some(t) = trials {
+            crate::limits::check_trials(t)?;
+            self.trials = t;
+        }
+        Ok(())
     }
 
     /// The sweep values of cell `index`, one per axis.
@@ -345,26 +381,38 @@ fn to_param(v: &toml::Value) -> Option<ParamValue> {
 /// `compare` joins two names.
 pub const MAX_NAME_LEN: usize = 100;
 
+/// A report name that cannot name a folder under `--out`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// The name is empty.
+    #[error("the name is empty: it names the report folder under --out")]
+    Empty,
+    /// The name is longer than [`MAX_NAME_LEN`] bytes.
+    #[error(
+        "the name is {0} bytes long, more than the {max} allowed (it names the report folder)",
+        max = MAX_NAME_LEN
+    )]
+    TooLong(usize),
+    /// The name has other characters than letters, digits, `_` and `-`.
+    #[error("'{0}' must be letters, digits, '_' or '-' (it names the report folder under --out)")]
+    Characters(String),
+}
+
 /// Checks a report name: it names one folder directly under `--out`, so it
 /// must be one plain path component (letters, digits, `_`, `-`), never
 /// empty, `.` or `..`, and at most [`MAX_NAME_LEN`] bytes.
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), NameError> {
     if name.is_empty() {
-        return Err("the name is empty: it names the report folder under --out".into());
+        return Err(NameError::Empty);
     }
     if name.len() > MAX_NAME_LEN {
-        return Err(format!(
-            "the name is {} bytes long, more than the {MAX_NAME_LEN} allowed (it names the report folder)",
-            name.len()
-        ));
+        return Err(NameError::TooLong(name.len()));
     }
     if !name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
-        return Err(format!(
-            "'{name}' must be letters, digits, '_' or '-' (it names the report folder under --out)"
-        ));
+        return Err(NameError::Characters(name.to_string()));
     }
     Ok(())
 }
@@ -391,7 +439,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         message,
     };
     let text = crate::limits::read_text(path, crate::limits::MAX_SPEC_BYTES)
-        .map_err(|m| err(0, "file", m))?;
+        .map_err(|e| err(0, "file", e.to_string()))?;
     let raw: RawSpec = toml::from_str(&text).map_err(|e| {
         let line = e.span().map_or(0, |s| line_of(&text, &s));
         let message = e.message().trim().to_string();
@@ -410,7 +458,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
     // before anything else, so no name can reach outside --out.
     let name = match &raw.name {
         Some(n) => {
-            check_name(n.get_ref()).map_err(|m| err(at(&n.span()), "name", m))?;
+            check_name(n.get_ref()).map_err(|e| err(at(&n.span()), "name", e.to_string()))?;
             n.get_ref().clone()
         }
         None => {
@@ -852,7 +900,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         let e = e.get_ref();
         let (profile, cell) = experiment
             .locate_metric(e.profile.as_deref(), &e.cell, &e.metric)
-            .map_err(|(field, message)| err(line, &format!("expect.{field}"), message))?;
+            .map_err(|e| err(line, &format!("expect.{}", e.field()), e.to_string()))?;
         if let Some(t) = e.tolerance.filter(|t| !(*t > 0.0 && *t < 1e6)) {
             return Err(err(
                 line,
@@ -865,7 +913,8 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             .iter()
             .find(|m| m.name == e.metric)
             .map(|m| m.kind);
-        check_expected_value(&e.metric, kind, e.value).map_err(|m| err(line, "expect.value", m))?;
+        check_expected_value(&e.metric, kind, e.value)
+            .map_err(|e| err(line, "expect.value", e.to_string()))?;
         experiment.expectations.push(Expected {
             profile,
             cell,
@@ -893,20 +942,45 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
     Ok(experiment)
 }
 
+/// A value no metric of its kind can have.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// Not finite.
+    #[error("{0} is not a number a metric can have")]
+    NotFinite(f64),
+    /// A probability outside [0, 1].
+    #[error("{value} is impossible: '{metric}' is a probability, from 0 to 1")]
+    NotAProbability {
+        /// The metric.
+        metric: String,
+        /// The value given.
+        value: f64,
+    },
+}
+
+/// How far outside [0, 1] a probability may lie and still be read as one:
+/// exact values are sums of many terms, and `check --update` writes them as
+/// computed (a certain event can sum to 1.0000000000000002). Exact checks
+/// match within 1e-9 too.
+pub(crate) const PROBABILITY_ROUNDING: f64 = 1e-9;
+
 /// Whether `value` is possible for a metric of `kind`: finite, and a
-/// probability within [0, 1]. Used for `[[expect]]` and baselines.
+/// probability within [0, 1] (give or take [`PROBABILITY_ROUNDING`]). Used
+/// for `[[expect]]` and baselines.
 pub(crate) fn check_expected_value(
     metric: &str,
     kind: Option<systems::MetricKind>,
     value: f64,
-) -> Result<(), String> {
+) -> Result<(), ValueError> {
     if !value.is_finite() {
-        return Err(format!("{value} is not a number a metric can have"));
+        return Err(ValueError::NotFinite(value));
     }
-    if kind == Some(systems::MetricKind::Probability) && !(0.0..=1.0).contains(&value) {
-        return Err(format!(
-            "{value} is impossible: '{metric}' is a probability, from 0 to 1"
-        ));
+    let possible = -PROBABILITY_ROUNDING..=1.0 + PROBABILITY_ROUNDING;
+    if kind == Some(systems::MetricKind::Probability) && !possible.contains(&value) {
+        return Err(ValueError::NotAProbability {
+            metric: metric.to_string(),
+            value,
+        });
     }
     Ok(())
 }
@@ -917,4 +991,29 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::MetricKind::{Mean, Probability};
+
+    #[test]
+    fn a_probability_off_by_rounding_is_still_one() {
+        // `check --update` wrote this for certain events (exact sums)
+        assert_eq!(
+            check_expected_value("p", Some(Probability), 1.0000000000000002),
+            Ok(())
+        );
+        assert_eq!(check_expected_value("p", Some(Probability), -1e-17), Ok(()));
+        for impossible in [1.000001, -0.001, 2.0] {
+            let e = check_expected_value("p", Some(Probability), impossible).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("{impossible} is impossible: 'p' is a probability, from 0 to 1")
+            );
+        }
+        assert_eq!(check_expected_value("m", Some(Mean), 2.0), Ok(()));
+        assert!(check_expected_value("m", Some(Mean), f64::NAN).is_err());
+    }
 }

@@ -31,7 +31,7 @@ fn verdict(c: &Change) -> String {
     }
 }
 
-fn p_text(p: f64) -> String {
+pub(super) fn p_text(p: f64) -> String {
     if p < 1e-12 {
         "< 1e-12".into()
     } else {
@@ -344,91 +344,4 @@ where
     super::charts::draw_legend(&mut chart)?;
     root.present()?;
     Ok(())
-}
-
-/// JUnit XML for `krunch check --junit`: one test case per expectation.
-pub fn junit(outcomes: &[(String, crate::experiment::check::Outcome)]) -> String {
-    let failures = outcomes.iter().filter(|(_, o)| !o.passed).count();
-    let mut out = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"krunch check\" tests=\"{}\" failures=\"{failures}\">\n<testsuite name=\"krunch check\" tests=\"{}\" failures=\"{failures}\">\n",
-        outcomes.len(),
-        outcomes.len()
-    );
-    for (spec, o) in outcomes {
-        let name = format!(
-            "{} [{}{}]",
-            o.expected.metric,
-            o.profile,
-            if o.cell.is_empty() {
-                String::new()
-            } else {
-                format!(", {}", o.cell)
-            }
-        );
-        let _ = write!(
-            out,
-            "  <testcase classname=\"{}\" name=\"{}\">",
-            xml(spec),
-            xml(&name)
-        );
-        if !o.passed {
-            let _ = write!(
-                out,
-                "<failure message=\"{}\"/>",
-                xml(&crate::report::describe_outcome(o))
-            );
-        }
-        out.push_str("</testcase>\n");
-    }
-    out.push_str("</testsuite>\n</testsuites>\n");
-    out
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
-}
-
-/// One line saying what a check found.
-pub fn describe_outcome(o: &crate::experiment::check::Outcome) -> String {
-    let place = format!(
-        "{} [{}{}]",
-        o.expected.metric,
-        o.profile,
-        if o.cell.is_empty() {
-            String::new()
-        } else {
-            format!(", {}", o.cell)
-        }
-    );
-    let how = if o.exact && o.p_value.is_none() {
-        format!(
-            "exact, tolerance {:.0e}",
-            crate::experiment::check::EXACT_TOLERANCE
-        )
-    } else {
-        format!(
-            "{}interval {:.6} to {:.6}, p = {} at level {:.1e}, {} trials",
-            if o.exact { "exact now; " } else { "" },
-            o.interval.0,
-            o.interval.1,
-            p_text(o.p_value.unwrap_or(1.0)),
-            o.level.unwrap_or(0.0),
-            o.trials
-        )
-    };
-    format!(
-        "{} {place}: expected {:.6}, got {:.6} ({how}) — {}{}",
-        if o.passed { "ok  " } else { "FAIL" },
-        o.expected.value,
-        o.got,
-        o.expected.source,
-        o.note
-            .as_ref()
-            .map(|n| format!("; {n}"))
-            .unwrap_or_default()
-    )
 }

@@ -1,16 +1,20 @@
 //! Outputs: CSV (polars), charts (plotters, SVG and PNG) and a Markdown
-//! summary, each written atomically into `reports/<spec name>/`.
+//! summary, each written atomically into `reports/<spec name>/`; compare's
+//! tables and chart; check's lines, JUnit XML and baselines; prob's tables.
 
+mod baseline;
 mod charts;
+mod check;
 mod compare;
 mod csv;
 mod distribution;
 mod summary;
 
+pub use baseline::write_baseline;
 pub use charts::{register_fonts, write_charts};
+pub use check::{describe_outcome, junit, summary as check_summary};
 pub use compare::{
-    describe_outcome, junit, markdown as compare_markdown, mediawiki, summary as compare_summary,
-    write_compare,
+    markdown as compare_markdown, mediawiki, summary as compare_summary, write_compare,
 };
 pub use csv::{csv_bytes, write_csv};
 pub use distribution::{
@@ -128,6 +132,38 @@ pub fn folder_in(out: &Path, name: &str) -> anyhow::Result<std::path::PathBuf> {
         out.display()
     );
     Ok(out.join(name))
+}
+
+/// The report folder of each experiment inside `out` (see [`folder_in`]),
+/// refusing two experiments that would write the same one. Checked before
+/// anything runs.
+pub fn report_folders(
+    out: &Path,
+    exps: &[crate::experiment::Experiment],
+) -> anyhow::Result<Vec<std::path::PathBuf>> {
+    let mut dirs: Vec<std::path::PathBuf> = Vec::new();
+    for exp in exps {
+        let dir = folder_in(out, &exp.name)?;
+        if let Some(first) = dirs.iter().position(|d| *d == dir) {
+            anyhow::bail!(
+                "{}: name: '{}' is also the name of {}; both would write {}",
+                exp.file.display(),
+                exp.name,
+                exps[first].file.display(),
+                dir.display()
+            );
+        }
+        dirs.push(dir);
+    }
+    Ok(dirs)
+}
+
+/// Creates the output folder `out` (so a bad `--out` fails before any
+/// computing) and cleans what interrupted runs left in it ([`recover`]).
+/// Returns what the cleaning did.
+pub fn prepare_out(out: &Path) -> anyhow::Result<Vec<String>> {
+    std::fs::create_dir_all(out).with_context(|| format!("--out {}", out.display()))?;
+    recover(out).with_context(|| format!("cleaning {}", out.display()))
 }
 
 /// Whether process `pid` still runs (on systems without `/proc`, only this

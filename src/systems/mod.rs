@@ -6,6 +6,7 @@
 pub mod bfg;
 pub mod gce;
 mod metrics;
+pub mod named_dice;
 mod params;
 pub mod registry;
 pub mod repeat_model;

@@ -1,0 +1,233 @@
+//! The command line: every sub-command, option and help text (clap), and
+//! nothing else. `main` turns a parsed [`Cli`] into calls on the library.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Examples shown by `--help` and `run --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  krunch run experiments/shoota_vs_kannon.toml
+      run one spec; writes reports/shoota_vs_kannon/{data.csv,summary.md,*.svg,*.png}
+  krunch run experiments/*.toml --threads 2
+      run every bundled spec on two threads (results are identical for any count)
+  krunch run my_spec.toml --trials 100000 --out /tmp/reports
+      a quick look with fewer trials, written elsewhere
+  krunch list
+      rule sets, scenarios, weapon presets, metrics and rule variants
+  krunch compare experiments/overwatch_rule_change.toml --variant overwatch=original
+      before/after of a rule change with significance: Markdown, MediaWiki, CSV, chart
+  krunch check experiments/
+      re-run pinned expectations; exit 1 with a diff when one moved
+  krunch prob \"4d6k3\" \"2d6<=7\" \"10d6>=5\"
+      exact distributions of dice expressions (see `krunch prob --help`)
+  krunch roll \"sf+sf\" -n 10 --seed 1
+      roll an expression, reproducibly
+
+Exit codes: 0 success, 1 `check` found a moved expectation, 2 bad input
+(the message names file, line and field).";
+
+/// `krunch` and its options.
+#[derive(Parser)]
+#[command(
+    name = "krunch",
+    version,
+    about = "How likely is it? Exact and Monte Carlo odds for tabletop wargame rules.",
+    after_help = EXAMPLES
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The sub-commands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run experiment specs (TOML) and write CSV, charts and a summary for each.
+    #[command(after_help = EXAMPLES, allow_negative_numbers = true)]
+    Run(RunArgs),
+    /// List rule sets and scenarios; `list SYSTEM SCENARIO` shows a
+    /// scenario's parameters (type, default or "required"), metrics,
+    /// presets with their stats, and rule variants.
+    #[command(
+        after_help = "Examples:\n  krunch list\n  krunch list gce\n  krunch list gce shooting"
+    )]
+    List(ListArgs),
+    /// Before/after of a rule change: one spec with --variant NAME=VALUE, or
+    /// two specs with the same sweep. Paired trials on common random numbers.
+    #[command(allow_negative_numbers = true)]
+    Compare(CompareArgs),
+    /// Check pinned expectations ([[expect]] in specs, and baselines written
+    /// by --update). Exit 0 when all hold, 1 when any moved, 2 on bad input.
+    #[command(allow_negative_numbers = true)]
+    Check(CheckArgs),
+    /// Exact distribution of dice expressions: table, mean, sd, bars.
+    #[command(after_help = grammar())]
+    Prob(ProbArgs),
+    /// Roll a dice expression (reproducibly with --seed).
+    #[command(after_help = grammar(), allow_negative_numbers = true)]
+    Roll(RollArgs),
+}
+
+/// Options of `krunch run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// Spec files to run.
+    #[arg(required = true)]
+    pub specs: Vec<PathBuf>,
+    /// Folder that receives one sub-folder per spec.
+    #[arg(long, default_value = "reports")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Override every spec's trial count.
+    #[arg(long)]
+    pub trials: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Options of `krunch list`.
+#[derive(Args)]
+pub struct ListArgs {
+    /// A rule set (gce, bfg).
+    pub system: Option<String>,
+    /// One of its scenarios.
+    pub scenario: Option<String>,
+}
+
+/// Options of `krunch compare`.
+#[derive(Args)]
+pub struct CompareArgs {
+    /// One spec (with --variant) or two specs (before, after).
+    #[arg(required = true, num_args = 1..=2)]
+    pub specs: Vec<PathBuf>,
+    /// A rule variant (overwatch=original) or a stat override
+    /// (strength=4) applied to every profile of the "after" side.
+    #[arg(long = "variant", value_name = "NAME=VALUE")]
+    pub variants: Vec<String>,
+    /// Significance level of each comparison.
+    #[arg(long, default_value_t = 0.01)]
+    pub alpha: f64,
+    /// What to print: the summary, or a table to paste.
+    #[arg(long, value_enum, default_value_t = Print::Summary)]
+    pub print: Print,
+    /// Folder for the outputs (a sub-folder per comparison).
+    #[arg(long, default_value = "reports")]
+    pub out: PathBuf,
+    /// Override the trial count.
+    #[arg(long)]
+    pub trials: Option<u64>,
+    /// Ignore exact values: judge every change by the paired test.
+    #[arg(long)]
+    pub monte_carlo: bool,
+    /// Worker threads (results do not depend on it).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Options of `krunch check`.
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Specs or folders of specs (default: experiments/).
+    pub targets: Vec<PathBuf>,
+    /// Family-wise false-alarm rate over all Monte Carlo checks.
+    #[arg(long, default_value_t = 1e-3)]
+    pub alpha: f64,
+    /// Write baselines/<name>.toml beside each spec from the current
+    /// results; refused (exit 1) while a spec's own [[expect]] fails.
+    #[arg(long)]
+    pub update: bool,
+    /// With --update: write baselines even when a spec's own
+    /// [[expect]] fails.
+    #[arg(long, requires = "update")]
+    pub force: bool,
+    /// Also write JUnit XML here.
+    #[arg(long)]
+    pub junit: Option<PathBuf>,
+    /// Ignore exact values and test the Monte Carlo estimates.
+    #[arg(long)]
+    pub monte_carlo: bool,
+    /// Override every spec's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print every expectation, not only the moved ones.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// Options of `krunch prob`.
+#[derive(Args)]
+pub struct ProbArgs {
+    /// Expressions; several are shown side by side.
+    #[arg(required = true)]
+    pub expressions: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Also draw the distribution(s) to this .svg or .png file.
+    #[arg(long)]
+    pub chart: Option<PathBuf>,
+}
+
+/// Options of `krunch roll`.
+#[derive(Args)]
+pub struct RollArgs {
+    /// The expression.
+    #[arg(allow_hyphen_values = true)]
+    pub expression: String,
+    /// How many rolls.
+    #[arg(short = 'n', long, default_value_t = 1)]
+    pub count: u64,
+    /// Seed; the same seed gives the same rolls. Without one, a seed is
+    /// picked and printed to stderr.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// What `compare` prints.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Print {
+    Summary,
+    Markdown,
+    Wiki,
+}
+
+/// How `prob` prints.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+/// The dice-expression grammar shown by `prob --help` and `roll --help`,
+/// with the named dice the rule sets supply.
+fn grammar() -> String {
+    GRAMMAR.replace("{named}", &krunch::systems::named_dice::help())
+}
+
+/// [`grammar`] with `{named}` where the named dice go.
+const GRAMMAR: &str = "\
+Dice expressions:
+  NdX          N dice with X sides (d6 = 1d6; d3, d20, d100 ...)
+  d{1,1,2,2,3,0}  a die with these faces     {named}df  Fudge die
+  4d6k3        keep the highest 3 (also kh3)    5d10kl2   keep the lowest 2
+  d6!          explode: a top face rolls again and adds (Kry-Gothic's exploding
+               sixes); at most 20 extra dice, or set the depth: d6!3
+  d6r1         reroll 1s once; d6r<3 below 3; d6r<=2 two or less
+  + - *        with numbers and other dice: d6+3, 2*d3, 3d6-d6
+  2d6<=7       a comparison gives a probability (also < > >= == !=)
+  10d6>=5      a bare pool compared with one of its faces counts the dice
+               that pass; (2d6)<=5 compares the total instead
+Examples:
+  krunch prob 4d6k3
+  krunch prob \"2d6<=7\" --format json
+  krunch prob 5d10!9k3 10d10!9k5 --chart keep.svg
+  krunch roll 3d6 -n 5 --seed 42
+Malformed expressions exit with code 2 and point at the offending character.";

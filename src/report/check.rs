@@ -1,0 +1,101 @@
+//! Outputs of `krunch check`: a line per expectation, the run's summary
+//! line, and JUnit XML for CI.
+
+use super::compare::p_text;
+use crate::experiment::check::{Checked, EXACT_TOLERANCE, Outcome};
+use std::fmt::Write;
+
+/// The line closing a check: how many expectations held and moved, at
+/// which family-wise level over how many Monte Carlo checks.
+pub fn summary(checked: &Checked) -> String {
+    let failed = checked.failed();
+    format!(
+        "{} expectations in {} specs: {} hold, {} moved (family-wise false-alarm rate {:.0e} over {} Monte Carlo checks)",
+        checked.outcomes.len(),
+        checked.specs,
+        checked.outcomes.len() - failed,
+        failed,
+        checked.family_alpha,
+        checked.mc_checks
+    )
+}
+
+/// JUnit XML for `krunch check --junit`: one test case per expectation.
+pub fn junit(outcomes: &[(String, Outcome)]) -> String {
+    let failures = outcomes.iter().filter(|(_, o)| !o.passed).count();
+    let mut out = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"krunch check\" tests=\"{}\" failures=\"{failures}\">\n<testsuite name=\"krunch check\" tests=\"{}\" failures=\"{failures}\">\n",
+        outcomes.len(),
+        outcomes.len()
+    );
+    for (spec, o) in outcomes {
+        let name = format!(
+            "{} [{}{}]",
+            o.expected.metric,
+            o.profile,
+            if o.cell.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", o.cell)
+            }
+        );
+        let _ = write!(
+            out,
+            "  <testcase classname=\"{}\" name=\"{}\">",
+            xml(spec),
+            xml(&name)
+        );
+        if !o.passed {
+            let _ = write!(out, "<failure message=\"{}\"/>", xml(&describe_outcome(o)));
+        }
+        out.push_str("</testcase>\n");
+    }
+    out.push_str("</testsuite>\n</testsuites>\n");
+    out
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
+}
+
+/// One line saying what a check found.
+pub fn describe_outcome(o: &Outcome) -> String {
+    let place = format!(
+        "{} [{}{}]",
+        o.expected.metric,
+        o.profile,
+        if o.cell.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", o.cell)
+        }
+    );
+    let how = if o.exact && o.p_value.is_none() {
+        format!("exact, tolerance {:.0e}", EXACT_TOLERANCE)
+    } else {
+        format!(
+            "{}interval {:.6} to {:.6}, p = {} at level {:.1e}, {} trials",
+            if o.exact { "exact now; " } else { "" },
+            o.interval.0,
+            o.interval.1,
+            p_text(o.p_value.unwrap_or(1.0)),
+            o.level.unwrap_or(0.0),
+            o.trials
+        )
+    };
+    format!(
+        "{} {place}: expected {:.6}, got {:.6} ({how}) — {}{}",
+        if o.passed { "ok  " } else { "FAIL" },
+        o.expected.value,
+        o.got,
+        o.expected.source,
+        o.note
+            .as_ref()
+            .map(|n| format!("; {n}"))
+            .unwrap_or_default()
+    )
+}
