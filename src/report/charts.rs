@@ -1,5 +1,6 @@
 //! Charts with plotters, each drawn once per backend: SVG and PNG.
 
+use super::labels::{axis_metric_title, axis_title, cell_text, is_probability, metric_label, value_text};
 use crate::experiment::{ChartSpec, Experiment, Results, Row};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -90,7 +91,7 @@ fn fixed_note(exp: &Experiment, free: &[usize]) -> String {
         .iter()
         .enumerate()
         .filter(|(i, _)| !free.contains(i))
-        .map(|(_, a)| format!("{}={}", a.name, a.values[0]))
+        .map(|(_, a)| format!("{} {}", a.name, a.values[0]))
         .collect();
     if fixed.is_empty() {
         String::new()
@@ -104,6 +105,43 @@ fn axis_index(exp: &Experiment, name: &str) -> usize {
 }
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// The value a chart draws: the exact one where the model has it, else the
+/// Monte Carlo estimate with its interval.
+fn shown(r: &Row) -> (f64, Option<(f64, f64)>) {
+    match r.exact {
+        Some(e) => (e, None),
+        None => (r.value, Some((r.ci_low, r.ci_high))),
+    }
+}
+
+/// Tick text of the value axis: percentages for a probability.
+fn y_tick(probability: bool, v: f64) -> String {
+    if probability {
+        let x = v * 100.0;
+        if (x - x.round()).abs() < 1e-6 {
+            format!("{x:.0}%")
+        } else {
+            format!("{x:.1}%")
+        }
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// The top of the value axis: a little above the highest point drawn,
+/// never past 100% for a probability.
+fn y_top(exp: &Experiment, metric: &str, highest: f64, room: f64) -> f64 {
+    if highest <= 0.0 {
+        return 1.0;
+    }
+    let top = highest * room;
+    if is_probability(exp, metric) && highest <= 1.0 {
+        top.min(1.0)
+    } else {
+        top
+    }
+}
 
 fn draw_bar<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -121,29 +159,26 @@ where
     for &c in &cells {
         for p in &exp.profiles {
             if let Some(r) = data.get(p, c, metric) {
-                ymax = ymax.max(r.ci_high).max(r.value);
+                let (v, ci) = shown(r);
+                ymax = ymax.max(v).max(ci.map_or(v, |c| c.1));
             }
         }
     }
-    let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.3 };
+    let ymax = y_top(exp, metric, ymax, 1.3);
     let groups = cells.len();
+    let probability = is_probability(exp, metric);
     let mut chart = ChartBuilder::on(root)
-        .caption(format!("{} — {metric}", exp.title), ("sans-serif", 24))
+        .caption(
+            format!("{} — {}", exp.title, metric_label(exp, metric)),
+            ("sans-serif", 24),
+        )
         .margin(15)
         .x_label_area_size(60)
         .y_label_area_size(70)
         .build_cartesian_2d(0f64..groups as f64, 0f64..ymax)?;
     let labels: Vec<String> = cells
         .iter()
-        .map(|&c| {
-            let v = exp.cell_values(c);
-            exp.axes
-                .iter()
-                .zip(v)
-                .map(|(a, v)| format!("{}={v}", a.name))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        .map(|&c| cell_text(exp, &exp.cell_values(c)))
         .collect();
     chart
         .configure_mesh()
@@ -162,35 +197,32 @@ where
         } else {
             "sweep cell"
         })
-        .y_desc(metric)
+        .y_desc(axis_metric_title(exp, metric))
+        .y_label_formatter(&|v| y_tick(probability, *v))
         .label_style(("sans-serif", 14))
         .draw()?;
     let width = 0.8 / np as f64;
     for (pi, p) in exp.profiles.iter().enumerate() {
         let color = colour(pi);
-        let bars: Vec<(f64, f64, f64, f64)> = cells
+        let bars: Vec<(f64, f64, Option<(f64, f64)>)> = cells
             .iter()
             .enumerate()
             .filter_map(|(g, &c)| {
                 data.get(p, c, metric).map(|r| {
-                    (
-                        g as f64 + 0.1 + pi as f64 * width,
-                        r.value,
-                        r.ci_low,
-                        r.ci_high,
-                    )
+                    let (v, ci) = shown(r);
+                    (g as f64 + 0.1 + pi as f64 * width, v, ci)
                 })
             })
             .collect();
         chart
-            .draw_series(bars.iter().map(|&(x, v, _, _)| {
+            .draw_series(bars.iter().map(|&(x, v, _)| {
                 Rectangle::new([(x, 0.0), (x + width * 0.9, v)], color.filled())
             }))?
             .label(p.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
-        chart.draw_series(bars.iter().map(|&(x, _, lo, hi)| {
+        chart.draw_series(bars.iter().filter_map(|&(x, _, ci)| {
             let mid = x + width * 0.45;
-            PathElement::new(vec![(mid, lo), (mid, hi)], BLACK.stroke_width(2))
+            ci.map(|(lo, hi)| PathElement::new(vec![(mid, lo), (mid, hi)], BLACK.stroke_width(2)))
         }))?;
     }
     draw_legend(&mut chart)?;
@@ -215,15 +247,22 @@ where
     for p in &exp.profiles {
         for &c in &cells {
             if let Some(r) = data.get(p, c, metric) {
-                ymax = ymax.max(r.ci_high).max(r.value);
+                let (v, ci) = shown(r);
+                ymax = ymax.max(v).max(ci.map_or(v, |c| c.1));
             }
         }
     }
-    let ymax = if ymax <= 0.0 { 1.0 } else { ymax * 1.1 };
+    let ymax = y_top(exp, metric, ymax, 1.1);
     let n = cells.len();
+    let probability = is_probability(exp, metric);
     let mut chart = ChartBuilder::on(root)
         .caption(
-            format!("{} — {metric} by {x}{}", exp.title, fixed_note(exp, &[ai])),
+            format!(
+                "{} — {} by {x}{}",
+                exp.title,
+                metric_label(exp, metric),
+                fixed_note(exp, &[ai])
+            ),
             ("sans-serif", 22),
         )
         .margin(15)
@@ -244,8 +283,9 @@ where
                 String::new()
             }
         })
-        .x_desc(x)
-        .y_desc(metric)
+        .x_desc(axis_title(exp, x))
+        .y_desc(axis_metric_title(exp, metric))
+        .y_label_formatter(&|v| y_tick(probability, *v))
         .label_style(("sans-serif", 14))
         .draw()?;
     for (pi, p) in exp.profiles.iter().enumerate() {
@@ -257,7 +297,7 @@ where
             .collect();
         chart
             .draw_series(LineSeries::new(
-                pts.iter().map(|(i, r)| (*i, r.value)),
+                pts.iter().map(|(i, r)| (*i, shown(r).0)),
                 color.stroke_width(3),
             ))?
             .label(p.as_str())
@@ -266,10 +306,12 @@ where
             });
         chart.draw_series(
             pts.iter()
-                .map(|(i, r)| Circle::new((*i, r.value), 4, color.filled())),
+                .map(|(i, r)| Circle::new((*i, shown(r).0), 4, color.filled())),
         )?;
-        chart.draw_series(pts.iter().map(|(i, r)| {
-            PathElement::new(vec![(*i, r.ci_low), (*i, r.ci_high)], color.stroke_width(1))
+        chart.draw_series(pts.iter().filter_map(|(i, r)| {
+            shown(r).1.map(|(lo, hi)| {
+                PathElement::new(vec![(*i, lo), (*i, hi)], color.stroke_width(1))
+            })
         }))?;
     }
     draw_legend(&mut chart)?;
@@ -301,8 +343,9 @@ where
         for j in 0..ny {
             let c = i * strides[xi] + j * strides[yi];
             if let Some(r) = data.get(profile, c, metric) {
-                vmax = vmax.max(r.value);
-                cells.push((i, j, r.value));
+                let v = shown(r).0;
+                vmax = vmax.max(v);
+                cells.push((i, j, v));
             }
         }
     }
@@ -311,7 +354,8 @@ where
     let mut chart = ChartBuilder::on(root)
         .caption(
             format!(
-                "{profile}: {metric} over {x} x {y}{}",
+                "{profile}: {} by {x} and {y}{}",
+                metric_label(exp, metric),
                 fixed_note(exp, &[xi, yi])
             ),
             ("sans-serif", 22),
@@ -327,8 +371,8 @@ where
         .y_labels(ny * 2 + 1)
         .x_label_formatter(&|v| label_at(*v, xs))
         .y_label_formatter(&|v| label_at(*v, ys))
-        .x_desc(x)
-        .y_desc(y)
+        .x_desc(axis_title(exp, x))
+        .y_desc(axis_title(exp, y))
         .label_style(("sans-serif", 14))
         .draw()?;
     chart.draw_series(cells.iter().map(|&(i, j, v)| {
@@ -341,7 +385,7 @@ where
     }))?;
     chart.draw_series(cells.iter().map(|&(i, j, v)| {
         Text::new(
-            format!("{v:.3}"),
+            value_text(exp, metric, v),
             (i as f64 + 0.35, j as f64 + 0.55),
             ("sans-serif", 14).into_font().color(&BLACK),
         )
@@ -361,8 +405,21 @@ fn label_at(v: f64, values: &[crate::systems::ParamValue]) -> String {
     }
 }
 
+/// A chart file stem: ids only, every run of characters other than ASCII
+/// letters, digits, `-` and `_` made one `_` (no commas, spaces or
+/// parentheses to quote in a shell or a Markdown link).
 fn chart_name(chart: &ChartSpec) -> String {
-    let clean = |s: &str| s.replace(['=', ' ', '/'], "_");
+    let clean = |s: &str| {
+        let mut out = String::new();
+        for c in s.chars() {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                out.push(c);
+            } else if !out.ends_with('_') {
+                out.push('_');
+            }
+        }
+        out.trim_matches('_').to_string()
+    };
     match chart {
         ChartSpec::Bar { metric } => format!("bar_{}", clean(metric)),
         ChartSpec::Line { metric, x } => format!("line_{}_by_{}", clean(metric), clean(x)),
@@ -404,7 +461,8 @@ where
     // says what produced it.
     let prov = super::Provenance::of(exp);
     let footer = format!(
-        "krunch {} · {} trials · seed {} · {} · spec sha256 {}",
+        "exact values where known, else Monte Carlo with {:.0}% interval · krunch {} · {} trials · seed {} · {} · spec sha256 {}",
+        exp.confidence * 100.0,
         prov.version,
         exp.trials,
         prov.seed,
@@ -424,13 +482,31 @@ where
     Ok(())
 }
 
-/// Draws every chart of the spec into `dir` as SVG and PNG; returns the
-/// file stems written (without extension).
-pub fn write_charts(
-    dir: &Path,
-    exp: &Experiment,
-    results: &Results,
-) -> anyhow::Result<Vec<String>> {
+/// A chart written: its file stem and what it shows, in words.
+pub struct Drawn {
+    /// File stem (without extension), ids only.
+    pub file: String,
+    /// What it shows (`P(out of action) by range`).
+    pub title: String,
+}
+
+/// The chart's subject in words, for links to it.
+fn chart_title(exp: &Experiment, chart: &ChartSpec) -> String {
+    match chart {
+        ChartSpec::Bar { metric } => metric_label(exp, metric),
+        ChartSpec::Line { metric, x } => format!("{} by {x}", metric_label(exp, metric)),
+        ChartSpec::Heatmap {
+            metric,
+            x,
+            y,
+            profile,
+        } => format!("{profile}: {} by {x} and {y}", metric_label(exp, metric)),
+    }
+}
+
+/// Draws every chart of the spec into `dir` as SVG and PNG; returns what
+/// was written.
+pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::Result<Vec<Drawn>> {
     let data = Lookup::new(results);
     let mut names = Vec::new();
     for chart in &exp.charts {
@@ -455,7 +531,10 @@ pub fn write_charts(
             )
             .map_err(|e| anyhow::anyhow!("drawing {name}.png: {e}"))
         })?;
-        names.push(name);
+        names.push(Drawn {
+            title: chart_title(exp, chart),
+            file: name,
+        });
     }
     Ok(names)
 }

@@ -8,6 +8,7 @@ mod check;
 mod compare;
 mod csv;
 mod distribution;
+pub mod labels;
 mod summary;
 
 pub use baseline::write_baseline;

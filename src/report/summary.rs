@@ -1,21 +1,17 @@
 //! `summary.md`: provenance, one table per metric, and the charts.
 
+use super::labels::{metric_def, metric_label, value_text_fine};
 use super::{Provenance, write_atomic};
 use crate::experiment::{Experiment, Results};
 use std::fmt::Write;
 use std::path::Path;
-
-/// Formats a probability or mean for tables.
-fn fmt(v: f64) -> String {
-    format!("{v:.4}")
-}
 
 /// Writes `dir/summary.md`.
 pub fn write_summary(
     dir: &Path,
     exp: &Experiment,
     results: &Results,
-    charts: &[String],
+    charts: &[super::charts::Drawn],
 ) -> anyhow::Result<()> {
     let prov = Provenance::of(exp);
     let mut md = String::new();
@@ -48,17 +44,27 @@ pub fn write_summary(
         }
     }
     for chart in charts {
-        writeln!(md, "![{chart}]({chart}.svg)\n")?;
+        writeln!(md, "![{}]({}.svg)\n", chart.title, chart.file)?;
     }
     for metric in &exp.metrics {
-        writeln!(md, "## {metric}\n")?;
+        writeln!(md, "## {}\n", metric_label(exp, metric))?;
+        let about = metric_def(exp, metric).map_or("", |m| m.about);
+        if about.is_empty() {
+            writeln!(md, "Metric `{metric}`.\n")?;
+        } else {
+            writeln!(md, "{about} (metric `{metric}`).\n")?;
+        }
         let mut header = String::from("| profile |");
         let mut rule = String::from("|---|");
         for a in &exp.axes {
             write!(header, " {} |", a.name)?;
             rule.push_str("---:|");
         }
-        header.push_str(" estimate | interval | exact |");
+        write!(
+            header,
+            " Monte Carlo | {:.0}% interval | exact |",
+            exp.confidence * 100.0
+        )?;
         rule.push_str("---:|---|---:|");
         writeln!(md, "{header}\n{rule}")?;
         for r in results.rows.iter().filter(|r| &r.metric == metric) {
@@ -66,6 +72,7 @@ pub fn write_summary(
             for v in &r.cell {
                 write!(md, " {v} |")?;
             }
+            let fmt = |v: f64| value_text_fine(exp, metric, v);
             writeln!(
                 md,
                 " {} | {} – {} | {} |",

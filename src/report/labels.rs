@@ -1,0 +1,157 @@
+//! What a person reads in place of ids: metric labels from the registry
+//! (`p_out_of_action` -> "P(out of action)"), axis titles from the
+//! parameters' descriptions, and probabilities as percentages. The CSV
+//! outputs keep the ids and raw numbers; everything else reads these.
+
+use crate::experiment::Experiment;
+use crate::systems::{MetricDef, MetricKind, ParamValue, registry};
+
+/// The metric `name` as the experiment's models declare it.
+pub fn metric_def<'a>(exp: &'a Experiment, name: &str) -> Option<&'a MetricDef> {
+    exp.models
+        .iter()
+        .flatten()
+        .flat_map(|m| m.metrics())
+        .find(|m| m.name == name)
+}
+
+/// The label of metric `name` (`P(out of action)`), or the id when the
+/// registry has none.
+pub fn metric_label(exp: &Experiment, name: &str) -> String {
+    metric_def(exp, name)
+        .map(|m| m.label.clone())
+        .filter(|l| !l.is_empty())
+        .unwrap_or_else(|| name.to_string())
+}
+
+/// Whether metric `name` is a probability (shown as a percentage).
+pub fn is_probability(exp: &Experiment, name: &str) -> bool {
+    metric_def(exp, name).is_some_and(|m| m.kind == MetricKind::Probability)
+}
+
+/// A value of metric `name` as a person reads it: a probability as a
+/// percentage (`66.7%`), a mean with three decimals.
+pub fn value_text(exp: &Experiment, name: &str, v: f64) -> String {
+    if is_probability(exp, name) {
+        percent(v, 1)
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// A value of metric `name` for detailed tables (one more decimal).
+pub fn value_text_fine(exp: &Experiment, name: &str, v: f64) -> String {
+    if is_probability(exp, name) {
+        percent(v, 2)
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// A probability as a percentage with `decimals` decimals; more where that
+/// would round a small or near-certain chance to 0% or 100%.
+pub fn percent(p: f64, decimals: usize) -> String {
+    let x = p * 100.0;
+    if p == 0.0 || p == 1.0 || !x.is_finite() {
+        return format!("{x:.0}%");
+    }
+    let mut d = decimals;
+    // 0.04% must not read 0.0%, nor 99.96% read 100.0%
+    while d < 6 && {
+        let shown = format!("{x:.d$}").parse::<f64>().unwrap_or(x);
+        shown == 0.0 || shown == 100.0
+    } {
+        d += 1;
+    }
+    format!("{x:.d$}%")
+}
+
+/// A change of metric `name`: percentage points for a probability
+/// (`−3.2 points`), a signed number for a mean.
+pub fn change_text(exp: &Experiment, name: &str, d: f64) -> String {
+    if is_probability(exp, name) {
+        format!("{} points", signed(d * 100.0, 1))
+    } else {
+        signed(d, 3)
+    }
+}
+
+/// A signed number with a real minus sign (`−3.2`, `+0.5`).
+pub fn signed(x: f64, decimals: usize) -> String {
+    let s = format!("{x:+.decimals$}");
+    match s.strip_prefix('-') {
+        Some(rest) if rest.chars().any(|c| c.is_ascii_digit() && c != '0') => {
+            format!("\u{2212}{rest}")
+        }
+        Some(rest) => format!("+{rest}"),
+        None => s,
+    }
+}
+
+/// The y-axis title of metric `name`: its label, with "(%)" for a
+/// probability drawn on a percentage axis.
+pub fn axis_metric_title(exp: &Experiment, name: &str) -> String {
+    let label = metric_label(exp, name);
+    if is_probability(exp, name) {
+        format!("{label}, %")
+    } else {
+        label
+    }
+}
+
+/// The registry's one-line description of parameter `name`, cut to its
+/// first clause (`inches to the target`), or nothing.
+fn param_about(exp: &Experiment, name: &str) -> Option<String> {
+    let rules = registry::rule_set(&exp.system).ok()?;
+    let scenario = rules.scenario(&exp.scenario).ok()?;
+    let decls = (scenario.params)();
+    let about = decls
+        .iter()
+        .chain(rules.variant_decls().iter())
+        .find(|d| d.name == name)
+        .map(|d| d.about.clone())?;
+    let cut = about
+        .find([';', ':', '('])
+        .map_or(about.as_str(), |i| &about[..i])
+        .trim()
+        .trim_end_matches(',')
+        .to_string();
+    (!cut.is_empty() && cut.len() <= 60).then_some(cut)
+}
+
+/// The title of sweep axis `name`: the parameter and what it means
+/// (`range: inches to the target`), or the parameter alone.
+pub fn axis_title(exp: &Experiment, name: &str) -> String {
+    match param_about(exp, name) {
+        Some(about) => format!("{name}: {about}"),
+        None => name.to_string(),
+    }
+}
+
+/// A sweep cell as `range 6, cover partial` (`axis value` pairs).
+pub fn cell_text(exp: &Experiment, cell: &[ParamValue]) -> String {
+    exp.axes
+        .iter()
+        .zip(cell)
+        .map(|(a, v)| format!("{} {v}", a.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_keep_small_chances_visible() {
+        assert_eq!(percent(2.0 / 3.0, 1), "66.7%");
+        assert_eq!(percent(0.0004, 1), "0.04%");
+        assert_eq!(percent(0.99996, 1), "99.996%");
+        assert_eq!(percent(0.0, 1), "0%");
+        assert_eq!(percent(1.0, 1), "100%");
+        assert_eq!(signed(-0.032 * 100.0, 1), "\u{2212}3.2");
+        assert_eq!(signed(0.0, 1), "+0.0");
+        assert_eq!(signed(-0.00001, 1), "+0.0");
+        assert_eq!(signed(0.5, 3), "+0.500");
+    }
+}
