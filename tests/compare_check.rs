@@ -217,17 +217,17 @@ fn markdown_and_mediawiki_markup_is_exact() {
     let md = krunch::report::compare_markdown(&before, &changes);
     assert_eq!(
         md,
-        "| profile | cover | metric | before | after | change | relative | interval | significant |\n\
+        "| profile | cover | metric | before | after | change | relative change | interval on the change | significant |\n\
          |---|---|---|---|---|---|---|---|---|\n\
-         | on Overwatch | none | p_hit | 0.8333 | 0.5000 | -0.3333 | -40.0% | exact | yes (exact) |\n\
-         | on Overwatch | in | p_hit | 0.5000 | 0.1667 | -0.3333 | -66.7% | exact | yes (exact) |\n"
+         | on Overwatch | none | P(hit) | 83.3% | 50.0% | −33.3 points | −40.0% | exact | yes (exact) |\n\
+         | on Overwatch | in | P(hit) | 50.0% | 16.7% | −33.3 points | −66.7% | exact | yes (exact) |\n"
     );
     let wiki = krunch::report::mediawiki(&before, &changes, "Overwatch -1");
     assert_eq!(
         wiki,
-        "{| class=\"wikitable sortable\"\n|+ Overwatch -1\n! profile\n! cover\n! metric\n! before\n! after\n! change\n! relative\n! interval\n! significant\n\
-         |-\n| on Overwatch || none || p_hit || 0.8333 || 0.5000 || -0.3333 || -40.0% || exact || yes (exact)\n\
-         |-\n| on Overwatch || in || p_hit || 0.5000 || 0.1667 || -0.3333 || -66.7% || exact || yes (exact)\n|}\n"
+        "{| class=\"wikitable sortable\"\n|+ Overwatch -1\n! profile\n! cover\n! metric\n! before\n! after\n! change\n! relative change\n! interval on the change\n! significant\n\
+         |-\n| on Overwatch || none || P(hit) || 83.3% || 50.0% || −33.3 points || −40.0% || exact || yes (exact)\n\
+         |-\n| on Overwatch || in || P(hit) || 50.0% || 16.7% || −33.3 points || −66.7% || exact || yes (exact)\n|}\n"
     );
 }
 
@@ -272,6 +272,12 @@ fn bad_input_is_named_with_exit_2() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("different sweeps"), "{err}");
+    // in words, never Rust debug text
+    assert!(
+        err.contains("cover = none, in") && err.contains("cover = none, partial"),
+        "{err}"
+    );
+    assert!(!err.contains("[(") && !err.contains("\""), "{err}");
     // a baseline for a metric that is gone
     let baselines = dir.join("baselines");
     std::fs::create_dir_all(&baselines).unwrap();

@@ -109,8 +109,8 @@ pub enum CompareError {
     SpecCount,
     /// The two sides sweep different axes or values.
     #[error(
-        "the specs have different sweeps ({} has {:?}, {} has {:?}): compare needs the same axes and values",
-        .before.display(), .before_axes, .after.display(), .after_axes
+        "the specs have different sweeps ({} sweeps {}; {} sweeps {}): compare needs the same axes and values",
+        .before.display(), sweep_text(.before_axes), .after.display(), sweep_text(.after_axes)
     )]
     DifferentSweeps {
         /// The "before" spec.
@@ -124,7 +124,8 @@ pub enum CompareError {
     },
     /// The two sides have different profiles.
     #[error(
-        "the specs have different profiles ({before:?} vs {after:?}): compare matches them by name"
+        "the specs have different profiles ({} vs {}): compare matches them by name",
+        names_text(.before), names_text(.after)
     )]
     DifferentProfiles {
         /// The "before" profiles.
@@ -132,6 +133,26 @@ pub enum CompareError {
         /// The "after" profiles.
         after: Vec<String>,
     },
+}
+
+/// A sweep in words: `range = 2, 4, 6; cover = none, in`, or `nothing`.
+fn sweep_text(axes: &[(String, Vec<String>)]) -> String {
+    if axes.is_empty() {
+        return "nothing".into();
+    }
+    axes.iter()
+        .map(|(name, values)| format!("{name} = {}", values.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Profile names quoted and listed: `'Shoota', 'Slugga'`.
+fn names_text(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Checks that the two experiments can be compared cell by cell.

@@ -116,7 +116,7 @@ fn shown(r: &Row) -> (f64, Option<(f64, f64)>) {
 }
 
 /// Tick text of the value axis: percentages for a probability.
-fn y_tick(probability: bool, v: f64) -> String {
+pub(crate) fn y_tick(probability: bool, v: f64) -> String {
     if probability {
         let x = v * 100.0;
         if (x - x.round()).abs() < 1e-6 {
@@ -127,6 +127,62 @@ fn y_tick(probability: bool, v: f64) -> String {
     } else {
         format!("{v:.2}")
     }
+}
+
+/// Font size and line height of the labels under bars.
+const CATEGORY_FONT: u32 = 13;
+
+/// `label` broken into lines of at most `slot` pixels at the category
+/// font (a word longer than that keeps a line of its own).
+fn wrap(label: &str, slot: f64) -> Vec<String> {
+    let per_line = ((slot / (CATEGORY_FONT as f64 * 0.58)).floor() as usize).max(4);
+    let mut lines: Vec<String> = Vec::new();
+    for word in label.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= per_line => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// The labels under `n` bars or groups, wrapped to their slots, and the
+/// room they need below the plot.
+pub(crate) fn category_labels(labels: &[String]) -> (Vec<Vec<String>>, u32) {
+    let slot = (SIZE.0 as f64 - 110.0) / labels.len().max(1) as f64;
+    let wrapped: Vec<Vec<String>> = labels.iter().map(|l| wrap(l, slot * 0.95)).collect();
+    let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1).min(10) as u32;
+    (wrapped, 30 + lines * (CATEGORY_FONT + 3))
+}
+
+/// Draws wrapped category labels under the plot, centred under the
+/// middle of each unit slot (`i + 0.5`), at most ten lines each.
+pub(crate) fn draw_category_labels<'a, DB>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    wrapped: &[Vec<String>],
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+{
+    let style = TextStyle::from(("sans-serif", CATEGORY_FONT).into_font())
+        .color(&BLACK)
+        .pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Center,
+            plotters::style::text_anchor::VPos::Top,
+        ));
+    for (i, lines) in wrapped.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
+        for (k, line) in lines.iter().take(10).enumerate() {
+            let y = y + 6 + k as i32 * (CATEGORY_FONT as i32 + 3);
+            root.draw(&Text::new(line.clone(), (x, y), style.clone()))?;
+        }
+    }
+    Ok(())
 }
 
 /// The top of the value axis: a little above the highest point drawn,
@@ -167,31 +223,25 @@ where
     let ymax = y_top(exp, metric, ymax, 1.3);
     let groups = cells.len();
     let probability = is_probability(exp, metric);
+    let labels: Vec<String> = cells
+        .iter()
+        .map(|&c| cell_text(exp, &exp.cell_values(c)))
+        .collect();
+    let (wrapped, label_room) = category_labels(&labels);
     let mut chart = ChartBuilder::on(root)
         .caption(
             format!("{} — {}", exp.title, metric_label(exp, metric)),
             ("sans-serif", 24),
         )
         .margin(15)
-        .x_label_area_size(60)
+        .x_label_area_size(label_room)
         .y_label_area_size(70)
         .build_cartesian_2d(0f64..groups as f64, 0f64..ymax)?;
-    let labels: Vec<String> = cells
-        .iter()
-        .map(|&c| cell_text(exp, &exp.cell_values(c)))
-        .collect();
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(groups * 2 + 1)
-        .x_label_formatter(&|x| {
-            let i = x.floor() as usize;
-            if (x - i as f64 - 0.5).abs() < 0.01 {
-                labels.get(i).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|_| String::new())
         .x_desc(if exp.axes.is_empty() {
             "profile"
         } else {
@@ -201,6 +251,7 @@ where
         .y_label_formatter(&|v| y_tick(probability, *v))
         .label_style(("sans-serif", 14))
         .draw()?;
+    draw_category_labels(root, &chart, &wrapped)?;
     let width = 0.8 / np as f64;
     for (pi, p) in exp.profiles.iter().enumerate() {
         let color = colour(pi);

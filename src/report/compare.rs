@@ -1,6 +1,9 @@
 //! Outputs of `krunch compare`: a plain-language summary, Markdown and
 //! MediaWiki tables, CSV, and a before/after chart.
 
+use super::labels::{
+    axis_metric_title, cell_text, change_text, is_probability, metric_label, signed, value_text,
+};
 use super::write_atomic;
 use crate::experiment::Experiment;
 use crate::experiment::compare::Change;
@@ -10,16 +13,25 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn cell_label(exp: &Experiment, c: &Change) -> String {
-    exp.axes
-        .iter()
-        .zip(&c.cell)
-        .map(|(a, v)| format!("{}={v}", a.name))
-        .collect::<Vec<_>>()
-        .join(", ")
+    cell_text(exp, &c.cell)
 }
 
+/// A relative change (`−50.0%`), or a dash where there is none.
 fn pct(x: Option<f64>) -> String {
-    x.map_or("—".into(), |r| format!("{:+.1}%", r * 100.0))
+    x.map_or("—".into(), |r| format!("{}%", signed(r * 100.0, 1)))
+}
+
+/// The interval on a change, in the change's own units.
+fn change_interval(exp: &Experiment, c: &Change) -> String {
+    if is_probability(exp, &c.metric) {
+        format!(
+            "{} to {} points",
+            signed(c.ci_low * 100.0, 1),
+            signed(c.ci_high * 100.0, 1)
+        )
+    } else {
+        format!("{} to {}", signed(c.ci_low, 3), signed(c.ci_high, 3))
+    }
 }
 
 fn verdict(c: &Change) -> String {
@@ -46,24 +58,29 @@ pub fn summary(exp: &Experiment, changes: &[Change], change_name: &str) -> Strin
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{change_name}: {} of {} results change significantly.",
+        "{change_name}: {} of {} results change significantly{}.",
         sig.len(),
-        changes.len()
+        changes.len(),
+        if sig.len() > 8 {
+            "; the 8 largest below, every one in compare.md, compare.wiki and compare.csv"
+        } else {
+            ""
+        }
     );
     for c in sig.iter().take(8) {
         let _ = writeln!(
             out,
-            "- {} for {}{}: {:.4} -> {:.4} ({:+.4}, {}){}",
-            c.metric,
+            "- {} for {}{}: {} → {} ({}, {} relative){}",
+            metric_label(exp, &c.metric),
             c.profile,
             if c.cell.is_empty() {
                 String::new()
             } else {
                 format!(" at {}", cell_label(exp, c))
             },
-            c.before,
-            c.after,
-            c.diff,
+            value_text(exp, &c.metric, c.before),
+            value_text(exp, &c.metric, c.after),
+            change_text(exp, &c.metric, c.diff),
             pct(c.relative),
             if c.exact {
                 ", exact".to_string()
@@ -84,8 +101,8 @@ fn header(exp: &Experiment) -> Vec<String> {
             "before",
             "after",
             "change",
-            "relative",
-            "interval",
+            "relative change",
+            "interval on the change",
             "significant",
         ]
         .iter()
@@ -97,17 +114,16 @@ fn header(exp: &Experiment) -> Vec<String> {
 fn cells(exp: &Experiment, c: &Change) -> Vec<String> {
     let mut r = vec![c.profile.clone()];
     r.extend(c.cell.iter().map(ToString::to_string));
-    let _ = exp;
     r.extend([
-        c.metric.clone(),
-        format!("{:.4}", c.before),
-        format!("{:.4}", c.after),
-        format!("{:+.4}", c.diff),
+        metric_label(exp, &c.metric),
+        value_text(exp, &c.metric, c.before),
+        value_text(exp, &c.metric, c.after),
+        change_text(exp, &c.metric, c.diff),
         pct(c.relative),
         if c.exact {
             "exact".into()
         } else {
-            format!("{:+.4} to {:+.4}", c.ci_low, c.ci_high)
+            change_interval(exp, c)
         },
         verdict(c),
     ]);
@@ -289,38 +305,38 @@ where
         .map(|c| c.before.max(c.after))
         .fold(0.0, f64::max);
     let top = if top <= 0.0 { 1.0 } else { top * 1.3 };
+    let probability = is_probability(exp, metric);
     let labels: Vec<String> = rows
         .iter()
         .map(|c| {
             let cell = cell_label(exp, c);
             if exp.profiles.len() > 1 {
-                format!("{} {cell}", c.profile)
+                format!("{}, {cell}", c.profile)
             } else {
                 cell
             }
         })
         .collect();
+    let (wrapped, label_room) = super::charts::category_labels(&labels);
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{metric}: {change_name}"), ("sans-serif", 22))
+        .caption(
+            format!("{}: {change_name}", metric_label(exp, metric)),
+            ("sans-serif", 22),
+        )
         .margin(15)
-        .x_label_area_size(60)
+        .x_label_area_size(label_room)
         .y_label_area_size(70)
         .build_cartesian_2d(0f64..rows.len() as f64, 0f64..top)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(rows.len() * 2 + 1)
-        .x_label_formatter(&|x| {
-            let i = x.floor() as usize;
-            if (x - i as f64 - 0.5).abs() < 0.01 {
-                labels.get(i).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .y_desc(metric)
+        .x_label_formatter(&|_| String::new())
+        .y_desc(axis_metric_title(exp, metric))
+        .y_label_formatter(&|v| super::charts::y_tick(probability, *v))
         .label_style(("sans-serif", 12))
         .draw()?;
+    super::charts::draw_category_labels(&root, &chart, &wrapped)?;
     let before = super::charts::colour(0);
     let after = super::charts::colour(1);
     chart

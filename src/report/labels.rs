@@ -76,15 +76,17 @@ pub fn change_text(exp: &Experiment, name: &str, d: f64) -> String {
     }
 }
 
-/// A signed number with a real minus sign (`−3.2`, `+0.5`).
+/// A signed number with a real minus sign (`−3.2`, `+0.5`); one that
+/// rounds to zero has no sign (`0.0`).
 pub fn signed(x: f64, decimals: usize) -> String {
     let s = format!("{x:+.decimals$}");
-    match s.strip_prefix('-') {
-        Some(rest) if rest.chars().any(|c| c.is_ascii_digit() && c != '0') => {
-            format!("\u{2212}{rest}")
-        }
-        Some(rest) => format!("+{rest}"),
-        None => s,
+    let digits = &s[1..];
+    if !digits.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        digits.to_string()
+    } else if s.starts_with('-') {
+        format!("\u{2212}{digits}")
+    } else {
+        s
     }
 }
 
@@ -150,8 +152,8 @@ mod tests {
         assert_eq!(percent(0.0, 1), "0%");
         assert_eq!(percent(1.0, 1), "100%");
         assert_eq!(signed(-0.032 * 100.0, 1), "\u{2212}3.2");
-        assert_eq!(signed(0.0, 1), "+0.0");
-        assert_eq!(signed(-0.00001, 1), "+0.0");
+        assert_eq!(signed(0.0, 1), "0.0");
+        assert_eq!(signed(-0.00001, 1), "0.0");
         assert_eq!(signed(0.5, 3), "+0.500");
     }
 }
