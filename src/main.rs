@@ -115,10 +115,8 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
             .with_context(|| format!("writing {}", dir.display()))?;
         if !args.quiet {
             eprintln!(
-                "{}: {} rows -> {}",
-                exp.name,
-                results.rows.len(),
-                dir.display()
+                "{}",
+                report::labels::run_note(exp, results.rows.len(), &dir)
             );
         }
     }

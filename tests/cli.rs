@@ -69,15 +69,33 @@ fn every_example_spec_runs_end_to_end() {
                 "{name}: column {col} in {header}"
             );
         }
-        assert!(
-            std::fs::read_to_string(dir.join("summary.md"))
-                .unwrap()
-                .contains("SHA-256")
-        );
+        let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+        assert!(summary.contains("SHA-256"));
+        if name == "shoota_vs_kannon" {
+            assert!(
+                summary.contains("## P(out of action)\n") && summary.contains("| 66.67% |"),
+                "{summary}"
+            );
+        }
+        // headings are the registry's labels, not metric ids
+        for line in summary.lines().filter(|l| l.starts_with("## ")) {
+            assert!(
+                !line.contains('_') || line.contains(' '),
+                "{name}: heading {line} reads as an id"
+            );
+        }
         let charts: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())
             .collect();
+        for chart in &charts {
+            let file = chart.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(
+                file.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)),
+                "{name}: file name {file}"
+            );
+        }
         assert!(
             charts
                 .iter()

@@ -110,7 +110,7 @@ fn a_changed_rule_fails_check_and_is_flagged_by_compare() {
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(
-            out.contains("p_hit for on Overwatch at cover=none: "),
+            out.contains("P(hit) for on Overwatch at cover none: ") && out.contains(" points, "),
             "{out}"
         );
         assert!(!out.starts_with("overwatch=original: 0 of"), "{out}");

@@ -242,10 +242,10 @@ where
         .disable_x_mesh()
         .x_labels(groups * 2 + 1)
         .x_label_formatter(&|_| String::new())
-        .x_desc(if exp.axes.is_empty() {
-            "profile"
-        } else {
-            "sweep cell"
+        .x_desc(match exp.axes.as_slice() {
+            [] => "profile".to_string(),
+            [only] => axis_title(exp, &only.name),
+            _ => "sweep cell".to_string(),
         })
         .y_desc(axis_metric_title(exp, metric))
         .y_label_formatter(&|v| y_tick(probability, *v))

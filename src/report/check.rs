@@ -78,7 +78,7 @@ pub fn describe_outcome(o: &Outcome) -> String {
         format!("exact, tolerance {:.0e}", EXACT_TOLERANCE)
     } else {
         format!(
-            "{}interval {:.6} to {:.6}, p = {} at level {:.1e}, {} trials",
+            "{}interval {:.6} to {:.6}, {} at level {:.1e}, {} trials",
             if o.exact { "exact now; " } else { "" },
             o.interval.0,
             o.interval.1,

@@ -38,16 +38,17 @@ fn verdict(c: &Change) -> String {
     match (c.exact, c.significant, c.p_value) {
         (true, true, _) => "yes (exact)".into(),
         (true, false, _) => "no change (exact)".into(),
-        (false, s, Some(p)) => format!("{} (p = {})", if s { "yes" } else { "no" }, p_text(p)),
+        (false, s, Some(p)) => format!("{} ({})", if s { "yes" } else { "no" }, p_text(p)),
         (false, s, None) => if s { "yes" } else { "no" }.into(),
     }
 }
 
+/// A p-value as a phrase: `p = 3.1e-4`, or `p < 1e-12`.
 pub(super) fn p_text(p: f64) -> String {
     if p < 1e-12 {
-        "< 1e-12".into()
+        "p < 1e-12".into()
     } else {
-        format!("{p:.2e}")
+        format!("p = {p:.2e}")
     }
 }
 
@@ -85,7 +86,7 @@ pub fn summary(exp: &Experiment, changes: &[Change], change_name: &str) -> Strin
             if c.exact {
                 ", exact".to_string()
             } else {
-                format!(", p = {}", p_text(c.p_value.unwrap_or(1.0)))
+                format!(", {}", p_text(c.p_value.unwrap_or(1.0)))
             }
         );
     }

@@ -140,6 +140,32 @@ pub fn cell_text(exp: &Experiment, cell: &[ParamValue]) -> String {
         .join(", ")
 }
 
+/// What `krunch run` says when a report is written: the metrics in words
+/// (the first four, then how many more), profiles, cells and the folder.
+pub fn run_note(exp: &Experiment, rows: usize, dir: &std::path::Path) -> String {
+    let metrics: Vec<String> = exp
+        .metrics
+        .iter()
+        .take(4)
+        .map(|m| metric_label(exp, m))
+        .collect();
+    let mut metrics = metrics.join(", ");
+    if exp.metrics.len() > 4 {
+        metrics.push_str(&format!(" and {} more", exp.metrics.len() - 4));
+    }
+    let plural = |n: usize, one: &str, many: &str| {
+        format!("{n} {}", if n == 1 { one } else { many })
+    };
+    format!(
+        "{}: {} for {} over {} ({rows} rows) -> {}",
+        exp.name,
+        metrics,
+        plural(exp.profiles.len(), "profile", "profiles"),
+        plural(exp.models.len(), "sweep cell", "sweep cells"),
+        dir.display()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
