@@ -1,6 +1,8 @@
 //! Charts with plotters, each drawn once per backend: SVG and PNG.
 
-use super::labels::{axis_metric_title, axis_title, cell_text, is_probability, metric_label, value_text};
+use super::labels::{
+    axis_metric_title, axis_title, cell_text, is_probability, metric_label, value_text,
+};
 use crate::experiment::{ChartSpec, Experiment, Results, Row};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -106,9 +108,12 @@ fn axis_index(exp: &Experiment, name: &str) -> usize {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// A Monte Carlo interval, low and high end.
+type Interval = (f64, f64);
+
 /// The value a chart draws: the exact one where the model has it, else the
 /// Monte Carlo estimate with its interval.
-fn shown(r: &Row) -> (f64, Option<(f64, f64)>) {
+fn shown(r: &Row) -> (f64, Option<Interval>) {
     match r.exact {
         Some(e) => (e, None),
         None => (r.value, Some((r.ci_low, r.ci_high))),
@@ -162,7 +167,11 @@ pub(crate) fn category_labels(labels: &[String]) -> (Vec<Vec<String>>, u32) {
 /// middle of each unit slot (`i + 0.5`), at most ten lines each.
 pub(crate) fn draw_category_labels<'a, DB>(
     root: &DrawingArea<DB, Shift>,
-    chart: &ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    chart: &ChartContext<
+        'a,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
     wrapped: &[Vec<String>],
 ) -> DrawResult
 where
@@ -255,7 +264,7 @@ where
     let width = 0.8 / np as f64;
     for (pi, p) in exp.profiles.iter().enumerate() {
         let color = colour(pi);
-        let bars: Vec<(f64, f64, Option<(f64, f64)>)> = cells
+        let bars: Vec<(f64, f64, Option<Interval>)> = cells
             .iter()
             .enumerate()
             .filter_map(|(g, &c)| {
@@ -360,9 +369,9 @@ where
                 .map(|(i, r)| Circle::new((*i, shown(r).0), 4, color.filled())),
         )?;
         chart.draw_series(pts.iter().filter_map(|(i, r)| {
-            shown(r).1.map(|(lo, hi)| {
-                PathElement::new(vec![(*i, lo), (*i, hi)], color.stroke_width(1))
-            })
+            shown(r)
+                .1
+                .map(|(lo, hi)| PathElement::new(vec![(*i, lo), (*i, hi)], color.stroke_width(1)))
         }))?;
     }
     draw_legend(&mut chart)?;

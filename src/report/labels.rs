@@ -153,9 +153,8 @@ pub fn run_note(exp: &Experiment, rows: usize, dir: &std::path::Path) -> String 
     if exp.metrics.len() > 4 {
         metrics.push_str(&format!(" and {} more", exp.metrics.len() - 4));
     }
-    let plural = |n: usize, one: &str, many: &str| {
-        format!("{n} {}", if n == 1 { one } else { many })
-    };
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
         "{}: {} for {} over {} ({rows} rows) -> {}",
         exp.name,
