@@ -1,8 +1,6 @@
 //! Charts with plotters, each drawn once per backend: SVG and PNG.
 
-use super::labels::{
-    axis_metric_title, axis_title, cell_text, is_probability, metric_label, value_text,
-};
+use super::labels::{axis_metric_title, axis_title, is_probability, metric_label, value_text};
 use crate::experiment::{ChartSpec, Experiment, Results, Row};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -134,6 +132,18 @@ pub(crate) fn y_tick(probability: bool, v: f64) -> String {
     }
 }
 
+/// A caption font size at most `size` at which `text` fits the chart's
+/// width (DejaVu Sans averages about 0.55 em a character).
+pub(crate) fn caption_size(text: &str, size: u32) -> u32 {
+    let fits = (SIZE.0 as f64 - 40.0) / (text.chars().count().max(1) as f64 * 0.55);
+    (fits.floor() as u32).clamp(11, size)
+}
+
+/// `text` as a caption style that fits the chart's width.
+pub(crate) fn caption_style(text: &str, size: u32) -> TextStyle<'static> {
+    ("sans-serif", caption_size(text, size)).into()
+}
+
 /// Font size and line height of the labels under bars.
 const CATEGORY_FONT: u32 = 13;
 
@@ -234,14 +244,19 @@ where
     let probability = is_probability(exp, metric);
     let labels: Vec<String> = cells
         .iter()
-        .map(|&c| cell_text(exp, &exp.cell_values(c)))
+        .map(|&c| {
+            exp.cell_values(c)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
         .collect();
     let (wrapped, label_room) = category_labels(&labels);
+    let caption = format!("{} — {}", exp.title, metric_label(exp, metric));
+    let style = caption_style(&caption, 24);
     let mut chart = ChartBuilder::on(root)
-        .caption(
-            format!("{} — {}", exp.title, metric_label(exp, metric)),
-            ("sans-serif", 24),
-        )
+        .caption(caption, style)
         .margin(15)
         .x_label_area_size(label_room)
         .y_label_area_size(70)
@@ -254,7 +269,11 @@ where
         .x_desc(match exp.axes.as_slice() {
             [] => "profile".to_string(),
             [only] => axis_title(exp, &only.name),
-            _ => "sweep cell".to_string(),
+            axes => axes
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
         })
         .y_desc(axis_metric_title(exp, metric))
         .y_label_formatter(&|v| y_tick(probability, *v))
@@ -315,16 +334,15 @@ where
     let ymax = y_top(exp, metric, ymax, 1.1);
     let n = cells.len();
     let probability = is_probability(exp, metric);
+    let caption = format!(
+        "{} — {} by {x}{}",
+        exp.title,
+        metric_label(exp, metric),
+        fixed_note(exp, &[ai])
+    );
+    let style = caption_style(&caption, 22);
     let mut chart = ChartBuilder::on(root)
-        .caption(
-            format!(
-                "{} — {} by {x}{}",
-                exp.title,
-                metric_label(exp, metric),
-                fixed_note(exp, &[ai])
-            ),
-            ("sans-serif", 22),
-        )
+        .caption(caption, style)
         .margin(15)
         .x_label_area_size(50)
         .y_label_area_size(70)
@@ -411,15 +429,14 @@ where
     }
     let vmax = if vmax <= 0.0 { 1.0 } else { vmax };
     let (xs, ys) = (&exp.axes[xi].values, &exp.axes[yi].values);
+    let caption = format!(
+        "{profile}: {} by {x} and {y}{}",
+        metric_label(exp, metric),
+        fixed_note(exp, &[xi, yi])
+    );
+    let style = caption_style(&caption, 22);
     let mut chart = ChartBuilder::on(root)
-        .caption(
-            format!(
-                "{profile}: {} by {x} and {y}{}",
-                metric_label(exp, metric),
-                fixed_note(exp, &[xi, yi])
-            ),
-            ("sans-serif", 22),
-        )
+        .caption(caption, style)
         .margin(15)
         .x_label_area_size(50)
         .y_label_area_size(70)

@@ -319,11 +319,10 @@ where
         })
         .collect();
     let (wrapped, label_room) = super::charts::category_labels(&labels);
+    let caption = format!("{}: {change_name}", metric_label(exp, metric));
+    let style = super::charts::caption_style(&caption, 22);
     let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("{}: {change_name}", metric_label(exp, metric)),
-            ("sans-serif", 22),
-        )
+        .caption(caption, style)
         .margin(15)
         .x_label_area_size(label_room)
         .y_label_area_size(70)
