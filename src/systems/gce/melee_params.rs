@@ -284,7 +284,9 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
                 "the 'custom' weapon's Damage",
             ));
         }
-        Some(d) => Damage::parse(&d).map_err(|e| ParamError::new(f("custom_damage"), e))?,
+        Some(d) => {
+            Damage::parse(&d).map_err(|e| ParamError::new(f("custom_damage"), e.to_string()))?
+        }
     };
     if damage.dice_count() > MAX_DAMAGE_DICE {
         return Err(ParamError::new(
