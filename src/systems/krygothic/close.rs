@@ -516,6 +516,19 @@ impl Exchange {
     }
 }
 
+/// The defence actually rolled when `d` is planned against attack `a`: a
+/// defence the attack does not allow (parry against anything but a weapon
+/// attack, break off against a leg sweep) falls back to the passive roll.
+/// Reading: the defence type is chosen after the attack (Step 4 follows
+/// Step 2), so planning "parry" means "parry if it can".
+pub fn played(f: &Fight, a: Attack, d: Defence) -> Defence {
+    if unavailable(f, a, d).is_none() {
+        d
+    } else {
+        Defence::Passive
+    }
+}
+
 /// A choice with its word.
 pub type Named<T> = (T, &'static str);
 
@@ -849,7 +862,12 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     if let Some(why) = unavailable(&fight, attack, Defence::Passive) {
         return Err(ParamError::new("attack", why));
     }
-    if let Some(why) = unavailable(&fight, attack, defence) {
+    let (attacks, defences) = choices(&fight);
+    if !defences.iter().any(|(d, _)| *d == defence) {
+        let why = ATTACKS
+            .iter()
+            .find_map(|(a, _)| unavailable(&fight, *a, defence))
+            .unwrap_or("the defender cannot use this defence");
         return Err(ParamError::new("defence", why));
     }
     let by_p = payoff_is_p(p)?;
@@ -857,21 +875,19 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         let (m, q) = Exchange {
             fight,
             attack: a,
-            defence: d,
+            defence: played(&fight, a, d),
         }
         .payoff();
         if by_p { q } else { m }
     };
-    let (attacks, defences) = choices(&fight);
     let here = pay(attack, defence);
     let best_def = defences
         .iter()
-        .filter(|(d, _)| unavailable(&fight, attack, *d).is_none())
         .all(|(d, _)| pay(attack, *d) >= here - 1e-12);
     let best_att = attacks
         .iter()
-        .filter(|(a, _)| unavailable(&fight, *a, defence).is_none())
         .all(|(a, _)| pay(*a, defence) <= here + 1e-12);
+    let defence = played(&fight, attack, defence);
     let ex = Exchange {
         fight,
         attack,

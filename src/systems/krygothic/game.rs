@@ -5,7 +5,7 @@
 //! so it cannot cycle), checked against brute force over every square
 //! sub-game (Shapley-Snow kernels) and by the optimality certificate.
 
-use super::close::{Exchange, choices, fight_of, payoff_is_p, unavailable};
+use super::close::{Exchange, choices, fight_of, payoff_is_p};
 use super::model::{OutcomeModel, Outcomes};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
@@ -255,11 +255,9 @@ pub fn payoff_matrix(exchanges: &[Vec<Exchange>], by_p: bool) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// The exchanges of every attack against every defence. A defence the
-/// attack does not allow (parry against anything but a weapon attack,
-/// break off against a leg sweep) falls back to the passive defence's roll
-/// (reading: the defence type is chosen after the attack, so "parry" as a
-/// plan means "parry if it can").
+/// The exchanges of every attack against every defence (a defence the
+/// attack does not allow falls back to the passive roll: see
+/// [`played`](super::close::played)).
 pub fn exchanges(
     fight: &super::close::Fight,
     attacks: &[(super::close::Attack, &str)],
@@ -273,11 +271,7 @@ pub fn exchanges(
                 .map(|(d, _)| Exchange {
                     fight: *fight,
                     attack: *a,
-                    defence: if unavailable(fight, *a, *d).is_none() {
-                        *d
-                    } else {
-                        super::close::Defence::Passive
-                    },
+                    defence: super::close::played(fight, *a, *d),
                 })
                 .collect()
         })

@@ -99,6 +99,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_speed", "6"),
                     ("fire_mode", "aimed"),
                 ],
+                &[
+                    ("weapon", "pistol"),
+                    ("firer_rc", "4"),
+                    ("range", "5"),
+                    ("target", "average_joe"),
+                    ("fire_mode", "snap"),
+                    ("ap_budget", "6"),
+                ],
             ],
         },
         Scenario {
@@ -500,6 +508,13 @@ fn ranged_params() -> Vec<ParamDecl> {
         ParamDecl::flag("armour_negated_from_behind")
             .about("the target's armour says it is negated on its blind side (with flanking)")
             .seed("Important strategy on choosing a target: Model direction"),
+        ParamDecl::int("fire_ap", 0, 20)
+            .default("2")
+            .about("AP to fire once (aimed shots 2 more)")
+            .seed("General gameplay information (\"another 2 AP to fire\"); Choose Attack Type"),
+        ParamDecl::int("ap_budget", 1, 60)
+            .about("AP spent on this fire mode: as many shots as it pays for, all at the target (one shot when not given)")
+            .seed("Choose Attack Type"),
     ]
 }
 
@@ -521,9 +536,6 @@ pub fn shot_of(p: &Params, v: &Params) -> Result<Shot, ParamError> {
             "suppressive fire needs a weapon capable of it (set weapon_suppressive = true: \"All weapons that are capable of this mode will have a note\")",
         ));
     }
-    if !p.flag("flanking")? && p.flag("armour_negated_from_behind")? {
-        // harmless, but say nothing: the armour is simply not negated
-    }
     Ok(Shot {
         rc: p.need_int("firer_rc")? as i32,
         weapon,
@@ -541,6 +553,8 @@ pub fn shot_of(p: &Params, v: &Params) -> Result<Shot, ParamError> {
         reading,
         critical,
         wound_by,
+        fire_ap: p.need_int("fire_ap")? as i32,
+        ap_budget: p.int("ap_budget")?.map(|b| b as i32),
     })
 }
 
@@ -582,5 +596,78 @@ mod tests {
         ] {
             assert!(text.contains(&format!("{team} >>> {rating}")), "{team}");
         }
+    }
+
+    fn build_err(scenario: &str, given: &[(&str, &str)]) -> ParamError {
+        let mut p = Params::new();
+        for (k, v) in given {
+            p.set(*k, crate::systems::ParamValue::from_text(v));
+        }
+        match crate::systems::build("krygothic", scenario, &p, &Params::new()) {
+            Ok(_) => panic!("{scenario} {given:?} should be refused"),
+            Err(e) => e,
+        }
+    }
+
+    /// Bad input is refused naming the parameter.
+    #[test]
+    fn bad_input_is_named() {
+        let e = build_err(
+            "ranged",
+            &[
+                ("weapon", "autocannon"),
+                ("firer_rc", "3"),
+                ("range", "4"),
+                ("target", "average_joe"),
+            ],
+        );
+        assert_eq!(e.field, "weapon_strength");
+        assert!(e.message.contains("invents none"), "{}", e.message);
+        let e = build_err(
+            "ranged",
+            &[
+                ("weapon", "pistol"),
+                ("firer_rc", "3"),
+                ("range", "4"),
+                ("target", "average_joe"),
+                ("fire_mode", "suppressive"),
+            ],
+        );
+        assert_eq!(e.field, "fire_mode");
+        let e = build_err("dice", &[("check", "keep"), ("dice", "2"), ("keep", "3")]);
+        assert_eq!(e.field, "keep");
+        let e = build_err("dice", &[("check", "die")]);
+        assert_eq!(e.field, "target");
+        let joes = [("attacker", "average_joe"), ("defender", "average_joe")];
+        let e = build_err("close_combat", &[joes[0], joes[1], ("attack", "weapon")]);
+        assert_eq!(e.field, "attack");
+        let e = build_err(
+            "close_combat",
+            &[joes[0], joes[1], ("attack", "kick"), ("defence", "parry")],
+        );
+        assert_eq!(e.field, "defence");
+        let e = build_err(
+            "close_combat",
+            &[joes[0], joes[1], ("defence", "deflect"), ("attack", "kick")],
+        );
+        assert_eq!(e.field, "defence");
+        let e = build_err(
+            "close_combat",
+            &[
+                joes[0],
+                joes[1],
+                ("attack", "kick"),
+                ("attacker_weapon_cc", "2"),
+            ],
+        );
+        assert_eq!(e.field, "attacker_weapon_cc");
+        let e = build_err("pinning", &[("will", "3"), ("shooterz", "2")]);
+        assert!(
+            e.message.contains("did you mean 'shooters'"),
+            "{}",
+            e.message
+        );
+        let e = build_err("action_points", &[("team", "orks")]);
+        assert_eq!(e.field, "team");
     }
 }

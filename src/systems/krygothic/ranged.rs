@@ -99,15 +99,21 @@ pub struct Shot {
     pub critical: Critical,
     /// What reduces the wound target.
     pub wound_by: WoundBy,
+    /// AP to fire once ("another 2 AP to fire").
+    pub fire_ap: i32,
+    /// AP spent on this fire mode, if the question is what a budget buys
+    /// (otherwise one shot: two attacks for a snap shot).
+    pub ap_budget: Option<i32>,
 }
 
 /// A shot with its modifiers applied.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Resolved {
     /// Within reach ("If the distance is so great that the penalties drop
-    /// the weapons statistics to 0 or below, it is too far").
+    /// the weapons statistics to 0 or below, it is too far"), and the AP
+    /// budget pays for a shot.
     pub can_shoot: bool,
-    /// Attacks made (two for a snap shot).
+    /// Attacks made (two per snap shot; as many as the AP budget buys).
     pub attacks: u8,
     /// Dice rolled to hit.
     pub dice: i32,
@@ -132,6 +138,23 @@ impl Shot {
             Some(lr) if self.range >= lr => (self.range - lr).floor() as i32 + 1,
             _ => 0,
         }
+    }
+
+    /// AP one shot of this mode costs: aimed "must spend 2 extra AP".
+    pub fn cost(&self) -> i32 {
+        self.fire_ap + if self.mode == FireMode::Aimed { 2 } else { 0 }
+    }
+
+    /// Attacks made: one shot (two attacks for a snap shot), or as many
+    /// shots as the AP budget pays for.
+    pub fn attacks(&self) -> u8 {
+        let per_shot = if self.mode == FireMode::Snap { 2 } else { 1 };
+        let shots = match self.ap_budget {
+            None => 1,
+            Some(b) if self.cost() <= 0 => b.max(0),
+            Some(b) => b / self.cost(),
+        };
+        (shots * per_shot).clamp(0, 120) as u8
     }
 
     /// The shot's numbers after every modifier.
@@ -164,8 +187,8 @@ impl Shot {
             self.armour
         };
         Resolved {
-            can_shoot: keep > 0,
-            attacks: if self.mode == FireMode::Snap { 2 } else { 1 },
+            can_shoot: keep > 0 && self.attacks() > 0,
+            attacks: self.attacks(),
             dice,
             keep: keep.max(0),
             to_hit,
@@ -176,7 +199,7 @@ impl Shot {
     }
 }
 
-/// What a shot (both attacks of a snap shot) did.
+/// What a shot (all its attacks) did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ShotOut {
     /// To-hit dice kept (the target "has been hit": a pinning test).
@@ -420,6 +443,8 @@ pub(crate) mod tests {
             reading,
             critical: Critical::ThreeSixes,
             wound_by: WoundBy::KValue,
+            fire_ap: 2,
+            ap_budget: None,
         }
     }
 
@@ -510,6 +535,15 @@ pub(crate) mod tests {
         assert_eq!((s.resolve().dice, s.resolve().attacks), (1, 2));
         s.mode = FireMode::Aimed;
         assert_eq!(s.resolve().dice, 5);
+        // a budget of 8 AP: aimed shots cost 4, snap shots 2 for two attacks
+        s.ap_budget = Some(8);
+        assert_eq!(s.attacks(), 2);
+        s.mode = FireMode::Snap;
+        assert_eq!(s.attacks(), 8);
+        s.mode = FireMode::Standard;
+        assert_eq!(s.attacks(), 4);
+        s.ap_budget = Some(1);
+        assert!(!s.resolve().can_shoot);
     }
 
     #[test]
