@@ -3,7 +3,7 @@
 //! outcome through the same metric handles.
 
 use crate::dice::{BatchedRoller, Expectation, MetricSink, Roller, Tally};
-use crate::systems::{MetricDef, MetricList, Model, TrialValues};
+use crate::systems::{MetricDef, MetricKind, MetricList, Model, TrialValues};
 
 /// An outcome with an exact law and a sampler.
 pub trait Outcomes: Send + Sync {
@@ -45,7 +45,15 @@ impl<O: Outcomes> Model for OutcomeModel<O> {
             e.set_weight(p);
             self.0.record(&out, &mut e);
         }
-        Some(e.into_values())
+        // a law's probabilities sum to 1 within a few ulps: keep
+        // probabilities inside [0, 1] (a baseline refuses 1 + 2e-16)
+        let mut values = e.into_values();
+        for (v, d) in values.iter_mut().zip(self.0.metrics().defs()) {
+            if d.kind == MetricKind::Probability {
+                *v = v.clamp(0.0, 1.0);
+            }
+        }
+        Some(values)
     }
 
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
