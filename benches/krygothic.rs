@@ -45,9 +45,7 @@ fn scenarios(c: &mut Criterion) {
             });
             if sc.name == "close_combat_game" {
                 g.bench_function(format!("{} {i} build and solve", sc.name), |b| {
-                    b.iter(|| {
-                        black_box(build(RULES.name, sc.name, &params(point), &Params::new()))
-                    })
+                    b.iter(|| black_box(build(RULES.name, sc.name, &params(point), &Params::new())))
                 });
             }
         }
