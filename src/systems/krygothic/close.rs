@@ -234,6 +234,10 @@ pub struct CcOut {
     pub free_attack: u8,
     /// Wound saves the attacker makes (point blank shot: missed dice).
     pub own_wound_saves: u8,
+    /// Tackle: inches both combatants move (Strength + passed to-hit dice).
+    pub tackle_inches: u8,
+    /// Leg sweep got through: the opponent spends 1 AP getting up.
+    pub knocked_down: bool,
 }
 
 /// The numbers of one attack after every modifier, for one fear outcome.
@@ -323,12 +327,18 @@ impl Fight {
     }
 }
 
-fn pools(f: &Fight, n: &Numbers) -> (Pool, Pool) {
+fn pools(f: &Fight, n: &Numbers, attack: Attack) -> (Pool, Pool) {
     let clamp = |x: i32| x.clamp(0, 60) as u8;
     (
         Pool {
             dice: clamp(n.att_cc),
-            keep: clamp(n.att_str),
+            // point blank shot counts the dice that miss: keep every pass
+            // here, and at most Str of them in `Exchange::base`
+            keep: if attack == Attack::PointBlank {
+                clamp(n.att_cc)
+            } else {
+                clamp(n.att_str)
+            },
             target: n.def_cc,
             reading: f.reading,
             critical: f.critical,
@@ -384,7 +394,19 @@ impl Exchange {
         o
     }
 
-    fn base(&self, n: &Numbers, fear_failed: bool, hits: u8, cp: bool, cf: bool, dk: u8) -> CcOut {
+    /// The outcome so far from the to-hit passes (all of them for a point
+    /// blank shot, else those kept) and the defence passes kept.
+    fn base(
+        &self,
+        n: &Numbers,
+        fear_failed: bool,
+        passes: u8,
+        cp: bool,
+        cf: bool,
+        dk: u8,
+    ) -> CcOut {
+        let str_keep = n.att_str.clamp(0, 60) as u8;
+        let hits = passes.min(str_keep);
         let (left, free_attack) = self.after_defence(hits, dk);
         CcOut {
             fear_failed,
@@ -395,10 +417,16 @@ impl Exchange {
             breaks_off: self.defence == Defence::BreakOff && left == 0,
             free_attack,
             own_wound_saves: if self.attack == Attack::PointBlank {
-                (n.att_cc.max(0) as u8).saturating_sub(hits)
+                (n.att_cc.clamp(0, 60) as u8).saturating_sub(passes)
             } else {
                 0
             },
+            tackle_inches: if self.attack == Attack::Tackle {
+                str_keep.saturating_add(hits)
+            } else {
+                0
+            },
+            knocked_down: self.attack == Attack::LegSweep && left > 0,
             ..CcOut::default()
         }
     }
@@ -412,7 +440,7 @@ impl Exchange {
                 continue;
             }
             let n = self.fight.numbers(self.attack, self.defence, fear_failed);
-            let (att, def) = pools(&self.fight, &n);
+            let (att, def) = pools(&self.fight, &n, self.attack);
             let mut def_law: BTreeMap<u8, f64> = BTreeMap::new();
             for (po, p) in def.law() {
                 *def_law.entry(po.kept).or_insert(0.0) += p;
@@ -428,8 +456,8 @@ impl Exchange {
                         pa.critical_fail,
                         dk,
                     );
-                    let bunt = self.attack == Attack::Bunt && pa.kept > 0;
-                    let deflect = self.defence == Defence::Deflect && dk.min(pa.kept) > 0;
+                    let bunt = self.attack == Attack::Bunt && o.hits > 0;
+                    let deflect = self.defence == Defence::Deflect && dk.min(o.hits) > 0;
                     let mut breaks = vec![(o, 1.0)];
                     if bunt {
                         breaks = breaks
@@ -485,7 +513,7 @@ impl Exchange {
             _ => !super::dice::attribute_check(dice, self.fight.will_dice(), 6, self.fight.reading),
         };
         let n = self.fight.numbers(self.attack, self.defence, fear_failed);
-        let (att, def) = pools(&self.fight, &n);
+        let (att, def) = pools(&self.fight, &n, self.attack);
         let pa = att.roll(dice);
         let dk = def.roll(dice).kept;
         let mut o = self.base(
@@ -496,10 +524,10 @@ impl Exchange {
             pa.critical_fail,
             dk,
         );
-        if self.attack == Attack::Bunt && pa.kept > 0 {
+        if self.attack == Attack::Bunt && o.hits > 0 {
             o.attacker_weapon_breaks = dice.d6() == 6;
         }
-        if self.defence == Defence::Deflect && dk.min(pa.kept) > 0 {
+        if self.defence == Defence::Deflect && dk.min(o.hits) > 0 {
             o.defender_weapon_breaks = dice.d6() == 6;
         }
         let wd = self.wound_dice(o.critical_fail, o.left);
@@ -552,7 +580,7 @@ pub fn choices(f: &Fight) -> (Vec<Named<Attack>>, Vec<Named<Defence>>) {
 }
 
 /// Every metric of the close-combat scenario.
-pub const METRICS: [MetricDecl; 16] = [
+pub const METRICS: [MetricDecl; 18] = [
     MetricDecl::probability("p_hit", "P(hit)", "P(at least one to-hit die kept)"),
     MetricDecl::mean(
         "mean_dice_through",
@@ -620,6 +648,16 @@ pub const METRICS: [MetricDecl; 16] = [
         "mean own wound saves",
         "point blank shot: expected to-hit dice that miss (a wound save each for the attacker)",
     ),
+    MetricDecl::mean(
+        "mean_tackle_inches",
+        "mean tackle move (inches)",
+        "tackle: expected inches both combatants move (the attacker's Strength + passed to-hit dice)",
+    ),
+    MetricDecl::probability(
+        "p_knocked_down",
+        "P(knocked down)",
+        "leg sweep: P(an attacking die gets through: the opponent spends 1 AP getting up)",
+    ),
     MetricDecl::probability("wounds={k}", "P({k} wounds)", "P(exactly k wounds)"),
 ];
 
@@ -685,6 +723,8 @@ impl Outcomes for CloseRule {
             u64::from(o.free_attack == 1),
             u64::from(o.free_attack == 2),
             u64::from(o.own_wound_saves),
+            u64::from(o.tackle_inches),
+            u64::from(o.knocked_down),
         ];
         for (h, v) in m.iter().zip(vals) {
             sink.record(*h, v);
@@ -896,8 +936,8 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let n = fight.numbers(attack, defence, false);
     let max_w = 2 * n.att_str.clamp(0, 60).min(n.att_cc.clamp(0, 60));
     let mut list = MetricList::new();
-    let m: Vec<Metric> = METRICS[..15].iter().map(|d| list.add(d)).collect();
-    let wounds = list.family(&METRICS[15], 0..=max_w.max(0));
+    let m: Vec<Metric> = METRICS[..17].iter().map(|d| list.add(d)).collect();
+    let wounds = list.family(&METRICS[17], 0..=max_w.max(0));
     let best = [
         (list.add(&BEST[0]), best_def),
         (list.add(&BEST[1]), best_att),
@@ -1016,7 +1056,7 @@ mod tests {
         let n = ex.fight.numbers(Attack::Kick, Defence::Passive, false);
         assert_eq!((n.att_cc, n.att_str, n.def_dice, n.def_keep), (5, 3, 3, 4));
         // to hit: five dice against CC 3: 6, 5, 4, 1, 2 -> three pass
-        let (a, d) = pools(&ex.fight, &n);
+        let (a, d) = pools(&ex.fight, &n, Attack::Kick);
         let pa = a.roll(&mut Script(vec![6, 5, 4, 1, 2], 0));
         assert_eq!(pa.kept, 3);
         let dk = d.roll(&mut Script(vec![4, 3, 5], 0)).kept;
@@ -1048,7 +1088,7 @@ mod tests {
         };
         let n = ex.fight.numbers(Attack::Kick, Defence::Deflect, false);
         assert_eq!((n.def_dice, n.def_keep, n.att_cc), (5, 4, 5));
-        let (_, d) = pools(&ex.fight, &n);
+        let (_, d) = pools(&ex.fight, &n, Attack::Kick);
         let dk = d.roll(&mut Script(vec![6, 4, 1, 5, 3], 0)).kept;
         assert_eq!(dk, 2);
         assert_eq!(ex.after_defence(3, dk).0, 1);
@@ -1100,6 +1140,34 @@ mod tests {
                 .to_wound,
             2 + 4 - 3
         );
+    }
+
+    /// Point blank shot: "attacker must make 1 wound save for every to hit
+    /// dice that misses" (passes beyond Str are not misses); tackle: "both
+    /// combatants move Strength + passed to hit dice".
+    #[test]
+    fn point_blank_and_tackle() {
+        let att = Fighter {
+            cc: 4,
+            strength: 1,
+            ranged_weapon: true,
+            ..joe()
+        };
+        let ex = Exchange {
+            fight: fight(att, joe()),
+            attack: Attack::PointBlank,
+            defence: Defence::Passive,
+        };
+        // to hit against CC 2: 5, 3, 1, 1 -> two pass, one kept; defence 1, 1;
+        // the wound die 1
+        let o = ex.roll(&mut Script(vec![5, 3, 1, 1, 1, 1, 1], 0));
+        assert_eq!((o.hits, o.own_wound_saves), (1, 2));
+        let ex = Exchange {
+            attack: Attack::Tackle,
+            ..ex
+        };
+        let o = ex.roll(&mut Script(vec![5, 3, 1, 1, 1, 1, 1], 0));
+        assert_eq!((o.hits, o.tackle_inches, o.wounds), (1, 2, 0));
     }
 
     #[test]

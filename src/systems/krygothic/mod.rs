@@ -508,7 +508,7 @@ fn ranged_params() -> Vec<ParamDecl> {
         ParamDecl::flag("armour_negated_from_behind")
             .about("the target's armour says it is negated on its blind side (with flanking)")
             .seed("Important strategy on choosing a target: Model direction"),
-        ParamDecl::int("fire_ap", 0, 20)
+        ParamDecl::int("fire_ap", 1, 20)
             .default("2")
             .about("AP to fire once (aimed shots 2 more)")
             .seed("General gameplay information (\"another 2 AP to fire\"); Choose Attack Type"),
@@ -558,8 +558,30 @@ pub fn shot_of(p: &Params, v: &Params) -> Result<Shot, ParamError> {
     })
 }
 
+/// Most to-hit dice kept over all the attacks of one model: wounds (at
+/// most twice the dice kept) then fit a byte, and the exact law stays
+/// small (a 120-attack budget of 1K weapons, or 12 attacks of 10K).
+pub const MAX_KEPT_IN_ALL: i32 = 120;
+
 fn build_ranged(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(OutcomeModel(RangedRule::new(shot_of(p, v)?))))
+    let shot = shot_of(p, v)?;
+    let r = shot.resolve();
+    let kept = i32::from(r.attacks) * r.keep;
+    if kept > MAX_KEPT_IN_ALL {
+        let field = if shot.ap_budget.is_some() {
+            "ap_budget"
+        } else {
+            "weapon_aim"
+        };
+        return Err(ParamError::new(
+            field,
+            format!(
+                "{} attacks keeping up to {} dice each could keep {kept} dice, more than the {MAX_KEPT_IN_ALL} one model allows: spend fewer AP, or split the budget over several cells",
+                r.attacks, r.keep
+            ),
+        ));
+    }
+    Ok(Box::new(OutcomeModel(RangedRule::new(shot))))
 }
 
 #[cfg(test)]
@@ -634,6 +656,20 @@ mod tests {
             ],
         );
         assert_eq!(e.field, "fire_mode");
+        let e = build_err(
+            "ranged",
+            &[
+                ("weapon", "autocannon"),
+                ("weapon_strength", "2"),
+                ("firer_rc", "3"),
+                ("range", "4"),
+                ("target", "average_joe"),
+                ("fire_mode", "snap"),
+                ("ap_budget", "40"),
+            ],
+        );
+        assert_eq!(e.field, "ap_budget");
+        assert!(e.message.contains("more than the 120"), "{}", e.message);
         let e = build_err("dice", &[("check", "keep"), ("dice", "2"), ("keep", "3")]);
         assert_eq!(e.field, "keep");
         let e = build_err("dice", &[("check", "die")]);
