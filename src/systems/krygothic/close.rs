@@ -124,6 +124,14 @@ pub struct CcWeapon {
     pub strength: i32,
     /// "If the word armor piercing is with the weapon, then reduce amour".
     pub armour_piercing: bool,
+    /// "Multiple wounds: All dice that pass cause 1 wound each": no AP for
+    /// the extra wounds.
+    pub multiple_wounds: bool,
+    /// "Wrap: Opponent cannot use parry ... Wrapping weapons cannot parry."
+    pub wrap: bool,
+    /// "Lasso: If weapon causes any wounds, the victim falls over. 1AP must
+    /// be spent to stand back up."
+    pub lasso: bool,
 }
 
 /// One side's stat line and kit.
@@ -197,6 +205,12 @@ pub fn unavailable(f: &Fight, a: Attack, d: Defence) -> Option<&'static str> {
         return Some(
             "parry: \"Both the defending and attacking player must be using a close combat weapon\"",
         );
+    }
+    if d == Defence::Parry && f.defender.weapon.is_some_and(|w| w.wrap) {
+        return Some("\"Wrapping weapons cannot parry\"");
+    }
+    if d == Defence::Parry && f.attacker.weapon.is_some_and(|w| w.wrap) {
+        return Some("a wrapping weapon's \"Opponent cannot use parry\"");
     }
     if d == Defence::Deflect && !f.defender.ranged_weapon {
         return Some("deflect needs the defender's ranged weapon");
@@ -391,7 +405,17 @@ impl Exchange {
             let w = passes as u8;
             o.wounds = if o.critical_pass { 2 * w } else { w };
         }
+        if o.wounds > 0 && self.weapon_effect(|w| w.lasso) {
+            o.knocked_down = true;
+        }
         o
+    }
+
+    /// Whether the attack uses the attacker's weapon and it has `effect`
+    /// ("these bonuses are only used if an attack which actually uses the
+    /// weapon is chosen").
+    pub fn weapon_effect(&self, effect: impl Fn(&CcWeapon) -> bool) -> bool {
+        self.attack == Attack::Weapon && self.fight.attacker.weapon.as_ref().is_some_and(effect)
     }
 
     /// The outcome so far from the to-hit passes (all of them for a point
@@ -596,7 +620,7 @@ pub const METRICS: [MetricDecl; 18] = [
     MetricDecl::mean(
         "mean_ap_for_extra_wounds",
         "mean AP for extra wounds",
-        "expected AP to make every wound count: 2 for the second, 3 for the third, ...",
+        "expected AP to make every wound count: 2 for the second, 3 for the third, ... (none with Multiple wounds)",
     ),
     MetricDecl::probability(
         "p_critical_pass",
@@ -656,7 +680,7 @@ pub const METRICS: [MetricDecl; 18] = [
     MetricDecl::probability(
         "p_knocked_down",
         "P(knocked down)",
-        "leg sweep: P(an attacking die gets through: the opponent spends 1 AP getting up)",
+        "leg sweep: P(an attacking die gets through), or a lasso: P(a wound): the victim spends 1 AP getting up",
     ),
     MetricDecl::probability("wounds={k}", "P({k} wounds)", "P(exactly k wounds)"),
 ];
@@ -683,6 +707,7 @@ pub fn metric_catalog() -> Vec<MetricDecl> {
 /// The close-combat rule with its metric handles.
 pub struct CloseRule {
     ex: Exchange,
+    free_extra_wounds: bool,
     list: MetricList,
     m: Vec<Metric>,
     wounds: Vec<Metric>,
@@ -712,7 +737,11 @@ impl Outcomes for CloseRule {
             u64::from(o.left),
             u64::from(o.wounds > 0),
             w,
-            if w >= 2 { (w * (w + 1)) / 2 - 1 } else { 0 },
+            if w >= 2 && !self.free_extra_wounds {
+                (w * (w + 1)) / 2 - 1
+            } else {
+                0
+            },
             u64::from(o.critical_pass),
             u64::from(o.critical_fail),
             u64::from(o.fear_failed),
@@ -776,6 +805,21 @@ fn side_params(prefix: &str, who: &str) -> Vec<ParamDecl> {
         ParamDecl::flag(format!("{prefix}_weapon_armour_piercing"))
             .about(format!("{who}'s weapon is armour piercing"))
             .seed("Weapon Statistics (Stats)"),
+        ParamDecl::flag(format!("{prefix}_weapon_multiple_wounds"))
+            .about(format!(
+                "{who}'s weapon has Multiple wounds: extra wounds cost no AP"
+            ))
+            .seed("Weapon effects"),
+        ParamDecl::flag(format!("{prefix}_weapon_wrap"))
+            .about(format!(
+                "{who}'s weapon wraps: its opponent cannot parry it, and it cannot parry"
+            ))
+            .seed("Weapon effects"),
+        ParamDecl::flag(format!("{prefix}_weapon_lasso"))
+            .about(format!(
+                "{who}'s weapon is a lasso: any wound knocks the victim over"
+            ))
+            .seed("Weapon effects"),
         ParamDecl::flag(format!("{prefix}_ranged_weapon"))
             .about(format!(
                 "{who} carries a ranged weapon (bunt, point blank shot, deflect)"
@@ -837,9 +881,19 @@ fn fighter(p: &Params, prefix: &str) -> Result<Fighter, ParamError> {
             cc: p.need_int(&format!("{wname}_cc"))? as i32,
             strength: p.need_int(&format!("{wname}_str"))? as i32,
             armour_piercing: p.flag(&format!("{wname}_armour_piercing"))?,
+            multiple_wounds: p.flag(&format!("{wname}_multiple_wounds"))?,
+            wrap: p.flag(&format!("{wname}_wrap"))?,
+            lasso: p.flag(&format!("{wname}_lasso"))?,
         })
     } else {
-        for s in ["cc", "str", "armour_piercing"] {
+        for s in [
+            "cc",
+            "str",
+            "armour_piercing",
+            "multiple_wounds",
+            "wrap",
+            "lasso",
+        ] {
             let n = format!("{wname}_{s}");
             if p.has(&n) {
                 return Err(ParamError::new(
@@ -943,6 +997,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         (list.add(&BEST[1]), best_att),
     ];
     Ok(Box::new(OutcomeModel(CloseRule {
+        free_extra_wounds: ex.weapon_effect(|w| w.multiple_wounds),
         ex,
         list,
         m,
@@ -988,6 +1043,21 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
         ("attack", "shove"),
         ("defence", "counter_attack"),
         ("attacker_causes", "pure_horror"),
+    ],
+    &[
+        ("attacker", "average_joe"),
+        ("attacker_cc", "4"),
+        ("attacker_strength", "3"),
+        ("attacker_weapon", "custom"),
+        ("attacker_weapon_cc", "0"),
+        ("attacker_weapon_str", "1"),
+        ("attacker_weapon_multiple_wounds", "true"),
+        ("attacker_weapon_lasso", "true"),
+        ("attacker_weapon_wrap", "true"),
+        ("defender", "average_joe"),
+        ("defender_weapon", "knife"),
+        ("attack", "weapon"),
+        ("defence", "dodge"),
     ],
     &[
         ("attacker", "average_joe"),
@@ -1112,6 +1182,7 @@ mod tests {
             cc: 2,
             strength: -1,
             armour_piercing: false,
+            ..CcWeapon::default()
         };
         let att = Fighter {
             cc: 4,
@@ -1125,6 +1196,7 @@ mod tests {
             cc: -1,
             strength: 2,
             armour_piercing: true,
+            ..CcWeapon::default()
         };
         let att = Fighter {
             weapon: Some(axe),
@@ -1168,6 +1240,48 @@ mod tests {
         };
         let o = ex.roll(&mut Script(vec![5, 3, 1, 1, 1, 1, 1], 0));
         assert_eq!((o.hits, o.tackle_inches, o.wounds), (1, 2, 0));
+    }
+
+    /// Weapon effects: a lasso knocks over on a wound, a wrapping weapon
+    /// cannot be parried (nor parry), Multiple wounds costs no AP.
+    #[test]
+    fn weapon_effects() {
+        let rope = CcWeapon {
+            lasso: true,
+            wrap: true,
+            ..CcWeapon::default()
+        };
+        let knife = CcWeapon {
+            cc: 2,
+            strength: -1,
+            ..CcWeapon::default()
+        };
+        let att = Fighter {
+            weapon: Some(rope),
+            ..joe()
+        };
+        let def = Fighter {
+            weapon: Some(knife),
+            ..joe()
+        };
+        let f = fight(att, def);
+        assert!(unavailable(&f, Attack::Weapon, Defence::Parry).is_some());
+        assert_eq!(played(&f, Attack::Weapon, Defence::Parry), Defence::Passive);
+        let g = fight(def, att);
+        assert!(unavailable(&g, Attack::Weapon, Defence::Parry).is_some());
+        let ex = Exchange {
+            fight: f,
+            attack: Attack::Weapon,
+            defence: Defence::Passive,
+        };
+        for (o, _) in ex.law() {
+            assert_eq!(o.knocked_down, o.wounds > 0, "{o:?}");
+        }
+        let ex = Exchange {
+            attack: Attack::Kick,
+            ..ex
+        };
+        assert!(ex.law().iter().all(|(o, _)| !o.knocked_down));
     }
 
     #[test]
