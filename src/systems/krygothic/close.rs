@@ -919,6 +919,12 @@ fn fighter(p: &Params, prefix: &str) -> Result<Fighter, ParamError> {
 /// The fight of checked parameters.
 pub fn fight_of(p: &Params, v: &Params) -> Result<Fight, ParamError> {
     let (reading, _, critical) = super::readings(v)?;
+    if p.flag("initiator")? && p.flag("charged")? {
+        return Err(ParamError::new(
+            "charged",
+            "a charge is the attacker's way of initiating (+2 CC, not +1 and +2): set initiator or charged, not both",
+        ));
+    }
     Ok(Fight {
         attacker: fighter(p, "attacker")?,
         defender: fighter(p, "defender")?,

@@ -405,7 +405,7 @@ mod tests {
         assert!((s.rows[1] - 1.0).abs() < 1e-12 && (s.cols[0] - 1.0).abs() < 1e-12);
     }
 
-    /// Random games up to 5 x 5 (and degenerate ones with repeated
+    /// Random games from 2 x 2 to 6 x 6 (and degenerate ones with repeated
     /// entries): the simplex's strategies certify its value, and the value
     /// is the brute force's.
     #[test]

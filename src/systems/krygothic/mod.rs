@@ -697,6 +697,11 @@ mod tests {
             ],
         );
         assert_eq!(e.field, "attacker_weapon_cc");
+        let e = build_err(
+            "close_combat",
+            &[joes[0], joes[1], ("initiator", "true"), ("charged", "true")],
+        );
+        assert_eq!(e.field, "charged");
         let e = build_err("pinning", &[("will", "3"), ("shooterz", "2")]);
         assert!(
             e.message.contains("did you mean 'shooters'"),
