@@ -11,7 +11,8 @@ mod tally;
 
 pub use dist::{Dist, binomial_pmf};
 pub use expr::{
-    Cmp, Expr, ExprError, MAX_LENGTH, MAX_NESTING, MAX_ROLL_DICE, MAX_TERMS, NamedDie, Pool, Reroll,
+    Cmp, Expr, ExprError, MAX_LENGTH, MAX_NESTING, MAX_ROLL_DICE, MAX_TERMS, NamedDie, Pool,
+    Reroll, TooBig,
 };
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
 pub use pool::{Alias, ChainWalk, Extremes, LawCache, SharedLaw, extremes_law};

@@ -5,6 +5,7 @@
 
 pub mod bfg;
 pub mod gce;
+pub mod krygothic;
 mod metrics;
 pub mod named_dice;
 mod params;

@@ -6,11 +6,11 @@
 
 use super::metrics::MetricDecl;
 use super::params::{ParamError, ParamErrorKind, ParamValue, Params};
-use super::{Model, bfg, gce};
+use super::{Model, bfg, gce, krygothic};
 use std::fmt::Write as _;
 
 /// Every rule set krunch knows: adding one is one line here.
-pub static RULE_SETS: &[&RuleSet] = &[&gce::RULES, &bfg::RULES];
+pub static RULE_SETS: &[&RuleSet] = &[&gce::RULES, &bfg::RULES, &krygothic::RULES];
 
 /// A rule set: a folder under `src/systems/`.
 #[derive(Debug)]
@@ -626,10 +626,15 @@ pub fn reference_markdown() -> String {
 pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String, ParamError> {
     let mut o = String::new();
     let Some(system) = system else {
+        let width = RULE_SETS
+            .iter()
+            .flat_map(|r| r.scenarios.iter().map(|sc| sc.name.len()))
+            .max()
+            .unwrap_or(0);
         for r in RULE_SETS {
             let _ = writeln!(o, "{} — {}", r.name, r.title);
             for sc in r.scenarios {
-                let _ = writeln!(o, "  {:<16} {}", sc.name, sc.about);
+                let _ = writeln!(o, "  {:<width$} {}", sc.name, sc.about);
             }
             let mut catalogues: Vec<&str> = r.presets.iter().map(|p| p.catalogue).collect();
             catalogues.dedup();

@@ -284,7 +284,9 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
                 "the 'custom' weapon's Damage",
             ));
         }
-        Some(d) => Damage::parse(&d).map_err(|e| ParamError::new(f("custom_damage"), e))?,
+        Some(d) => {
+            Damage::parse(&d).map_err(|e| ParamError::new(f("custom_damage"), e.to_string()))?
+        }
     };
     if damage.dice_count() > MAX_DAMAGE_DICE {
         return Err(ParamError::new(
@@ -477,4 +479,120 @@ fn outnumbered(p: &Params) -> Result<OutnumberedModel, ParamError> {
         charged: p.flag("attackers_charged")?,
     };
     Ok(fight.into_model())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::gce::melee::{Draws, MeleeStrength, MeleeWeapon};
+    use crate::systems::seed_text::{GCE, available, seed, table_cells};
+
+    #[test]
+    fn the_uge_choppa_and_the_slugga_in_hand_to_hand_match_the_seed() {
+        if !available(GCE) {
+            return;
+        }
+        // 'Uge Choppa: Range | Hit Modifier | Strength | Save Mod | D | Ammo Roll | Notes
+        let c = table_cells("'Uge Choppa\n| Range |", "In basic terms there are ranged");
+        let c = &c[1..]; // the name
+        assert_eq!(
+            &c[..7],
+            [
+                "Range",
+                "Hit Modifier",
+                "Strength",
+                "Save Mod",
+                "D",
+                "Ammo Roll",
+                "Notes"
+            ]
+        );
+        let uge = MeleeWeapon::named("uge_choppa").unwrap();
+        let bonus: i32 = c[9]
+            .trim_start_matches("AU")
+            .replace(' ', "")
+            .parse()
+            .unwrap();
+        assert_eq!(uge.strength, MeleeStrength::AsUser(bonus));
+        assert_eq!(c[10], "Var");
+        assert_eq!(
+            uge.save_modifier, None,
+            "Var: by the Armour Modifiers table"
+        );
+        assert_eq!(uge.damage, Damage::parse(&c[11]).unwrap());
+        assert!(c[13].contains("Double-handed") && uge.double_handed);
+        assert!(c[13].contains("Opponent wins draws") && uge.draws == Draws::Loses);
+        // the Slugga "treated like as if this is its statline"
+        let c = table_cells(
+            "When used in Hand-to-Hand Combat it is treated like",
+            "If a pistol has failed",
+        );
+        let values = &c[c.len() - 7..];
+        let slugga = MeleeWeapon::named("slugga").unwrap();
+        assert_eq!(
+            slugga.strength,
+            MeleeStrength::Fixed(values[2].parse().unwrap())
+        );
+        assert_eq!(slugga.save_modifier, Some(values[3].parse().unwrap()));
+        assert_eq!(slugga.damage, Damage::parse(&values[4]).unwrap());
+        // "a Choppa provides +1 for a total of 4"
+        assert!(seed(GCE).contains("a Choppa provides +1 for a total of 4"));
+        assert_eq!(
+            MeleeWeapon::named("choppa").unwrap().strength,
+            MeleeStrength::AsUser(1)
+        );
+    }
+
+    #[test]
+    fn warrior_presets_quote_the_seed_and_carry_its_numbers() {
+        if !available(GCE) {
+            return;
+        }
+        let text = seed(GCE);
+        for p in PRESETS {
+            let quotes: Vec<&str> = p.source.split('"').skip(1).step_by(2).collect();
+            assert!(!quotes.is_empty(), "{}", p.name);
+            for q in quotes.iter().flat_map(|q| q.split("...")) {
+                let q = q.trim();
+                assert!(
+                    text.contains(q),
+                    "{}: the seed does not say \"{q}\"",
+                    p.name
+                );
+            }
+            let all = quotes.join(" ");
+            let number_after = |words: &[&str]| {
+                words.iter().find_map(|w| {
+                    all.find(w).map(|i| {
+                        all[i + w.len()..]
+                            .trim_start()
+                            .split([')', ' '])
+                            .next()
+                            .unwrap()
+                            .to_string()
+                    })
+                })
+            };
+            let set = |stat: &str| {
+                p.sets
+                    .iter()
+                    .find(|(k, _)| *k == stat)
+                    .map(|(_, v)| v.to_string())
+            };
+            assert_eq!(
+                set("ws"),
+                number_after(&["Weapon Skill", "WS"]),
+                "{} WS",
+                p.name
+            );
+            if let Some(a) = set("attacks") {
+                assert_eq!(
+                    Some(a),
+                    number_after(&["characteristic of"]),
+                    "{} Attacks",
+                    p.name
+                );
+            }
+        }
+    }
 }

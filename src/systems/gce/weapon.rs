@@ -5,6 +5,22 @@ use super::warrior::Hit;
 use crate::dice::Roller;
 use crate::systems::{ParamDecl, ParamError, Params, PresetDecl};
 
+/// A statline value that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StatError {
+    /// Not a damage value.
+    #[error("'{0}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1)")]
+    Damage(String),
+    /// Damage dice out of range.
+    #[error(
+        "'{0}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1): use 1-10 dice of D3 or D6"
+    )]
+    DamageDice(String),
+    /// Not an Ammo Roll.
+    #[error("'{0}' is not an Ammo Roll (2+ to 6+, or \"auto\")")]
+    Ammo(String),
+}
+
 /// Damage: "The majority of weapons only inflict one Damage but occasionally
 /// something particularly nasty can inflict much more, such as the Krak
 /// Stikkbomb’s "D6 Damage"!" (Weapon Statlines, "Damage"). `count` dice of
@@ -32,9 +48,9 @@ impl Damage {
     }
 
     /// Parses `1`, `D3`, `D6`, `2D6`, `D6+1`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, StatError> {
         let t = text.trim().to_ascii_lowercase();
-        let bad = || format!("'{text}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1)");
+        let bad = || StatError::Damage(text.to_string());
         let (dice, plus) = match t.split_once('+') {
             Some((d, p)) => (d.trim(), p.trim().parse::<u32>().map_err(|_| bad())?),
             None => (t.as_str(), 0),
@@ -47,7 +63,7 @@ impl Damage {
             };
             let sides = s.parse().map_err(|_| bad())?;
             if !(1..=10).contains(&count) || !(sides == 3 || sides == 6) {
-                return Err(format!("{}: use 1-10 dice of D3 or D6", bad()));
+                return Err(StatError::DamageDice(text.to_string()));
             }
             Ok(Damage { count, sides, plus })
         } else {
@@ -104,7 +120,7 @@ pub enum Ammo {
 
 impl Ammo {
     /// Parses `4`, `4+` or `auto`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, StatError> {
         let w = text.trim().to_ascii_lowercase();
         if w == "auto" {
             return Ok(Ammo::Auto);
@@ -114,7 +130,7 @@ impl Ammo {
             .ok()
             .filter(|v| (2..=6).contains(v))
             .map(Ammo::Score)
-            .ok_or_else(|| format!("'{text}' is not an Ammo Roll (2+ to 6+, or \"auto\")"))
+            .ok_or_else(|| StatError::Ammo(text.to_string()))
     }
 }
 
@@ -343,11 +359,11 @@ impl Weapon {
             None => return Err(missing(&name, "save_mod")),
         };
         let damage = match p.word("damage")? {
-            Some(w) => Damage::parse(&w).map_err(|m| ParamError::new("damage", m))?,
+            Some(w) => Damage::parse(&w).map_err(|m| ParamError::new("damage", m.to_string()))?,
             None => return Err(missing(&name, "damage")),
         };
         let ammo = match p.word("ammo")? {
-            Some(w) => Ammo::parse(&w).map_err(|m| ParamError::new("ammo", m))?,
+            Some(w) => Ammo::parse(&w).map_err(|m| ParamError::new("ammo", m.to_string()))?,
             None => return Err(missing(&name, "ammo")),
         };
         // "A full auto weapon has one or more Sustained Fire Dice on its

@@ -1,0 +1,530 @@
+//! Kry-Gothic dice (Chapter 1, "Dice and their use"): target numbers on a
+//! D6 with the 7+ rule under both readings, exploding sixes, keep dice
+//! `NkM` and attribute checks. Everything here is exact at any target: one
+//! die's fate depends only on how many sixes it shows in a row and the face
+//! after them, so its law is a short sum, and a pool of dice is a dynamic
+//! programme over counts (passes, ones, sixes), never over rolls.
+
+use crate::dice::{Dist, Roller};
+
+/// How a target of 7 or more is met.
+///
+/// "Rolling for 7+ targets" (Chapter 1): "you must first achieve a roll of
+/// 6 on one your dice. Any dice that roll a 6, re-roll them and compare them
+/// to the list below: 7+: Pass on a roll of 3 or higher / 8+: ... 4 or
+/// higher / 9+: ... 5 or higher / 10+: ... 6 or higher / 11+: You need a
+/// roll of a 6, then a second 6, then a 3 or higher. This pattern repeats".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The seed's table: a 6, then the target less 4 on the re-roll
+    /// (recursively: 11 is a 6, a 6, then 3+).
+    Table,
+    /// The worked examples' reading ("Rolling 6's": "the 6 is re-rolled ...
+    /// 6+3"; Ranged Example #3 passes a 7 with "8, 7 and 8"): a 6 re-rolled
+    /// and added must reach the target, so a 7 passes a 7.
+    Additive,
+}
+
+impl Reading {
+    /// From the variant's word.
+    pub fn from_word(w: &str) -> Reading {
+        if w == "additive" {
+            Reading::Additive
+        } else {
+            Reading::Table
+        }
+    }
+
+    /// How much of the target each 6 carries past 6.
+    fn step(self) -> i32 {
+        match self {
+            Reading::Table => 4,
+            Reading::Additive => 6,
+        }
+    }
+}
+
+/// One die as the rules read it: the sixes it showed in a row (each
+/// re-rolled) and the face after them (6 when the roll stopped at the cap
+/// with every face a six).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Face {
+    /// Sixes in a row from the first face.
+    pub sixes: u8,
+    /// The first face that is not a six (6 if the cap was reached).
+    pub next: u8,
+}
+
+impl Face {
+    /// Whether the first face was a 1.
+    pub fn is_one(self) -> bool {
+        self.sixes == 0 && self.next == 1
+    }
+
+    /// What the die scores as a cumulative roll (the sixes and the face
+    /// after them added up; a capped die counts its sixes only).
+    pub fn score(self) -> i64 {
+        6 * i64::from(self.sixes)
+            + if self.next < 6 {
+                i64::from(self.next)
+            } else {
+                0
+            }
+    }
+}
+
+/// Faces of one die that settle a target: one per six the target needs
+/// first, and the face after them. The cap of [`Face`] for a roll against
+/// it (a die is re-rolled only as far as the target needs).
+pub fn depth_for(target: i32, reading: Reading) -> u8 {
+    let mut t = target;
+    let mut d = 1u8;
+    while t > 6 {
+        t -= reading.step();
+        d += 1;
+    }
+    d
+}
+
+/// Whether `face` meets `target`. A target of 1 or less is met by any die
+/// (reading: the text never makes a 1 fail a target it meets).
+pub fn meets(face: Face, target: i32, reading: Reading) -> bool {
+    let mut t = target;
+    let mut k = face.sixes;
+    loop {
+        if t <= 1 {
+            return true;
+        }
+        let shown = if k > 0 { 6 } else { face.next };
+        if t <= 6 {
+            return i32::from(shown) >= t;
+        }
+        if shown != 6 {
+            return false;
+        }
+        if k == 0 {
+            // the cap was reached with sixes only: the cap is deep enough
+            // that this cannot fail (see `depth_for`)
+            return true;
+        }
+        k -= 1;
+        t -= reading.step();
+    }
+}
+
+/// Rolls one die, re-rolling sixes until a face below 6 or `cap` sixes.
+pub fn roll_face(dice: &mut impl Roller, cap: u8) -> Face {
+    let mut sixes = 0;
+    loop {
+        let f = dice.d6() as u8;
+        if f < 6 {
+            return Face { sixes, next: f };
+        }
+        sixes += 1;
+        if sixes == cap {
+            return Face { sixes, next: 6 };
+        }
+    }
+}
+
+/// Every [`Face`] with cap `cap`, with its probability: `k` sixes then a
+/// face below 6 has `6^-(k+1)`; `cap` sixes has `6^-cap`.
+pub fn face_law(cap: u8) -> Vec<(Face, f64)> {
+    let mut out = Vec::with_capacity(5 * cap as usize + 1);
+    let mut p = 1.0 / 6.0;
+    for sixes in 0..cap {
+        for next in 1..=5 {
+            out.push((Face { sixes, next }, p));
+        }
+        p /= 6.0;
+    }
+    out.push((
+        Face {
+            sixes: cap,
+            next: 6,
+        },
+        p * 6.0,
+    ));
+    out
+}
+
+/// P(one die meets `target`).
+pub fn p_meets(target: i32, reading: Reading) -> f64 {
+    face_law(depth_for(target, reading))
+        .iter()
+        .filter(|(f, _)| meets(*f, target, reading))
+        .map(|(_, p)| p)
+        .sum()
+}
+
+/// "Rolling attribute checks": "roll the amount of dice as per the
+/// attribute number ... and compare the highest roll to the target". The
+/// highest die meets the target exactly when some die does.
+pub fn p_attribute_check(dice: u32, target: i32, reading: Reading) -> f64 {
+    1.0 - (1.0 - p_meets(target, reading)).powi(dice as i32)
+}
+
+/// An attribute check on real dice.
+pub fn attribute_check(dice: &mut impl Roller, n: u32, target: i32, reading: Reading) -> bool {
+    let cap = depth_for(target, reading);
+    let mut pass = false;
+    for _ in 0..n {
+        pass |= meets(roll_face(dice, cap), target, reading);
+    }
+    pass
+}
+
+/// Extra dice an exploding six may add in a cumulative roll (the kernel's
+/// `explode` depth; `6^-10` of the mass sits at the cap, the same on both
+/// sides).
+pub const EXPLODE_DEPTH: u8 = 10;
+
+/// "The Keep dice": roll `n`, keep the best `keep`, sum; each die explodes
+/// ("Rolling 6's"), since a keep roll is cumulative ("used for figuring out
+/// damage"). Exact by the kernel's keep-highest dynamic programme.
+/// Without `explode`, plain D6 (the seed's own example keeps a 6 as 6).
+pub fn keep_dist(n: u32, keep: u32, explode: bool) -> Dist {
+    let die = if explode {
+        Dist::die(6).explode(u32::from(EXPLODE_DEPTH))
+    } else {
+        Dist::die(6)
+    };
+    die.keep_highest(n, keep.min(n))
+}
+
+/// A keep roll on real dice.
+pub fn keep_roll(dice: &mut impl Roller, n: u32, keep: u32, explode: bool) -> i64 {
+    let mut scores: Vec<i64> = (0..n)
+        .map(|_| {
+            if explode {
+                roll_face(dice, EXPLODE_DEPTH + 1).score()
+            } else {
+                i64::from(dice.d6())
+            }
+        })
+        .collect();
+    scores.sort_unstable_by(|a, b| b.cmp(a));
+    scores.iter().take(keep as usize).sum()
+}
+
+/// Which dice of a to-hit roll make "a score of 18 ... by rolling 6's"
+/// (Critical passes and fails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Critical {
+    /// Three dice of the roll show a 6 (6 + 6 + 6 = 18): the default.
+    ThreeSixes,
+    /// One die scores 18 by exploding: a 6, a 6 and a 6 in a row.
+    OneDie,
+}
+
+impl Critical {
+    /// From the variant's word.
+    pub fn from_word(w: &str) -> Critical {
+        if w == "one_die" {
+            Critical::OneDie
+        } else {
+            Critical::ThreeSixes
+        }
+    }
+
+    fn counts(self, f: Face) -> bool {
+        match self {
+            Critical::ThreeSixes => f.sixes >= 1,
+            Critical::OneDie => f.sixes >= 3,
+        }
+    }
+
+    fn need(self) -> u8 {
+        match self {
+            Critical::ThreeSixes => 3,
+            Critical::OneDie => 1,
+        }
+    }
+}
+
+/// What a to-hit pool yields: passing dice kept, and the criticals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PoolOut {
+    /// Passing dice kept (at most the keep number).
+    pub kept: u8,
+    /// A score of 18 from sixes: double damage.
+    pub critical_pass: bool,
+    /// Every die a 1: the damage turns on the firer's own unit.
+    pub critical_fail: bool,
+}
+
+/// A to-hit pool: `dice` D6 against `target`, keeping at most `keep`
+/// passes ("keep up to K passes": a binomial count truncated at `keep`).
+#[derive(Clone, Copy, Debug)]
+pub struct Pool {
+    /// Dice rolled.
+    pub dice: u8,
+    /// Passes kept at most.
+    pub keep: u8,
+    /// The target number.
+    pub target: i32,
+    /// The 7+ reading.
+    pub reading: Reading,
+    /// The critical-pass reading.
+    pub critical: Critical,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Count {
+    passes: u8,
+    sixes: u8,
+    all_ones: bool,
+}
+
+impl Pool {
+    fn cap(&self) -> u8 {
+        let d = depth_for(self.target, self.reading);
+        match self.critical {
+            // the 18 of one die needs its third six seen
+            Critical::OneDie => d.max(3),
+            Critical::ThreeSixes => d,
+        }
+    }
+
+    fn add(&self, c: Count, f: Face) -> Count {
+        Count {
+            passes: (c.passes + u8::from(meets(f, self.target, self.reading))).min(self.keep),
+            sixes: (c.sixes + u8::from(self.critical.counts(f))).min(self.critical.need()),
+            all_ones: c.all_ones && f.is_one(),
+        }
+    }
+
+    fn out(&self, c: Count) -> PoolOut {
+        PoolOut {
+            kept: c.passes,
+            critical_pass: c.sixes >= self.critical.need(),
+            critical_fail: self.dice > 0 && c.all_ones,
+        }
+    }
+
+    fn start() -> Count {
+        Count {
+            passes: 0,
+            sixes: 0,
+            all_ones: true,
+        }
+    }
+
+    /// The exact law of the pool's outcome: a dynamic programme adding one
+    /// die at a time over (passes kept, sixes counted, all ones so far),
+    /// each die taken from its face law grouped by what the rule reads.
+    pub fn law(&self) -> Vec<(PoolOut, f64)> {
+        let cap = self.cap();
+        // the die's law grouped by (meets, counts as a critical six, is a 1)
+        let mut die: Vec<((bool, bool, bool), f64)> = Vec::new();
+        for (f, p) in face_law(cap) {
+            let key = (
+                meets(f, self.target, self.reading),
+                self.critical.counts(f),
+                f.is_one(),
+            );
+            match die.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, q)) => *q += p,
+                None => die.push((key, p)),
+            }
+        }
+        let mut states: std::collections::BTreeMap<Count, f64> =
+            std::iter::once((Self::start(), 1.0)).collect();
+        for _ in 0..self.dice {
+            let mut next = std::collections::BTreeMap::new();
+            for (c, p) in &states {
+                for ((pass, six, one), q) in &die {
+                    let n = Count {
+                        passes: (c.passes + u8::from(*pass)).min(self.keep),
+                        sixes: (c.sixes + u8::from(*six)).min(self.critical.need()),
+                        all_ones: c.all_ones && *one,
+                    };
+                    *next.entry(n).or_insert(0.0) += p * q;
+                }
+            }
+            states = next;
+        }
+        let mut out: std::collections::BTreeMap<PoolOut, f64> = Default::default();
+        for (c, p) in states {
+            *out.entry(self.out(c)).or_insert(0.0) += p;
+        }
+        out.into_iter().collect()
+    }
+
+    /// The pool on real dice.
+    pub fn roll(&self, dice: &mut impl Roller) -> PoolOut {
+        let cap = self.cap();
+        let mut c = Self::start();
+        for _ in 0..self.dice {
+            c = self.add(c, roll_face(dice, cap));
+        }
+        self.out(c)
+    }
+}
+
+/// Dice of `n` rolled against `target` passing, on real dice (a wound
+/// roll: every pass counts).
+pub fn count_passes(dice: &mut impl Roller, n: u32, target: i32, reading: Reading) -> u32 {
+    let cap = depth_for(target, reading);
+    (0..n)
+        .map(|_| u32::from(meets(roll_face(dice, cap), target, reading)))
+        .sum()
+}
+
+/// P(k of `n` dice pass) for k = 0..=n, each passing with `p`.
+pub fn binomial(n: u32, p: f64) -> Vec<f64> {
+    (0..=n)
+        .map(|k| crate::dice::binomial_pmf(u64::from(n), u64::from(k), p))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{BatchedRoller, enumerate};
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    /// The 7+ table at 7-14 under both readings, by hand.
+    /// table: 7 = 6 then 3+ (1/6 * 4/6), ..., 10 = 6 then 6, 11 = 6, 6, 3+.
+    /// additive: a 6 plus the re-roll (itself exploding) reaches the target.
+    #[test]
+    fn targets_of_seven_and_more_match_hand_fractions() {
+        let table = [
+            (7, 4.0 / 36.0),
+            (8, 3.0 / 36.0),
+            (9, 2.0 / 36.0),
+            (10, 1.0 / 36.0),
+            (11, 4.0 / 216.0),
+            (12, 3.0 / 216.0),
+            (13, 2.0 / 216.0),
+            (14, 1.0 / 216.0),
+        ];
+        let additive = [
+            (7, 6.0 / 36.0),
+            (8, 5.0 / 36.0),
+            (9, 4.0 / 36.0),
+            (10, 3.0 / 36.0),
+            (11, 2.0 / 36.0),
+            (12, 1.0 / 36.0),
+            (13, 6.0 / 216.0),
+            (14, 5.0 / 216.0),
+        ];
+        for (t, p) in table {
+            assert!(close(p_meets(t, Reading::Table), p), "table {t}");
+        }
+        for (t, p) in additive {
+            assert!(close(p_meets(t, Reading::Additive), p), "additive {t}");
+        }
+        for t in 2..=6 {
+            for r in [Reading::Table, Reading::Additive] {
+                assert!(close(p_meets(t, r), f64::from(7 - t) / 6.0));
+            }
+        }
+        assert!(close(p_meets(1, Reading::Table), 1.0));
+        assert!(close(p_meets(0, Reading::Additive), 1.0));
+        // far targets stay exact: 23 = four sixes then 3+ under the table
+        assert!(close(
+            p_meets(23, Reading::Table),
+            4.0 / 6.0 / 6f64.powi(5) * 6.0 / 6.0
+        ));
+    }
+
+    /// The seed's own 7+ list, read out of the seed text.
+    #[test]
+    fn the_seven_plus_table_is_the_seeds() {
+        use crate::systems::seed_text;
+        if !seed_text::available(super::super::SEED) {
+            return;
+        }
+        let text = seed_text::seed(super::super::SEED);
+        for (t, need) in [(7, 3), (8, 4), (9, 5), (10, 6)] {
+            let line = format!("{t}+: Pass on a roll of {need} or higher");
+            assert!(text.contains(&line), "seed says '{line}'");
+            // the table reading: a 6, then `need`+ on the re-roll
+            assert!(close(
+                p_meets(t, Reading::Table),
+                f64::from(7 - need) / 36.0
+            ));
+        }
+        assert!(text.contains("11+: You need a roll of a 6, then a second 6, then a 3 or higher."));
+        assert!(close(p_meets(11, Reading::Table), 4.0 / 216.0));
+        assert!(text.contains("This pattern repeats"));
+        // "the final dice rolls are 3, 4 and 9 (6+3)": a six re-rolled and added
+        assert!(text.contains("3, 4 and 9 (6+3)"));
+        let nine = Face { sixes: 1, next: 3 };
+        assert_eq!(nine.score(), 9);
+        // "4K3 roll, he rolls 6, 5, 5, 2 ... a total of 16": the example
+        // shows no re-roll of its 6, so whether a keep roll explodes is a
+        // parameter (`explode`, default on: keep rolls are "for figuring out
+        // damage", a cumulative roll)
+        assert!(
+            text.contains("He chooses to keep the 6 and the two 5's, giving him a total of 16")
+        );
+        // "a strength roll requires a 5 to pass, and the model has 2
+        // strength ... rolled a 4 and a 6, he takes the 6"
+        assert!(text.contains("he takes the 6 because it is the highest roll"));
+        assert!(close(
+            p_attribute_check(2, 5, Reading::Table),
+            1.0 - 4.0 / 9.0
+        ));
+    }
+
+    #[test]
+    fn pool_law_matches_enumerating_every_roll() {
+        for reading in [Reading::Table, Reading::Additive] {
+            for critical in [Critical::ThreeSixes, Critical::OneDie] {
+                for (dice, keep, target) in [(3, 2, 5), (4, 3, 7), (3, 1, 8), (2, 2, 1)] {
+                    let pool = Pool {
+                        dice,
+                        keep,
+                        target,
+                        reading,
+                        critical,
+                    };
+                    let law = pool.law();
+                    let brute = enumerate(1 << 20, |r| pool.roll(r)).unwrap();
+                    for (out, p) in &law {
+                        let q: f64 = brute.iter().filter(|(o, _)| o == out).map(|x| x.1).sum();
+                        assert!((p - q).abs() < 1e-12, "{pool:?} {out:?}: {p} vs {q}");
+                    }
+                    assert!((law.iter().map(|x| x.1).sum::<f64>() - 1.0).abs() < 1e-12);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keep_dice_match_sampling() {
+        let d = keep_dist(4, 3, true);
+        let mut r = BatchedRoller::new(3, &[1]);
+        let n = 200_000;
+        let mean: f64 = (0..n)
+            .map(|_| keep_roll(&mut r, 4, 3, true) as f64)
+            .sum::<f64>()
+            / n as f64;
+        // sd of 4k3 exploding is under 6; 6 standard errors
+        assert!(
+            (mean - d.mean()).abs() < 6.0 * 6.0 / (n as f64).sqrt(),
+            "{mean} vs {}",
+            d.mean()
+        );
+        let e = enumerate(1 << 20, |r| roll_face(r, 3)).unwrap();
+        assert_eq!(depth_for(6, Reading::Table), 1);
+        assert_eq!(depth_for(11, Reading::Table), 3);
+        assert_eq!(depth_for(13, Reading::Additive), 3);
+        let law = face_law(3);
+        assert_eq!(e.len(), law.len());
+    }
+
+    #[test]
+    fn attribute_checks_take_the_highest() {
+        let p = p_attribute_check(3, 7, Reading::Table);
+        let e = enumerate(1 << 20, |r| attribute_check(r, 3, 7, Reading::Table)).unwrap();
+        let q: f64 = e.iter().filter(|x| x.0).map(|x| x.1).sum();
+        assert!(close(p, q));
+        assert!(close(p_attribute_check(0, 3, Reading::Table), 0.0));
+    }
+}

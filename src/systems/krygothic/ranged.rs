@@ -1,0 +1,572 @@
+//! Ranged combat (Chapter 5): RC dice against a to-hit target of 5 with
+//! its modifiers, at most the number before the K of passing dice kept,
+//! short and long range, fire modes, the wound roll against body + armour -
+//! the number after the K, wounds capped at S, flanking, critical passes
+//! and fails. Exact by a dynamic programme over the pool's counts then a
+//! binomial wound roll; sampled on real dice.
+
+use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, p_meets};
+use super::model::Outcomes;
+use crate::dice::{Metric, MetricSink, Roller};
+use crate::systems::{MetricDecl, MetricList};
+use std::collections::BTreeMap;
+
+/// A ranged weapon: "3 values, one before the K, one after the K, and one
+/// after the S", with its short and long range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weapon {
+    /// Before the K: "a maximum number of dice that pass the to-hit roll".
+    pub aim: i32,
+    /// After the K: subtracted from the wound target.
+    pub damage: i32,
+    /// After the S: "one wound each to a maximum of the number after the S".
+    pub strength: i32,
+    /// "SR - 2 inches or under": +2 RC at or under it.
+    pub short_range: Option<f64>,
+    /// "LR - 6 inches or over": -1Kx and +1 to hit, per inch over it.
+    pub long_range: Option<f64>,
+    /// "All weapons that are capable of this mode will have a note".
+    pub suppressive: bool,
+}
+
+/// "Choose Attack Type": snap, standard, aimed, suppressive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FireMode {
+    /// "-2 to RC Stat, but two attacks for base AP cost".
+    Snap,
+    /// "No additional charge".
+    Standard,
+    /// "+2 to RC stat, but the player must spend 2 extra AP".
+    Aimed,
+    /// "+2 points" RC, "do NOT roll to wound ... only ... if you get a
+    /// critical hit".
+    Suppressive,
+}
+
+impl FireMode {
+    /// From the parameter's word.
+    pub fn from_word(w: &str) -> FireMode {
+        match w {
+            "snap" => FireMode::Snap,
+            "aimed" => FireMode::Aimed,
+            "suppressive" => FireMode::Suppressive,
+            _ => FireMode::Standard,
+        }
+    }
+}
+
+/// Which number "reduces the targets body score when rolling for wounds".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WoundBy {
+    /// The number after the K (the worked examples: 3 + 3 - 2 for 3K2S1).
+    KValue,
+    /// The S value ("The weapon strength reduces the targets body score").
+    Strength,
+}
+
+/// Everything about one shot.
+#[derive(Clone, Copy, Debug)]
+pub struct Shot {
+    /// Firer's RC.
+    pub rc: i32,
+    /// The weapon.
+    pub weapon: Weapon,
+    /// Distance in inches.
+    pub range: f64,
+    /// Fire mode.
+    pub mode: FireMode,
+    /// "at least half hidden by cover": +2.
+    pub cover: bool,
+    /// Target's Speed ("over 5": +1).
+    pub target_speed: i32,
+    /// "in the dark": +2.
+    pub dark: bool,
+    /// "The target is sprinting": +1.
+    pub sprinting: bool,
+    /// A pinned firer: "must increase their target number to hit by 1".
+    pub firer_pinned: bool,
+    /// Target's Body.
+    pub body: i32,
+    /// Target's armour bonus.
+    pub armour: i32,
+    /// Outside the target's 90 degree arc: +2 to the weapon's strength.
+    pub flanking: bool,
+    /// The armour "says so": negated when shot from behind.
+    pub armour_negated_from_behind: bool,
+    /// The 7+ reading.
+    pub reading: Reading,
+    /// The 18-from-sixes reading.
+    pub critical: Critical,
+    /// What reduces the wound target.
+    pub wound_by: WoundBy,
+    /// AP to fire once ("another 2 AP to fire").
+    pub fire_ap: i32,
+    /// AP spent on this fire mode, if the question is what a budget buys
+    /// (otherwise one shot: two attacks for a snap shot).
+    pub ap_budget: Option<i32>,
+}
+
+/// A shot with its modifiers applied.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Resolved {
+    /// Within reach ("If the distance is so great that the penalties drop
+    /// the weapons statistics to 0 or below, it is too far"), and the AP
+    /// budget pays for a shot.
+    pub can_shoot: bool,
+    /// Attacks made (two per snap shot; as many as the AP budget buys).
+    pub attacks: u8,
+    /// Dice rolled to hit.
+    pub dice: i32,
+    /// Passing dice kept at most (the number before the K after -Kx).
+    pub keep: i32,
+    /// The to-hit target.
+    pub to_hit: i32,
+    /// The wound target.
+    pub to_wound: i32,
+    /// Wounds at most per attack (the S value).
+    pub cap: i32,
+    /// Wound rolls only on a critical pass.
+    pub criticals_only: bool,
+}
+
+impl Shot {
+    /// The long-range penalty: 1 at the long range value, +1 per whole
+    /// inch over it ("-1Kx ... AND increase the target number to hit by 1,
+    /// PER inch over the long range value").
+    pub fn long_penalty(&self) -> i32 {
+        match self.weapon.long_range {
+            Some(lr) if self.range >= lr => (self.range - lr).floor() as i32 + 1,
+            _ => 0,
+        }
+    }
+
+    /// AP one shot of this mode costs: aimed "must spend 2 extra AP".
+    pub fn cost(&self) -> i32 {
+        self.fire_ap + if self.mode == FireMode::Aimed { 2 } else { 0 }
+    }
+
+    /// Attacks made: one shot (two attacks for a snap shot), or as many
+    /// shots as the AP budget pays for.
+    pub fn attacks(&self) -> u8 {
+        let per_shot = if self.mode == FireMode::Snap { 2 } else { 1 };
+        let shots = match self.ap_budget {
+            None => 1,
+            Some(b) if self.cost() <= 0 => b.max(0),
+            Some(b) => b / self.cost(),
+        };
+        (shots * per_shot).clamp(0, 120) as u8
+    }
+
+    /// The shot's numbers after every modifier.
+    pub fn resolve(&self) -> Resolved {
+        let w = &self.weapon;
+        let short = w.short_range.is_some_and(|sr| self.range <= sr);
+        let long = self.long_penalty();
+        let mode_rc = match self.mode {
+            FireMode::Snap => -2,
+            FireMode::Standard => 0,
+            FireMode::Aimed | FireMode::Suppressive => 2,
+        };
+        let dice = (self.rc + if short { 2 } else { 0 } + mode_rc).max(0);
+        let keep = w.aim - long;
+        let to_hit = 5
+            + if self.cover { 2 } else { 0 }
+            + i32::from(self.target_speed > 5)
+            + if self.dark { 2 } else { 0 }
+            + i32::from(self.sprinting)
+            + i32::from(self.firer_pinned)
+            + long;
+        let flank = if self.flanking { 2 } else { 0 };
+        let (reducer, cap) = match self.wound_by {
+            WoundBy::KValue => (w.damage + flank, w.strength),
+            WoundBy::Strength => (w.strength + flank, w.strength + flank),
+        };
+        let armour = if self.flanking && self.armour_negated_from_behind {
+            0
+        } else {
+            self.armour
+        };
+        Resolved {
+            can_shoot: keep > 0 && self.attacks() > 0,
+            attacks: self.attacks(),
+            dice,
+            keep: keep.max(0),
+            to_hit,
+            to_wound: self.body + armour - reducer,
+            cap: cap.max(0),
+            criticals_only: self.mode == FireMode::Suppressive,
+        }
+    }
+}
+
+/// What a shot (all its attacks) did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ShotOut {
+    /// To-hit dice kept (the target "has been hit": a pinning test).
+    pub hits: u8,
+    /// Wounds caused.
+    pub wounds: u8,
+    /// A critical pass in some attack.
+    pub critical_pass: bool,
+    /// A critical fail in some attack.
+    pub critical_fail: bool,
+}
+
+impl ShotOut {
+    fn plus(self, o: ShotOut) -> ShotOut {
+        ShotOut {
+            hits: self.hits + o.hits,
+            wounds: self.wounds + o.wounds,
+            critical_pass: self.critical_pass || o.critical_pass,
+            critical_fail: self.critical_fail || o.critical_fail,
+        }
+    }
+}
+
+/// Every metric of the ranged scenario.
+pub const METRICS: [MetricDecl; 9] = [
+    MetricDecl::probability(
+        "p_in_reach",
+        "P(in reach)",
+        "1 when the long-range penalties leave the weapon at least 1K, else 0",
+    ),
+    MetricDecl::probability(
+        "p_hit",
+        "P(hit)",
+        "P(at least one to-hit die kept): the target takes a pinning test",
+    ),
+    MetricDecl::mean("mean_hits", "mean hits", "expected to-hit dice kept"),
+    MetricDecl::probability("p_wound", "P(wound)", "P(at least one wound)"),
+    MetricDecl::mean(
+        "mean_wounds",
+        "mean wounds",
+        "expected wounds (capped at S per attack, doubled on a critical pass)",
+    ),
+    MetricDecl::probability(
+        "p_critical_pass",
+        "P(critical pass)",
+        "P(a score of 18 from sixes: double damage)",
+    ),
+    MetricDecl::probability(
+        "p_critical_fail",
+        "P(critical fail)",
+        "P(every to-hit die a 1: the damage turns on the firer's own unit)",
+    ),
+    MetricDecl::probability("wounds={k}", "P({k} wounds)", "P(exactly k wounds)"),
+    MetricDecl::probability("hits={k}", "P({k} hits)", "P(exactly k to-hit dice kept)"),
+];
+
+/// The ranged rule with its metric handles.
+pub struct RangedRule {
+    shot: Shot,
+    r: Resolved,
+    pool: Pool,
+    list: MetricList,
+    m: [Metric; 7],
+    wounds: Vec<Metric>,
+    hits: Vec<Metric>,
+}
+
+impl RangedRule {
+    /// The rule for `shot`.
+    pub fn new(shot: Shot) -> Self {
+        let r = shot.resolve();
+        let pool = Pool {
+            dice: r.dice.clamp(0, 60) as u8,
+            keep: r.keep.clamp(0, 60) as u8,
+            target: r.to_hit,
+            reading: shot.reading,
+            critical: shot.critical,
+        };
+        let mut list = MetricList::new();
+        let [a, b, c, d, e, f, g, wounds, hits] = &METRICS;
+        let m = [a, b, c, d, e, f, g].map(|x| list.add(x));
+        let per = i32::from(pool.keep).min(r.cap) * 2;
+        let wounds = list.family(wounds, 0..=per * i32::from(r.attacks));
+        let hits = list.family(hits, 0..=i32::from(pool.keep) * i32::from(r.attacks));
+        RangedRule {
+            shot,
+            r,
+            pool,
+            list,
+            m,
+            wounds,
+            hits,
+        }
+    }
+
+    /// The shot after modifiers.
+    pub fn resolved(&self) -> Resolved {
+        self.r
+    }
+
+    /// Wounds from `passes` passing wound dice of an attack.
+    fn wounds_of(&self, po: PoolOut, passes: u32) -> u8 {
+        if po.critical_fail || (self.r.criticals_only && !po.critical_pass) {
+            return 0;
+        }
+        let w = passes.min(self.r.cap as u32) as u8;
+        if po.critical_pass { 2 * w } else { w }
+    }
+
+    /// Wound dice rolled for an attack.
+    fn wound_dice(&self, po: PoolOut) -> u32 {
+        if po.critical_fail || (self.r.criticals_only && !po.critical_pass) {
+            0
+        } else {
+            u32::from(po.kept)
+        }
+    }
+
+    /// One attack on real dice.
+    pub fn attack<R: Roller>(&self, dice: &mut R) -> ShotOut {
+        let po = self.pool.roll(dice);
+        let n = self.wound_dice(po);
+        let passes = count_passes(dice, n, self.r.to_wound, self.shot.reading);
+        ShotOut {
+            hits: po.kept,
+            wounds: self.wounds_of(po, passes),
+            critical_pass: po.critical_pass,
+            critical_fail: po.critical_fail,
+        }
+    }
+
+    /// The exact law of one attack.
+    pub fn attack_law(&self) -> Vec<(ShotOut, f64)> {
+        let pw = p_meets(self.r.to_wound, self.shot.reading);
+        let mut out: BTreeMap<ShotOut, f64> = BTreeMap::new();
+        for (po, p) in self.pool.law() {
+            let n = self.wound_dice(po);
+            for (passes, q) in binomial(n, pw).into_iter().enumerate() {
+                let o = ShotOut {
+                    hits: po.kept,
+                    wounds: self.wounds_of(po, passes as u32),
+                    critical_pass: po.critical_pass,
+                    critical_fail: po.critical_fail,
+                };
+                *out.entry(o).or_insert(0.0) += p * q;
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+impl Outcomes for RangedRule {
+    type Out = ShotOut;
+
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
+    fn sample<R: Roller>(&self, dice: &mut R) -> ShotOut {
+        if !self.r.can_shoot {
+            return ShotOut::default();
+        }
+        let mut o = self.attack(dice);
+        for _ in 1..self.r.attacks {
+            o = o.plus(self.attack(dice));
+        }
+        o
+    }
+
+    fn law(&self) -> Vec<(ShotOut, f64)> {
+        if !self.r.can_shoot {
+            return vec![(ShotOut::default(), 1.0)];
+        }
+        let one = self.attack_law();
+        let mut all = one.clone();
+        for _ in 1..self.r.attacks {
+            let mut next: BTreeMap<ShotOut, f64> = BTreeMap::new();
+            for (a, p) in &all {
+                for (b, q) in &one {
+                    *next.entry(a.plus(*b)).or_insert(0.0) += p * q;
+                }
+            }
+            all = next.into_iter().collect();
+        }
+        all
+    }
+
+    fn record(&self, o: &ShotOut, sink: &mut impl MetricSink) {
+        let [reach, hit, hits, wound, wounds, cpass, cfail] = self.m;
+        sink.record(reach, u64::from(self.r.can_shoot));
+        sink.record(hit, u64::from(o.hits > 0));
+        sink.record(hits, u64::from(o.hits));
+        sink.record(wound, u64::from(o.wounds > 0));
+        sink.record(wounds, u64::from(o.wounds));
+        sink.record(cpass, u64::from(o.critical_pass));
+        sink.record(cfail, u64::from(o.critical_fail));
+        sink.record(self.wounds[usize::from(o.wounds)], 1);
+        sink.record(self.hits[usize::from(o.hits)], 1);
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Dice that come up as scripted.
+    pub struct Script(pub Vec<u32>, pub usize);
+
+    impl Roller for Script {
+        fn roll(&mut self, _sides: u32) -> u32 {
+            let f = self.0[self.1];
+            self.1 += 1;
+            f
+        }
+    }
+
+    pub const PISTOL: Weapon = Weapon {
+        aim: 3,
+        damage: 2,
+        strength: 1,
+        short_range: Some(2.0),
+        long_range: Some(6.0),
+        suppressive: false,
+    };
+
+    pub fn shot(rc: i32, range: f64, reading: Reading) -> Shot {
+        Shot {
+            rc,
+            weapon: PISTOL,
+            range,
+            mode: FireMode::Standard,
+            cover: false,
+            target_speed: 3,
+            dark: false,
+            sprinting: false,
+            firer_pinned: false,
+            body: 3,
+            armour: 3,
+            flanking: false,
+            armour_negated_from_behind: false,
+            reading,
+            critical: Critical::ThreeSixes,
+            wound_by: WoundBy::KValue,
+            fire_ap: 2,
+            ap_budget: None,
+        }
+    }
+
+    /// "So the pistol has a long range of 6', so firing at this distance
+    /// requires the unit to -1Kx ... (resulting in a 2K1 ...), and increase
+    /// the target number to hit by 1. If the unit wants to fire 9', they
+    /// take a -4Kx penalty ... too far for the pistol to reach." Example #3:
+    /// "shoot 7 inches. So the gun drops to 1K2S1 (-2Kx), and the target
+    /// number is raised to 7".
+    #[test]
+    fn the_pistol_range_examples() {
+        let at = |range| shot(3, range, Reading::Table).resolve();
+        let six = at(6.0);
+        assert_eq!((six.keep, six.to_hit, six.can_shoot), (2, 6, true));
+        let seven = at(7.0);
+        assert_eq!((seven.keep, seven.to_hit, seven.can_shoot), (1, 7, true));
+        assert!(!at(9.0).can_shoot);
+        assert!(!at(8.0).can_shoot, "8 inches: -3Kx leaves 0K2");
+        let mid = at(4.0);
+        assert_eq!((mid.dice, mid.keep, mid.to_hit), (3, 3, 5));
+        // "SR - 2 inches or under": +2 RC
+        assert_eq!(at(2.0).dice, 5);
+        assert_eq!(at(2.5).dice, 3);
+        // 6.5 inches: still the first inch over
+        assert_eq!(at(6.5).keep, 2);
+    }
+
+    /// The to-hit and wound examples of Chapter 5 on scripted dice.
+    #[test]
+    fn the_worked_examples() {
+        // Example #1: RC 3, "rolls 4, 2 and 6 ... one dice passes".
+        let rule = RangedRule::new(shot(3, 4.0, Reading::Table));
+        let po = rule.pool.roll(&mut Script(vec![4, 2, 6], 0));
+        assert_eq!(po.kept, 1);
+        // Example #2: RC 5, "6, 8, 1, 5, 6 ... 4 dice pass ... can only keep
+        // three" (the 8 is a 6 and a 2; against a 5 the re-roll of a 6 is
+        // not needed, so the sampler does not roll it)
+        let rule = RangedRule::new(shot(5, 4.0, Reading::Table));
+        let dice = vec![6, 6, 1, 5, 6];
+        let po = rule.pool.roll(&mut Script(dice, 0));
+        assert_eq!(po.kept, 3);
+        // Example #3: 7 inches, RC 3, target 7: "8, 7 and 8 ... only 1 dice
+        // passes". The additive reading passes all three and keeps one;
+        // the table (a 6 then 3+) passes none of 6+2, 6+1, 6+2.
+        for (reading, kept) in [(Reading::Additive, 1), (Reading::Table, 0)] {
+            let rule = RangedRule::new(shot(3, 7.0, reading));
+            assert_eq!(rule.r.to_hit, 7);
+            let po = rule.pool.roll(&mut Script(vec![6, 2, 6, 1, 6, 2], 0));
+            assert_eq!(po.kept, kept, "{reading:?}");
+        }
+        // Wound Example#1: "body (3) + armour (3) - the number after the K
+        // (3K2S1, so 2). This gives as a target of 4 ... gets a 3".
+        let rule = RangedRule::new(shot(3, 4.0, Reading::Table));
+        assert_eq!(rule.r.to_wound, 4);
+        assert_eq!(
+            count_passes(&mut Script(vec![3], 0), 1, 4, Reading::Table),
+            0
+        );
+        // Wound Example#2: "3 dice ... 4, 5 and 2. 2 dice pass, but the S
+        // value is capped at 1 ... causes 1 wound".
+        let passes = count_passes(&mut Script(vec![4, 5, 2], 0), 3, 4, Reading::Table);
+        assert_eq!(passes, 2);
+        let po = PoolOut {
+            kept: 3,
+            ..PoolOut::default()
+        };
+        assert_eq!(rule.wounds_of(po, passes), 1);
+    }
+
+    #[test]
+    fn modifiers_flanking_and_readings() {
+        let mut s = shot(3, 4.0, Reading::Table);
+        s.cover = true;
+        s.target_speed = 6;
+        s.dark = true;
+        s.sprinting = true;
+        s.firer_pinned = true;
+        assert_eq!(s.resolve().to_hit, 5 + 2 + 1 + 2 + 1 + 1);
+        let mut s = shot(3, 4.0, Reading::Table);
+        s.flanking = true;
+        assert_eq!(s.resolve().to_wound, 3 + 3 - 4);
+        s.armour_negated_from_behind = true;
+        assert_eq!(s.resolve().to_wound, 3 - 4);
+        s.wound_by = WoundBy::Strength;
+        assert_eq!((s.resolve().to_wound, s.resolve().cap), (3 - 3, 3));
+        let mut s = shot(3, 4.0, Reading::Table);
+        s.mode = FireMode::Snap;
+        assert_eq!((s.resolve().dice, s.resolve().attacks), (1, 2));
+        s.mode = FireMode::Aimed;
+        assert_eq!(s.resolve().dice, 5);
+        // a budget of 8 AP: aimed shots cost 4, snap shots 2 for two attacks
+        s.ap_budget = Some(8);
+        assert_eq!(s.attacks(), 2);
+        s.mode = FireMode::Snap;
+        assert_eq!(s.attacks(), 8);
+        s.mode = FireMode::Standard;
+        assert_eq!(s.attacks(), 4);
+        s.ap_budget = Some(1);
+        assert!(!s.resolve().can_shoot);
+    }
+
+    #[test]
+    fn exact_law_matches_enumerating_every_roll() {
+        use crate::dice::enumerate;
+        for mode in [FireMode::Standard, FireMode::Snap, FireMode::Suppressive] {
+            for reading in [Reading::Table, Reading::Additive] {
+                let mut s = shot(2, 6.0, reading);
+                s.mode = mode;
+                s.armour = 5; // wound target 6
+                let rule = RangedRule::new(s);
+                let law = rule.law();
+                let brute = enumerate(1 << 22, |r| rule.sample(r)).unwrap();
+                for (o, p) in &law {
+                    let q: f64 = brute.iter().filter(|(x, _)| x == o).map(|x| x.1).sum();
+                    assert!(
+                        (p - q).abs() < 1e-10,
+                        "{mode:?} {reading:?} {o:?}: {p} vs {q}"
+                    );
+                }
+                let total: f64 = law.iter().map(|x| x.1).sum();
+                assert!((total - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+}
