@@ -136,12 +136,12 @@ pub(crate) fn y_tick(probability: bool, v: f64) -> String {
 /// width (DejaVu Sans averages about 0.55 em a character).
 pub(crate) fn caption_size(text: &str, size: u32) -> u32 {
     let fits = (SIZE.0 as f64 - 40.0) / (text.chars().count().max(1) as f64 * 0.55);
-    (fits.floor() as u32).clamp(11, size)
+    (fits.floor() as u32).clamp(8, size)
 }
 
 /// `text` as a caption style that fits the chart's width.
 pub(crate) fn caption_style(text: &str, size: u32) -> TextStyle<'static> {
-    ("sans-serif", caption_size(text, size)).into()
+    ("sans-serif", caption_size(text, size).max(11)).into()
 }
 
 /// Font size and line height of the labels under bars.
@@ -429,6 +429,9 @@ where
     }
     let vmax = if vmax <= 0.0 { 1.0 } else { vmax };
     let (xs, ys) = (&exp.axes[xi].values, &exp.axes[yi].values);
+    // room for the longest value name beside the y axis (14 px type)
+    let longest = ys.iter().map(|v| v.to_string().chars().count()).max();
+    let y_room = (longest.unwrap_or(0) as u32 * 9 + 40).clamp(70, 260);
     let caption = format!(
         "{profile}: {} by {x} and {y}{}",
         metric_label(exp, metric),
@@ -439,7 +442,7 @@ where
         .caption(caption, style)
         .margin(15)
         .x_label_area_size(50)
-        .y_label_area_size(70)
+        .y_label_area_size(y_room)
         .build_cartesian_2d(0f64..nx as f64, 0f64..ny as f64)?;
     chart
         .configure_mesh()
@@ -552,7 +555,9 @@ where
     );
     root.draw_text(
         &footer,
-        &("sans-serif", 11).into_font().color(&RGBColor(90, 90, 90)),
+        &("sans-serif", caption_size(&footer, 11).max(8))
+            .into_font()
+            .color(&RGBColor(90, 90, 90)),
         (8, SIZE.1 as i32 - 14),
     )?;
     root.present()?;

@@ -52,18 +52,25 @@ pub fn value_text_fine(exp: &Experiment, name: &str, v: f64) -> String {
 /// would round a small or near-certain chance to 0% or 100%.
 pub fn percent(p: f64, decimals: usize) -> String {
     let x = p * 100.0;
-    if p == 0.0 || p == 1.0 || !x.is_finite() {
-        return format!("{x:.0}%");
+    // certain and impossible events, give or take float rounding
+    // (an exact sum can be 0.9999999999999998)
+    if p.abs() < 1e-12 || (p - 1.0).abs() < 1e-12 || !x.is_finite() {
+        return format!("{:.0}%", x.round());
     }
     let mut d = decimals;
     // 0.04% must not read 0.0%, nor 99.96% read 100.0%
-    while d < 6 && {
+    while d < 4 && {
         let shown = format!("{x:.d$}").parse::<f64>().unwrap_or(x);
         shown == 0.0 || shown == 100.0
     } {
         d += 1;
     }
-    format!("{x:.d$}%")
+    let text = format!("{x:.d$}");
+    match text.parse::<f64>() {
+        Ok(0.0) => format!("< {:.d$}%", 0.1f64.powi(d as i32)),
+        Ok(100.0) => format!("> {:.d$}%", 100.0 - 0.1f64.powi(d as i32)),
+        _ => format!("{text}%"),
+    }
 }
 
 /// A change of metric `name`: percentage points for a probability
@@ -176,6 +183,9 @@ mod tests {
         assert_eq!(percent(0.99996, 1), "99.996%");
         assert_eq!(percent(0.0, 1), "0%");
         assert_eq!(percent(1.0, 1), "100%");
+        assert_eq!(percent(0.9999999999999998, 1), "100%");
+        assert_eq!(percent(1e-9, 1), "< 0.0001%");
+        assert_eq!(percent(1.0 - 1e-9, 1), "> 99.9999%");
         assert_eq!(signed(-0.032 * 100.0, 1), "\u{2212}3.2");
         assert_eq!(signed(0.0, 1), "0.0");
         assert_eq!(signed(-0.00001, 1), "0.0");
