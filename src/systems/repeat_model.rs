@@ -80,11 +80,14 @@ pub fn round_metrics(round: &'static str) -> [MetricDecl; 3] {
     let mut made = MADE.lock().unwrap_or_else(|p| p.into_inner());
     *made.entry(round).or_insert_with(|| {
         let fill = |t: &str| -> &'static str { Box::leak(t.replace("{round}", round).into()) };
+        // labels are read by people: "end phases", not "end_phases"
+        let words = round.replace('_', " ");
+        let say = |t: &str| -> &'static str { Box::leak(t.replace("{round}", &words).into()) };
         let [mean, exactly, beyond] = ROUND_METRICS;
         [
-            MetricDecl::mean(fill(mean.0), fill(mean.1), mean.2),
-            MetricDecl::probability(fill(exactly.0), fill(exactly.1), exactly.2),
-            MetricDecl::probability(fill(beyond.0), fill(beyond.1), beyond.2),
+            MetricDecl::mean(fill(mean.0), say(mean.1), mean.2),
+            MetricDecl::probability(fill(exactly.0), say(exactly.1), exactly.2),
+            MetricDecl::probability(fill(beyond.0), say(beyond.1), beyond.2),
         ]
     })
 }
