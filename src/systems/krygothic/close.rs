@@ -54,18 +54,17 @@ pub const ATTACKS: [(Attack, &str); 9] = [
     (Attack::PointBlank, "point_blank_shot"),
 ];
 
-/// The attack types' words, in [`ATTACKS`] order.
-pub const ATTACK_WORDS: &[&str] = &[
-    "weapon",
-    "kick",
-    "punch",
-    "shove",
-    "head_butt",
-    "leg_sweep",
-    "tackle",
-    "bunt",
-    "point_blank_shot",
-];
+/// The attack types' words, in [`ATTACKS`] order (taken from it, so the two
+/// cannot drift).
+pub const ATTACK_WORDS: &[&str] = &{
+    let mut w = [""; ATTACKS.len()];
+    let mut i = 0;
+    while i < w.len() {
+        w[i] = ATTACKS[i].1;
+        i += 1;
+    }
+    w
+};
 
 /// "Choose a defense class" and "Choose defense type" (Steps 1 and 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -104,16 +103,16 @@ pub const DEFENCES: [(Defence, &str); 7] = [
     (Defence::Counter, "counter_attack"),
 ];
 
-/// The defences' words, in [`DEFENCES`] order.
-pub const DEFENCE_WORDS: &[&str] = &[
-    "passive",
-    "parry",
-    "deflect",
-    "dodge",
-    "break_off",
-    "block",
-    "counter_attack",
-];
+/// The defences' words, in [`DEFENCES`] order (taken from it).
+pub const DEFENCE_WORDS: &[&str] = &{
+    let mut w = [""; DEFENCES.len()];
+    let mut i = 0;
+    while i < w.len() {
+        w[i] = DEFENCES[i].1;
+        i += 1;
+    }
+    w
+};
 
 /// A close-combat weapon: "-1cc/+2str", maybe armour piercing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
