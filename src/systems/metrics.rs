@@ -115,6 +115,22 @@ impl MetricList {
         )
     }
 
+    /// Adds member `k` of a family whose label reads `words` where the id
+    /// has `k` (`fixed_weapon` in the id, "fixed weapon" in the label).
+    pub fn add_k_worded(
+        &mut self,
+        decl: &MetricDecl,
+        k: impl std::fmt::Display,
+        words: &str,
+    ) -> Metric {
+        debug_assert!(decl.is_family(), "{} is not a family", decl.id);
+        self.push(
+            decl,
+            decl.id.replace("{k}", &k.to_string()),
+            decl.label.replace("{k}", words),
+        )
+    }
+
     /// Adds members `ks` of a family, returning their handles in order.
     pub fn family<K: std::fmt::Display>(
         &mut self,

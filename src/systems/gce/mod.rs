@@ -5,6 +5,7 @@ pub mod melee;
 pub mod melee_params;
 pub mod shooting;
 pub mod tables;
+pub mod vehicles;
 pub mod warrior;
 pub mod weapon;
 
@@ -250,7 +251,7 @@ pub const VARIANTS: &[VariantDef] = &[VariantDef {
 const TO_HIT: &str = "Shooting, Step 2 – Roll to Hit, Hit Modifiers";
 
 /// The hit modifiers of Step 2, shared by shots and thrown grenades.
-fn hit_modifier_params() -> Vec<ParamDecl> {
+pub(super) fn hit_modifier_params() -> Vec<ParamDecl> {
     let flag = |name: &str, about: &str| ParamDecl::flag(name).about(about).seed(TO_HIT);
     vec![
         ParamDecl::choice("cover", &["none", "partial", "in"])
@@ -281,7 +282,7 @@ fn hit_modifier_params() -> Vec<ParamDecl> {
 }
 
 /// The warrior taking the hits: Toughness, Wounds, save, WS/BS.
-fn victim_params() -> Vec<ParamDecl> {
+pub(super) fn victim_params() -> Vec<ParamDecl> {
     const PROFILE: &str = "Characteristics; Shooting, Steps 3-6; Injuries";
     vec![
         ParamDecl::int("toughness", 1, 10)
@@ -501,7 +502,7 @@ pub fn build_shooting(given: &Params, variants: &Params) -> Result<ShootingModel
 /// variant), appearing/charging -1, firing from a fast vehicle -1, target
 /// moved fast -1, fast moving warrior -1, small target -1, large target +1,
 /// plus any other modifier the spec adds.
-fn situational_hit_modifier(p: &Params, overwatch_bonus: i32) -> Result<i32, ParamError> {
+pub(super) fn situational_hit_modifier(p: &Params, overwatch_bonus: i32) -> Result<i32, ParamError> {
     let flag = |name: &str, value: i32| -> Result<i32, ParamError> {
         Ok(if p.flag(name)? { value } else { 0 })
     };
@@ -522,14 +523,14 @@ fn situational_hit_modifier(p: &Params, overwatch_bonus: i32) -> Result<i32, Par
 }
 
 /// The Overwatch hit modifier under the chosen rule variant.
-fn overwatch_bonus(variants: &Params) -> Result<i32, ParamError> {
+pub(super) fn overwatch_bonus(variants: &Params) -> Result<i32, ParamError> {
     Ok(match variants.word("overwatch")?.as_deref() {
         Some("original") => -1,
         _ => 1,
     })
 }
 
-fn victim(p: &Params) -> Result<WarriorStats, ParamError> {
+pub(super) fn victim(p: &Params) -> Result<WarriorStats, ParamError> {
     Ok(WarriorStats {
         toughness: p.need_int("toughness")? as u8,
         wounds: p.need_int("wounds")? as u8,
@@ -583,7 +584,7 @@ fn build_fall(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErr
 }
 
 /// A save as the score needed (2-6), 0 or absent for none.
-fn save_value(p: &Params, field: &str) -> Result<Option<u8>, ParamError> {
+pub(super) fn save_value(p: &Params, field: &str) -> Result<Option<u8>, ParamError> {
     match p.int(field)? {
         Some(0) | Some(7) | None => Ok(None),
         Some(1) => Err(ParamError::new(

@@ -90,6 +90,13 @@ impl Damage {
         self.count * self.sides + self.plus
     }
 
+    /// The exact law of the damage dealt.
+    pub fn law(&self) -> crate::dice::Dist {
+        let die = crate::dice::Dist::die(self.sides);
+        die.sum_of(self.count)
+            .add(&crate::dice::Dist::constant(i64::from(self.plus)))
+    }
+
     /// Rolls the damage.
     pub fn roll(&self, dice: &mut impl Roller) -> u32 {
         let rolled: u32 = (0..self.count)

@@ -1,0 +1,951 @@
+//! Ramming actions, collisions and crashes (Vehicles, Ramming; Collisions
+//! - Unintentional Ramming; Crashes), with every small/large case the seed
+//! lists, the Swerve test, the "did they collide" roll, and head-on rams
+//! as a game: each driver secretly picks left, straight or right.
+//!
+//! Every point of ramming damage "automatically penetrates armour" and
+//! goes to a location like any other damage (the vehicle's save still
+//! applies: Step 3 follows Step 2 for every hit). Exact in closed form:
+//! given the impact, the two vehicles' damage rolls are independent, and
+//! each point's location and save are independent of the others.
+
+use super::damage::{Penetration, Size, Vehicle};
+use crate::dice::{BatchedRoller, Dist, Metric, MetricSink, Roller, Tally};
+use crate::systems::gce::tables::{d3, leadership_test};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, TrialValues};
+
+/// What hits what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Impact {
+    /// Opposite directions within 2".
+    Rake,
+    /// Same direction within 2".
+    Sideswipe,
+    /// A ram into the target's rear.
+    Shunt,
+    /// A ram into the target's side.
+    TBone,
+    /// Front to front, each driver choosing left, straight or right.
+    HeadOn,
+    /// An unintentional front-to-front collision.
+    CollisionFront,
+    /// An unintentional side-to-side collision.
+    CollisionSide,
+    /// Any other collision (rear to side ...).
+    CollisionOther,
+    /// The front into terrain.
+    CrashFront,
+    /// A side or the rear into terrain.
+    CrashSide,
+}
+
+impl Impact {
+    /// Every impact with its spec name.
+    pub const NAMES: &'static [&'static str] = &[
+        "rake",
+        "sideswipe",
+        "shunt",
+        "t_bone",
+        "head_on",
+        "collision_front",
+        "collision_side",
+        "collision_other",
+        "crash_front",
+        "crash_side",
+    ];
+
+    /// The impact named `name` in a spec.
+    pub fn named(name: &str) -> Option<Impact> {
+        use Impact::*;
+        let all = [
+            Rake,
+            Sideswipe,
+            Shunt,
+            TBone,
+            HeadOn,
+            CollisionFront,
+            CollisionSide,
+            CollisionOther,
+            CrashFront,
+            CrashSide,
+        ];
+        Self::NAMES.iter().position(|n| *n == name).map(|i| all[i])
+    }
+
+    /// Crashes are into terrain: there is no second vehicle.
+    pub fn is_crash(self) -> bool {
+        matches!(self, Impact::CrashFront | Impact::CrashSide)
+    }
+
+    /// Collisions and crashes may be uncertain ("If you’re unsure whether
+    /// two Vehicles Crashed roll a D6 ... on a 4+ resolve a Collision";
+    /// Clipping: "If the result is 4+ treat it as a Collision or Crash").
+    pub fn may_be_uncertain(self) -> bool {
+        matches!(
+            self,
+            Impact::CollisionFront
+                | Impact::CollisionSide
+                | Impact::CollisionOther
+                | Impact::CrashFront
+                | Impact::CrashSide
+        )
+    }
+
+    /// The target may take a Leadership Test to Swerve: rakes,
+    /// sideswipes, shunts, T-bones and collisions ("Drivers may not
+    /// attempt to Swerve to avoid Crashes"; head-on rams have "no
+    /// Leadership Test").
+    pub fn swerve_test(self) -> bool {
+        !self.is_crash() && self != Impact::HeadOn
+    }
+}
+
+/// Damage one vehicle takes from an impact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Points {
+    /// None.
+    None,
+    /// One point.
+    One,
+    /// D3.
+    D3,
+    /// D3 - 1 (a large vehicle raked).
+    D3Less1,
+    /// D6.
+    D6,
+    /// One point on a 4+ (sideswipes, side and rear crashes).
+    OneOn4,
+}
+
+impl Points {
+    /// The law of the points.
+    pub fn law(self) -> Dist {
+        match self {
+            Points::None => Dist::constant(0),
+            Points::One => Dist::constant(1),
+            Points::D3 => Dist::die(3),
+            Points::D3Less1 => Dist::faces(&[0, 1, 2]),
+            Points::D6 => Dist::die(6),
+            Points::OneOn4 => Dist::faces(&[0, 1]),
+        }
+    }
+
+    /// Rolls the points.
+    pub fn roll(self, dice: &mut impl Roller) -> u32 {
+        match self {
+            Points::None => 0,
+            Points::One => 1,
+            Points::D3 => d3(dice),
+            Points::D3Less1 => d3(dice) - 1,
+            Points::D6 => dice.d6(),
+            Points::OneOn4 => u32::from(dice.d6() >= 4),
+        }
+    }
+}
+
+/// How the rake's "larger Vehicles only take D3 -1" reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LargeRake {
+    /// Only when raked with a small vehicle (the paragraph is about small
+    /// vehicles): two Trukks take D3 each.
+    VersusSmall,
+    /// Every large vehicle raked takes D3 - 1.
+    Always,
+}
+
+/// What one vehicle suffers: its points and whether it rolls the 4+
+/// Immobilisation.
+pub type Suffers = (Points, bool);
+
+/// The seed's damage for `impact` between a rammer of size `r` and a target
+/// of size `t`: (rammer, target).
+pub fn damage(impact: Impact, r: Size, t: Size, rake: LargeRake) -> (Suffers, Suffers) {
+    use Points::*;
+    use Size::*;
+    let no = (None, false);
+    match impact {
+        // "Roll a D3 for each Vehicle ... Small Vehicles (e.g. Bikes) take
+        // Damage and Krunch away as normal but larger Vehicles only take D3
+        // -1 Damage from the impact"
+        Impact::Rake => {
+            let one = |me: Size, other: Size| {
+                let less = me == Large && (rake == LargeRake::Always || other == Small);
+                (if less { D3Less1 } else { D3 }, false)
+            };
+            (one(r, t), one(t, r))
+        }
+        // "On a 4+ the Vehicle takes 1 point of Damage ... Larger Vehicles
+        // cannot be damaged by sideswipes from Small Vehicles"
+        Impact::Sideswipe => {
+            let one = |me: Size, other: Size| {
+                if me == Large && other == Small {
+                    no
+                } else {
+                    (OneOn4, false)
+                }
+            };
+            (one(r, t), one(t, r))
+        }
+        // "no Damage to the Rammer and 1 point of Damage to the Rammed
+        // Vehicle ... A small Vehicle shunting a larger Vehicle won’t
+        // inflict any Damage but will inflict a point of Damage against
+        // another small Vehicle ... if a small Vehicle is shunted by a
+        // larger Vehicle it will take D3 Damage!"
+        Impact::Shunt => match (r, t) {
+            (Small, Large) => (no, no),
+            (Large, Small) => (no, (D3, false)),
+            _ => (no, (One, false)),
+        },
+        // "A Vehicle Ramming the side of another takes 1 point of Damage
+        // and inflicts D3 ... Small Vehicles inflict no Damage on larger
+        // Vehicles if they T-bone them and larger Vehicles take no Damage
+        // when T-boning small Vehicles. Small Vehicles take D3 points of
+        // Damage if T-boned and take 1 point of Damage if they T-bone an
+        // enemy small Vehicle."
+        Impact::TBone => match (r, t) {
+            (Small, Large) => ((One, false), no),
+            (Large, Small) => (no, (D3, false)),
+            _ => ((One, false), (D3, false)),
+        },
+        // Head-on: "D6 Damage to both ... on a 4+ that Vehicle is
+        // Immobilised! Small Vehicles also take D6 Damage but a Large
+        // Vehicle Ramming them Head-On will only take 1 point of Damage and
+        // won’t be subject to the additional Immobilisation". Front-to-front
+        // collisions read the same ("Larger Vehicles hitting small Vehicles
+        // take only 1 point of Damage and don’t have to roll for
+        // Immobilisation").
+        Impact::HeadOn | Impact::CollisionFront => {
+            let one = |me: Size, other: Size| {
+                if me == Large && other == Small {
+                    (One, false)
+                } else {
+                    (D6, true)
+                }
+            };
+            (one(r, t), one(t, r))
+        }
+        // "The Vehicles take 1 Damage each. Small Vehicles that are Hit by
+        // a larger Vehicle take D3 Damage."
+        Impact::CollisionSide => {
+            let one = |me: Size, other: Size| {
+                if me == Small && other == Large {
+                    (D3, false)
+                } else {
+                    (One, false)
+                }
+            };
+            (one(r, t), one(t, r))
+        }
+        // "Both Vehicles take 1 point of Damage. Larger Vehicles hitting
+        // small Vehicles take no Damage."
+        Impact::CollisionOther => {
+            let one = |me: Size, other: Size| {
+                if me == Large && other == Small {
+                    no
+                } else {
+                    (One, false)
+                }
+            };
+            (one(r, t), one(t, r))
+        }
+        // "The Vehicle takes D3 Damage. Roll an additional D6 for the
+        // Vehicle - on a 4+ it is Immobilised."
+        Impact::CrashFront => ((D3, true), no),
+        // "roll a D6 - on a 4+ the Vehicle takes 1 point of Damage"
+        Impact::CrashSide => ((OneOn4, false), no),
+    }
+}
+
+/// A driver's choice in a head-on ram.
+pub const DIRECTIONS: [&str; 3] = ["left", "straight", "right"];
+
+/// Whether a head-on ram happens: "if they both Swerve towards each other
+/// (e.g. the Ramming Vehicle Swerves left and the Target Swerves right) or
+/// both choose to move straight on".
+pub fn head_on_meets(rammer: usize, target: usize) -> bool {
+    matches!((rammer, target), (1, 1) | (0, 2) | (2, 0))
+}
+
+/// A mixed strategy as whole-number weights on left, straight, right
+/// (sampled exactly as one die with their sum of sides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mixed(pub [u32; 3]);
+
+impl Mixed {
+    /// Uniform: the seed's "places a dice ... 1-2 Swerve Left, 3-4
+    /// Straight On, 5-6 Swerve Right" read as a random choice.
+    pub const UNIFORM: Mixed = Mixed([1, 1, 1]);
+
+    /// The probabilities.
+    pub fn probabilities(self) -> [f64; 3] {
+        let total = f64::from(self.0.iter().sum::<u32>());
+        self.0.map(|w| f64::from(w) / total)
+    }
+
+    fn draw(self, dice: &mut impl Roller) -> usize {
+        let mut r = dice.roll(self.0.iter().sum());
+        for (i, &w) in self.0.iter().enumerate() {
+            if r <= w {
+                return i;
+            }
+            r -= w;
+        }
+        unreachable!("a roll within the weights' sum")
+    }
+
+    /// Probabilities as weights over a common denominator (exact for
+    /// every strategy whose probabilities are multiples of `1/DENOMINATOR`).
+    pub fn from_probabilities(p: [f64; 3]) -> Mixed {
+        const DENOMINATOR: f64 = 720_720.0;
+        let w = p.map(|x| (x * DENOMINATOR).round().max(0.0) as u32);
+        let g = w.iter().fold(0, |a, &b| gcd(a, b)).max(1);
+        Mixed(w.map(|x| x / g))
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The value and optimal mixed strategies of the zero-sum game with
+/// payoff matrix `a` (to the row player, who maximises): linear
+/// programming by checking every pair of equal-size supports, enough for
+/// a 3 x 3 game.
+pub fn solve_zero_sum(a: [[f64; 3]; 3]) -> ([f64; 3], [f64; 3], f64) {
+    let mut best: Option<([f64; 3], [f64; 3], f64)> = None;
+    let subsets: Vec<Vec<usize>> = (1u8..8)
+        .map(|m| (0..3).filter(|i| m & (1 << i) != 0).collect())
+        .collect();
+    for rows in &subsets {
+        for cols in subsets.iter().filter(|c| c.len() == rows.len()) {
+            let Some((x, y, v)) = equalise(&a, rows, cols) else {
+                continue;
+            };
+            // x must hold every column to at least v, y every row to at most v
+            let ok_cols = (0..3).all(|j| (0..3).map(|i| x[i] * a[i][j]).sum::<f64>() >= v - 1e-9);
+            let ok_rows = (0..3).all(|i| (0..3).map(|j| y[j] * a[i][j]).sum::<f64>() <= v + 1e-9);
+            if ok_cols && ok_rows {
+                // prefer the most spread equilibrium (uniform where it is one)
+                let spread = |p: &[f64; 3]| p.iter().filter(|&&q| q > 1e-12).count();
+                if best
+                    .as_ref()
+                    .is_none_or(|b| spread(&x) + spread(&y) > spread(&b.0) + spread(&b.1))
+                {
+                    best = Some((x, y, v));
+                }
+            }
+        }
+    }
+    best.expect("every finite zero-sum game has an equilibrium among its supports")
+}
+
+/// The strategies on supports `rows` x `cols` that make the other player
+/// indifferent, if they are probabilities.
+fn equalise(a: &[[f64; 3]; 3], rows: &[usize], cols: &[usize]) -> Option<([f64; 3], [f64; 3], f64)> {
+    let k = rows.len();
+    // row weights x: sum_i x_i a[i][j] = v for j in cols, sum x = 1
+    let solve = |m: Vec<Vec<f64>>| -> Option<Vec<f64>> { gauss(m) };
+    let mut mx = Vec::new();
+    for &j in cols {
+        let mut row: Vec<f64> = rows.iter().map(|&i| a[i][j]).collect();
+        row.push(-1.0);
+        row.push(0.0);
+        mx.push(row);
+    }
+    let mut ones = vec![1.0; k];
+    ones.extend([0.0, 1.0]);
+    mx.push(ones);
+    let xs = solve(mx)?;
+    let mut my = Vec::new();
+    for &i in rows {
+        let mut row: Vec<f64> = cols.iter().map(|&j| a[i][j]).collect();
+        row.push(-1.0);
+        row.push(0.0);
+        my.push(row);
+    }
+    let mut ones = vec![1.0; k];
+    ones.extend([0.0, 1.0]);
+    my.push(ones);
+    let ys = solve(my)?;
+    if xs[..k].iter().chain(&ys[..k]).any(|&p| p < -1e-12) {
+        return None;
+    }
+    let (mut x, mut y) = ([0.0; 3], [0.0; 3]);
+    for (n, &i) in rows.iter().enumerate() {
+        x[i] = xs[n].max(0.0);
+    }
+    for (n, &j) in cols.iter().enumerate() {
+        y[j] = ys[n].max(0.0);
+    }
+    Some((x, y, xs[k]))
+}
+
+/// Solves the square system given as rows `[coefficients | constant]`.
+fn gauss(mut m: Vec<Vec<f64>>) -> Option<Vec<f64>> {
+    let n = m.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| m[x][col].abs().total_cmp(&m[y][col].abs()))?;
+        if m[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        m.swap(col, pivot);
+        let d = m[col][col];
+        m[col].iter_mut().for_each(|x| *x /= d);
+        let p = m[col].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col];
+                row.iter_mut().zip(&p).for_each(|(x, q)| *x -= f * q);
+            }
+        }
+    }
+    Some(m.into_iter().map(|r| r[n]).collect())
+}
+
+/// One ramming action, collision or crash.
+#[derive(Clone, Debug)]
+pub struct Ram {
+    /// What hits what.
+    pub impact: Impact,
+    /// The vehicle ramming (for collisions, the one moving; for crashes,
+    /// the one crashing).
+    pub rammer: Vehicle,
+    /// The vehicle rammed (unused by crashes).
+    pub target: Vehicle,
+    /// The target driver's Leadership, when it may Swerve.
+    pub swerve_leadership: Option<u8>,
+    /// Roll the 4+ "did they collide" first.
+    pub uncertain: bool,
+    /// Head-on strategies: the rammer's and the target's.
+    pub strategies: (Mixed, Mixed),
+    /// The rake's reading.
+    pub rake: LargeRake,
+}
+
+/// Every metric of the ram scenario, `{k}` a side (`rammer`, `target`)
+/// and more.
+pub const RAM_METRICS: [MetricDecl; 8] = [
+    MetricDecl::probability(
+        "p_impact",
+        "P(they hit)",
+        "P(the impact happens: not clipped clear, not swerved, the head-on choices meet)",
+    ),
+    MetricDecl::mean(
+        "mean_{k}_damage",
+        "mean damage to the {k}",
+        "expected points of Damage (each auto-penetrating before the vehicle's save)",
+    ),
+    MetricDecl::probability(
+        "p_{k}_damaged",
+        "P({k} damaged)",
+        "P(at least one point of Damage after the vehicle's save)",
+    ),
+    MetricDecl::probability(
+        "p_{k}_immobilised",
+        "P({k} immobilised)",
+        "P(the 4+ Immobilisation roll of a head-on ram, front collision or front crash)",
+    ),
+    MetricDecl::mean(
+        "mean_{k}_hits",
+        "mean hits on the {k}",
+        "expected damage points reaching this side and location after the save",
+    ),
+    MetricDecl::probability(
+        "p_{k}_hit",
+        "P({k} hit)",
+        "P(this side and location takes at least one point after the save)",
+    ),
+    MetricDecl::probability(
+        "p_{k}_effect",
+        "P({k})",
+        "P(this side's Damage Tables give this result at least once)",
+    ),
+    MetricDecl::probability(
+        "p_choice_{k}",
+        "P({k})",
+        "P(this driver picks this direction in a head-on ram)",
+    ),
+];
+
+/// Handles of one side's metrics.
+struct SideHandles {
+    mean: Metric,
+    damaged: Metric,
+    immobilised: Metric,
+    locations: Vec<(Metric, Metric)>,
+    effects: Vec<Metric>,
+}
+
+/// The ram's model.
+pub struct RamModel {
+    ram: Ram,
+    list: MetricList,
+    impact: Metric,
+    sides: Vec<SideHandles>,
+    choices: Option<[[Metric; 3]; 2]>,
+}
+
+/// One side's outcome in a trial.
+#[derive(Default, Clone)]
+struct SideOutcome {
+    points: u32,
+    hits: [u32; 6],
+    effects: Vec<bool>,
+    immobilised: bool,
+}
+
+impl Ram {
+    /// The sides that can take damage: the rammer, and the target unless
+    /// this is a crash.
+    fn sides(&self) -> Vec<(&'static str, &Vehicle)> {
+        let mut s = vec![("rammer", &self.rammer)];
+        if !self.impact.is_crash() {
+            s.push(("target", &self.target));
+        }
+        s
+    }
+
+    /// What each side suffers.
+    fn suffers(&self) -> (Suffers, Suffers) {
+        damage(self.impact, self.rammer.size, self.target.size, self.rake)
+    }
+
+    /// P(the impact happens).
+    fn p_impact(&self) -> f64 {
+        let contact = if self.uncertain { 0.5 } else { 1.0 };
+        let avoided = match (self.impact.swerve_test(), self.swerve_leadership) {
+            (true, Some(ld)) => p_leadership(ld),
+            _ => 0.0,
+        };
+        let meets = if self.impact == Impact::HeadOn {
+            let (a, b) = (
+                self.strategies.0.probabilities(),
+                self.strategies.1.probabilities(),
+            );
+            (0..3)
+                .flat_map(|i| (0..3).map(move |j| (i, j)))
+                .filter(|&(i, j)| head_on_meets(i, j))
+                .map(|(i, j)| a[i] * b[j])
+                .sum()
+        } else {
+            1.0
+        };
+        contact * (1.0 - avoided) * meets
+    }
+
+    /// The head-on payoff matrix to the rammer: the damage margin when the
+    /// choices meet, nothing when they pass.
+    pub fn head_on_payoffs(&self) -> [[f64; 3]; 3] {
+        let ((r, _), (t, _)) = damage(Impact::HeadOn, self.rammer.size, self.target.size, self.rake);
+        let margin = t.law().mean() - r.law().mean();
+        let mut a = [[0.0; 3]; 3];
+        for (i, row) in a.iter_mut().enumerate() {
+            for (j, x) in row.iter_mut().enumerate() {
+                if head_on_meets(i, j) {
+                    *x = margin;
+                }
+            }
+        }
+        a
+    }
+
+    /// The model.
+    pub fn into_model(self) -> RamModel {
+        let mut list = MetricList::new();
+        let d = &RAM_METRICS;
+        let impact = list.add(&d[0]);
+        let sides = self
+            .sides()
+            .into_iter()
+            .map(|(who, v)| SideHandles {
+                mean: list.add_k_worded(&d[1], who, who),
+                damaged: list.add_k_worded(&d[2], who, who),
+                immobilised: list.add_k_worded(&d[3], who, who),
+                locations: v
+                    .locations
+                    .iter()
+                    .map(|l| {
+                        let id = format!("{who}_{}", l.name);
+                        let words = format!("{who}'s {}", l.name.replace('_', " "));
+                        (
+                            list.add_k_worded(&d[4], &id, &words),
+                            list.add_k_worded(&d[5], &id, &words),
+                        )
+                    })
+                    .collect(),
+                effects: v
+                    .effects
+                    .iter()
+                    .map(|e| {
+                        let id = format!("{who}_{e}");
+                        let words = format!("{who}: at least one '{}'", e.replace('_', " "));
+                        list.add_k_worded(&d[6], &id, &words)
+                    })
+                    .collect(),
+            })
+            .collect();
+        let choices = (self.impact == Impact::HeadOn).then(|| {
+            ["rammer", "target"].map(|who| {
+                DIRECTIONS.map(|dir| {
+                    list.add_k_worded(
+                        &d[7],
+                        format!("{who}_{dir}"),
+                        &format!("{who} goes {dir}"),
+                    )
+                })
+            })
+        });
+        RamModel {
+            ram: self,
+            list,
+            impact,
+            sides,
+            choices,
+        }
+    }
+}
+
+/// P(2D6 <= Ld, a 12 always failing).
+pub fn p_leadership(ld: u8) -> f64 {
+    let mut n = 0;
+    for a in 1..=6 {
+        for b in 1..=6 {
+            if a + b != 12 && a + b <= u32::from(ld) {
+                n += 1;
+            }
+        }
+    }
+    f64::from(n) / 36.0
+}
+
+impl RamModel {
+    /// The ram.
+    pub fn ram(&self) -> &Ram {
+        &self.ram
+    }
+
+    fn trial(&self, dice: &mut impl Roller) -> (bool, [usize; 2], Vec<SideOutcome>) {
+        let r = &self.ram;
+        let n = r.sides().len();
+        let mut out = vec![SideOutcome::default(); n];
+        let mut choice = [1, 1];
+        if r.impact == Impact::HeadOn {
+            choice = [r.strategies.0.draw(dice), r.strategies.1.draw(dice)];
+        }
+        let contact = !r.uncertain || dice.d6() >= 4;
+        let swerved = contact
+            && r.impact.swerve_test()
+            && r.swerve_leadership
+                .is_some_and(|ld| leadership_test(dice, u32::from(ld)));
+        let hit = contact
+            && !swerved
+            && (r.impact != Impact::HeadOn || head_on_meets(choice[0], choice[1]));
+        if hit {
+            let (a, b) = r.suffers();
+            for (k, ((_, v), (points, immob))) in r.sides().into_iter().zip([a, b]).enumerate() {
+                let o = &mut out[k];
+                o.effects = vec![false; v.effects.len()];
+                o.points = points.roll(dice);
+                for _ in 0..o.points {
+                    let s = v.take_point(dice, Penetration::Automatic);
+                    if s.penetrating {
+                        o.hits[s.location] += 1;
+                    }
+                    if let Some(e) = s.effect {
+                        o.effects[usize::from(e)] = true;
+                    }
+                }
+                o.immobilised = immob && dice.d6() >= 4;
+            }
+        }
+        (hit, choice, out)
+    }
+
+    fn record(&self, t: &(bool, [usize; 2], Vec<SideOutcome>), sink: &mut impl MetricSink) {
+        let (hit, choice, out) = t;
+        sink.record(self.impact, u64::from(*hit));
+        for (h, o) in self.sides.iter().zip(out) {
+            sink.record(h.mean, u64::from(o.points));
+            sink.record(h.damaged, u64::from(o.hits.iter().sum::<u32>() > 0));
+            sink.record(h.immobilised, u64::from(o.immobilised));
+            for (j, &(mean, any)) in h.locations.iter().enumerate() {
+                sink.record(mean, u64::from(o.hits[j]));
+                sink.record(any, u64::from(o.hits[j] > 0));
+            }
+            for (e, &m) in h.effects.iter().enumerate() {
+                sink.record(m, u64::from(o.effects.get(e).copied().unwrap_or(false)));
+            }
+        }
+        if let Some(c) = &self.choices {
+            for side in 0..2 {
+                sink.record(c[side][choice[side]], 1);
+            }
+        }
+    }
+}
+
+impl Model for RamModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.list.defs()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        for _ in 0..trials {
+            let t = self.trial(roller);
+            self.record(&t, tally);
+            tally.finish_trial();
+        }
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        let r = &self.ram;
+        let mut out = vec![0.0; self.list.len()];
+        let hit = r.p_impact();
+        out[self.impact.index()] = hit;
+        let (a, b) = r.suffers();
+        for (h, ((_, v), (points, immob))) in self
+            .sides
+            .iter()
+            .zip(r.sides().into_iter().zip([a, b]))
+        {
+            let law = points.law();
+            let q = (1.0 - v.p_saved()) / 6.0;
+            let power = |x: f64| -> f64 { law.iter().map(|(t, p)| p * x.powi(t as i32)).sum() };
+            out[h.mean.index()] = hit * law.mean();
+            out[h.damaged.index()] = hit * (1.0 - power(1.0 - 6.0 * q));
+            out[h.immobilised.index()] = if immob { hit * 0.5 } else { 0.0 };
+            for &(mean, any) in &h.locations {
+                out[mean.index()] = hit * law.mean() * q;
+                out[any.index()] = hit * (1.0 - power(1.0 - q));
+            }
+            for (e, &m) in h.effects.iter().enumerate() {
+                let re: f64 = (0..6)
+                    .map(|j| q * v.p_effect_given_penetrating(j, e as u8))
+                    .sum();
+                out[m.index()] = hit * (1.0 - power(1.0 - re));
+            }
+        }
+        if let Some(c) = &self.choices {
+            let p = [
+                r.strategies.0.probabilities(),
+                r.strategies.1.probabilities(),
+            ];
+            for side in 0..2 {
+                for dir in 0..3 {
+                    out[c[side][dir].index()] = p[side][dir];
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        let t = self.trial(roller);
+        self.record(&t, &mut TrialValues(values));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::gce::vehicles::damage::parse_locations;
+    use Points::*;
+    use Size::*;
+
+    fn vehicle(size: Size) -> Vehicle {
+        Vehicle {
+            locations: parse_locations(
+                "crew 8, fixed weapon 8, gubbins 8, wheels 8, driver 8, engines 10",
+                "l",
+            )
+            .unwrap(),
+            save: Option::None,
+            size,
+            thrust: vec![2, 3, 4],
+            effects: Vec::new(),
+            tables: vec![Option::None; 6],
+        }
+    }
+
+    /// Every small/large case the seed lists, as (rammer, target).
+    #[test]
+    fn every_size_case_deals_what_the_seed_says() {
+        let v = LargeRake::VersusSmall;
+        let cases = [
+            (Impact::Rake, Large, Large, ((D3, false), (D3, false))),
+            (Impact::Rake, Small, Large, ((D3, false), (D3Less1, false))),
+            (Impact::Sideswipe, Small, Large, ((OneOn4, false), (None, false))),
+            (Impact::Sideswipe, Small, Small, ((OneOn4, false), (OneOn4, false))),
+            (Impact::Shunt, Large, Large, ((None, false), (One, false))),
+            (Impact::Shunt, Small, Large, ((None, false), (None, false))),
+            (Impact::Shunt, Small, Small, ((None, false), (One, false))),
+            (Impact::Shunt, Large, Small, ((None, false), (D3, false))),
+            (Impact::TBone, Large, Large, ((One, false), (D3, false))),
+            (Impact::TBone, Small, Large, ((One, false), (None, false))),
+            (Impact::TBone, Large, Small, ((None, false), (D3, false))),
+            (Impact::TBone, Small, Small, ((One, false), (D3, false))),
+            (Impact::HeadOn, Large, Large, ((D6, true), (D6, true))),
+            (Impact::HeadOn, Large, Small, ((One, false), (D6, true))),
+            (Impact::HeadOn, Small, Large, ((D6, true), (One, false))),
+            (Impact::CollisionFront, Large, Small, ((One, false), (D6, true))),
+            (Impact::CollisionSide, Large, Large, ((One, false), (One, false))),
+            (Impact::CollisionSide, Large, Small, ((One, false), (D3, false))),
+            (Impact::CollisionOther, Large, Small, ((None, false), (One, false))),
+            (Impact::CollisionOther, Small, Small, ((One, false), (One, false))),
+            (Impact::CrashFront, Large, Large, ((D3, true), (None, false))),
+            (Impact::CrashSide, Small, Large, ((OneOn4, false), (None, false))),
+        ];
+        for (impact, r, t, want) in cases {
+            assert_eq!(damage(impact, r, t, v), want, "{impact:?} {r:?} -> {t:?}");
+        }
+        // the other reading of the rake: every large vehicle takes D3 - 1
+        assert_eq!(
+            damage(Impact::Rake, Large, Large, LargeRake::Always),
+            ((D3Less1, false), (D3Less1, false))
+        );
+    }
+
+    fn best_response_value(a: &[[f64; 3]; 3], x: &[f64; 3]) -> f64 {
+        (0..3)
+            .map(|j| (0..3).map(|i| x[i] * a[i][j]).sum::<f64>())
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The solver against a brute search over the row player's strategies
+    /// on a grid of step 1/60: no grid strategy guarantees more than the
+    /// solved value, and the solved strategy guarantees it.
+    #[test]
+    fn equilibrium_beats_a_brute_search_over_a_grid() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) % 13) as f64 - 6.0
+        };
+        let mut games: Vec<[[f64; 3]; 3]> = (0..40)
+            .map(|_| [[next(), next(), next()], [next(), next(), next()], [next(), next(), next()]])
+            .collect();
+        let ram = |r, t| Ram {
+            impact: Impact::HeadOn,
+            rammer: vehicle(r),
+            target: vehicle(t),
+            swerve_leadership: Option::None,
+            uncertain: false,
+            strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
+            rake: LargeRake::VersusSmall,
+        };
+        games.push(ram(Large, Small).head_on_payoffs());
+        games.push(ram(Small, Large).head_on_payoffs());
+        for a in games {
+            let (x, y, v) = solve_zero_sum(a);
+            assert!((x.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            assert!((y.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            assert!((best_response_value(&a, &x) - v).abs() < 1e-9, "{a:?}");
+            let mut brute = f64::NEG_INFINITY;
+            for i in 0..=60 {
+                for j in 0..=60 - i {
+                    let g = [i as f64 / 60.0, j as f64 / 60.0, (60 - i - j) as f64 / 60.0];
+                    brute = brute.max(best_response_value(&a, &g));
+                }
+            }
+            assert!(brute <= v + 1e-9, "grid {brute} beats solved {v} in {a:?}");
+            // and the column player's strategy holds every row to v
+            let worst = (0..3)
+                .map(|i| (0..3).map(|j| y[j] * a[i][j]).sum::<f64>())
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!((worst - v).abs() < 1e-9);
+        }
+    }
+
+    /// A Trukk ramming a bike head-on stands to deal 3.5 and take 1: the
+    /// game is "match or avoid" on three directions, whose only
+    /// equilibrium is uniform, worth a third of the margin.
+    #[test]
+    fn the_head_on_game_is_uniform_with_a_third_of_the_margin() {
+        let ram = Ram {
+            impact: Impact::HeadOn,
+            rammer: vehicle(Large),
+            target: vehicle(Small),
+            swerve_leadership: Option::None,
+            uncertain: false,
+            strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
+            rake: LargeRake::VersusSmall,
+        };
+        let (x, y, v) = solve_zero_sum(ram.head_on_payoffs());
+        for p in x.iter().chain(&y) {
+            assert!((p - 1.0 / 3.0).abs() < 1e-9, "{x:?} {y:?}");
+        }
+        assert!((v - 2.5 / 3.0).abs() < 1e-9);
+        assert_eq!(Mixed::from_probabilities(x), Mixed::UNIFORM);
+        let model = ram.into_model();
+        let exact = model.exact().unwrap();
+        assert!((exact[0] - 1.0 / 3.0).abs() < 1e-15, "P(impact) {}", exact[0]);
+    }
+
+    /// Exact vs every roll enumerated: a T-bone on a small vehicle with a
+    /// save and a Damage Table; sideswiping bikes with a Swerve test; a
+    /// side crash that may not have happened.
+    #[test]
+    fn exact_agrees_with_enumerating_every_roll() {
+        let mut bike = vehicle(Small);
+        bike.save = Some(5);
+        bike.effects = vec!["none".into(), "wrecked".into()];
+        bike.tables[3] = Some([0, 0, 0, 0, 1, 1]);
+        let cases = [
+            (Impact::TBone, vehicle(Large), bike.clone(), Option::None, false),
+            (Impact::Sideswipe, vehicle(Small), vehicle(Small), Some(7), false),
+            (Impact::CrashSide, bike.clone(), vehicle(Large), Option::None, true),
+        ];
+        for (impact, rammer, target, swerve_leadership, uncertain) in cases {
+            let model = Ram {
+                impact,
+                rammer,
+                target,
+                swerve_leadership,
+                uncertain,
+                strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
+                rake: LargeRake::VersusSmall,
+            }
+            .into_model();
+            let exact = model.exact().unwrap();
+            let paths = crate::dice::enumerate(1 << 22, |r| {
+                let t = model.trial(r);
+                let mut values = vec![0u64; model.metrics().len()];
+                model.record(&t, &mut TrialValues(&mut values));
+                values
+            })
+            .unwrap();
+            for (i, def) in model.metrics().iter().enumerate() {
+                let want: f64 = paths.iter().map(|(v, p)| v[i] as f64 * p).sum();
+                assert!(
+                    (exact[i] - want).abs() < 1e-12,
+                    "{impact:?} {}: {} vs {want}",
+                    def.name,
+                    exact[i]
+                );
+            }
+        }
+    }
+
+    /// Mixed strategies: the rammer 1:2:1, the target 2:1:1 meet with
+    /// 1/4 1/4 + 2/4 1/4 + 1/4 2/4 = 5/16.
+    #[test]
+    fn fixed_mixed_strategies_meet_as_often_as_they_should() {
+        let model = Ram {
+            impact: Impact::HeadOn,
+            rammer: vehicle(Large),
+            target: vehicle(Large),
+            swerve_leadership: Some(12),
+            uncertain: false,
+            strategies: (Mixed([1, 2, 1]), Mixed([2, 1, 1])),
+            rake: LargeRake::VersusSmall,
+        }
+        .into_model();
+        let exact = model.exact().unwrap();
+        let at = |name: &str| exact[model.metrics().iter().position(|m| m.name == name).unwrap()];
+        assert!((at("p_impact") - 5.0 / 16.0).abs() < 1e-15, "no Leadership Test head-on");
+        assert!((at("p_choice_rammer_straight") - 0.5).abs() < 1e-15);
+        assert!((at("p_choice_target_left") - 0.5).abs() < 1e-15);
+        assert!((at("p_rammer_immobilised") - 5.0 / 32.0).abs() < 1e-15);
+        assert!((at("mean_target_damage") - 3.5 * 5.0 / 16.0).abs() < 1e-15);
+    }
+}
