@@ -387,7 +387,7 @@ fn combat_score(side: Side, own: Extremes, theirs: Extremes) -> i32 {
 }
 
 /// The draw rule between two warriors: who wins a drawn round.
-fn draw_winner(a: &Fighter, b: &Fighter) -> Outcome {
+pub(in crate::systems::gce) fn draw_winner(a: &Fighter, b: &Fighter) -> Outcome {
     match (a.draw_initiative(), b.draw_initiative()) {
         (None, None) => by_initiative(a.initiative, b.initiative),
         (None, Some(_)) => Outcome::B,
@@ -443,7 +443,7 @@ fn strike(
 /// real dice; the exact evaluator draws the loser's condition from the law
 /// of `strikes` strikes on it, computed once per (winner, strikes,
 /// condition) by running [`strike`] under [`StateDist`].
-struct StrikeLaws {
+pub(in crate::systems::gce) struct StrikeLaws {
     rounds: LawCache<(bool, u8, Condition), Condition>,
     /// One strike's law by (side, weapon, condition).
     single: std::sync::Mutex<std::collections::BTreeMap<StrikeKey, Vec<(Condition, f64)>>>,
@@ -453,7 +453,7 @@ struct StrikeLaws {
 type StrikeKey = (bool, u8, Condition);
 
 impl StrikeLaws {
-    fn new() -> Self {
+    pub(in crate::systems::gce) fn new() -> Self {
         StrikeLaws {
             rounds: LawCache::new(),
             single: Default::default(),
@@ -463,7 +463,7 @@ impl StrikeLaws {
     /// The loser's condition after `strikes` strikes by `winner` (`first`
     /// says which side won, for the cache).
     #[allow(clippy::too_many_arguments)]
-    fn land(
+    pub(in crate::systems::gce) fn land(
         &self,
         dice: &mut impl Roller,
         first: bool,
@@ -522,20 +522,20 @@ impl StrikeLaws {
 /// the exact evaluator draws (winner, strikes) from their law, computed
 /// once per (edge, dice, dice) from the pools' closed-form laws. `edge` is
 /// the first side's Weapon Skill and modifiers less the second's.
-struct ClashLaws {
+pub(in crate::systems::gce) struct ClashLaws {
     laws: Laws,
     clashes: LawCache<(i32, u8, u8), (Outcome, u8)>,
 }
 
 impl ClashLaws {
-    fn up_to(dice: u8) -> Self {
+    pub(in crate::systems::gce) fn up_to(dice: u8) -> Self {
         ClashLaws {
             laws: Laws::up_to(dice),
             clashes: LawCache::new(),
         }
     }
 
-    fn clash(
+    pub(in crate::systems::gce) fn clash(
         &self,
         dice: &mut impl Roller,
         edge: i32,

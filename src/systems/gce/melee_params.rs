@@ -65,7 +65,7 @@ pub const PRESETS: &[PresetDecl] = &[
 
 /// One side's parameters, `prefix` `a_` or `b_`; `psychology` adds Fear,
 /// Terror, Stupidity, Hatred and Frenzy.
-fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<ParamDecl> {
+pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<ParamDecl> {
     const PROFILE: &str = "Characteristics";
     let name = |stat: &str| format!("{prefix}{stat}");
     let mut p = vec![
@@ -312,7 +312,7 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
     })
 }
 
-fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Fighter, ParamError> {
+pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Fighter, ParamError> {
     let f = |s: &str| format!("{prefix}{s}");
     let int = |s: &str| -> Result<u8, ParamError> { Ok(p.need_int(&f(s))? as u8) };
     let save = match p.int(&f("save"))? {

@@ -221,6 +221,174 @@ pub static RULES: RuleSet = RuleSet {
                 ],
             ],
         },
+        Scenario {
+            name: "vehicle_hits",
+            about: "a volley at a vehicle: one location roll per point of Damage, penetration, the save, Damage Tables, templates on the crew, Catching Fire",
+            seed_section: "Vehicles, Taking Damage (Steps 1-5); Template Weapons; Templates and the Crew Location; Vehicles Catching Fire",
+            params: vehicles::params::hits_params,
+            metrics: || vehicles::hits::VEHICLE_HIT_METRICS.to_vec(),
+            build: vehicles::params::build_hits,
+            test_points: &[
+                &[("vehicle", "ork_trukk"), ("weapon", "shoota"), ("bs", "3"), ("shots", "2")],
+                &[
+                    ("vehicle", "ork_trukk"),
+                    ("strength", "3"),
+                    ("template", "blast"),
+                    ("coverage", "full"),
+                    ("catch_fire", "4"),
+                    ("crew", "3"),
+                    ("crew_toughness", "4"),
+                    ("crew_wounds", "1"),
+                    ("crew_ws", "3"),
+                    ("crew_bs", "3"),
+                    ("vehicle_save", "6"),
+                    ("effects", "engines: none, none, stalled, stalled, immobilised, wrecked"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "vehicle_fire",
+            about: "a vehicle location on Fire, turn after turn until it goes out (S4 hit on 1-5, helpers +1 each)",
+            seed_section: "Taking Damage, Vehicles Catching Fire",
+            params: vehicles::params::fire_params,
+            metrics: vehicles::fire_metric_catalog,
+            build: vehicles::params::build_fire,
+            test_points: &[
+                &[("vehicle", "ork_trukk"), ("location", "wheels"), ("helpers", "2")],
+                &[
+                    ("vehicle", "ork_trukk"),
+                    ("location", "crew"),
+                    ("crew", "2"),
+                    ("crew_toughness", "3"),
+                    ("crew_wounds", "1"),
+                    ("crew_ws", "2"),
+                    ("crew_bs", "3"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "thrust",
+            about: "a vehicle's Thrusts in one Movement Phase: Thrust Tests, turning, the Thruster Buster Table, inches covered",
+            seed_section: "Vehicles, Gas Engines; Thrusters; Turning while Thrusting; Failed Thrust Tests",
+            params: vehicles::params::thrust_params,
+            metrics: vehicles::thrust_metric_catalog,
+            build: vehicles::params::build_thrust,
+            test_points: &[
+                &[("vehicle", "ork_trukk"), ("thrusts", "3"), ("goal_inches", "20")],
+                &[("vehicle", "ork_trukk"), ("thrusts", "0"), ("turn_leadership", "7")],
+            ],
+        },
+        Scenario {
+            name: "out_of_control",
+            about: "an Out of Control vehicle: turns until a crew member takes the wheel (4+) or the Down driver recovers",
+            seed_section: "Vehicles, Out of Control Vehicles; Taking the wheel",
+            params: vehicles::params::out_of_control_params,
+            metrics: vehicles::out_of_control_metric_catalog,
+            build: vehicles::params::build_out_of_control,
+            test_points: &[
+                &[("size", "small"), ("crew_able", "1"), ("driver", "down")],
+                &[("crew_able", "2")],
+            ],
+        },
+        Scenario {
+            name: "vehicle_hazard",
+            about: "a warrior squashed by a vehicle, getting on or off a fast one, or leaping aboard an enemy one: the test, then a S3 hit",
+            seed_section: "Squashing Warriors on foot; Gettin’ On or Off Vehicles; Boarding Actions (Movement)",
+            params: vehicles::params::hazard_params,
+            metrics: || vehicles::movement::HAZARD_METRICS.to_vec(),
+            build: vehicles::params::build_hazard,
+            test_points: &[
+                &[
+                    ("hazard", "squash"),
+                    ("initiative", "3"),
+                    ("toughness", "3"),
+                    ("wounds", "1"),
+                    ("target_ws", "3"),
+                    ("target_bs", "3"),
+                ],
+                &[
+                    ("hazard", "get_on_off"),
+                    ("toughness", "4"),
+                    ("wounds", "2"),
+                    ("save", "6"),
+                    ("target_ws", "4"),
+                    ("target_bs", "3"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "ram",
+            about: "rakes, sideswipes, shunts, T-bones and head-on rams (a secret choice, or its equilibrium), collisions and crashes, small and large",
+            seed_section: "Vehicles, Swerving; Krunch; Rakes and Sideswipes; Rams; Head-On Rams; Collisions; Crashes",
+            params: vehicles::params::ram_params,
+            metrics: || vehicles::rams::RAM_METRICS.to_vec(),
+            build: vehicles::params::build_ram,
+            test_points: &[
+                &[
+                    ("impact", "t_bone"),
+                    ("rammer", "ork_trukk"),
+                    ("target", "ork_trukk"),
+                    ("target_leadership", "7"),
+                ],
+                &[
+                    ("impact", "head_on"),
+                    ("rammer", "ork_trukk"),
+                    ("target", "ork_trukk"),
+                    ("target_size", "small"),
+                    ("rammer_strategy", "equilibrium"),
+                    ("target_strategy", "1, 2, 1"),
+                ],
+                &[
+                    ("impact", "collision_front"),
+                    ("rammer", "ork_trukk"),
+                    ("target", "ork_trukk"),
+                    ("uncertain", "true"),
+                    ("target_vehicle_save", "5"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "boarding",
+            about: "warriors boarding a vehicle: leaps, one-on-one fights in turn (Pilin' On groups), losers thrown overboard, unopposed boarders",
+            seed_section: "Boarding Actions (Movement); Boarding Actions (Hand-to-hand Combat); Pilin’ On; Unopposed Boarders; Stationary Vehicles (Close Combat)",
+            params: vehicles::params::boarding_params,
+            metrics: || vehicles::boarding::BOARDING_METRICS.to_vec(),
+            build: vehicles::params::build_boarding,
+            test_points: &[
+                &[
+                    ("vehicle", "ork_trukk"),
+                    ("boarder", "krixit"),
+                    ("boarder_bs", "3"),
+                    ("boarder_initiative", "3"),
+                    ("boarder_strength", "3"),
+                    ("boarder_toughness", "3"),
+                    ("boarder_wounds", "1"),
+                    ("defender_ws", "3"),
+                    ("defender_bs", "3"),
+                    ("defender_attacks", "1"),
+                    ("defender_initiative", "2"),
+                    ("defender_strength", "3"),
+                    ("defender_toughness", "4"),
+                    ("defender_wounds", "1"),
+                    ("boarders", "3"),
+                    ("crew", "2"),
+                    ("boarders_pile_on", "one_group"),
+                    ("stationary", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "gate",
+            about: "a Fort gate (Armour 9) shot, hacked by unopposed warriors or rammed, turn after turn until a gap or destroyed",
+            seed_section: "Forts, Opening the Gate",
+            params: vehicles::params::gate_params,
+            metrics: vehicles::gate_metric_catalog,
+            build: vehicles::params::build_gate,
+            test_points: &[
+                &[("attack", "shots"), ("strength", "5"), ("hits", "2")],
+                &[("attack", "ram"), ("until", "destroyed")],
+            ],
+        },
     ],
 };
 
@@ -228,13 +396,16 @@ pub static RULES: RuleSet = RuleSet {
 const PRESETS: &[crate::systems::PresetDecl] = &{
     const W: usize = weapon::PRESETS.len();
     const M: usize = melee_params::PRESETS.len();
-    let mut all = [weapon::PRESETS[0]; W + M];
+    const V: usize = vehicles::damage::PRESETS.len();
+    let mut all = [weapon::PRESETS[0]; W + M + V];
     let mut i = 0;
-    while i < W + M {
+    while i < W + M + V {
         all[i] = if i < W {
             weapon::PRESETS[i]
-        } else {
+        } else if i < W + M {
             melee_params::PRESETS[i - W]
+        } else {
+            vehicles::damage::PRESETS[i - W - M]
         };
         i += 1;
     }
@@ -242,11 +413,23 @@ const PRESETS: &[crate::systems::PresetDecl] = &{
 };
 
 /// Rule variants of GCE.
-pub const VARIANTS: &[VariantDef] = &[VariantDef {
-    name: "overwatch",
-    values: &["current", "original"],
-    about: "Overwatch hit modifier: 'current' +1 (v1.4 changelog: \"Buffed Overwatch to give +1 to hit rather than -1\"), 'original' -1",
-}];
+pub const VARIANTS: &[VariantDef] = &[
+    VariantDef {
+        name: "overwatch",
+        values: &["current", "original"],
+        about: "Overwatch hit modifier: 'current' +1 (v1.4 changelog: \"Buffed Overwatch to give +1 to hit rather than -1\"), 'original' -1",
+    },
+    VariantDef {
+        name: "large_rake",
+        values: &["versus_small", "always"],
+        about: "Rakes: \"larger Vehicles only take D3 -1\" when raked with a small vehicle ('versus_small', the paragraph is about small vehicles) or whenever raked ('always')",
+    },
+    VariantDef {
+        name: "boarding_bonus",
+        values: &["cancelled", "plus_one"],
+        about: "Boarders' first fight: charge +1 and obstacle -1 cancel ('cancelled', Charging Vehicles Modifiers) or +1 (the Pilin' On example: \"a +1 as he has successfully boarded this turn\")",
+    },
+];
 
 const TO_HIT: &str = "Shooting, Step 2 – Roll to Hit, Hit Modifiers";
 

@@ -75,7 +75,7 @@ pub struct Run {
 }
 
 /// Every metric of the thrust scenario.
-pub const THRUST_METRICS: [MetricDecl; 11] = [
+pub const THRUST_METRICS: [MetricDecl; 12] = [
     MetricDecl::mean(
         "mean_distance",
         "mean inches moved",
@@ -131,6 +131,11 @@ pub const THRUST_METRICS: [MetricDecl; 11] = [
         "P({k} Thrusts made)",
         "P(exactly k successful Thrusts)",
     ),
+    MetricDecl::probability(
+        "thrusts_made>{k}",
+        "P(more than {k} Thrusts made)",
+        "P(more successful Thrusts than the last count shown), when thrusting until a Test fails",
+    ),
 ];
 
 /// The thrust run with its metric handles.
@@ -158,7 +163,10 @@ impl ThrustRun {
         let turn_failed = self.turn_leadership.map(|_| list.add(&d[8]));
         let reaches = self.goal.map(|_| list.add(&d[9]));
         let shown = if self.until_fail { 6 } else { self.thrusts };
-        let made_k = list.family(&d[10], 0..=shown);
+        let mut made_k = list.family(&d[10], 0..=shown);
+        if self.until_fail {
+            made_k.push(list.add_k(&d[11], shown));
+        }
         StepModel::new(ThrustRule {
             run: self,
             list,
@@ -240,9 +248,8 @@ impl Mechanic for ThrustRule {
         if let (Some(h), Some(goal)) = (self.reaches, self.run.goal) {
             sink.record(h, u64::from(s.distance >= goal));
         }
-        if let Some(&h) = self.made_k.get(usize::from(s.made)) {
-            sink.record(h, 1);
-        }
+        let last = self.made_k.len() - 1;
+        sink.record(self.made_k[usize::from(s.made).min(last)], 1);
     }
 }
 

@@ -1,0 +1,611 @@
+//! Boarding a vehicle (Boarding Actions, Movement and Hand-to-Hand
+//! Combat): each boarder's Initiative Test to get aboard; one-on-one fights
+//! in sequence, the defender assigning its crew (the driver last), each a
+//! round of hand-to-hand through the same laws as a duel; the loser of a
+//! round who goes Down or Out of Action is thrown overboard with a S3 hit
+//! (Down aboard is not Out of Action); Pilin' On groups; unopposed boarders
+//! hitting a location A times, with the bonus D6 on a Stationary vehicle.
+//! Exact by its steps (the states merge: a fight's dice are drawn from the
+//! duel's closed-form laws).
+
+use super::damage::{Penetration, Vehicle};
+use crate::dice::{Metric, MetricSink, Roller};
+use crate::systems::gce::melee::{ClashLaws, Fighter, Outcome, StrikeLaws, draw_winner};
+use crate::systems::gce::tables::initiative_test;
+use crate::systems::gce::warrior::{Condition, Hit, Status};
+use crate::systems::gce::weapon::Damage;
+use crate::systems::step_model::{Mechanic, StepModel};
+use crate::systems::{MetricDecl, MetricList};
+
+/// How a side forms Pilin' On groups ("Each group of “helpers” will assist
+/// a single nominated Warrior").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PileOn {
+    /// Everyone fights alone.
+    None,
+    /// One lead, every other warrior aboard helping.
+    OneGroup,
+    /// As many groups as the other side has fighters, as even as possible,
+    /// larger groups first (the seed's defenders: three on SkubGob, two on
+    /// Modkoff).
+    Split,
+}
+
+/// The first fight's charge bonus for boarders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardingBonus {
+    /// "Successfully Boarding a Vehicle counts as a Charging. However,
+    /// Vehicles count as Obstacles. As a result, the normal bonus for
+    /// Charging is cancelled out for the first Combat."
+    Cancelled,
+    /// The Pilin' On example: "He would also have a +1 as he has
+    /// successfully boarded this turn."
+    PlusOne,
+}
+
+/// A boarding action against one vehicle.
+#[derive(Clone, Debug)]
+pub struct Boarding {
+    /// Each boarder (all alike).
+    pub boarder: Fighter,
+    /// Each crew member (all alike; the driver is the last of them).
+    pub defender: Fighter,
+    /// Boarders leaping aboard.
+    pub boarders: u8,
+    /// Warriors aboard, the driver included.
+    pub crew: u8,
+    /// The boarders' groups.
+    pub boarders_pile_on: PileOn,
+    /// The crew's groups.
+    pub crew_pile_on: PileOn,
+    /// The vehicle.
+    pub vehicle: Vehicle,
+    /// Stationary: unopposed boarders get a bonus D6 to penetrate.
+    pub stationary: bool,
+    /// The location unopposed boarders hit.
+    pub location: usize,
+    /// The first fight's charge bonus.
+    pub bonus: BoardingBonus,
+}
+
+/// One warrior in the action.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Warrior {
+    now: Condition,
+    aboard: bool,
+    /// Helpers in its group (it leads when it has any or fights alone);
+    /// `None` for a helper, who does not fight this turn.
+    leads: Option<u8>,
+    fought: bool,
+    won: bool,
+}
+
+/// The action's state.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Action {
+    boarders: Vec<Warrior>,
+    crew: Vec<Warrior>,
+    failed_leaps: u8,
+    /// The fight in progress: (boarder, crew member), and its round.
+    pair: Option<(u8, u8)>,
+    winner: Outcome,
+    strikes: u8,
+    unopposed_pens: u8,
+}
+
+/// Every metric of the boarding scenario.
+pub const BOARDING_METRICS: [MetricDecl; 11] = [
+    MetricDecl::probability(
+        "p_all_crew_thrown",
+        "P(every defender thrown off)",
+        "P(no crew member is left aboard)",
+    ),
+    MetricDecl::mean(
+        "mean_boarders_aboard",
+        "mean boarders left aboard",
+        "expected boarders aboard after the fights",
+    ),
+    MetricDecl::mean(
+        "mean_crew_thrown",
+        "mean crew thrown overboard",
+        "expected crew members thrown overboard",
+    ),
+    MetricDecl::probability(
+        "p_driver_thrown",
+        "P(driver thrown overboard)",
+        "P(the driver, the last crew member assigned, is thrown overboard)",
+    ),
+    MetricDecl::probability(
+        "p_out_of_control",
+        "P(vehicle out of control)",
+        "P(the driver is thrown overboard, or a boarder is left unopposed aboard)",
+    ),
+    MetricDecl::probability(
+        "p_unopposed",
+        "P(boarders unopposed)",
+        "P(boarders aboard and no crew left)",
+    ),
+    MetricDecl::mean(
+        "mean_failed_leaps",
+        "mean boarders who fail to get aboard",
+        "expected failed Initiative Tests (S3 hit on the ground)",
+    ),
+    MetricDecl::mean(
+        "mean_unopposed_penetrating",
+        "mean penetrating hits by unopposed boarders",
+        "expected penetrating hits when the unopposed boarders hit the chosen location A times each",
+    ),
+    MetricDecl::probability(
+        "p_unopposed_penetrating",
+        "P(unopposed boarders penetrate)",
+        "P(at least one penetrating hit by unopposed boarders)",
+    ),
+    MetricDecl::mean(
+        "mean_boarders_out_of_action",
+        "mean boarders out of action",
+        "expected boarders Out of Action (in the fights, thrown overboard or falling short)",
+    ),
+    MetricDecl::mean(
+        "mean_crew_out_of_action",
+        "mean crew out of action",
+        "expected crew members Out of Action",
+    ),
+];
+
+/// Sub-steps of one fight: pair and clash, strikes, settle.
+const PER_FIGHT: usize = 3;
+
+/// The boarding action with its handles.
+pub struct BoardingRule {
+    action: Boarding,
+    clashes: ClashLaws,
+    strikes: StrikeLaws,
+    list: MetricList,
+    m: [Metric; 11],
+}
+
+impl Boarding {
+    /// The action's model.
+    pub fn into_model(self) -> StepModel<BoardingRule> {
+        let most = |f: &Fighter, n: u8| f.attack_dice() + n.saturating_sub(1);
+        let dice = most(&self.boarder, self.boarders).max(most(&self.defender, self.crew));
+        let mut list = MetricList::new();
+        let m = BOARDING_METRICS.map(|d| list.add(&d));
+        StepModel::new(BoardingRule {
+            action: self,
+            clashes: ClashLaws::up_to(dice),
+            strikes: StrikeLaws::new(),
+            list,
+            m,
+        })
+    }
+
+    /// The most fights the action can take: one per warrior of the larger side.
+    fn fights(&self) -> usize {
+        usize::from(self.boarders.max(self.crew))
+    }
+
+    /// How many strikes an unopposed boarder deals ("a number of times
+    /// equal to their Attack Statline").
+    fn unopposed_hits(&self) -> usize {
+        usize::from(self.boarders) * usize::from(self.boarder.attacks)
+    }
+}
+
+/// Groups `n` warriors: each entry the helpers of a lead, `None` for
+/// helpers, against `opponents` fighters.
+fn groups(policy: PileOn, n: usize, opponents: usize) -> Vec<Option<u8>> {
+    let mut out = vec![None; n];
+    if n == 0 {
+        return out;
+    }
+    let k = match policy {
+        PileOn::None => n,
+        PileOn::OneGroup => 1,
+        PileOn::Split => opponents.clamp(1, n),
+    };
+    // group sizes as even as possible, larger first; leads first in order
+    let mut at = 0;
+    for g in 0..k {
+        let size = n / k + usize::from(g < n % k);
+        out[at] = Some((size - 1) as u8);
+        at += size;
+    }
+    out
+}
+
+impl BoardingRule {
+    /// The boarding rule.
+    pub fn action(&self) -> &Boarding {
+        &self.action
+    }
+
+    /// Forms the groups once the leaps are over.
+    fn form_groups(&self, s: &mut Action) {
+        let a = &self.action;
+        let aboard = s.boarders.iter().filter(|w| w.aboard).count();
+        let crew = s.crew.len();
+        let mut g = groups(a.boarders_pile_on, aboard, crew).into_iter();
+        for w in s.boarders.iter_mut().filter(|w| w.aboard) {
+            w.leads = g.next().flatten();
+        }
+        let g = groups(a.crew_pile_on, crew, aboard);
+        for (w, lead) in s.crew.iter_mut().zip(g) {
+            w.leads = lead;
+        }
+    }
+
+    /// The next fighter of a side: a lead aboard who has not fought, else
+    /// (when `reuse`) one who won its last fight.
+    fn next(side: &[Warrior], reuse: bool) -> Option<usize> {
+        let able = |w: &&Warrior| w.aboard && w.leads.is_some() && !w.now.is_down_or_out();
+        side.iter()
+            .position(|w| able(&w) && !w.fought)
+            .or_else(|| {
+                reuse
+                    .then(|| side.iter().position(|w| able(&w) && w.won))
+                    .flatten()
+            })
+    }
+
+    /// Pairs the next fight: "This continues until all Attackers or
+    /// Defenders (whichever is higher) have had a chance to fight"; the
+    /// defender may use a warrior again if it won and is not Down, and so
+    /// may the attacker when defenders outnumber it.
+    fn pair(s: &Action) -> Option<(u8, u8)> {
+        let fresh_b = Self::next(&s.boarders, false);
+        let fresh_c = Self::next(&s.crew, false);
+        let (b, c) = match (fresh_b, fresh_c) {
+            (None, None) => return None,
+            (Some(b), None) => (b, Self::next(&s.crew, true)?),
+            (None, Some(c)) => (Self::next(&s.boarders, true)?, c),
+            (Some(b), Some(c)) => (b, c),
+        };
+        Some((b as u8, c as u8))
+    }
+
+    /// A fighter's bonus dice and score this fight: Pilin' On helpers in
+    /// its first fight ("If the “helped” Warrior fights multiple times in
+    /// a turn then they will not receive the bonuses for subsequent
+    /// opponents"), and the boarding charge.
+    fn extra(&self, w: &Warrior, boarder: bool) -> (u8, i32) {
+        if w.fought {
+            return (0, 0);
+        }
+        let helpers = w.leads.unwrap_or(0);
+        let charge = boarder && self.action.bonus == BoardingBonus::PlusOne;
+        (helpers, i32::from(helpers) + i32::from(charge))
+    }
+
+    fn settle(&self, s: &mut Action, dice: &mut impl Roller) {
+        let Some((b, c)) = s.pair.take() else {
+            return;
+        };
+        let (b, c) = (usize::from(b), usize::from(c));
+        let three = Hit::by_strength(3, Damage::fixed(1));
+        let won = |w: &mut Warrior, won: bool| {
+            w.fought = true;
+            w.won = won;
+        };
+        match s.winner {
+            Outcome::A => {
+                won(&mut s.boarders[b], true);
+                won(&mut s.crew[c], false);
+                let loser = &mut s.crew[c];
+                if loser.now.is_down_or_out() {
+                    // "Place the loser 2” behind the Vehicle and take a S3 Hit."
+                    loser.aboard = false;
+                    loser.now.take_hit(dice, &self.action.defender.stats, &three);
+                }
+            }
+            Outcome::B => {
+                won(&mut s.crew[c], true);
+                won(&mut s.boarders[b], false);
+                let loser = &mut s.boarders[b];
+                if loser.now.is_down_or_out() {
+                    loser.aboard = false;
+                    loser.now.take_hit(dice, &self.action.boarder.stats, &three);
+                }
+            }
+            _ => {
+                won(&mut s.boarders[b], false);
+                won(&mut s.crew[c], false);
+            }
+        }
+        s.winner = Outcome::Pending;
+        s.strikes = 0;
+    }
+}
+
+impl Mechanic for BoardingRule {
+    type State = Action;
+
+    fn start(&self) -> Action {
+        let a = &self.action;
+        let w = |f: &Fighter| Warrior {
+            now: f.stats.fresh(),
+            aboard: true,
+            leads: Some(0),
+            fought: false,
+            won: false,
+        };
+        Action {
+            boarders: vec![w(&a.boarder); usize::from(a.boarders)],
+            crew: vec![w(&a.defender); usize::from(a.crew)],
+            failed_leaps: 0,
+            pair: None,
+            winner: Outcome::Pending,
+            strikes: 0,
+            unopposed_pens: 0,
+        }
+    }
+
+    fn steps(&self) -> usize {
+        let a = &self.action;
+        usize::from(a.boarders) + 1 + a.fights() * PER_FIGHT + a.unopposed_hits()
+    }
+
+    fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut Action) {
+        let a = &self.action;
+        let leaps = usize::from(a.boarders);
+        let fights_end = leaps + 1 + a.fights() * PER_FIGHT;
+        if i < leaps {
+            // "Each Warrior must pass an Initiative Test ... If the
+            // Initiative Test is failed ... they take a S3 Hit as they hit
+            // the ground"
+            if !initiative_test(dice, u32::from(a.boarder.initiative)) {
+                let w = &mut s.boarders[i];
+                w.aboard = false;
+                w.now
+                    .take_hit(dice, &a.boarder.stats, &Hit::by_strength(3, Damage::fixed(1)));
+                s.failed_leaps += 1;
+            }
+        } else if i == leaps {
+            self.form_groups(s);
+        } else if i < fights_end {
+            match (i - leaps - 1) % PER_FIGHT {
+                0 => {
+                    let Some((b, c)) = Self::pair(s) else {
+                        return;
+                    };
+                    s.pair = Some((b, c));
+                    let (wb, wc) = (&s.boarders[usize::from(b)], &s.crew[usize::from(c)]);
+                    let (db, mb) = self.extra(wb, true);
+                    let (dc, mc) = self.extra(wc, false);
+                    let edge = i32::from(wb.now.ws) + a.boarder.modifier + mb
+                        - i32::from(wc.now.ws)
+                        - a.defender.modifier
+                        - mc;
+                    let on_draw = draw_winner(&a.boarder, &a.defender);
+                    (s.winner, s.strikes) = self.clashes.clash(
+                        dice,
+                        edge,
+                        a.boarder.attack_dice() + db,
+                        a.defender.attack_dice() + dc,
+                        on_draw,
+                    );
+                }
+                1 => {
+                    let Some((b, c)) = s.pair else {
+                        return;
+                    };
+                    let (b, c) = (usize::from(b), usize::from(c));
+                    match s.winner {
+                        Outcome::A => {
+                            s.crew[c].now = self.strikes.land(
+                                dice,
+                                true,
+                                s.strikes,
+                                &a.boarder,
+                                &a.defender,
+                                s.crew[c].now,
+                                false,
+                            )
+                        }
+                        Outcome::B => {
+                            s.boarders[b].now = self.strikes.land(
+                                dice,
+                                false,
+                                s.strikes,
+                                &a.defender,
+                                &a.boarder,
+                                s.boarders[b].now,
+                                false,
+                            )
+                        }
+                        _ => {}
+                    }
+                }
+                _ => self.settle(s, dice),
+            }
+        } else {
+            // Unopposed Boarders: "Choose a Location and Hit it a number of
+            // times equal to their Attack Statline. All Hits are automatic
+            // and Armour Penetration is worked out as normal."
+            let k = i - fights_end;
+            let attacks = usize::from(a.boarder.attacks);
+            let striker = k / attacks;
+            let unopposed = !s.crew.iter().any(|w| w.aboard);
+            if unopposed && s.boarders[striker].aboard {
+                let strength = a
+                    .boarder
+                    .armed
+                    .in_hand
+                    .first()
+                    .map_or(a.boarder.strength, |w| w.strike_strength(a.boarder.strength));
+                let pen = Penetration::Strength {
+                    strength,
+                    bonus_die: a.stationary,
+                };
+                if a.vehicle.penetrates(dice, a.location, pen) {
+                    s.unopposed_pens += 1;
+                }
+            }
+        }
+    }
+
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
+    fn record(&self, s: &Action, sink: &mut impl MetricSink) {
+        let [all, aboard, thrown, driver, control, unopposed, failed, pens, any_pen, b_out, c_out] =
+            self.m;
+        let crew_left = s.crew.iter().filter(|w| w.aboard).count();
+        let boarders_left = s.boarders.iter().filter(|w| w.aboard).count();
+        let driver_thrown = s.crew.last().is_some_and(|w| !w.aboard);
+        let is_unopposed = crew_left == 0 && boarders_left > 0;
+        let out = |side: &[Warrior]| {
+            side.iter()
+                .filter(|w| w.now.status == Status::OutOfAction)
+                .count() as u64
+        };
+        sink.record(all, u64::from(crew_left == 0));
+        sink.record(aboard, boarders_left as u64);
+        sink.record(thrown, (s.crew.len() - crew_left) as u64);
+        sink.record(driver, u64::from(driver_thrown));
+        sink.record(control, u64::from(driver_thrown || is_unopposed));
+        sink.record(unopposed, u64::from(is_unopposed));
+        sink.record(failed, u64::from(s.failed_leaps));
+        sink.record(pens, u64::from(s.unopposed_pens));
+        sink.record(any_pen, u64::from(s.unopposed_pens > 0));
+        sink.record(b_out, out(&s.boarders));
+        sink.record(c_out, out(&s.crew));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::Model;
+    use crate::systems::gce::melee::{Armed, Causes, MeleeWeapon};
+    use crate::systems::gce::vehicles::damage::{Size, parse_locations};
+    use crate::systems::gce::warrior::WarriorStats;
+
+    fn grot(ws: u8) -> Fighter {
+        Fighter {
+            stats: WarriorStats {
+                toughness: 3,
+                wounds: 1,
+                save: None,
+                ws,
+                bs: 3,
+                pin_immune: false,
+            },
+            attacks: 1,
+            initiative: 3,
+            strength: 3,
+            leadership: None,
+            armed: Armed::from_carried(&[MeleeWeapon::knife()], 2).unwrap(),
+            frenzy: false,
+            stupid: false,
+            hatred: None,
+            causes: Causes::Nothing,
+            higher_up: false,
+            modifier: 0,
+        }
+    }
+
+    fn trak() -> Vehicle {
+        Vehicle {
+            locations: parse_locations(
+                "crew 8, fixed weapon 8, gubbins 8, traks 8, driver 8, engines 10",
+                "l",
+            )
+            .unwrap(),
+            save: None,
+            size: Size::Large,
+            thrust: vec![4],
+            effects: Vec::new(),
+            tables: vec![None; 6],
+        }
+    }
+
+    fn action(boarders: u8, crew: u8, pile: (PileOn, PileOn), bonus: BoardingBonus) -> Boarding {
+        Boarding {
+            boarder: grot(2),
+            defender: grot(3),
+            boarders,
+            crew,
+            boarders_pile_on: pile.0,
+            crew_pile_on: pile.1,
+            vehicle: trak(),
+            stationary: false,
+            location: 5,
+            bonus,
+        }
+    }
+
+    /// "Klepski, Kilgor, and Ravvi are Rebel Grots who successfully board
+    /// an Ork Trak ... a Weapon Skill of 2, an Attacks characteristic of
+    /// 1, a Knife ... He would also have a +1 as he has successfully
+    /// boarded this turn. However he has two mates helping him out! ... As
+    /// a result he rolls 3 Attack Dice and has a total bonus of +3."
+    #[test]
+    fn klepski_leads_two_helpers_with_three_dice_and_plus_three() {
+        for (bonus, score) in [(BoardingBonus::PlusOne, 3), (BoardingBonus::Cancelled, 2)] {
+            let model = action(3, 1, (PileOn::OneGroup, PileOn::None), bonus).into_model();
+            let rule = model.mechanic();
+            let mut s = rule.start();
+            rule.form_groups(&mut s);
+            let lead = &s.boarders[0];
+            assert_eq!(lead.leads, Some(2));
+            assert_eq!(s.boarders[1].leads, None, "helpers do not fight");
+            let (dice, modifier) = rule.extra(lead, true);
+            assert_eq!(grot(2).attack_dice() + dice, 3, "3 Attack Dice");
+            assert_eq!(modifier, score, "{bonus:?}");
+        }
+    }
+
+    /// "Bruvov, Skiffa, and Leggit decide to take on SkubGob while Gerdat
+    /// and Soxem deal with Modkoff ... Skiffa receives a bonus of +2 to
+    /// their combat score and +2 Attack Dice ... Soxem gets a bonus of +1
+    /// and an additional Attack Dice."
+    #[test]
+    fn five_grots_split_three_and_two_against_two_boarders() {
+        assert_eq!(
+            groups(PileOn::Split, 5, 2),
+            [Some(2), None, None, Some(1), None]
+        );
+        assert_eq!(groups(PileOn::None, 3, 1), [Some(0), Some(0), Some(0)]);
+        assert_eq!(groups(PileOn::OneGroup, 3, 2), [Some(2), None, None]);
+    }
+
+    /// One boarder against three crew: each crew member fights it in turn
+    /// (the larger side all get a chance), the boarder again only while it
+    /// keeps winning; a lost fight that leaves the loser standing throws
+    /// nobody off.
+    #[test]
+    fn the_larger_side_each_get_a_fight() {
+        let model = action(1, 3, (PileOn::None, PileOn::None), BoardingBonus::Cancelled).into_model();
+        let rule = model.mechanic();
+        let mut s = rule.start();
+        rule.form_groups(&mut s);
+        assert_eq!(BoardingRule::pair(&s), Some((0, 0)));
+        // the boarder wins the first fight: crew 0 down and thrown
+        s.boarders[0].fought = true;
+        s.boarders[0].won = true;
+        s.crew[0].fought = true;
+        s.crew[0].aboard = false;
+        assert_eq!(BoardingRule::pair(&s), Some((0, 1)), "the winner fights again");
+        // it loses the second but stands: crew 2 still fights, the boarder cannot
+        s.boarders[0].won = false;
+        s.crew[1].fought = true;
+        s.crew[1].won = true;
+        assert_eq!(BoardingRule::pair(&s), None);
+    }
+
+    #[test]
+    fn every_defender_thrown_off_leaves_the_boarders_unopposed() {
+        let model = action(3, 1, (PileOn::None, PileOn::None), BoardingBonus::Cancelled).into_model();
+        let exact = model.exact().unwrap();
+        let at = |n: &str| exact[model.metrics().iter().position(|m| m.name == n).unwrap()];
+        // one crew member, who is the driver: thrown = unopposed when a
+        // boarder is aboard, and the vehicle goes out of control either way
+        assert!((at("p_driver_thrown") - at("p_all_crew_thrown")).abs() < 1e-12);
+        assert!(at("p_out_of_control") >= at("p_unopposed") - 1e-12);
+        assert!(at("p_unopposed") > 0.0 && at("p_unopposed") < 1.0);
+        // WS 2 grots need to pass Initiative 3: half fail
+        assert!((at("mean_failed_leaps") - 1.5).abs() < 1e-12);
+    }
+}
