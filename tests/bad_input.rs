@@ -91,6 +91,15 @@ fn melee(n: usize, text: &str) -> String {
     replace_line(MELEE, n, text)
 }
 
+/// A spec of a vehicle scenario with `base` as its `[base]` lines (the
+/// first at line 9).
+fn vehicle(scenario: &str, base: &[&str]) -> String {
+    format!(
+        "name = \"cat\"\ntitle = \"Vehicle catalogue\"\nsystem = \"gce\"\nscenario = \"{scenario}\"\ntrials = 2000\nseed = 1\n\n[base]\n{}\n\n[[profile]]\nname = \"one\"\n",
+        base.join("\n")
+    )
+}
+
 /// One bad input: files to write into a scratch folder (`cat.toml` is the
 /// spec unless a case says otherwise), the command line (`{dir}` is the
 /// scratch folder), and what the message must contain.
@@ -1132,6 +1141,135 @@ fn catalogue() -> Vec<Case> {
                 "a_weapons = \"choppa\"\na_hatred = true\na_hatred_policy = \"smart\"",
             ),
             &["cat.toml:18: base.a_hatred_policy:", "'smart'"],
+        ),
+    ]);
+    // --- vehicles (issue 10) ---
+    const BLAST: [&str; 8] = [
+        "vehicle = \"ork_trukk\"",
+        "strength = 4",
+        "template = \"blast\"",
+        "crew = 2",
+        "crew_toughness = 4",
+        "crew_wounds = 1",
+        "crew_ws = 3",
+        "crew_bs = 3",
+    ];
+    let blast = |line: usize, text: &'static str| {
+        let mut b = BLAST.to_vec();
+        b[line - 9] = text;
+        vehicle("vehicle_hits", &b)
+    };
+    c.extend([
+        spec_case(
+            "vehicle: a location table of two rows",
+            blast(9, "locations = \"crew 8, engines 10\"\nsize = \"large\""),
+            &["cat.toml:9: base.locations:", "six rows"],
+        ),
+        spec_case(
+            "vehicle: armour 0",
+            blast(9, "locations = \"crew 0, a 8, b 8, c 8, d 8, e 8\"\nsize = \"large\""),
+            &["cat.toml:9: base.locations:", "Armour 0 is impossible"],
+        ),
+        spec_case(
+            "vehicle: negative crew",
+            blast(12, "crew = -1"),
+            &["cat.toml:12: base.crew:", "-1 is impossible"],
+        ),
+        spec_case(
+            "vehicle: a Damage Table for a location it lacks",
+            blast(9, "vehicle = \"ork_trukk\"\neffects = \"engine: a, b, c, d, e, f\""),
+            &["cat.toml:10: base.effects:", "did you mean 'engines'"],
+        ),
+        spec_case(
+            "vehicle: a Damage Table of five results",
+            blast(9, "vehicle = \"ork_trukk\"\neffects = \"engines: a, b, c, d, e\""),
+            &["cat.toml:10: base.effects:", "six"],
+        ),
+        spec_case(
+            "vehicle: a misspelt preset",
+            blast(9, "vehicle = \"ork_truk\""),
+            &["cat.toml:9: base.vehicle:", "did you mean 'ork_trukk'"],
+        ),
+        spec_case(
+            "vehicle: a template rolling to hit",
+            blast(11, "template = \"blast\"\nbs = 3"),
+            &["cat.toml:12: base.bs:", "does not roll to hit"],
+        ),
+        spec_case(
+            "vehicle: crew hit by a shot that is not a template",
+            blast(11, "template = \"none\""),
+            &["cat.toml:12: base.crew:", "template"],
+        ),
+        spec_case(
+            "vehicle: a Thrust score of 1+",
+            vehicle("thrust", &["vehicle = \"ork_trukk\"", "thrust = \"1+, 3+\""]),
+            &["cat.toml:10: base.thrust:", "2+ to 6+"],
+        ),
+        spec_case(
+            "vehicle: a fire on a location it lacks",
+            vehicle("vehicle_fire", &["vehicle = \"ork_trukk\"", "location = \"wheel\""]),
+            &["cat.toml:10: base.location:", "did you mean 'wheels'"],
+        ),
+        spec_case(
+            "vehicle: a Swerve test in a head-on ram",
+            vehicle(
+                "ram",
+                &[
+                    "impact = \"head_on\"",
+                    "rammer = \"ork_trukk\"",
+                    "target = \"ork_trukk\"",
+                    "target_leadership = 7",
+                ],
+            ),
+            &["cat.toml:12: base.target_leadership:", "head-on"],
+        ),
+        spec_case(
+            "vehicle: a strategy of two weights",
+            vehicle(
+                "ram",
+                &[
+                    "impact = \"head_on\"",
+                    "rammer = \"ork_trukk\"",
+                    "target = \"ork_trukk\"",
+                    "rammer_strategy = \"1, 2\"",
+                ],
+            ),
+            &["cat.toml:12: base.rammer_strategy:", "three whole weights"],
+        ),
+        spec_case(
+            "vehicle: an unknown impact",
+            vehicle("ram", &["impact = \"tbone\"", "rammer = \"ork_trukk\"", "target = \"ork_trukk\""]),
+            &["cat.toml:9: base.impact:", "did you mean 't_bone'"],
+        ),
+        spec_case(
+            "vehicle: a gate no Strength can dent",
+            vehicle("gate", &["attack = \"shots\"", "strength = 2", "hits = 2"]),
+            &["base.strength:", "never reach Armour 9"],
+        ),
+        spec_case(
+            "vehicle: unopposed boarders at a location it lacks",
+            vehicle(
+                "boarding",
+                &[
+                    "vehicle = \"ork_trukk\"",
+                    "unopposed_location = \"engine\"",
+                    "boarders = 2",
+                    "crew = 1",
+                    "boarder = \"krixit\"",
+                    "boarder_bs = 3",
+                    "boarder_initiative = 3",
+                    "boarder_strength = 3",
+                    "boarder_toughness = 3",
+                    "boarder_wounds = 1",
+                    "defender = \"krixit\"",
+                    "defender_bs = 3",
+                    "defender_initiative = 3",
+                    "defender_strength = 3",
+                    "defender_toughness = 3",
+                    "defender_wounds = 1",
+                ],
+            ),
+            &["cat.toml:10: base.unopposed_location:", "did you mean 'engines'"],
         ),
     ]);
     c.push(cmd_case(

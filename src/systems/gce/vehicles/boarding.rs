@@ -72,7 +72,6 @@ pub struct Boarding {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct Warrior {
     now: Condition,
-    aboard: bool,
     /// Helpers in its group (it leads when it has any or fights alone);
     /// `None` for a helper, who does not fight this turn.
     leads: Option<u8>,
@@ -80,12 +79,20 @@ struct Warrior {
     won: bool,
 }
 
-/// The action's state.
+/// The action's state. Warriors thrown overboard or left on the ground
+/// leave the vectors for counters, and the alike ones aboard are kept in a
+/// canonical order between fights, so equal situations merge.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Action {
     boarders: Vec<Warrior>,
+    /// The crew aboard; the driver, while aboard, is the last.
     crew: Vec<Warrior>,
+    driver_aboard: bool,
     failed_leaps: u8,
+    boarders_gone: u8,
+    crew_gone: u8,
+    boarders_out: u8,
+    crew_out: u8,
     /// The fight in progress: (boarder, crew member), and its round.
     pair: Option<(u8, u8)>,
     winner: Outcome,
@@ -223,11 +230,11 @@ impl BoardingRule {
     /// Forms the groups once the leaps are over.
     fn form_groups(&self, s: &mut Action) {
         let a = &self.action;
-        let aboard = s.boarders.iter().filter(|w| w.aboard).count();
+        let aboard = s.boarders.len();
         let crew = s.crew.len();
-        let mut g = groups(a.boarders_pile_on, aboard, crew).into_iter();
-        for w in s.boarders.iter_mut().filter(|w| w.aboard) {
-            w.leads = g.next().flatten();
+        let g = groups(a.boarders_pile_on, aboard, crew);
+        for (w, lead) in s.boarders.iter_mut().zip(g) {
+            w.leads = lead;
         }
         let g = groups(a.crew_pile_on, crew, aboard);
         for (w, lead) in s.crew.iter_mut().zip(g) {
@@ -238,7 +245,7 @@ impl BoardingRule {
     /// The next fighter of a side: a lead aboard who has not fought, else
     /// (when `reuse`) one who won its last fight.
     fn next(side: &[Warrior], reuse: bool) -> Option<usize> {
-        let able = |w: &&Warrior| w.aboard && w.leads.is_some() && !w.now.is_down_or_out();
+        let able = |w: &&Warrior| w.leads.is_some() && !w.now.is_down_or_out();
         side.iter()
             .position(|w| able(&w) && !w.fought)
             .or_else(|| {
@@ -282,39 +289,49 @@ impl BoardingRule {
             return;
         };
         let (b, c) = (usize::from(b), usize::from(c));
-        let three = Hit::by_strength(3, Damage::fixed(1));
-        let won = |w: &mut Warrior, won: bool| {
+        let mark = |w: &mut Warrior, won: bool| {
             w.fought = true;
             w.won = won;
         };
+        mark(&mut s.boarders[b], s.winner == Outcome::A);
+        mark(&mut s.crew[c], s.winner == Outcome::B);
+        // "Warriors who go Down or Out of Action after a round of
+        // Hand-to-Hand Combat have lost and are thrown overboard ... Place
+        // the loser 2” behind the Vehicle and take a S3 Hit."
         match s.winner {
-            Outcome::A => {
-                won(&mut s.boarders[b], true);
-                won(&mut s.crew[c], false);
-                let loser = &mut s.crew[c];
-                if loser.now.is_down_or_out() {
-                    // "Place the loser 2” behind the Vehicle and take a S3 Hit."
-                    loser.aboard = false;
-                    loser.now.take_hit(dice, &self.action.defender.stats, &three);
+            Outcome::A if s.crew[c].now.is_down_or_out() => {
+                if c + 1 == s.crew.len() && s.driver_aboard {
+                    s.driver_aboard = false;
                 }
+                let w = s.crew.remove(c);
+                s.crew_gone += 1;
+                s.crew_out += u8::from(self.thrown(dice, w.now, &self.action.defender));
             }
-            Outcome::B => {
-                won(&mut s.crew[c], true);
-                won(&mut s.boarders[b], false);
-                let loser = &mut s.boarders[b];
-                if loser.now.is_down_or_out() {
-                    loser.aboard = false;
-                    loser.now.take_hit(dice, &self.action.boarder.stats, &three);
-                }
+            Outcome::B if s.boarders[b].now.is_down_or_out() => {
+                let w = s.boarders.remove(b);
+                s.boarders_gone += 1;
+                s.boarders_out += u8::from(self.thrown(dice, w.now, &self.action.boarder));
             }
-            _ => {
-                won(&mut s.boarders[b], false);
-                won(&mut s.crew[c], false);
-            }
+            _ => {}
         }
         s.winner = Outcome::Pending;
         s.strikes = 0;
+        canonical(s);
     }
+
+    /// The S3 hit of a warrior thrown overboard: whether it ends Out of Action.
+    fn thrown(&self, dice: &mut impl Roller, mut now: Condition, f: &Fighter) -> bool {
+        now.take_hit(dice, &f.stats, &Hit::by_strength(3, Damage::fixed(1)));
+        now.status == Status::OutOfAction
+    }
+}
+
+/// Sorts the alike warriors aboard (every boarder; the crew but the
+/// driver), so situations that differ only in who is who merge.
+fn canonical(s: &mut Action) {
+    s.boarders.sort_unstable();
+    let n = s.crew.len() - usize::from(s.driver_aboard && !s.crew.is_empty());
+    s.crew[..n].sort_unstable();
 }
 
 impl Mechanic for BoardingRule {
@@ -324,7 +341,6 @@ impl Mechanic for BoardingRule {
         let a = &self.action;
         let w = |f: &Fighter| Warrior {
             now: f.stats.fresh(),
-            aboard: true,
             leads: Some(0),
             fought: false,
             won: false,
@@ -332,7 +348,12 @@ impl Mechanic for BoardingRule {
         Action {
             boarders: vec![w(&a.boarder); usize::from(a.boarders)],
             crew: vec![w(&a.defender); usize::from(a.crew)],
+            driver_aboard: true,
             failed_leaps: 0,
+            boarders_gone: 0,
+            crew_gone: 0,
+            boarders_out: 0,
+            crew_out: 0,
             pair: None,
             winner: Outcome::Pending,
             strikes: 0,
@@ -354,10 +375,8 @@ impl Mechanic for BoardingRule {
             // Initiative Test is failed ... they take a S3 Hit as they hit
             // the ground"
             if !initiative_test(dice, u32::from(a.boarder.initiative)) {
-                let w = &mut s.boarders[i];
-                w.aboard = false;
-                w.now
-                    .take_hit(dice, &a.boarder.stats, &Hit::by_strength(3, Damage::fixed(1)));
+                let w = s.boarders.pop().expect("a boarder leaps");
+                s.boarders_out += u8::from(self.thrown(dice, w.now, &a.boarder));
                 s.failed_leaps += 1;
             }
         } else if i == leaps {
@@ -425,8 +444,7 @@ impl Mechanic for BoardingRule {
             let k = i - fights_end;
             let attacks = usize::from(a.boarder.attacks);
             let striker = k / attacks;
-            let unopposed = !s.crew.iter().any(|w| w.aboard);
-            if unopposed && s.boarders[striker].aboard {
+            if s.crew.is_empty() && striker < s.boarders.len() {
                 let strength = a
                     .boarder
                     .armed
@@ -451,26 +469,27 @@ impl Mechanic for BoardingRule {
     fn record(&self, s: &Action, sink: &mut impl MetricSink) {
         let [all, aboard, thrown, driver, control, unopposed, failed, pens, any_pen, b_out, c_out] =
             self.m;
-        let crew_left = s.crew.iter().filter(|w| w.aboard).count();
-        let boarders_left = s.boarders.iter().filter(|w| w.aboard).count();
-        let driver_thrown = s.crew.last().is_some_and(|w| !w.aboard);
+        let crew_left = s.crew.len();
+        let boarders_left = s.boarders.len();
+        let driver_thrown = !s.driver_aboard;
         let is_unopposed = crew_left == 0 && boarders_left > 0;
-        let out = |side: &[Warrior]| {
+        let out = |side: &[Warrior], gone: u8| {
             side.iter()
                 .filter(|w| w.now.status == Status::OutOfAction)
                 .count() as u64
+                + u64::from(gone)
         };
         sink.record(all, u64::from(crew_left == 0));
         sink.record(aboard, boarders_left as u64);
-        sink.record(thrown, (s.crew.len() - crew_left) as u64);
+        sink.record(thrown, u64::from(s.crew_gone));
         sink.record(driver, u64::from(driver_thrown));
         sink.record(control, u64::from(driver_thrown || is_unopposed));
         sink.record(unopposed, u64::from(is_unopposed));
         sink.record(failed, u64::from(s.failed_leaps));
         sink.record(pens, u64::from(s.unopposed_pens));
         sink.record(any_pen, u64::from(s.unopposed_pens > 0));
-        sink.record(b_out, out(&s.boarders));
-        sink.record(c_out, out(&s.crew));
+        sink.record(b_out, out(&s.boarders, s.boarders_out));
+        sink.record(c_out, out(&s.crew, s.crew_out));
     }
 }
 
@@ -585,13 +604,13 @@ mod tests {
         // the boarder wins the first fight: crew 0 down and thrown
         s.boarders[0].fought = true;
         s.boarders[0].won = true;
-        s.crew[0].fought = true;
-        s.crew[0].aboard = false;
-        assert_eq!(BoardingRule::pair(&s), Some((0, 1)), "the winner fights again");
-        // it loses the second but stands: crew 2 still fights, the boarder cannot
+        s.crew.remove(0);
+        assert_eq!(BoardingRule::pair(&s), Some((0, 0)), "the winner fights again");
+        // it loses the second but stands: the last crew member (the
+        // driver) has not fought, but the boarder cannot fight again
         s.boarders[0].won = false;
-        s.crew[1].fought = true;
-        s.crew[1].won = true;
+        s.crew[0].fought = true;
+        s.crew[0].won = true;
         assert_eq!(BoardingRule::pair(&s), None);
     }
 

@@ -312,6 +312,18 @@ fn gcd(a: u32, b: u32) -> u32 {
 /// programming by checking every pair of equal-size supports, enough for
 /// a 3 x 3 game.
 pub fn solve_zero_sum(a: [[f64; 3]; 3]) -> ([f64; 3], [f64; 3], f64) {
+    // uniform play first: when it is an equilibrium (always, for a
+    // head-on ram, whose ram cells are equal) it is the one reported
+    let third = [1.0 / 3.0; 3];
+    let guaranteed = (0..3)
+        .map(|j| (0..3).map(|i| third[i] * a[i][j]).sum::<f64>())
+        .fold(f64::INFINITY, f64::min);
+    let conceded = (0..3)
+        .map(|i| (0..3).map(|j| third[j] * a[i][j]).sum::<f64>())
+        .fold(f64::NEG_INFINITY, f64::max);
+    if (guaranteed - conceded).abs() < 1e-12 {
+        return (third, third, guaranteed);
+    }
     let mut best: Option<([f64; 3], [f64; 3], f64)> = None;
     let subsets: Vec<Vec<usize>> = (1u8..8)
         .map(|m| (0..3).filter(|i| m & (1 << i) != 0).collect())
@@ -835,6 +847,10 @@ mod tests {
         };
         games.push(ram(Large, Small).head_on_payoffs());
         games.push(ram(Small, Large).head_on_payoffs());
+        games.push(ram(Large, Large).head_on_payoffs());
+        // a game where uniform is not the equilibrium: rock-paper-scissors
+        // with one payoff doubled
+        games.push([[0.0, -1.0, 2.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]]);
         for a in games {
             let (x, y, v) = solve_zero_sum(a);
             assert!((x.iter().sum::<f64>() - 1.0).abs() < 1e-9);
@@ -854,6 +870,16 @@ mod tests {
                 .fold(f64::NEG_INFINITY, f64::max);
             assert!((worst - v).abs() < 1e-9);
         }
+    }
+
+    /// Between equal vehicles the margin is nil: every pair of strategies
+    /// is an equilibrium, and uniform is the one reported.
+    #[test]
+    fn equal_vehicles_play_uniform() {
+        let (x, y, v) = solve_zero_sum([[0.0; 3]; 3]);
+        assert_eq!((x, y, v), ([1.0 / 3.0; 3], [1.0 / 3.0; 3], 0.0));
+        let (x, _, _) = solve_zero_sum([[0.0, -1.0, 2.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]]);
+        assert!((x[0] - 1.0 / 3.0).abs() > 0.01, "not uniform: {x:?}");
     }
 
     /// A Trukk ramming a bike head-on stands to deal 3.5 and take 1: the
