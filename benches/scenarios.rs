@@ -177,5 +177,79 @@ fn hand_to_hand(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, hand_to_hand, every_scenario);
+/// A Shoota (BS 3, S3) firing two shots at an Ork Trukk, written the
+/// obvious way: one `random_range` per die. Returns penetrating hits.
+fn naive_trukk_volley(rng: &mut Xoshiro256PlusPlus, n: u64) -> u64 {
+    const ARMOUR: [u32; 6] = [8, 8, 8, 8, 8, 10];
+    let mut pens = 0;
+    for _ in 0..n {
+        for _ in 0..2 {
+            if rng.random_range(1..=6u32) < 4 {
+                continue;
+            }
+            let at = rng.random_range(0..6usize);
+            if rng.random_range(1..=6u32) + 3 >= ARMOUR[at] {
+                pens += 1;
+            }
+        }
+    }
+    pens
+}
+
+/// Shooting a Trukk: the scenario's sampler against the naive loop, same
+/// run; and the boarding action's exact evaluation at three against three.
+fn vehicles(c: &mut Criterion) {
+    let mut g = c.benchmark_group("gce_vehicles");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(2));
+    g.warm_up_time(Duration::from_millis(300));
+    let volley = build(
+        "gce",
+        "vehicle_hits",
+        &params(&[("vehicle", "ork_trukk"), ("weapon", "shoota"), ("bs", "3"), ("shots", "2")]),
+        &Params::new(),
+    )
+    .expect("a valid volley");
+    g.throughput(Throughput::Elements(TRIALS));
+    g.bench_function("shoota at a trukk, naive per-die", |b| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        b.iter(|| black_box(naive_trukk_volley(&mut rng, TRIALS)))
+    });
+    g.bench_function("shoota at a trukk, the scenario's sampler", |b| {
+        let mut r = BatchedRoller::new(5, &[0]);
+        b.iter(|| {
+            let mut t = Tally::new(volley.metrics().len());
+            volley.run_chunk(&mut r, TRIALS, &mut t);
+            black_box(t)
+        })
+    });
+    let mut three = vec![
+        ("vehicle", "ork_trukk"),
+        ("boarder", "krixit"),
+        ("boarder_bs", "3"),
+        ("boarder_initiative", "3"),
+        ("boarder_strength", "3"),
+        ("boarder_toughness", "3"),
+        ("boarder_wounds", "1"),
+        ("defender", "grimgutz"),
+        ("defender_bs", "3"),
+        ("defender_initiative", "2"),
+        ("defender_strength", "3"),
+        ("defender_toughness", "4"),
+        ("defender_wounds", "1"),
+        ("boarders", "3"),
+        ("crew", "3"),
+    ];
+    let boarding = build("gce", "boarding", &params(&three), &Params::new()).expect("valid");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("boarding 3 v 3, exact", |b| b.iter(|| black_box(boarding.exact())));
+    three.push(("boarders_pile_on", "one_group"));
+    let piled = build("gce", "boarding", &params(&three), &Params::new()).expect("valid");
+    g.bench_function("boarding 3 v 3 pilin' on, exact", |b| {
+        b.iter(|| black_box(piled.exact()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, hand_to_hand, vehicles, every_scenario);
 criterion_main!(benches);

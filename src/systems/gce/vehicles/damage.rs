@@ -415,6 +415,15 @@ pub fn parse_effects(
         }
         let mut row = [0u8; 6];
         for (i, e) in effects.into_iter().enumerate() {
+            if !names.contains(&e) && names.len() == super::hits::MOST_EFFECTS {
+                return Err(ParamError::new(
+                    field,
+                    format!(
+                        "more than {} different Damage Table results",
+                        super::hits::MOST_EFFECTS
+                    ),
+                ));
+            }
             let k = match names.iter().position(|n| *n == e) {
                 Some(k) => k,
                 None => {

@@ -12,7 +12,7 @@
 
 use super::damage::{Penetration, Vehicle};
 use crate::dice::{
-    BatchedRoller, Dist, Metric, MetricSink, Replay, Roller, StateDist, Tally,
+    BatchedRoller, Dist, Metric, MetricSink, Replay, Roller, StateDist, Tally, Times,
     binomial_pmf,
 };
 use crate::systems::gce::tables::hit_with;
@@ -278,17 +278,23 @@ impl Volley {
     }
 }
 
-/// One trial's tallies.
-#[derive(Default)]
+/// Most distinct Damage Table results a vehicle may name.
+pub const MOST_EFFECTS: usize = 16;
+
+/// Most warriors aboard.
+pub const MOST_CREW: usize = 10;
+
+/// One trial's tallies, small and flat: trials are counted by outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct Outcome {
-    hits: u32,
-    points: u32,
-    pens: Vec<u32>,
-    effects: Vec<u32>,
+    hits: u16,
+    points: u16,
+    pens: [u8; 6],
+    effects: [u8; MOST_EFFECTS],
     fire: u8,
-    crew_hits: u32,
-    crew_down: u32,
-    crew_out: u32,
+    crew_hits: u16,
+    crew_down: u8,
+    crew_out: u8,
 }
 
 impl VolleyModel {
@@ -299,16 +305,15 @@ impl VolleyModel {
 
     fn trial(&self, dice: &mut impl Roller) -> Outcome {
         let v = &self.volley;
-        let mut o = Outcome {
-            pens: vec![0; 6],
-            effects: vec![0; v.vehicle.effects.len()],
-            ..Outcome::default()
-        };
+        let mut o = Outcome::default();
         let crew_at = v.crew_location();
-        let mut crew: Vec<Condition> = match &v.crew {
-            Some(c) if crew_at.is_some() => vec![c.stats.fresh(); usize::from(c.count)],
-            _ => Vec::new(),
+        let (mut aboard, fresh) = match &v.crew {
+            Some(c) if crew_at.is_some() => (usize::from(c.count), c.stats.fresh()),
+            _ => (0, Condition::new(1, 1, 1)),
         };
+        aboard = aboard.min(MOST_CREW);
+        let mut crew = [fresh; MOST_CREW];
+        let crew = &mut crew[..aboard];
         for _ in 0..v.shots {
             let hits = match (v.cover, v.to_hit) {
                 (Cover::Full, _) => crate::systems::gce::tables::d3(dice),
@@ -319,10 +324,10 @@ impl VolleyModel {
                     u32::from(hit_with(first, needed, dice))
                 }
             };
-            o.hits += hits;
+            o.hits += hits as u16;
             for _ in 0..hits {
                 let points = v.hit.damage.roll(dice);
-                o.points += points;
+                o.points += points as u16;
                 for _ in 0..points {
                     let at = dice.d6() as usize - 1;
                     if Some(at) == crew_at {
@@ -330,7 +335,7 @@ impl VolleyModel {
                         for c in crew.iter_mut() {
                             c.take_hit(dice, stats, &v.hit);
                         }
-                        o.crew_hits += crew.len() as u32;
+                        o.crew_hits += crew.len() as u16;
                     } else {
                         let s = v.vehicle.struck_at(dice, at, v.penetration);
                         if s.penetrating {
@@ -346,17 +351,17 @@ impl VolleyModel {
                 }
             }
         }
-        o.crew_down = crew.iter().filter(|c| c.status == Status::Down).count() as u32;
+        o.crew_down = crew.iter().filter(|c| c.status == Status::Down).count() as u8;
         o.crew_out = crew
             .iter()
             .filter(|c| c.status == Status::OutOfAction)
-            .count() as u32;
+            .count() as u8;
         o
     }
 
     fn record(&self, o: &Outcome, sink: &mut impl MetricSink) {
         let m = &self.m;
-        let total: u32 = o.pens.iter().sum();
+        let total: u32 = o.pens.iter().map(|&p| u32::from(p)).sum();
         sink.record(m.hits, u64::from(o.hits));
         sink.record(m.points, u64::from(o.points));
         sink.record(m.any_pen, u64::from(total > 0));
@@ -410,12 +415,23 @@ impl Model for VolleyModel {
         self.list.defs()
     }
 
+    /// Trials are counted by outcome and each outcome recorded once: a
+    /// volley has few distinct outcomes, so recording costs nothing per
+    /// trial.
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let mut seen: foldhash::HashMap<Outcome, u64> = Default::default();
         for _ in 0..trials {
-            let o = self.trial(roller);
-            self.record(&o, tally);
-            tally.finish_trial();
+            *seen.entry(self.trial(roller)).or_insert(0) += 1;
         }
+        let mut outcomes: Vec<(Outcome, u64)> = seen.into_iter().collect();
+        // a fixed order, so the tally's sums are the same whatever the map's
+        outcomes.sort_unstable_by_key(|(o, _)| {
+            (o.hits, o.points, o.pens, o.effects, o.fire, o.crew_hits, o.crew_down, o.crew_out)
+        });
+        for (o, count) in outcomes {
+            self.record(&o, &mut Times { tally, count });
+        }
+        tally.add_trials(trials);
     }
 
     fn exact(&self) -> Option<Vec<f64>> {

@@ -10,7 +10,7 @@
 //! each point's location and save are independent of the others.
 
 use super::damage::{Penetration, Size, Vehicle};
-use crate::dice::{BatchedRoller, Dist, Metric, MetricSink, Roller, Tally};
+use crate::dice::{BatchedRoller, Dist, Metric, MetricSink, Roller, Tally, Times};
 use crate::systems::gce::tables::{d3, leadership_test};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, TrialValues};
 
@@ -498,13 +498,16 @@ pub struct RamModel {
 }
 
 /// One side's outcome in a trial.
-#[derive(Default, Clone)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct SideOutcome {
-    points: u32,
-    hits: [u32; 6],
-    effects: Vec<bool>,
+    points: u8,
+    hits: [u8; 6],
+    effects: u16,
     immobilised: bool,
 }
+
+/// A trial: whether they hit, the head-on choices, each side's outcome.
+type Trial = (bool, [usize; 2], [SideOutcome; 2]);
 
 impl Ram {
     /// The sides that can take damage: the rammer, and the target unless
@@ -636,10 +639,9 @@ impl RamModel {
         &self.ram
     }
 
-    fn trial(&self, dice: &mut impl Roller) -> (bool, [usize; 2], Vec<SideOutcome>) {
+    fn trial(&self, dice: &mut impl Roller) -> Trial {
         let r = &self.ram;
-        let n = r.sides().len();
-        let mut out = vec![SideOutcome::default(); n];
+        let mut out = [SideOutcome::default(); 2];
         let mut choice = [1, 1];
         if r.impact == Impact::HeadOn {
             choice = [r.strategies.0.draw(dice), r.strategies.1.draw(dice)];
@@ -654,17 +656,18 @@ impl RamModel {
             && (r.impact != Impact::HeadOn || head_on_meets(choice[0], choice[1]));
         if hit {
             let (a, b) = r.suffers();
-            for (k, ((_, v), (points, immob))) in r.sides().into_iter().zip([a, b]).enumerate() {
-                let o = &mut out[k];
-                o.effects = vec![false; v.effects.len()];
-                o.points = points.roll(dice);
+            let sides = if r.impact.is_crash() { 1 } else { 2 };
+            let vehicles = [&r.rammer, &r.target];
+            for (k, (points, immob)) in [a, b].into_iter().enumerate().take(sides) {
+                let (o, v) = (&mut out[k], vehicles[k]);
+                o.points = points.roll(dice) as u8;
                 for _ in 0..o.points {
                     let s = v.take_point(dice, Penetration::Automatic);
                     if s.penetrating {
                         o.hits[s.location] += 1;
                     }
                     if let Some(e) = s.effect {
-                        o.effects[usize::from(e)] = true;
+                        o.effects |= 1 << e;
                     }
                 }
                 o.immobilised = immob && dice.d6() >= 4;
@@ -673,19 +676,19 @@ impl RamModel {
         (hit, choice, out)
     }
 
-    fn record(&self, t: &(bool, [usize; 2], Vec<SideOutcome>), sink: &mut impl MetricSink) {
+    fn record(&self, t: &Trial, sink: &mut impl MetricSink) {
         let (hit, choice, out) = t;
         sink.record(self.impact, u64::from(*hit));
         for (h, o) in self.sides.iter().zip(out) {
             sink.record(h.mean, u64::from(o.points));
-            sink.record(h.damaged, u64::from(o.hits.iter().sum::<u32>() > 0));
+            sink.record(h.damaged, u64::from(o.hits.iter().any(|&x| x > 0)));
             sink.record(h.immobilised, u64::from(o.immobilised));
             for (j, &(mean, any)) in h.locations.iter().enumerate() {
                 sink.record(mean, u64::from(o.hits[j]));
                 sink.record(any, u64::from(o.hits[j] > 0));
             }
             for (e, &m) in h.effects.iter().enumerate() {
-                sink.record(m, u64::from(o.effects.get(e).copied().unwrap_or(false)));
+                sink.record(m, u64::from(o.effects & (1 << e) != 0));
             }
         }
         if let Some(c) = &self.choices {
@@ -701,12 +704,18 @@ impl Model for RamModel {
         self.list.defs()
     }
 
+    /// Trials are counted by outcome and each outcome recorded once.
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let mut seen: foldhash::HashMap<Trial, u64> = Default::default();
         for _ in 0..trials {
-            let t = self.trial(roller);
-            self.record(&t, tally);
-            tally.finish_trial();
+            *seen.entry(self.trial(roller)).or_insert(0) += 1;
         }
+        let mut outcomes: Vec<(Trial, u64)> = seen.into_iter().collect();
+        outcomes.sort_unstable();
+        for (t, count) in outcomes {
+            self.record(&t, &mut Times { tally, count });
+        }
+        tally.add_trials(trials);
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
