@@ -544,3 +544,49 @@ fn roll_is_reproducible_with_a_seed() {
     assert_eq!(values.len(), 50);
     assert!(values.iter().all(|v| (0..=6).contains(v)));
 }
+
+#[test]
+fn new_specs_run_as_written_for_every_scenario() {
+    let dir = scratch("new");
+    for rules in krunch::systems::RULE_SETS {
+        for sc in rules.scenarios {
+            let o = krunch(&["new", rules.name, sc.name]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let text = String::from_utf8_lossy(&o.stdout);
+            // every parameter of the scenario is written, set or commented
+            for d in (sc.params)() {
+                assert!(
+                    text.contains(&format!("\n{} = ", d.name))
+                        || text.contains(&format!("\n# {} = ", d.name)),
+                    "{} {}: {} missing",
+                    rules.name,
+                    sc.name,
+                    d.name
+                );
+            }
+            let spec = dir.join(format!("{}_{}.toml", rules.name, sc.name));
+            std::fs::write(&spec, text.as_bytes()).unwrap();
+            let o = krunch(&[
+                "run",
+                spec.to_str().unwrap(),
+                "--trials",
+                "1000",
+                "-q",
+                "--out",
+                dir.join("out").to_str().unwrap(),
+            ]);
+            assert!(
+                o.status.success(),
+                "{} {}: {}",
+                rules.name,
+                sc.name,
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    // completions and the man page come from the same definition
+    let o = krunch(&["completions", "bash"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("merge"));
+    let o = krunch(&["man"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains(".TH krunch 1"));
+}
