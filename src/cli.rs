@@ -27,6 +27,67 @@ Examples:
 Exit codes: 0 success, 1 `check` found a moved expectation, 2 bad input
 (the message names file, line and field).";
 
+/// Examples shown by `merge --help`.
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  krunch run experiments/shoota_vs_kannon.toml --shard 1/3 --out shards
+  krunch run experiments/shoota_vs_kannon.toml --shard 2/3 --out shards
+  krunch run experiments/shoota_vs_kannon.toml --shard 3/3 --out shards
+  krunch merge experiments/shoota_vs_kannon.toml shards/shoota_vs_kannon.shard-*.json
+      the same report as `krunch run experiments/shoota_vs_kannon.toml`, byte for byte
+
+Missing, duplicate or foreign shards (another spec, seed, trial count or
+krunch version) are refused by name (exit 2).";
+
+/// Examples shown by `run --help`.
+const RUN_EXAMPLES: &str = "\
+Examples:
+  krunch run experiments/shoota_vs_kannon.toml
+      writes reports/shoota_vs_kannon/: report.html (open it in a browser),
+      summary.md, data.csv, results.json and the charts (.svg, .png)
+  krunch run experiments/*.toml --threads 2
+      every bundled spec on two threads (results identical for any count)
+  krunch run my_spec.toml --trials 20000 --out /tmp/reports
+      a quick look with fewer trials, written elsewhere
+  krunch new gce shooting > my_spec.toml && krunch run my_spec.toml
+      start a spec of your own from the registry
+  krunch run big.toml --shard 2/8 --out shards
+      one of eight machines' shares; `krunch merge` combines them
+
+A spec's fields are explained in README.md; `krunch list SYSTEM SCENARIO`
+lists a scenario's parameters and metrics. Exit code 2 on bad input (the
+message names the file, line and field).";
+
+/// Examples shown by `compare --help`.
+const COMPARE_EXAMPLES: &str = "\
+Examples:
+  krunch compare experiments/overwatch_rule_change.toml --variant overwatch=original
+      the rule change measured on the spec's profiles and sweep: a summary on
+      stdout; report.html, compare.md, compare.wiki, compare.csv and a chart in
+      reports/overwatch_rule_change-compare/
+  krunch compare experiments/shoota_vs_kannon.toml --variant strength=4 --print wiki
+      a stat changed on every profile, as a MediaWiki table to paste
+  krunch compare before.toml after.toml --print markdown
+      two specs with the same sweep and profiles
+
+Both sides roll the same dice trial by trial (common random numbers), so
+small changes show with fewer trials. A change is significant when the exact
+values differ, or (Monte Carlo) its p-value is below --alpha.";
+
+/// Examples shown by `check --help`.
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  krunch check experiments/
+      every spec's [[expect]] and baselines/<name>.toml; exit 1 with a diff when
+      a value moved (CI runs this)
+  krunch check experiments/overwatch_rule_change.toml --update
+      pin today's results as the spec's baseline (after a deliberate change)
+  krunch check experiments/ --junit target/krunch-check.xml --verbose
+      every expectation printed, and a JUnit report for the CI server
+
+Exact values are compared to 1e-9; Monte Carlo ones by a test at a
+family-wise false-alarm rate of --alpha over all checks.";
+
 /// `krunch` and its options.
 #[derive(Parser)]
 #[command(
@@ -44,27 +105,46 @@ pub struct Cli {
 /// The sub-commands.
 #[derive(Subcommand)]
 pub enum Command {
-    /// Run experiment specs (TOML) and write CSV, charts and a summary for each.
-    #[command(after_help = EXAMPLES, allow_negative_numbers = true)]
+    /// Run experiment specs (TOML) and write a report for each: report.html,
+    /// summary.md, data.csv, results.json and charts.
+    #[command(after_help = RUN_EXAMPLES, allow_negative_numbers = true)]
     Run(RunArgs),
     /// List rule sets and scenarios; `list SYSTEM SCENARIO` shows a
     /// scenario's parameters (type, default or "required"), metrics,
     /// presets with their stats, and rule variants.
     #[command(
-        after_help = "Examples:\n  krunch list\n  krunch list gce\n  krunch list gce shooting"
+        after_help = "Examples:\n  krunch list\n  krunch list gce\n  krunch list gce shooting\n  krunch list gce shooting --format json"
     )]
     List(ListArgs),
     /// Before/after of a rule change: one spec with --variant NAME=VALUE, or
     /// two specs with the same sweep. Paired trials on common random numbers.
-    #[command(allow_negative_numbers = true)]
+    #[command(after_help = COMPARE_EXAMPLES, allow_negative_numbers = true)]
     Compare(CompareArgs),
     /// Check pinned expectations ([[expect]] in specs, and baselines written
     /// by --update). Exit 0 when all hold, 1 when any moved, 2 on bad input.
-    #[command(allow_negative_numbers = true)]
+    #[command(after_help = CHECK_EXAMPLES, allow_negative_numbers = true)]
     Check(CheckArgs),
     /// Exact distribution of dice expressions: table, mean, sd, bars.
     #[command(after_help = grammar())]
     Prob(ProbArgs),
+    /// Combine the shard files of `run --shard I/N` into the report the
+    /// unsharded run writes, byte for byte.
+    #[command(after_help = MERGE_EXAMPLES)]
+    Merge(MergeArgs),
+    /// Start a spec: a commented TOML with every parameter of SYSTEM's
+    /// SCENARIO from the registry, the rule variants and the metrics.
+    #[command(
+        after_help = "Examples:\n  krunch new gce shooting > my_shooting.toml\n  krunch new bfg boarding --output experiments/boarding.toml\n  krunch list      (the rule sets and scenarios there are)"
+    )]
+    New(NewArgs),
+    /// Shell completions (bash, zsh, fish, elvish, powershell) to stdout.
+    #[command(
+        after_help = "Examples:\n  krunch completions bash > ~/.local/share/bash-completion/completions/krunch\n  krunch completions zsh > ~/.zfunc/_krunch\n  krunch completions fish > ~/.config/fish/completions/krunch.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// The manual page (roff) to stdout.
+    #[command(after_help = "Examples:\n  krunch man > krunch.1 && man ./krunch.1")]
+    Man,
     /// Roll a dice expression (reproducibly with --seed).
     #[command(after_help = grammar(), allow_negative_numbers = true)]
     Roll(RollArgs),
@@ -88,6 +168,47 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run only share I of N of every spec (its chunks c with c % N = I-1)
+    /// and write the tallies to <out>/<name>.shard-I-of-N.json for
+    /// `krunch merge`, instead of a report.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+/// Options of `krunch merge`.
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The spec the shards ran.
+    pub spec: PathBuf,
+    /// Every shard file of the run (<name>.shard-I-of-N.json), each once.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
+    /// Folder that receives the report's sub-folder.
+    #[arg(long, default_value = "reports")]
+    pub out: PathBuf,
+    /// No closing note.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Options of `krunch new`.
+#[derive(Args)]
+pub struct NewArgs {
+    /// A rule set (see `krunch list`).
+    pub system: String,
+    /// One of its scenarios.
+    pub scenario: String,
+    /// Write the spec here (refused if the file exists) instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+/// Options of `krunch completions`.
+#[derive(Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Options of `krunch list`.
@@ -97,6 +218,9 @@ pub struct ListArgs {
     pub system: Option<String>,
     /// One of its scenarios.
     pub scenario: Option<String>,
+    /// Output format: text to read, or JSON for programs.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
 }
 
 /// Options of `krunch compare`.

@@ -6,7 +6,9 @@ mod cli;
 
 use anyhow::Context;
 use clap::Parser;
-use cli::{CheckArgs, Cli, Command, CompareArgs, Format, Print, ProbArgs, RollArgs, RunArgs};
+use cli::{
+    CheckArgs, Cli, Command, CompareArgs, Format, MergeArgs, Print, ProbArgs, RollArgs, RunArgs,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use krunch::dice::{BatchedRoller, Expr};
 use krunch::experiment::{self, check, compare};
@@ -26,12 +28,18 @@ enum Verdict {
 fn main() -> ExitCode {
     let verdict = match Cli::parse().command {
         Command::Run(args) => run(args).map(|()| Verdict::Done),
-        Command::List(args) => {
-            list(args.system.as_deref(), args.scenario.as_deref()).map(|()| Verdict::Done)
-        }
+        Command::List(args) => list(args).map(|()| Verdict::Done),
         Command::Compare(args) => compare(args).map(|()| Verdict::Done),
         Command::Check(args) => check(args),
         Command::Prob(args) => prob(args).map(|()| Verdict::Done),
+        Command::Merge(args) => merge(args).map(|()| Verdict::Done),
+        Command::New(args) => new_spec(args).map(|()| Verdict::Done),
+        Command::Completions(args) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(args.shell, &mut cmd, "krunch", &mut std::io::stdout());
+            Ok(Verdict::Done)
+        }
+        Command::Man => man().map(|()| Verdict::Done),
         Command::Roll(args) => roll(args).map(|()| Verdict::Done),
     };
     exit_code(verdict)
@@ -96,12 +104,20 @@ fn prepare_out(out: &Path) -> anyhow::Result<()> {
 /// `krunch run`: every spec validated and every report folder named before
 /// any runs; then each run and written whole.
 fn run(args: RunArgs) -> anyhow::Result<()> {
+    let shard = args
+        .shard
+        .as_deref()
+        .map(experiment::shard::parse_shard)
+        .transpose()?;
     set_threads(args.threads)?;
     let mut loaded = Vec::new();
     for path in &args.specs {
         let mut exp = experiment::load(path)?;
         exp.set_trials(args.trials)?;
         loaded.push(exp);
+    }
+    if let Some(shard) = shard {
+        return run_shards(&args, &loaded, shard);
     }
     let dirs = report::report_folders(&args.out, &loaded)?;
     prepare_out(&args.out)?;
@@ -123,10 +139,107 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `krunch list [SYSTEM [SCENARIO]]`.
-fn list(system: Option<&str>, scenario: Option<&str>) -> anyhow::Result<()> {
-    let text =
-        systems::registry::list_text(system, scenario).map_err(|e| anyhow::anyhow!(e.message))?;
+/// `krunch run --shard I/N`: each spec's share, written as tallies.
+fn run_shards(
+    args: &RunArgs,
+    loaded: &[experiment::Experiment],
+    shard: experiment::Shard,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    for exp in loaded {
+        let share: u64 = shard
+            .chunks(exp.trials)
+            .map(|c| experiment::CHUNK.min(exp.trials - c * experiment::CHUNK))
+            .sum();
+        let total = share * (exp.models.len() * exp.profiles.len()) as u64;
+        let bar = progress(total, args.quiet, &exp.name);
+        let file = experiment::shard::run_shard(exp, shard, &|n| bar.inc(n));
+        bar.finish_and_clear();
+        let path = experiment::shard::shard_path(&args.out, exp, shard);
+        let mut text = serde_json::to_string(&file)?;
+        text.push('\n');
+        report::write_atomic(&path, text.as_bytes())?;
+        if !args.quiet {
+            eprintln!(
+                "{}: shard {shard} ({share} of {} trials a cell) written to {}",
+                exp.name,
+                exp.trials,
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `krunch merge SPEC SHARDS...`: the shards checked and added up, and the
+/// report written as `run` writes it.
+fn merge(args: MergeArgs) -> anyhow::Result<()> {
+    let mut exp = experiment::load(&args.spec)?;
+    let shards = args
+        .shards
+        .iter()
+        .map(|f| experiment::shard::read_shard(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tallies = experiment::shard::merge(&mut exp, &args.shards, &shards)?;
+    let dirs = report::report_folders(&args.out, std::slice::from_ref(&exp))?;
+    prepare_out(&args.out)?;
+    report::register_fonts();
+    let results = experiment::results_from(&exp, &tallies);
+    let dir = &dirs[0];
+    report::write_report(dir, &exp, &results)
+        .with_context(|| format!("writing {}", dir.display()))?;
+    if !args.quiet {
+        eprintln!(
+            "{} shards merged; {}",
+            shards.len(),
+            report::labels::run_note(&exp, results.rows.len(), dir)
+        );
+    }
+    Ok(())
+}
+
+/// `krunch new SYSTEM SCENARIO`: the spec to stdout or a new file.
+fn new_spec(args: cli::NewArgs) -> anyhow::Result<()> {
+    let text = experiment::template::new_spec(&args.system, &args.scenario)
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    match &args.output {
+        None => print!("{text}"),
+        Some(path) => {
+            anyhow::ensure!(
+                !path.exists(),
+                "--output {}: the file exists; krunch new does not overwrite",
+                path.display()
+            );
+            report::write_atomic(path, text.as_bytes())?;
+            eprintln!(
+                "written: {} (run it with `krunch run {}`)",
+                path.display(),
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `krunch man`: the manual page, from the same definition as `--help`.
+fn man() -> anyhow::Result<()> {
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let mut out = std::io::stdout().lock();
+    clap_mangen::Man::new(cmd).render(&mut out)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `krunch list [SYSTEM [SCENARIO]]`, as text or JSON.
+fn list(args: cli::ListArgs) -> anyhow::Result<()> {
+    let (system, scenario) = (args.system.as_deref(), args.scenario.as_deref());
+    let text = match args.format {
+        Format::Table => systems::registry::list_text(system, scenario),
+        Format::Json => report::list_json(system, scenario)
+            .map(|v| format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())),
+    }
+    .map_err(|e| anyhow::anyhow!(e.message))?;
     print!("{text}");
     Ok(())
 }
@@ -143,18 +256,18 @@ fn compare(args: CompareArgs) -> anyhow::Result<()> {
     let bar = progress(comparison.total_trials(), args.quiet, &comparison.name);
     let changes = comparison.run(args.alpha, args.monte_carlo, &|n| bar.inc(n))?;
     bar.finish_and_clear();
-    let (before, change) = (&comparison.before, &comparison.change);
-    let summary = report::write_compare(&dir, before, &changes, change)?;
+    let (before, sides) = (&comparison.before, &comparison.sides);
+    let summary = report::write_compare(&dir, before, &changes, sides)?;
     match args.print {
         Print::Summary => print!("{summary}"),
-        Print::Markdown => print!("{}", report::compare_markdown(before, &changes)),
-        Print::Wiki => print!(
-            "{}",
-            report::mediawiki(before, &changes, &format!("{}: {change}", before.title))
-        ),
+        Print::Markdown => print!("{}", report::compare_markdown(before, &changes, sides)),
+        Print::Wiki => print!("{}", report::mediawiki(before, &changes, sides)),
     }
     if !args.quiet {
-        eprintln!("written: {}/compare.{{md,wiki,csv,svg,png}}", dir.display());
+        eprintln!(
+            "written: {}/{{report.html,compare.md,compare.wiki,compare.csv,compare.svg,compare.png}}",
+            dir.display()
+        );
     }
     Ok(())
 }
@@ -248,19 +361,25 @@ fn parse_expression(text: &str) -> anyhow::Result<Expr> {
 }
 
 /// `krunch prob`: exact distributions, as a table or JSON, and a chart.
+/// Every option and expression is checked before anything is printed.
 fn prob(args: ProbArgs) -> anyhow::Result<()> {
+    if let Some(path) = &args.chart {
+        report::check_chart_path(path)?;
+    }
     let mut parsed = Vec::new();
     for text in &args.expressions {
         let e = parse_expression(text)?;
         let d = e.exact().map_err(|m| anyhow::anyhow!("{text}: {m}"))?;
-        parsed.push((text.as_str(), e.describe(), d));
+        parsed.push((text.as_str(), e, d));
     }
     let items: Vec<report::Named> = parsed
         .iter()
-        .map(|(text, reading, dist)| report::Named {
+        .map(|(text, e, dist)| report::Named {
             expression: text,
-            reading: reading.clone(),
+            reading: e.describe(),
             dist,
+            comparison: e.is_probability(),
+            rolls: e.equally_likely_rolls(),
         })
         .collect();
     let text = match args.format {

@@ -823,6 +823,16 @@ fn catalogue() -> Vec<Case> {
     c.push(prob_case(&deep, &["nested", "at character 101"]));
     c.push(prob_case(&format!("{}1", "-".repeat(20_900)), &["nested"]));
     c.push(prob_case(&vec!["1"; 20_860].join("+"), &["operators"]));
+    c.push(cmd_case(
+        "prob --chart with a kind it cannot draw",
+        &["prob", "3d6", "--chart", "{dir}/x.jpg"],
+        &["--chart x.jpg", ".svg or .png"],
+    ));
+    c.push(cmd_case(
+        "prob --chart into a missing folder",
+        &["prob", "3d6", "--chart", "{dir}/nowhere/x.png"],
+        &["--chart nowhere/x.png", "no folder"],
+    ));
     c.push(roll_case(&deep, &[], &["nested"]));
     c.push(roll_case("9223372036854775807+1", &[], &["64-bit"]));
     c.push(roll_case(
@@ -1311,6 +1321,12 @@ fn run_case(i: usize, case: &Case) -> Result<(), String> {
         Err(format!("message lacks {m:?}: {err}"))
     } else if err.contains("panicked") {
         Err(format!("panicked: {err}"))
+    } else if !o.stdout.is_empty() {
+        // refused before any output, not after half of it
+        Err(format!(
+            "printed before refusing: {}",
+            String::from_utf8_lossy(&o.stdout)
+        ))
     } else {
         Ok(())
     };

@@ -72,10 +72,18 @@ fn every_example_spec_runs_end_to_end() {
         let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
         assert!(summary.contains("SHA-256"));
         if name == "shoota_vs_kannon" {
+            // wide: a column per profile; the exact value first, the
+            // Monte Carlo estimate beside it as its check
             assert!(
-                summary.contains("## P(out of action)\n") && summary.contains("| 66.67% |"),
+                summary.contains("## P(out of action)\n")
+                    && summary.contains("| range | toughness | Shoota | Slugga | Kannon")
+                    && summary.contains("| 66.67% (MC "),
                 "{summary}"
             );
+            assert!(summary.contains("the same random numbers"), "{summary}");
+        }
+        for file in ["report.html", "results.json"] {
+            assert!(dir.join(file).exists(), "{name}: {file}");
         }
         // headings are the registry's labels, not metric ids
         for line in summary.lines().filter(|l| l.starts_with("## ")) {
@@ -447,7 +455,33 @@ fn prob_prints_tables_json_and_charts() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(keys, ["expression", "outcomes", "mean", "sd"]);
+    assert_eq!(
+        keys,
+        [
+            "expression",
+            "outcomes",
+            "mean",
+            "sd",
+            "probability",
+            "fraction"
+        ]
+    );
+    assert!((json["probability"].as_f64().unwrap() - 7.0 / 12.0).abs() < 1e-12);
+    assert_eq!(json["fraction"], "7/12");
+    // a comparison in one line, with its fraction
+    let o = krunch(&["prob", "2d6<=7"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("P = 58.33% (7/12)"), "{text}");
+    // far tails folded into a note
+    let o = krunch(&["prob", "1000d6"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.lines().count() < 1000,
+        "{} lines",
+        text.lines().count()
+    );
+    assert!(text.contains("each tail is below 1e-12"), "{text}");
     let outcomes = json["outcomes"].as_array().unwrap();
     assert_eq!(outcomes[0]["value"], 0);
     assert!((outcomes[1]["p"].as_f64().unwrap() - 21.0 / 36.0).abs() < 1e-12);
@@ -462,7 +496,13 @@ fn prob_prints_tables_json_and_charts() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("P2(=)"));
+    // side by side, each column headed by its expression
+    let text = String::from_utf8_lossy(&o.stdout);
+    let header = text.lines().find(|l| l.contains("outcome")).unwrap();
+    assert!(
+        header.contains("5d10!9k3") && header.contains("4d6k3"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -503,4 +543,50 @@ fn roll_is_reproducible_with_a_seed() {
         .collect();
     assert_eq!(values.len(), 50);
     assert!(values.iter().all(|v| (0..=6).contains(v)));
+}
+
+#[test]
+fn new_specs_run_as_written_for_every_scenario() {
+    let dir = scratch("new");
+    for rules in krunch::systems::RULE_SETS {
+        for sc in rules.scenarios {
+            let o = krunch(&["new", rules.name, sc.name]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let text = String::from_utf8_lossy(&o.stdout);
+            // every parameter of the scenario is written, set or commented
+            for d in (sc.params)() {
+                assert!(
+                    text.contains(&format!("\n{} = ", d.name))
+                        || text.contains(&format!("\n# {} = ", d.name)),
+                    "{} {}: {} missing",
+                    rules.name,
+                    sc.name,
+                    d.name
+                );
+            }
+            let spec = dir.join(format!("{}_{}.toml", rules.name, sc.name));
+            std::fs::write(&spec, text.as_bytes()).unwrap();
+            let o = krunch(&[
+                "run",
+                spec.to_str().unwrap(),
+                "--trials",
+                "1000",
+                "-q",
+                "--out",
+                dir.join("out").to_str().unwrap(),
+            ]);
+            assert!(
+                o.status.success(),
+                "{} {}: {}",
+                rules.name,
+                sc.name,
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    // completions and the man page come from the same definition
+    let o = krunch(&["completions", "bash"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("merge"));
+    let o = krunch(&["man"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains(".TH krunch 1"));
 }

@@ -214,18 +214,27 @@ fn markdown_and_mediawiki_markup_is_exact() {
         .into_iter()
         .filter(|c| c.metric == "p_hit")
         .collect();
-    let md = krunch::report::compare_markdown(&before, &changes);
+    let sides = compare::Sides::of_overrides(&before, &after);
+    assert_eq!(
+        sides,
+        compare::Sides {
+            change: "overwatch=current -> original".into(),
+            before: "overwatch=current".into(),
+            after: "overwatch=original".into(),
+        }
+    );
+    let md = krunch::report::compare_markdown(&before, &changes, &sides);
     assert_eq!(
         md,
-        "| profile | cover | metric | before | after | change | relative change | interval on the change | significant |\n\
+        "| profile | cover | metric | before (overwatch=current) | after (overwatch=original) | change | relative change | interval on the change | significant |\n\
          |---|---|---|---|---|---|---|---|---|\n\
          | on Overwatch | none | P(hit) | 83.3% | 50.0% | −33.3 points | −40.0% | exact | yes (exact) |\n\
          | on Overwatch | in | P(hit) | 50.0% | 16.7% | −33.3 points | −66.7% | exact | yes (exact) |\n"
     );
-    let wiki = krunch::report::mediawiki(&before, &changes, "Overwatch -1");
+    let wiki = krunch::report::mediawiki(&before, &changes, &sides);
     assert_eq!(
         wiki,
-        "{| class=\"wikitable sortable\"\n|+ Overwatch -1\n! profile\n! cover\n! metric\n! before\n! after\n! change\n! relative change\n! interval on the change\n! significant\n\
+        "{| class=\"wikitable sortable\"\n|+ pinned: overwatch=current -> original\n! profile\n! cover\n! metric\n! before (overwatch=current)\n! after (overwatch=original)\n! change\n! relative change\n! interval on the change\n! significant\n\
          |-\n| on Overwatch || none || P(hit) || 83.3% || 50.0% || −33.3 points || −40.0% || exact || yes (exact)\n\
          |-\n| on Overwatch || in || P(hit) || 50.0% || 16.7% || −33.3 points || −66.7% || exact || yes (exact)\n|}\n"
     );

@@ -368,6 +368,28 @@ impl Expr {
         dice(self).max(1.0)
     }
 
+    /// How many equally likely rolls lie behind the expression (every face
+    /// of every die thrown, rerolls and explosions at their full depth
+    /// counted as dice), so that each probability of [`exact`](Self::exact)
+    /// is a whole number of them: `2d6<=7` has 36, and P = 21/36. `None`
+    /// past `u128`. `krunch prob` uses it to show a probability as a fraction.
+    pub fn equally_likely_rolls(&self) -> Option<u128> {
+        match self {
+            Expr::Number(_) => Some(1),
+            Expr::Pool(p) | Expr::Count(p, ..) => {
+                let sides = u128::try_from(p.faces.len()).ok()?;
+                // a rerolled die is two throws; an exploding one, depth + 1
+                let throws =
+                    if p.reroll.is_some() { 2 } else { 1 } * p.explode.map_or(1, |d| d + 1);
+                sides.checked_pow(throws.checked_mul(p.count)?)
+            }
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::Compare(a, _, b) => a
+                .equally_likely_rolls()?
+                .checked_mul(b.equally_likely_rolls()?),
+            Expr::Neg(a) => a.equally_likely_rolls(),
+        }
+    }
+
     /// Whether the expression is a comparison (its values are 0 and 1).
     pub fn is_probability(&self) -> bool {
         matches!(self, Expr::Compare(..))

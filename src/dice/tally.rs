@@ -46,6 +46,23 @@ impl Tally {
         }
     }
 
+    /// A tally from its sums, as [`trials`](Self::trials), [`sum`](Self::sum)
+    /// and [`sum_sq`](Self::sum_sq) give them (shards written to files and
+    /// read back for `krunch merge`).
+    pub fn from_sums(trials: u64, sums: Vec<u64>, sums_sq: Vec<u128>) -> Self {
+        assert_eq!(sums.len(), sums_sq.len(), "one sum of squares per sum");
+        Tally {
+            trials,
+            sums,
+            sums_sq,
+        }
+    }
+
+    /// How many metrics it holds.
+    pub fn metrics(&self) -> usize {
+        self.sums.len()
+    }
+
     /// Counts one finished trial.
     #[inline]
     pub fn finish_trial(&mut self) {

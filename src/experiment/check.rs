@@ -403,8 +403,17 @@ pub enum CheckError {
     #[error("listing specs")]
     List(#[source] std::io::Error),
     /// The targets hold no spec.
-    #[error("no specs found in {0:?}")]
+    #[error("no specs found (no .toml files) in {}", paths_text(.0))]
     NoSpecs(Vec<PathBuf>),
+}
+
+/// Paths listed for a message: `experiments/, extra.toml`.
+fn paths_text(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The spec files `krunch check` reads: `targets` expanded by

@@ -194,8 +194,100 @@ pub struct Comparison {
     /// The output folder's name: `<name>-compare` for one spec with
     /// `--variant`, `<before>-vs-<after>` for two specs.
     pub name: String,
-    /// The change in words: the `--variant`s, or `before.toml -> after.toml`.
+    /// Both sides named by what changed.
+    pub sides: Sides,
+}
+
+/// The two sides of a comparison named by what differs between them, so
+/// no reader has to remember which of "before" and "after" is which rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// The change: `overwatch=current -> original`, or for two specs
+    /// `a.toml -> b.toml` (with their differing variants after a colon).
     pub change: String,
+    /// The rules as they are: `overwatch=current`, or `a.toml`.
+    pub before: String,
+    /// The rules changed: `overwatch=original`, or `b.toml`.
+    pub after: String,
+}
+
+impl Sides {
+    /// One spec against itself with command-line overrides: each rule
+    /// variant named with its value on both sides, each stat override as
+    /// `strength=4` against "strength as in the spec".
+    pub fn of_overrides(before: &Experiment, after: &Experiment) -> Sides {
+        let (mut was, mut is, mut change) = variant_differences(before, after);
+        for (name, value) in after
+            .overrides
+            .iter()
+            .filter(|o| !before.overrides.contains(o))
+        {
+            was.push(format!("{name} as in the spec"));
+            is.push(format!("{name}={value}"));
+            change.push(format!("{name}: as in the spec -> {value}"));
+        }
+        Sides {
+            change: change.join(", "),
+            before: was.join(", "),
+            after: is.join(", "),
+        }
+    }
+
+    /// Two specs: named by their files, and the variants that differ.
+    pub fn of_specs(before: &Experiment, after: &Experiment) -> Sides {
+        let file = |e: &Experiment| {
+            e.file.file_name().map_or_else(
+                || e.file.display().to_string(),
+                |f| f.to_string_lossy().into(),
+            )
+        };
+        let (mut was, mut is) = (file(before), file(after));
+        if was == is {
+            (was, is) = (
+                before.file.display().to_string(),
+                after.file.display().to_string(),
+            );
+        }
+        let (_, _, differ) = variant_differences(before, after);
+        let mut change = format!("{was} -> {is}");
+        if !differ.is_empty() {
+            change = format!("{change}: {}", differ.join(", "));
+        }
+        Sides {
+            change,
+            before: was,
+            after: is,
+        }
+    }
+}
+
+/// The rule variants whose values differ between the sides: each side's
+/// `name=value` and the change `name=old -> new`. A variant whose value
+/// differs between profiles lists the values, `a/b`.
+fn variant_differences(
+    before: &Experiment,
+    after: &Experiment,
+) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let values = |e: &Experiment, name: &str| -> String {
+        let mut seen: Vec<&str> = Vec::new();
+        let lists = e.profile_variants.iter().chain([&e.variants]);
+        for (_, v) in lists.flatten().filter(|(n, _)| n == name) {
+            if !seen.contains(&v.as_str()) {
+                seen.push(v);
+            }
+        }
+        seen.join("/")
+    };
+    let (mut was, mut is, mut change) = (Vec::new(), Vec::new(), Vec::new());
+    for (name, _) in &before.variants {
+        let (old, new) = (values(before, name), values(after, name));
+        if old != new {
+            was.push(format!("{name}={old}"));
+            is.push(format!("{name}={new}"));
+            change.push(format!("{name}={old} -> {new}"));
+        }
+    }
+    (was, is, change)
 }
 
 impl Comparison {
@@ -213,7 +305,7 @@ impl Comparison {
             .iter()
             .map(|v| super::check::parse_assignment(v).map_err(CompareError::Variant))
             .collect::<Result<Vec<_>, _>>()?;
-        let (mut before, mut after, name, change) = match specs {
+        let (mut before, mut after, name, sides) = match specs {
             [one] => {
                 if overrides.is_empty() {
                     return Err(CompareError::NoChange(one.clone()));
@@ -221,7 +313,17 @@ impl Comparison {
                 let before = super::load(one)?;
                 let after = super::load_with(one, &overrides)?;
                 let name = format!("{}-compare", before.name);
-                (before, after, name, variants.join(", "))
+                let mut sides = Sides::of_overrides(&before, &after);
+                if sides.change.is_empty() {
+                    // every --variant repeats what the spec already says
+                    let asked = variants.join(", ");
+                    sides = Sides {
+                        change: format!("{asked} (as the spec already has it: no change)"),
+                        before: "the spec".into(),
+                        after: asked,
+                    };
+                }
+                (before, after, name, sides)
             }
             [a, b] => {
                 if !overrides.is_empty() {
@@ -230,8 +332,8 @@ impl Comparison {
                 let before = super::load(a)?;
                 let after = super::load(b)?;
                 let name = format!("{}-vs-{}", before.name, after.name);
-                let change = format!("{} -> {}", a.display(), b.display());
-                (before, after, name, change)
+                let sides = Sides::of_specs(&before, &after);
+                (before, after, name, sides)
             }
             _ => return Err(CompareError::SpecCount),
         };
@@ -242,7 +344,7 @@ impl Comparison {
             before,
             after,
             name,
-            change,
+            sides,
         })
     }
 

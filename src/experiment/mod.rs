@@ -5,9 +5,14 @@
 pub mod check;
 pub mod compare;
 mod run;
+pub mod shard;
 mod spec;
+pub mod template;
 
-pub use run::{CHUNK, Results, Row, run, simulate, variants_text};
+pub use run::{
+    CHUNK, Results, Row, Shard, results_from, run, simulate, simulate_share, tally_share,
+    variants_text,
+};
 pub use spec::{
     Axis, ChartSpec, Expected, Experiment, LocateError, MAX_NAME_LEN, NameError, SpecError,
     ValueError, check_name, load, load_with, param_from_text,

@@ -50,9 +50,53 @@ pub fn simulate(
     trials: u64,
     on_chunk: &(dyn Fn(u64) + Sync),
 ) -> Tally {
-    let chunks = trials.div_ceil(CHUNK);
+    simulate_share(model, seed, trials, Shard::WHOLE, on_chunk)
+}
+
+/// One share of a run split over machines: shard `index` (from 1) of
+/// `count` runs the chunks `c` with `c % count == index - 1` of every
+/// model, so the shares cover each chunk once and their integer tallies
+/// add up to the whole run's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which share, from 1.
+    pub index: u64,
+    /// Of how many.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Whether chunk `c` is this shard's.
+    pub fn owns(self, c: u64) -> bool {
+        c % self.count == self.index - 1
+    }
+
+    /// The chunks of a `trials`-trial run that are this shard's.
+    pub fn chunks(self, trials: u64) -> impl Iterator<Item = u64> {
+        (0..trials.div_ceil(CHUNK)).filter(move |&c| self.owns(c))
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// [`simulate`] over `shard`'s chunks only.
+pub fn simulate_share(
+    model: &dyn crate::systems::Model,
+    seed: u64,
+    trials: u64,
+    shard: Shard,
+    on_chunk: &(dyn Fn(u64) + Sync),
+) -> Tally {
     let metrics = model.metrics().len();
-    (0..chunks)
+    let chunks: Vec<u64> = shard.chunks(trials).collect();
+    chunks
         .into_par_iter()
         .map(|c| {
             let n = CHUNK.min(trials - c * CHUNK);
@@ -71,8 +115,32 @@ pub fn simulate(
         )
 }
 
+/// The Monte Carlo tallies of `shard`'s chunks of every model:
+/// `tallies[cell][profile]`.
+pub fn tally_share(
+    exp: &Experiment,
+    shard: Shard,
+    on_progress: &(dyn Fn(u64) + Sync),
+) -> Vec<Vec<Tally>> {
+    exp.models
+        .iter()
+        .map(|models| {
+            models
+                .iter()
+                .map(|m| simulate_share(m.as_ref(), exp.seed, exp.trials, shard, on_progress))
+                .collect()
+        })
+        .collect()
+}
+
 /// Runs the whole experiment, calling `on_progress(trials_done)` as chunks finish.
 pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
+    results_from(exp, &tally_share(exp, Shard::WHOLE, on_progress))
+}
+
+/// The results of the whole run from its tallies (`tallies[cell][profile]`,
+/// every chunk counted once), with the exact values beside them.
+pub fn results_from(exp: &Experiment, tallies: &[Vec<Tally>]) -> Results {
     let mut rows = Vec::new();
     for (ci, models) in exp.models.iter().enumerate() {
         let cell = exp.cell_values(ci);
@@ -81,7 +149,7 @@ pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
             for (k, v) in &exp.overrides {
                 variants.push_str(&format!(";{k}={v}"));
             }
-            let tally = simulate(model.as_ref(), exp.seed, exp.trials, on_progress);
+            let tally = &tallies[ci][pi];
             let exact = model.exact();
             for name in &exp.metrics {
                 let Some(mi) = model.metrics().iter().position(|m| &m.name == name) else {

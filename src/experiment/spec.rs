@@ -88,6 +88,9 @@ struct RawChart {
     x: Option<String>,
     y: Option<String>,
     profile: Option<String>,
+    by: Option<String>,
+    #[serde(default)]
+    at: toml::Table,
 }
 
 /// Kinds of chart a spec can ask for.
@@ -98,12 +101,19 @@ pub enum ChartSpec {
         /// Metric name.
         metric: String,
     },
-    /// `metric` along sweep axis `x`, one line per profile.
+    /// `metric` along sweep axis `x`, one line per profile. With more sweep
+    /// axes: one line per value of `by` too, or (without `by`, several
+    /// profiles) one panel per value of the next axis; axes fixed by `at`
+    /// show that slice, any others their first value.
     Line {
         /// Metric name.
         metric: String,
         /// Sweep axis on the x axis.
         x: String,
+        /// Sweep axis whose values get a line each.
+        by: Option<String>,
+        /// Axes held at one value: (axis index, value index).
+        at: Vec<(usize, usize)>,
     },
     /// `metric` over sweep axes `x` and `y` for one profile.
     Heatmap {
@@ -858,14 +868,78 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 None => Err(err(line, f, "missing: name a sweep axis".into())),
             }
         };
+        if c.kind != "line" && (c.by.is_some() || !c.at.is_empty()) {
+            let field = if c.by.is_some() {
+                "chart.by"
+            } else {
+                "chart.at"
+            };
+            return Err(err(
+                line,
+                field,
+                format!(
+                    "only a line chart takes `by` and `at` (this is a {})",
+                    c.kind
+                ),
+            ));
+        }
         let chart = match c.kind.as_str() {
             "bar" => ChartSpec::Bar {
                 metric: c.metric.clone(),
             },
-            "line" => ChartSpec::Line {
-                metric: c.metric.clone(),
-                x: axis(&c.x, "chart.x")?,
-            },
+            "line" => {
+                let x = axis(&c.x, "chart.x")?;
+                let by = match &c.by {
+                    None => None,
+                    Some(b) if b == &x => {
+                        return Err(err(
+                            line,
+                            "chart.by",
+                            format!("'{b}' is already the x axis"),
+                        ));
+                    }
+                    b => Some(axis(b, "chart.by")?),
+                };
+                let mut at = Vec::new();
+                for (name, value) in &c.at {
+                    let Some(ai) = experiment.axes.iter().position(|a| &a.name == name) else {
+                        return Err(err(
+                            line,
+                            "chart.at",
+                            format!("'{name}' is not a sweep axis"),
+                        ));
+                    };
+                    if name == &x || by.as_ref() == Some(name) {
+                        return Err(err(
+                            line,
+                            "chart.at",
+                            format!(
+                                "'{name}' is drawn along the chart, so it cannot be held at one value"
+                            ),
+                        ));
+                    }
+                    let wanted = to_param(value).map(|v| v.to_string()).unwrap_or_default();
+                    let values = &experiment.axes[ai].values;
+                    let Some(vi) = values.iter().position(|v| v.to_string() == wanted) else {
+                        let swept: Vec<String> = values.iter().map(ToString::to_string).collect();
+                        return Err(err(
+                            line,
+                            "chart.at",
+                            format!(
+                                "{name} = {value} is not swept (it sweeps {})",
+                                swept.join(", ")
+                            ),
+                        ));
+                    };
+                    at.push((ai, vi));
+                }
+                ChartSpec::Line {
+                    metric: c.metric.clone(),
+                    x,
+                    by,
+                    at,
+                }
+            }
             "heatmap" => {
                 let profile = c
                     .profile
@@ -934,6 +1008,8 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 Some(a) => ChartSpec::Line {
                     metric: m.clone(),
                     x: a.name.clone(),
+                    by: None,
+                    at: Vec::new(),
                 },
                 None => ChartSpec::Bar { metric: m.clone() },
             })

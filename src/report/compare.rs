@@ -1,14 +1,14 @@
 //! Outputs of `krunch compare`: a plain-language summary, Markdown and
 //! MediaWiki tables, CSV, and a before/after chart.
 
+use super::csv::{CsvText, Field};
 use super::labels::{
     axis_metric_title, cell_text, change_text, is_probability, metric_label, signed, value_text,
 };
 use super::write_atomic;
 use crate::experiment::Experiment;
-use crate::experiment::compare::Change;
+use crate::experiment::compare::{Change, Sides};
 use plotters::prelude::*;
-use polars::prelude::Column;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -52,23 +52,34 @@ pub(super) fn p_text(p: f64) -> String {
     }
 }
 
-/// The largest significant changes, in words.
-pub fn summary(exp: &Experiment, changes: &[Change], change_name: &str) -> String {
+/// How many significant changes the summary lists.
+const LISTED: usize = 8;
+
+/// The largest significant changes, in words; the first line names the
+/// change and says where the changes it leaves out are (the files beside
+/// it; `krunch compare` names their folder on stderr).
+pub fn summary(exp: &Experiment, changes: &[Change], sides: &Sides) -> String {
     let mut sig: Vec<&Change> = changes.iter().filter(|c| c.significant).collect();
     sig.sort_by(|a, b| b.diff.abs().total_cmp(&a.diff.abs()));
     let mut out = String::new();
+    let files = "report.html, compare.md, compare.wiki and compare.csv";
+    let rest = match sig.len() {
+        0 => format!("; every result in {files}"),
+        n if n <= LISTED => format!(", listed below; every result in {files}"),
+        n => format!(
+            "; the {LISTED} largest below, the other {} (and the {} that do not change) in {files}",
+            n - LISTED,
+            changes.len() - n
+        ),
+    };
     let _ = writeln!(
         out,
-        "{change_name}: {} of {} results change significantly{}.",
+        "{}: {} of {} results change significantly{rest}.",
+        sides.change,
         sig.len(),
         changes.len(),
-        if sig.len() > 8 {
-            "; the 8 largest below, every one in compare.md, compare.wiki and compare.csv"
-        } else {
-            ""
-        }
     );
-    for c in sig.iter().take(8) {
+    for c in sig.iter().take(LISTED) {
         let _ = writeln!(
             out,
             "- {} for {}{}: {} → {} ({}, {} relative){}",
@@ -93,14 +104,16 @@ pub fn summary(exp: &Experiment, changes: &[Change], change_name: &str) -> Strin
     out
 }
 
-fn header(exp: &Experiment) -> Vec<String> {
+fn header(exp: &Experiment, sides: &Sides) -> Vec<String> {
     let mut h = vec!["profile".to_string()];
     h.extend(exp.axes.iter().map(|a| a.name.clone()));
+    h.extend([
+        "metric".to_string(),
+        format!("before ({})", sides.before),
+        format!("after ({})", sides.after),
+    ]);
     h.extend(
         [
-            "metric",
-            "before",
-            "after",
             "change",
             "relative change",
             "interval on the change",
@@ -132,8 +145,8 @@ fn cells(exp: &Experiment, c: &Change) -> Vec<String> {
 }
 
 /// A Markdown table of every change.
-pub fn markdown(exp: &Experiment, changes: &[Change]) -> String {
-    let h = header(exp);
+pub fn markdown(exp: &Experiment, changes: &[Change], sides: &Sides) -> String {
+    let h = header(exp, sides);
     let mut out = format!("| {} |\n|{}\n", h.join(" | "), "---|".repeat(h.len()));
     for c in changes {
         let _ = writeln!(out, "| {} |", cells(exp, c).join(" | "));
@@ -142,10 +155,10 @@ pub fn markdown(exp: &Experiment, changes: &[Change]) -> String {
 }
 
 /// A MediaWiki table (`{| class="wikitable sortable"`) an editor can paste.
-pub fn mediawiki(exp: &Experiment, changes: &[Change], caption: &str) -> String {
+pub fn mediawiki(exp: &Experiment, changes: &[Change], sides: &Sides) -> String {
     let mut out = String::from("{| class=\"wikitable sortable\"\n");
-    let _ = writeln!(out, "|+ {caption}");
-    for h in header(exp) {
+    let _ = writeln!(out, "|+ {}: {}", exp.title, sides.change);
+    for h in header(exp, sides) {
         let _ = writeln!(out, "! {h}");
     }
     for c in changes {
@@ -158,70 +171,42 @@ pub fn mediawiki(exp: &Experiment, changes: &[Change], caption: &str) -> String 
 }
 
 fn csv(exp: &Experiment, changes: &[Change]) -> anyhow::Result<Vec<u8>> {
-    let n = changes.len();
-    let mut columns = vec![Column::new(
-        "profile".into(),
-        changes
-            .iter()
-            .map(|c| c.profile.clone())
-            .collect::<Vec<_>>(),
-    )];
-    for (i, a) in exp.axes.iter().enumerate() {
-        columns.push(Column::new(
-            a.name.as_str().into(),
-            changes
-                .iter()
-                .map(|c| c.cell[i].to_string())
-                .collect::<Vec<_>>(),
-        ));
-    }
-    columns.extend([
-        Column::new(
-            "metric".into(),
-            changes.iter().map(|c| c.metric.clone()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "before".into(),
-            changes.iter().map(|c| c.before).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "after".into(),
-            changes.iter().map(|c| c.after).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "diff".into(),
-            changes.iter().map(|c| c.diff).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "relative".into(),
-            changes.iter().map(|c| c.relative).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "diff_ci_low".into(),
-            changes.iter().map(|c| c.ci_low).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "diff_ci_high".into(),
-            changes.iter().map(|c| c.ci_high).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "p_value".into(),
-            changes.iter().map(|c| c.p_value).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "significant".into(),
-            changes.iter().map(|c| c.significant).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "exact".into(),
-            changes.iter().map(|c| c.exact).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "trials".into(),
-            changes.iter().map(|c| c.trials).collect::<Vec<_>>(),
-        ),
+    let mut header = vec!["profile"];
+    header.extend(exp.axes.iter().map(|a| a.name.as_str()));
+    header.extend([
+        "metric",
+        "before",
+        "after",
+        "diff",
+        "relative",
+        "diff_ci_low",
+        "diff_ci_high",
+        "p_value",
+        "significant",
+        "exact",
+        "trials",
     ]);
-    super::csv::frame_csv(n, columns)
+    let mut out = CsvText::with_header(header);
+    for c in changes {
+        let cell: Vec<String> = c.cell.iter().map(ToString::to_string).collect();
+        let mut fields = vec![Field::Text(&c.profile)];
+        fields.extend(cell.iter().map(|v| Field::Text(v)));
+        fields.extend([
+            Field::Text(&c.metric),
+            Field::Float(c.before),
+            Field::Float(c.after),
+            Field::Float(c.diff),
+            c.relative.into(),
+            Field::Float(c.ci_low),
+            Field::Float(c.ci_high),
+            c.p_value.into(),
+            Field::Bool(c.significant),
+            Field::Bool(c.exact),
+            Field::Int(c.trials),
+        ]);
+        out.row(fields);
+    }
+    Ok(out.into_bytes())
 }
 
 /// Writes `compare.csv`, `compare.md`, `compare.wiki`, and a chart for the
@@ -230,76 +215,145 @@ pub fn write_compare(
     dir: &Path,
     before: &Experiment,
     changes: &[Change],
-    change_name: &str,
+    sides: &Sides,
 ) -> anyhow::Result<String> {
-    let text = summary(before, changes, change_name);
+    let text = summary(before, changes, sides);
     // all five files are staged together and replace the folder in one step
     super::write_folder(dir, |dir| {
         write_atomic(&dir.join("compare.csv"), &csv(before, changes)?)?;
         let md = format!(
-            "# {}: {change_name}\n\n{}\nSeed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level.\n\n![chart](compare.svg)\n\n{}",
+            "# {}: {}\n\n{}\nSeed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level.\n\n![chart](compare.svg)\n\n{}",
             before.title,
+            sides.change,
             text,
             before.seed,
-            markdown(before, changes)
+            markdown(before, changes, sides)
         );
         write_atomic(&dir.join("compare.md"), md.as_bytes())?;
         write_atomic(
             &dir.join("compare.wiki"),
-            mediawiki(before, changes, &format!("{}: {change_name}", before.title)).as_bytes(),
+            mediawiki(before, changes, sides).as_bytes(),
         )?;
         let metric = changes
             .iter()
             .max_by(|a, b| a.diff.abs().total_cmp(&b.diff.abs()))
             .map(|c| c.metric.clone());
-        if let Some(metric) = metric {
+        let mut svg = String::new();
+        if let Some(metric) = &metric {
             super::register_fonts();
-            for ext in ["svg", "png"] {
-                let path = dir.join(format!("compare.{ext}"));
-                super::write_via(&path, |tmp| {
-                    let drawn = if ext == "svg" {
-                        draw(
-                            SVGBackend::new(tmp, (960, 600)).into_drawing_area(),
-                            before,
-                            changes,
-                            &metric,
-                            change_name,
-                        )
-                    } else {
-                        draw(
-                            BitMapBackend::new(tmp, (960, 600)).into_drawing_area(),
-                            before,
-                            changes,
-                            &metric,
-                            change_name,
-                        )
-                    };
-                    drawn.map_err(|e| anyhow::anyhow!("drawing {}: {e}", path.display()))
-                })?;
-            }
+            draw(
+                SVGBackend::with_string(&mut svg, (960, 600)).into_drawing_area(),
+                before,
+                changes,
+                metric,
+                sides,
+            )
+            .map_err(|e| anyhow::anyhow!("drawing compare.svg: {e}"))?;
+            write_atomic(&dir.join("compare.svg"), svg.as_bytes())?;
+            let path = dir.join("compare.png");
+            super::write_via(&path, |tmp| {
+                draw(
+                    BitMapBackend::new(tmp, (960, 600)).into_drawing_area(),
+                    before,
+                    changes,
+                    metric,
+                    sides,
+                )
+                .map_err(|e| anyhow::anyhow!("drawing {}: {e}", path.display()))
+            })?;
         }
+        write_atomic(
+            &dir.join("report.html"),
+            html(before, changes, sides, &text, &svg).as_bytes(),
+        )?;
         Ok(())
     })?;
     Ok(text)
 }
 
+/// compare's `report.html`: the summary, the chart inline and every change
+/// in a sortable table.
+fn html(exp: &Experiment, changes: &[Change], sides: &Sides, summary: &str, svg: &str) -> String {
+    use super::html::{escape, figure, page, table};
+    let title = format!("{}: {}", exp.title, sides.change);
+    let mut body = format!("<h1>{}</h1>\n", escape(&title));
+    let prov = super::Provenance::of(exp);
+    let _ = writeln!(
+        body,
+        "<p class=\"prov\">Before: {}; after: {}. Seed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level. krunch {}; spec <code>{}</code> (SHA-256 <code>{}</code>).</p>",
+        escape(&sides.before),
+        escape(&sides.after),
+        prov.seed,
+        prov.version,
+        escape(&exp.file.display().to_string()),
+        prov.spec_hash
+    );
+    let mut lines = summary.lines();
+    if let Some(first) = lines.next() {
+        let _ = writeln!(body, "<p>{}</p>", escape(first));
+    }
+    let items: Vec<String> = lines
+        .filter_map(|l| l.strip_prefix("- "))
+        .map(|l| format!("<li>{}</li>", escape(l)))
+        .collect();
+    if !items.is_empty() {
+        let _ = writeln!(body, "<ul>{}</ul>", items.join(""));
+    }
+    if !svg.is_empty() {
+        body.push_str(&figure(
+            svg,
+            "the metric that changed most, before and after",
+        ));
+    }
+    let header = header(exp, sides);
+    let rows: Vec<Vec<(String, Option<f64>)>> = changes
+        .iter()
+        .map(|c| {
+            let texts = cells(exp, c);
+            let n = texts.len();
+            texts
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    // the numbers behind before, after, change and relative change
+                    let v = match n - i {
+                        6 => Some(c.before),
+                        5 => Some(c.after),
+                        4 => Some(c.diff),
+                        3 => c.relative,
+                        _ => t.parse::<f64>().ok(),
+                    };
+                    (t, v)
+                })
+                .collect()
+        })
+        .collect();
+    body.push_str("<h2>Every change</h2>\n");
+    body.push_str(&table(&header, &rows));
+    page(&title, &body)
+}
+
+/// Most before/after pairs compare's chart draws.
+const CHART_BARS: usize = 24;
+
 /// Paired bars, before and after, for `metric` across cells and profiles
-/// (the first 24).
+/// (the first [`CHART_BARS`]).
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     exp: &Experiment,
     changes: &[Change],
     metric: &str,
-    change_name: &str,
+    sides: &Sides,
 ) -> Result<(), Box<dyn std::error::Error>>
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
+    let all = changes.iter().filter(|c| c.metric == metric).count();
     let rows: Vec<&Change> = changes
         .iter()
         .filter(|c| c.metric == metric)
-        .take(24)
+        .take(CHART_BARS)
         .collect();
     let top = rows
         .iter()
@@ -319,7 +373,13 @@ where
         })
         .collect();
     let (wrapped, label_room) = super::charts::category_labels(&labels);
-    let caption = format!("{}: {change_name}", metric_label(exp, metric));
+    let mut caption = format!("{}: {}", metric_label(exp, metric), sides.change);
+    if all > rows.len() {
+        caption = format!(
+            "{caption} (the first {} of {all}; all in compare.csv)",
+            rows.len()
+        );
+    }
     let style = super::charts::caption_style(&caption, 22);
     let mut chart = ChartBuilder::on(&root)
         .caption(caption, style)
@@ -339,6 +399,12 @@ where
     super::charts::draw_category_labels(&root, &chart, &wrapped)?;
     let before = super::charts::colour(0);
     let after = super::charts::colour(1);
+    let mut occupied = Vec::new();
+    for (i, c) in rows.iter().enumerate() {
+        let x = i as f64;
+        occupied.extend(super::charts::inside_bar(x + 0.1, x + 0.48, c.before));
+        occupied.extend(super::charts::inside_bar(x + 0.52, x + 0.9, c.after));
+    }
     chart
         .draw_series(rows.iter().enumerate().map(|(i, c)| {
             Rectangle::new(
@@ -346,7 +412,7 @@ where
                 before.filled(),
             )
         }))?
-        .label("before")
+        .label(format!("before: {}", sides.before))
         .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], before.filled()));
     chart
         .draw_series(rows.iter().enumerate().map(|(i, c)| {
@@ -355,9 +421,18 @@ where
                 after.filled(),
             )
         }))?
-        .label("after")
+        .label(format!("after: {}", sides.after))
         .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], after.filled()));
-    super::charts::draw_legend(&mut chart)?;
+    let labels = [
+        format!("before: {}", sides.before),
+        format!("after: {}", sides.after),
+    ];
+    super::charts::draw_legend(&mut chart, &labels, &occupied)?;
+    let trials = rows.first().map_or(exp.trials, |c| c.trials);
+    let what = format!(
+        "paired trials on common random numbers ({trials} a cell); exact values where both sides have them"
+    );
+    super::charts::draw_footer(&root, exp, &what)?;
     root.present()?;
     Ok(())
 }

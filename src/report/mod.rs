@@ -1,4 +1,4 @@
-//! Outputs: CSV (polars), charts (plotters, SVG and PNG) and a Markdown
+//! Outputs: CSV, charts (plotters, SVG and PNG) and a Markdown
 //! summary, each written atomically into `reports/<spec name>/`; compare's
 //! tables and chart; check's lines, JUnit XML and baselines; prob's tables.
 
@@ -8,7 +8,10 @@ mod check;
 mod compare;
 mod csv;
 mod distribution;
+pub mod html;
+mod json;
 pub mod labels;
+mod list;
 mod summary;
 
 pub use baseline::write_baseline;
@@ -19,9 +22,11 @@ pub use compare::{
 };
 pub use csv::{csv_bytes, write_csv};
 pub use distribution::{
-    Named, json as distribution_json, text as distribution_text,
+    Named, check_chart_path, json as distribution_json, text as distribution_text,
     write_chart as write_distribution_chart,
 };
+pub use json::{results_json, write_json};
+pub use list::list_json;
 pub use summary::write_summary;
 
 use anyhow::Context;
@@ -305,8 +310,10 @@ pub fn write_report(
 ) -> anyhow::Result<()> {
     write_folder(dir, |stage| {
         write_csv(stage, exp, results)?;
+        json::write_json(stage, exp, results)?;
         let charts = write_charts(stage, exp, results)?;
         write_summary(stage, exp, results, &charts)?;
+        html::write_html(stage, exp, results, &charts)?;
         Ok(())
     })
 }

@@ -1,10 +1,256 @@
-//! `summary.md`: provenance, one table per metric, and the charts.
+//! `summary.md`: provenance, the Monte Carlo's check against the exact
+//! values, and one wide table per metric (sweep cells down, profiles
+//! across): the exact value as the headline where there is one, the Monte
+//! Carlo estimate beside it as its check, else the estimate and its interval.
 
 use super::labels::{metric_def, metric_label, value_text_fine};
 use super::{Provenance, write_atomic};
-use crate::experiment::{Experiment, Results};
+use crate::dice::stats;
+use crate::experiment::{Experiment, Results, Row};
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
+
+/// Family-wise chance of flagging any agreeing cell in a report: a flag
+/// means a real disagreement, not one of many cells straying by chance.
+pub const FLAG_ALPHA: f64 = 1e-3;
+
+/// Where a Monte Carlo estimate and the exact value disagree beyond chance.
+pub struct Disagreement<'a> {
+    /// The row.
+    pub row: &'a Row,
+    /// (estimate - exact) / standard error.
+    pub z: f64,
+}
+
+/// How the estimates sit against the exact values.
+pub struct McCheck<'a> {
+    /// Rows with an exact value.
+    pub exact_rows: usize,
+    /// Of those, how many fall outside their printed interval.
+    pub outside_interval: usize,
+    /// The z beyond which a row is flagged (Bonferroni over `exact_rows`
+    /// at [`FLAG_ALPHA`]).
+    pub z_limit: f64,
+    /// The largest |z| seen.
+    pub largest: Option<Disagreement<'a>>,
+    /// Rows beyond `z_limit`.
+    pub flagged: Vec<Disagreement<'a>>,
+}
+
+/// The standard error of `row`'s estimate: from the exact value for a
+/// probability (`sqrt(p(1-p)/n)`), from the interval's half-width for a mean.
+fn std_error(exp: &Experiment, row: &Row, exact: f64) -> f64 {
+    if super::labels::is_probability(exp, &row.metric) {
+        (exact * (1.0 - exact) / row.trials.max(1) as f64)
+            .max(0.0)
+            .sqrt()
+    } else {
+        (row.ci_high - row.ci_low) / 2.0 / stats::z_for(exp.confidence)
+    }
+}
+
+/// The z-score of `row`'s estimate against its exact value, if it has one.
+pub fn z_score(exp: &Experiment, row: &Row) -> Option<f64> {
+    let exact = row.exact?;
+    let se = std_error(exp, row, exact);
+    let d = row.value - exact;
+    Some(if se > 0.0 {
+        d / se
+    } else if d.abs() < 1e-12 {
+        0.0
+    } else {
+        // a certain or impossible event the simulation contradicted
+        f64::INFINITY.copysign(d)
+    })
+}
+
+/// Checks every estimate against its exact value.
+pub fn mc_check<'a>(exp: &Experiment, results: &'a Results) -> McCheck<'a> {
+    let scored: Vec<Disagreement> = results
+        .rows
+        .iter()
+        .filter_map(|row| z_score(exp, row).map(|z| Disagreement { row, z }))
+        .collect();
+    let m = scored.len().max(1) as f64;
+    let z_limit = stats::z_for(1.0 - FLAG_ALPHA / m);
+    let outside_interval = scored
+        .iter()
+        .filter(|d| {
+            let e = d.row.exact.unwrap_or(d.row.value);
+            e < d.row.ci_low - 1e-12 || e > d.row.ci_high + 1e-12
+        })
+        .count();
+    let largest = scored
+        .iter()
+        .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()))
+        .map(|d| Disagreement { row: d.row, z: d.z });
+    let exact_rows = scored.len();
+    let flagged = scored.into_iter().filter(|d| d.z.abs() > z_limit).collect();
+    McCheck {
+        exact_rows,
+        outside_interval,
+        z_limit,
+        largest,
+        flagged,
+    }
+}
+
+/// The sentence every report carries on why estimates stray together.
+pub const SHARED_RANDOM_NUMBERS: &str = "Every cell and profile is simulated on the same random numbers (trial t of chunk c rolls the same dice everywhere), so the Monte Carlo errors of neighbouring cells move together: a run of estimates on the same side of the exact values, or more than 5% of exact values outside their 95% intervals, is expected and not a fault.";
+
+/// Where a row is, in words: `Shoota at range 3, toughness 4`.
+pub fn row_place(exp: &Experiment, row: &Row) -> String {
+    let mut place = row.profile.clone();
+    if !row.cell.is_empty() {
+        let cell: Vec<String> = exp
+            .axes
+            .iter()
+            .zip(&row.cell)
+            .map(|(a, v)| format!("{} {v}", a.name))
+            .collect();
+        place = format!("{place} at {}", cell.join(", "));
+    }
+    place
+}
+
+/// The check in words, plain text: one paragraph.
+pub fn check_paragraph(exp: &Experiment, check: &McCheck) -> String {
+    if check.exact_rows == 0 {
+        return format!(
+            "No metric here has an exact value: every figure is a Monte Carlo estimate with its {:.0}% interval.",
+            exp.confidence * 100.0
+        );
+    }
+    let largest = check.largest.as_ref().map_or(String::new(), |d| {
+        format!(
+            " The largest gap is z = {:.1} ({} for {}).",
+            d.z,
+            metric_label(exp, &d.row.metric),
+            row_place(exp, d.row)
+        )
+    });
+    if check.flagged.is_empty() {
+        format!(
+            "All {} exact values agree with their Monte Carlo estimates: none is further than z = {:.1} from its estimate, the bound for {} values at a {FLAG_ALPHA} chance of a false alarm ({} lie outside their {:.0}% interval).{largest}",
+            check.exact_rows,
+            check.z_limit,
+            check.exact_rows,
+            check.outside_interval,
+            exp.confidence * 100.0
+        )
+    } else {
+        format!(
+            "{} of {} exact values disagree with their Monte Carlo estimates beyond z = {:.1} (the bound for {} values at a {FLAG_ALPHA} chance of a false alarm): the model's exact evaluator and its sampler differ there, which is a bug to report.",
+            check.flagged.len(),
+            check.exact_rows,
+            check.z_limit,
+            check.exact_rows
+        )
+    }
+}
+
+/// The flagged rows as table cells: metric, where, exact, Monte Carlo, z.
+pub fn flagged_cells(exp: &Experiment, check: &McCheck) -> Vec<[String; 5]> {
+    check
+        .flagged
+        .iter()
+        .map(|d| {
+            let fmt = |v: f64| value_text_fine(exp, &d.row.metric, v);
+            [
+                metric_label(exp, &d.row.metric),
+                row_place(exp, d.row),
+                fmt(d.row.exact.unwrap_or(f64::NAN)),
+                fmt(d.row.value),
+                format!("{:.1}", d.z),
+            ]
+        })
+        .collect()
+}
+
+/// The check in words (Markdown).
+fn check_text(exp: &Experiment, check: &McCheck) -> String {
+    let mut out = String::new();
+    let paragraph = check_paragraph(exp, check);
+    if check.flagged.is_empty() {
+        let _ = writeln!(out, "{paragraph}\n");
+    } else {
+        let _ = writeln!(out, "**{paragraph}**\n");
+        let _ = writeln!(
+            out,
+            "| metric | where | exact | Monte Carlo | z |\n|---|---|---:|---:|---:|"
+        );
+        for cells in flagged_cells(exp, check) {
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        out.push('\n');
+    }
+    if check.exact_rows > 0 {
+        let _ = writeln!(out, "{SHARED_RANDOM_NUMBERS}\n");
+    }
+    out
+}
+
+/// The text of one table cell of `metric`: the exact value with the
+/// estimate beside it (and a z where they disagree), or the estimate and
+/// its interval.
+pub fn cell_text(exp: &Experiment, metric: &str, r: &Row, flagged: bool) -> String {
+    let fmt = |v: f64| value_text_fine(exp, metric, v);
+    match r.exact {
+        Some(e) => {
+            let flag = if flagged {
+                format!(" ⚠ z = {:.1}", z_score(exp, r).unwrap_or(0.0))
+            } else {
+                String::new()
+            };
+            format!("{} (MC {}){flag}", fmt(e), fmt(r.value))
+        }
+        None => format!("{} ({} – {})", fmt(r.value), fmt(r.ci_low), fmt(r.ci_high)),
+    }
+}
+
+/// One wide table of `metric`: a row per sweep cell, a column per profile.
+fn metric_table(
+    exp: &Experiment,
+    metric: &str,
+    rows: &HashMap<(&str, usize, &str), &Row>,
+    flagged: &[&Row],
+) -> String {
+    let mut out = String::new();
+    let mut header = String::from("|");
+    let mut rule = String::from("|");
+    if exp.axes.is_empty() {
+        header.push_str(" |");
+        rule.push_str("---|");
+    }
+    for a in &exp.axes {
+        let _ = write!(header, " {} |", a.name);
+        rule.push_str("---:|");
+    }
+    for p in &exp.profiles {
+        let _ = write!(header, " {} |", p.replace('|', "\\|"));
+        rule.push_str("---:|");
+    }
+    let _ = writeln!(out, "{header}\n{rule}");
+    for cell in 0..exp.models.len() {
+        let mut line = String::from("|");
+        if exp.axes.is_empty() {
+            line.push_str(" all |");
+        }
+        for v in exp.cell_values(cell) {
+            let _ = write!(line, " {v} |");
+        }
+        for p in &exp.profiles {
+            let text = match rows.get(&(p.as_str(), cell, metric)) {
+                None => "—".to_string(),
+                Some(r) => cell_text(exp, metric, r, flagged.iter().any(|f| std::ptr::eq(*f, *r))),
+            };
+            let _ = write!(line, " {text} |");
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
 
 /// Writes `dir/summary.md`.
 pub fn write_summary(
@@ -43,9 +289,22 @@ pub fn write_summary(
             )?;
         }
     }
+    let check = mc_check(exp, results);
+    md.push_str(&check_text(exp, &check));
+    writeln!(
+        md,
+        "In the tables, an exact value comes first with the Monte Carlo estimate (MC) beside it as its check; where there is no exact value, the estimate is given with its {:.0}% interval. Every number is in `data.csv`.\n",
+        exp.confidence * 100.0
+    )?;
     for chart in charts {
         writeln!(md, "![{}]({}.svg)\n", chart.title, chart.file)?;
     }
+    let rows: HashMap<(&str, usize, &str), &Row> = results
+        .rows
+        .iter()
+        .map(|r| ((r.profile.as_str(), r.cell_index, r.metric.as_str()), r))
+        .collect();
+    let flagged: Vec<&Row> = check.flagged.iter().map(|d| d.row).collect();
     for metric in &exp.metrics {
         writeln!(md, "## {}\n", metric_label(exp, metric))?;
         let about = metric_def(exp, metric).map_or("", |m| m.about);
@@ -54,35 +313,7 @@ pub fn write_summary(
         } else {
             writeln!(md, "{about} (metric `{metric}`).\n")?;
         }
-        let mut header = String::from("| profile |");
-        let mut rule = String::from("|---|");
-        for a in &exp.axes {
-            write!(header, " {} |", a.name)?;
-            rule.push_str("---:|");
-        }
-        write!(
-            header,
-            " Monte Carlo | {:.0}% interval | exact |",
-            exp.confidence * 100.0
-        )?;
-        rule.push_str("---:|---|---:|");
-        writeln!(md, "{header}\n{rule}")?;
-        for r in results.rows.iter().filter(|r| &r.metric == metric) {
-            write!(md, "| {} |", r.profile)?;
-            for v in &r.cell {
-                write!(md, " {v} |")?;
-            }
-            let fmt = |v: f64| value_text_fine(exp, metric, v);
-            writeln!(
-                md,
-                " {} | {} – {} | {} |",
-                fmt(r.value),
-                fmt(r.ci_low),
-                fmt(r.ci_high),
-                r.exact.map(fmt).unwrap_or_else(|| "—".into())
-            )?;
-        }
-        writeln!(md)?;
+        writeln!(md, "{}", metric_table(exp, metric, &rows, &flagged))?;
     }
     write_atomic(&dir.join("summary.md"), md.as_bytes())?;
     Ok(())

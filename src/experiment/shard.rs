@@ -1,0 +1,340 @@
+//! Runs that outgrow one machine: `krunch run --shard I/N` writes the
+//! integer tallies of its share of every model's chunks to a file;
+//! `krunch merge` adds the shares back up. Integer sums add exactly in any
+//! order, so the merged report is byte for byte the unsharded run's.
+//! A shard file says what it is a share of (spec hash, seed, trials,
+//! krunch version), so shards of different runs are refused by name.
+
+use super::run::{Shard, tally_share};
+use super::spec::Experiment;
+use crate::dice::Tally;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Format version of shard files.
+const FORMAT: u32 = 1;
+
+/// A shard file's contents.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ShardFile {
+    /// [`FORMAT`].
+    pub krunch_shard_format: u32,
+    /// The spec's name.
+    pub spec: String,
+    /// SHA-256 of the spec file.
+    pub spec_sha256: String,
+    /// krunch's version.
+    pub krunch_version: String,
+    /// Seed of the run.
+    pub seed: u64,
+    /// Trials per cell and profile of the whole run.
+    pub trials: u64,
+    /// Which share, from 1.
+    pub shard: u64,
+    /// Of how many.
+    pub of: u64,
+    /// `tallies[cell][profile]`.
+    pub tallies: Vec<Vec<TallyText>>,
+}
+
+/// One tally, its sums of squares as decimal text (they pass 2^64, and
+/// JSON readers elsewhere lose digits past 2^53).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TallyText {
+    /// Trials counted.
+    pub trials: u64,
+    /// Sum per metric.
+    pub sums: Vec<u64>,
+    /// Sum of squares per metric, decimal.
+    pub sums_sq: Vec<String>,
+}
+
+/// Why shards cannot be written or merged; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// `--shard` not `I/N` with 1 <= I <= N.
+    #[error("--shard {0}: give I/N with 1 <= I <= N <= 100000 (e.g. --shard 2/8)")]
+    BadShard(String),
+    /// A file that cannot be read or is not a shard file.
+    #[error("{}: {message}", .file.display())]
+    Unreadable {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// A shard of another run.
+    #[error("{}: a shard of another run: its {what} is {theirs}, this merge's is {ours} (spec {spec})", .file.display())]
+    Foreign {
+        /// The file.
+        file: PathBuf,
+        /// What differs (spec sha256, seed, trials, krunch version, shard count).
+        what: &'static str,
+        /// The file's value.
+        theirs: String,
+        /// The value of the first shard or of the spec.
+        ours: String,
+        /// The spec merged.
+        spec: String,
+    },
+    /// Two files hold the same share.
+    #[error("shard {shard} is given twice: {} and {}", .first.display(), .second.display())]
+    Duplicate {
+        /// `I/N`.
+        shard: String,
+        /// One file.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+    },
+    /// Shares missing.
+    #[error("shards missing: {} of {of} (given: {})", .missing.join(", "), .given.join(", "))]
+    Missing {
+        /// `I/N` of each missing share.
+        missing: Vec<String>,
+        /// How many shares there are.
+        of: u64,
+        /// The files given.
+        given: Vec<String>,
+    },
+    /// No shard files at all.
+    #[error("no shard files given")]
+    NoShards,
+}
+
+/// Parses `I/N`.
+pub fn parse_shard(text: &str) -> Result<Shard, ShardError> {
+    let bad = || ShardError::BadShard(text.to_string());
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (index, count) = (
+        i.trim().parse::<u64>().map_err(|_| bad())?,
+        n.trim().parse::<u64>().map_err(|_| bad())?,
+    );
+    if index == 0 || index > count || count > 100_000 {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+/// The file shard `shard` of `exp` goes to, in `out`:
+/// `<name>.shard-I-of-N.json`.
+pub fn shard_path(out: &Path, exp: &Experiment, shard: Shard) -> PathBuf {
+    out.join(format!(
+        "{}.shard-{}-of-{}.json",
+        exp.name, shard.index, shard.count
+    ))
+}
+
+/// Runs `shard`'s share of `exp` and returns the file's contents.
+pub fn run_shard(exp: &Experiment, shard: Shard, on_progress: &(dyn Fn(u64) + Sync)) -> ShardFile {
+    let tallies = tally_share(exp, shard, on_progress)
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|t| TallyText {
+                    trials: t.trials(),
+                    sums: (0..t.metrics()).map(|m| t.sum(m)).collect(),
+                    sums_sq: (0..t.metrics()).map(|m| t.sum_sq(m).to_string()).collect(),
+                })
+                .collect()
+        })
+        .collect();
+    ShardFile {
+        krunch_shard_format: FORMAT,
+        spec: exp.name.clone(),
+        spec_sha256: exp.spec_hash.clone(),
+        krunch_version: env!("CARGO_PKG_VERSION").to_string(),
+        seed: exp.seed,
+        trials: exp.trials,
+        shard: shard.index,
+        of: shard.count,
+        tallies,
+    }
+}
+
+/// Reads a shard file.
+pub fn read_shard(file: &Path) -> Result<ShardFile, ShardError> {
+    let unreadable = |message: String| ShardError::Unreadable {
+        file: file.to_path_buf(),
+        message,
+    };
+    let text = crate::limits::read_text(file, 1 << 30).map_err(|e| unreadable(e.to_string()))?;
+    let shard: ShardFile = serde_json::from_str(&text).map_err(|e| {
+        unreadable(format!(
+            "not a krunch shard file (line {}, column {}: {e})",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if shard.krunch_shard_format != FORMAT {
+        return Err(unreadable(format!(
+            "shard file format {} (this krunch reads {FORMAT})",
+            shard.krunch_shard_format
+        )));
+    }
+    if shard.shard == 0 || shard.shard > shard.of {
+        return Err(unreadable(format!(
+            "says it is shard {}/{}",
+            shard.shard, shard.of
+        )));
+    }
+    Ok(shard)
+}
+
+/// Checks `shards` (read from `files`) are every share of one run of `exp`,
+/// each once, and adds their tallies: `tallies[cell][profile]`. The run's
+/// trial count is the shards'; `exp` is set to it.
+pub fn merge(
+    exp: &mut Experiment,
+    files: &[PathBuf],
+    shards: &[ShardFile],
+) -> Result<Vec<Vec<Tally>>, ShardError> {
+    let Some(first) = shards.first() else {
+        return Err(ShardError::NoShards);
+    };
+    let version = env!("CARGO_PKG_VERSION");
+    let foreign =
+        |file: &Path, what: &'static str, theirs: String, ours: String| ShardError::Foreign {
+            file: file.to_path_buf(),
+            what,
+            theirs,
+            ours,
+            spec: exp.file.display().to_string(),
+        };
+    for (file, s) in files.iter().zip(shards) {
+        if s.spec_sha256 != exp.spec_hash {
+            return Err(foreign(
+                file,
+                "spec sha256",
+                s.spec_sha256.clone(),
+                exp.spec_hash.clone(),
+            ));
+        }
+        if s.krunch_version != version {
+            return Err(foreign(
+                file,
+                "krunch version",
+                s.krunch_version.clone(),
+                version.into(),
+            ));
+        }
+        if s.seed != first.seed {
+            return Err(foreign(
+                file,
+                "seed",
+                s.seed.to_string(),
+                first.seed.to_string(),
+            ));
+        }
+        if s.trials != first.trials {
+            return Err(foreign(
+                file,
+                "trial count",
+                s.trials.to_string(),
+                first.trials.to_string(),
+            ));
+        }
+        if s.of != first.of {
+            return Err(foreign(
+                file,
+                "shard count",
+                s.of.to_string(),
+                first.of.to_string(),
+            ));
+        }
+    }
+    if first.seed != exp.seed {
+        return Err(foreign(
+            &files[0],
+            "seed",
+            first.seed.to_string(),
+            exp.seed.to_string(),
+        ));
+    }
+    let mut seen: Vec<Option<&PathBuf>> = vec![None; first.of as usize];
+    for (file, s) in files.iter().zip(shards) {
+        let slot = &mut seen[(s.shard - 1) as usize];
+        if let Some(earlier) = slot {
+            return Err(ShardError::Duplicate {
+                shard: format!("{}/{}", s.shard, s.of),
+                first: (*earlier).clone(),
+                second: file.clone(),
+            });
+        }
+        *slot = Some(file);
+    }
+    let missing: Vec<String> = seen
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_none())
+        .map(|(i, _)| format!("{}/{}", i + 1, first.of))
+        .collect();
+    if !missing.is_empty() {
+        return Err(ShardError::Missing {
+            missing,
+            of: first.of,
+            given: files.iter().map(|f| f.display().to_string()).collect(),
+        });
+    }
+    exp.trials = first.trials;
+    let mut total: Vec<Vec<Tally>> = exp
+        .models
+        .iter()
+        .map(|row| row.iter().map(|m| Tally::new(m.metrics().len())).collect())
+        .collect();
+    for (file, s) in files.iter().zip(shards) {
+        let bad = |message: String| ShardError::Unreadable {
+            file: file.clone(),
+            message,
+        };
+        if s.tallies.len() != total.len() {
+            return Err(bad(format!(
+                "{} sweep cells, the spec has {}",
+                s.tallies.len(),
+                total.len()
+            )));
+        }
+        for (ci, (row, sum_row)) in s.tallies.iter().zip(total.iter_mut()).enumerate() {
+            if row.len() != sum_row.len() {
+                return Err(bad(format!(
+                    "cell {ci} has {} profiles, the spec {}",
+                    row.len(),
+                    sum_row.len()
+                )));
+            }
+            let share = Shard {
+                index: s.shard,
+                count: s.of,
+            };
+            let expected: u64 = share
+                .chunks(first.trials)
+                .map(|c| super::CHUNK.min(first.trials - c * super::CHUNK))
+                .sum();
+            for (t, sum) in row.iter().zip(sum_row.iter_mut()) {
+                if t.trials != expected {
+                    return Err(bad(format!(
+                        "cell {ci}: {} trials, shard {share} of {} trials runs {expected}",
+                        t.trials, first.trials
+                    )));
+                }
+                let n = sum.metrics();
+                if t.sums.len() != n || t.sums_sq.len() != n {
+                    return Err(bad(format!(
+                        "cell {ci}: {} metrics, the model has {n}",
+                        t.sums.len()
+                    )));
+                }
+                let squares = t
+                    .sums_sq
+                    .iter()
+                    .map(|q| q.parse::<u128>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| bad(format!("cell {ci}: a sum of squares: {e}")))?;
+                *sum += &Tally::from_sums(t.trials, t.sums.clone(), squares);
+            }
+        }
+    }
+    Ok(total)
+}

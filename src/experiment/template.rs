@@ -1,0 +1,174 @@
+//! `krunch new SYSTEM SCENARIO`: a commented spec to start from, with every
+//! parameter of the scenario from the registry (what it means, its type,
+//! its default or "required"), the rule variants, the metrics, and a sweep
+//! and charts left commented out. Required parameters are filled from the
+//! scenario's first test point (or a value of the right type), so the spec
+//! runs as written.
+
+use crate::systems::ParamError;
+use crate::systems::registry::{Need, ParamDecl, ParamKind, RuleSet, rule_set};
+use std::fmt::Write;
+
+/// `text` as a TOML value: numbers and flags bare, anything else quoted.
+fn toml_value(text: &str) -> String {
+    if text.parse::<i64>().is_ok() || text == "true" || text == "false" {
+        text.to_string()
+    } else if text.parse::<f64>().is_ok_and(f64::is_finite) {
+        if text.contains('.') {
+            text.to_string()
+        } else {
+            format!("{text}.0")
+        }
+    } else {
+        format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// A value of `d`'s type to fill in where it is required.
+fn stand_in(rules: &RuleSet, d: &ParamDecl) -> String {
+    match &d.kind {
+        ParamKind::Int { lo, hi } => (*lo.max(&1)).min(*hi).to_string(),
+        ParamKind::Real { lo, .. } => format!("{lo:?}"),
+        ParamKind::Flag => "false".into(),
+        ParamKind::Choice(values) => toml_value(values[0]),
+        ParamKind::Text { example } => format!("\"{example}\""),
+        ParamKind::Preset { catalogue, .. } => toml_value(
+            rules
+                .presets_of(catalogue)
+                .next()
+                .map_or("custom", |p| p.name),
+        ),
+    }
+}
+
+/// One line of comment text, wrapped at about 76 columns.
+fn comment(out: &mut String, text: &str) {
+    let mut line = String::from("#");
+    for word in text.split_whitespace() {
+        if line.len() + 1 + word.len() > 76 && line.len() > 1 {
+            let _ = writeln!(out, "{line}");
+            line = String::from("#");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    let _ = writeln!(out, "{line}");
+}
+
+/// The spec text for `system`'s `scenario`.
+pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
+    let rules = rule_set(system)?;
+    let sc = rules.scenario(scenario)?;
+    let point: &[(&str, &str)] = sc.test_points.first().copied().unwrap_or(&[]);
+    let params = (sc.params)();
+    let mut o = String::new();
+    comment(
+        &mut o,
+        &format!(
+            "{} — {}: {} (seed text: {}, {}).",
+            rules.title, sc.name, sc.about, rules.seed, sc.seed_section
+        ),
+    );
+    comment(
+        &mut o,
+        &format!(
+            "Written by `krunch new {system} {scenario}`. Run it with `krunch run FILE`; every field is explained in README.md, and `krunch list {system} {scenario}` lists the same parameters."
+        ),
+    );
+    o.push('\n');
+    let _ = writeln!(o, "title = \"{} {}\"", rules.name, sc.name);
+    let _ = writeln!(o, "system = \"{system}\"");
+    let _ = writeln!(o, "scenario = \"{scenario}\"");
+    o.push_str("# Monte Carlo trials per sweep cell and profile; exact values are computed\n# besides wherever the model has them.\ntrials = 200000\n");
+    o.push_str(
+        "# The same seed gives byte-identical results on any number of threads.\nseed = 1\n",
+    );
+    let metrics = (sc.metrics)();
+    o.push_str("# Metrics to report (all when left out):\n");
+    for m in &metrics {
+        let _ = writeln!(o, "#   {:<30} {} — {}", m.id, m.label, m.about);
+    }
+    let ids: Vec<String> = metrics
+        .iter()
+        .take(3)
+        .map(|m| format!("\"{}\"", m.id))
+        .collect();
+    let _ = writeln!(o, "# metrics = [{}]", ids.join(", "));
+    if !rules.variants.is_empty() {
+        o.push_str("\n# Rule variants (a choice of reading or of rule version); the first value is\n# the default.\n[variants]\n");
+        for v in rules.variants {
+            comment(&mut o, &format!("{}: {}", v.name, v.about));
+            let _ = writeln!(
+                o,
+                "# {} = \"{}\"   # {}",
+                v.name,
+                v.values[0],
+                v.values.join(" | ")
+            );
+        }
+    }
+    o.push_str("\n# Parameters every profile starts from. Required ones are set (from an\n# example); the others are commented out at their default.\n[base]\n");
+    let mut swept = None;
+    for d in &params {
+        let given = point
+            .iter()
+            .find(|(k, _)| *k == d.name)
+            .map(|(_, v)| toml_value(v));
+        let mut about = d.about.clone();
+        if !d.seed.is_empty() {
+            about = format!("{about} ({})", d.seed);
+        }
+        comment(
+            &mut o,
+            &format!(
+                "{}: {} [{}; {}]",
+                d.name,
+                about,
+                d.type_text(),
+                d.need_text()
+            ),
+        );
+        match (&d.need, given) {
+            (Need::Required, given) => {
+                let value = given.unwrap_or_else(|| stand_in(rules, d));
+                let _ = writeln!(o, "{} = {value}", d.name);
+                if swept.is_none() && matches!(d.kind, ParamKind::Int { .. }) {
+                    swept = Some(d);
+                }
+            }
+            (_, Some(value)) => {
+                let _ = writeln!(o, "{} = {value}", d.name);
+            }
+            (Need::Default(v), None) => {
+                let _ = writeln!(o, "# {} = {}", d.name, toml_value(v));
+            }
+            (Need::Optional, None) => {
+                let _ = writeln!(o, "# {} = {}", d.name, stand_in(rules, d));
+            }
+        }
+    }
+    o.push_str("\n# One [[profile]] per thing compared: a name, and the parameters that differ\n# from [base] (and `variants = { ... }` of its own, if any).\n[[profile]]\nname = \"first\"\n");
+    o.push_str("\n# A sweep runs every combination of the values listed (one axis per line).\n");
+    match swept {
+        Some(d) => {
+            let ParamKind::Int { lo, hi } = d.kind else {
+                unreachable!("only whole-number parameters are picked")
+            };
+            let values: Vec<String> = (lo.max(1)..=hi.min(lo.max(1) + 3))
+                .map(|v| v.to_string())
+                .collect();
+            let _ = writeln!(o, "# [sweep]\n# {} = [{}]", d.name, values.join(", "));
+            let first = metrics.first().map_or("", |m| m.id);
+            let _ = writeln!(
+                o,
+                "\n# Charts: bar (every cell), line (along one sweep axis: x; `by` another axis\n# for a line per value, `at = {{ axis = value }}` for a slice), heatmap (x, y).\n# [[chart]]\n# kind = \"line\"\n# metric = \"{first}\"\n# x = \"{}\"",
+                d.name
+            );
+        }
+        None => {
+            o.push_str("# [sweep]\n# parameter = [value, value]\n");
+        }
+    }
+    o.push_str("\n# Pinned expectations for `krunch check` (or let `krunch check --update` write\n# baselines):\n# [[expect]]\n# metric = \"...\"\n# value = 0.5\n");
+    Ok(o)
+}
