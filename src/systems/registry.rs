@@ -10,12 +10,7 @@ use super::{Model, bfg, crisis, gce, krygothic};
 use std::fmt::Write as _;
 
 /// Every rule set krunch knows: adding one is one line here.
-pub static RULE_SETS: &[&RuleSet] = &[
-    &gce::RULES,
-    &bfg::RULES,
-    &krygothic::RULES,
-    &crisis::RULES,
-];
+pub static RULE_SETS: &[&RuleSet] = &[&gce::RULES, &bfg::RULES, &krygothic::RULES, &crisis::RULES];
 
 /// A rule set: a folder under `src/systems/`.
 #[derive(Debug)]

@@ -299,7 +299,11 @@ pub fn turn_params() -> Vec<ParamDecl> {
 /// Every metric of the attack scenario.
 pub const TURN_METRICS: [MetricDecl; 11] = [
     MetricDecl::probability("p_hit", "P(at least one hit)", "P(some attack hits)"),
-    MetricDecl::mean("mean_hits", "mean hits", "expected hits this turn (dodged ones not counted)"),
+    MetricDecl::mean(
+        "mean_hits",
+        "mean hits",
+        "expected hits this turn (dodged ones not counted)",
+    ),
     MetricDecl::probability("hits={k}", "P({k} hits)", "P(exactly k attacks hit)"),
     MetricDecl::mean(
         "mean_health_lost",
@@ -374,7 +378,16 @@ impl Mechanic for Turn {
     }
 
     fn record(&self, (t, hits, back, dodged): &TurnState, sink: &mut impl MetricSink) {
-        let [p_hit, mean_hits, lost, nonlethal, durability, incap, dying, dead] = self.m;
+        let [
+            p_hit,
+            mean_hits,
+            lost,
+            nonlethal,
+            durability,
+            incap,
+            dying,
+            dead,
+        ] = self.m;
         let h = self.attack.defence.health;
         sink.record(p_hit, u64::from(*hits > 0));
         sink.record(mean_hits, u64::from(*hits));
@@ -582,10 +595,7 @@ impl Repeated for Fight {
         let t = &s.target;
         sink.record(dead, u64::from(t.dead()));
         sink.record(dying, u64::from(t.dying()));
-        sink.record(
-            overwhelmed,
-            u64::from(t.health > 0 && t.overwhelmed),
-        );
+        sink.record(overwhelmed, u64::from(t.health > 0 && t.overwhelmed));
         sink.record(
             ko,
             u64::from(t.health > 0 && !t.overwhelmed && t.knocked_out()),
@@ -642,7 +652,10 @@ pub fn build_fight(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Par
         let mean_turns = model
             .exact()
             .and_then(|v| {
-                let i = model.metrics().iter().position(|d| d.name == "mean_turns")?;
+                let i = model
+                    .metrics()
+                    .iter()
+                    .position(|d| d.name == "mean_turns")?;
                 Some(v[i])
             })
             .ok_or_else(|| {
@@ -691,8 +704,13 @@ mod tests {
     #[test]
     fn rof_penalty_cover_and_parry_set_the_hit_chance() {
         // ranged: 2d6 + 3 >= 4 always, then the second at -2: 2d6 + 1 >= 4
-        let m = build("crisis", "attack", &with(&[("rof", "2"), ("attacks", "2")]), &Params::new())
-            .unwrap();
+        let m = build(
+            "crisis",
+            "attack",
+            &with(&[("rof", "2"), ("attacks", "2")]),
+            &Params::new(),
+        )
+        .unwrap();
         let p1 = 1.0;
         let p2 = 35.0 / 36.0;
         assert!((value(&*m, "mean_hits") - (p1 + p2)).abs() < 1e-12);
@@ -705,7 +723,13 @@ mod tests {
         )
         .unwrap();
         assert!((value(&*m, "p_hit") - 35.0 / 36.0).abs() < 1e-12);
-        let m = build("crisis", "attack", &with(&[("cover", "total")]), &Params::new()).unwrap();
+        let m = build(
+            "crisis",
+            "attack",
+            &with(&[("cover", "total")]),
+            &Params::new(),
+        )
+        .unwrap();
         assert_eq!(value(&*m, "p_hit"), 0.0);
         // melee against Parry 10: 2d6 + 3 >= 10
         let m = build(
@@ -761,7 +785,10 @@ mod tests {
             value(&*m, "mean_turns")
         };
         let (one, all, best) = (turns("one"), turns("all"), turns("best"));
-        assert!(best <= one + 1e-12 && best <= all + 1e-12, "{one} {all} {best}");
+        assert!(
+            best <= one + 1e-12 && best <= all + 1e-12,
+            "{one} {all} {best}"
+        );
         assert!(all < one);
         let e = build(
             "crisis",
@@ -777,8 +804,8 @@ mod tests {
 
     #[test]
     fn carried_ap_follow_the_cap() {
-        let attack = read_attack(&with(&[("rof", "4"), ("attack_ap", "2")]).bound(fight_params()))
-            .unwrap();
+        let attack =
+            read_attack(&with(&[("rof", "4"), ("attack_ap", "2")]).bound(fight_params())).unwrap();
         let one = fight_model(attack.clone(), 1);
         let f = one.rule();
         // one 2-AP attack: 4 -> carry 2 -> 6 -> carry 4 -> 6 (capped) -> carry 4

@@ -1,7 +1,7 @@
 //! Skill checks against the difficulty ladder (with Extras), contests
 //! (dodging an area attack) and turn order.
 
-use super::rules::{SkillRoll, modifier};
+use super::rules::{SkillRoll, asset_list, modifier};
 use super::{roll_params, skill_roll};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::systems::step_model::{Mechanic, StepModel};
@@ -131,7 +131,10 @@ impl Mechanic for Check {
 pub fn build_check(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
     let roll = skill_roll(p)?;
     let bonus = p.need_int("skill")?
-        + modifier(&p.word("assets")?.unwrap_or_default(), p.need_int("unfavourable")?)
+        + modifier(
+            &asset_list("assets", p.word("assets")?)?,
+            p.need_int("unfavourable")?,
+        )
         + p.need_int("circumstance")?;
     let opponent = p
         .int("opponent_skill")?
@@ -217,7 +220,10 @@ impl Mechanic for TurnOrder {
 
     fn step<R: Roller>(&self, _i: usize, dice: &mut R, s: &mut (i64, i64)) {
         // "Mind ± Circumstance"
-        *s = (self.roll.dice(dice) + self.pc, self.roll.dice(dice) + self.npc);
+        *s = (
+            self.roll.dice(dice) + self.pc,
+            self.roll.dice(dice) + self.npc,
+        );
     }
 
     fn metrics(&self) -> &MetricList {
@@ -286,7 +292,10 @@ mod tests {
     fn contest_ties_go_to_the_opponent_and_turn_order_ties_to_the_pc() {
         let m = model("check", &[("skill", "3"), ("opponent_skill", "3")]);
         // P(two 2d6 totals tie) = sum of squared 2d6 probabilities = 146 / 1296
-        let p_tie = (1..=11).map(|t: i32| (6 - (t - 6).abs()).pow(2)).sum::<i32>() as f64 / 1296.0;
+        let p_tie = (1..=11)
+            .map(|t: i32| (6 - (t - 6).abs()).pow(2))
+            .sum::<i32>() as f64
+            / 1296.0;
         assert!((value(&*m, "p_win_contest") - (1.0 - p_tie) / 2.0).abs() < 1e-12);
         let m = model("turn_order", &[("pc_mind", "3"), ("npc_mind", "3")]);
         assert!((value(&*m, "p_pc_first") - (1.0 + p_tie) / 2.0).abs() < 1e-12);

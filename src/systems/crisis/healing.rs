@@ -5,7 +5,7 @@
 //! over wounds, solved exactly with the kernel's absorbing chain.
 
 use super::rules::{
-    DEAD_AT, NORMAL_DIFFICULTY, SkillRoll, distinct_assets, medicine_modifier,
+    DEAD_AT, NORMAL_DIFFICULTY, SkillRoll, asset_list, distinct_assets, medicine_modifier,
     natural_healing_modifier,
 };
 use super::{roll_params, skill_roll};
@@ -15,7 +15,8 @@ use crate::systems::{
     TrialValues,
 };
 
-const HEALING: &str = "Healing; Healing A Character; Healing A Dying Character; Healing Non-Lethal Damage";
+const HEALING: &str =
+    "Healing; Healing A Character; Healing A Dying Character; Healing Non-Lethal Damage";
 const NATURAL: &str = "Natural Healing";
 
 /// What a critical failure on the daily Body roll is: the seed uses the
@@ -344,13 +345,11 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     if wounds >= dead_at {
         return Err(ParamError::new(
             "wounds",
-            format!(
-                "{wounds} wounds take Health {health} to -10 or below: the patient is dead"
-            ),
+            format!("{wounds} wounds take Health {health} to -10 or below: the patient is dead"),
         ));
     }
     let healer = p.int("healer_skill")?;
-    let assets = p.word("medical_assets")?.unwrap_or_default();
+    let assets = asset_list("medical_assets", p.word("medical_assets")?)?;
     let self_treatment = p.flag("self_treatment")?;
     if healer.is_none() && (self_treatment || p.has("medical_assets")) {
         let field = if self_treatment {
@@ -383,7 +382,9 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     let m_nonlethal = medicine
         .filter(|_| p.need_int("nonlethal").is_ok_and(|n| n > 0))
         .map(|_| list.add(&d[2]));
-    let m_stabilised = medicine.filter(|_| wounds >= health).map(|_| list.add(&d[3]));
+    let m_stabilised = medicine
+        .filter(|_| wounds >= health)
+        .map(|_| list.add(&d[3]));
     let m_days = list.add(&d[4]);
     let mut m_day = list.family(&d[5], 0..=shown);
     m_day.push(list.add_k(&d[6], shown));

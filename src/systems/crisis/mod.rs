@@ -21,7 +21,8 @@ use rules::SkillRoll;
 /// The seed file.
 pub const SEED: &str = "003_e08bb638dba16bed.txt";
 
-const ROLL: &str = "Difficulty (the dice are not given: a parameter); Attacking and Damaging (the Extras example)";
+const ROLL: &str =
+    "Difficulty (the dice are not given: a parameter); Attacking and Damaging (the Extras example)";
 
 /// Crisis as the registry sees it.
 pub static RULES: RuleSet = RuleSet {

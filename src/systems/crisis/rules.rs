@@ -137,6 +137,21 @@ pub fn modifier(assets: &str, unfavourable: i64) -> i64 {
     distinct_assets(assets) as i64 - unfavourable
 }
 
+/// The asset list of parameter `field`, refusing a bare count: assets of
+/// the same type do not stack, so the spec names their types.
+pub fn asset_list(field: &str, assets: Option<String>) -> Result<String, ParamError> {
+    let assets = assets.unwrap_or_default();
+    if assets.trim().parse::<i64>().is_ok() {
+        return Err(ParamError::new(
+            field,
+            format!(
+                "'{assets}' is a number: name the asset types, comma-separated (\"rope, climbing gear\"), since same-type assets do not stack"
+            ),
+        ));
+    }
+    Ok(assets)
+}
+
 /// How many different asset types a comma-separated list names.
 pub fn distinct_assets(assets: &str) -> usize {
     let mut kinds: Vec<&str> = assets
@@ -372,10 +387,7 @@ pub const CARE_WORDS: &[&str] = &["none", "self", "doctor", "hospital"];
 
 /// The natural-healing modifier of a care level and conditions.
 pub fn natural_healing_modifier(care: &str, rough_travel: bool, poor_conditions: bool) -> i64 {
-    let care = CARE
-        .iter()
-        .find(|(w, _)| *w == care)
-        .map_or(0, |(_, m)| *m);
+    let care = CARE.iter().find(|(w, _)| *w == care).map_or(0, |(_, m)| *m);
     care - 2 * i64::from(rough_travel) - 2 * i64::from(poor_conditions)
 }
 
@@ -538,7 +550,9 @@ mod tests {
         has("-1 Unfavorable Circumstance");
         has("multiple assets of the same type do not stack");
         has("-2 Cover -4 Heavy Cover unhittable Total Cover");
-        has("total cover becomes heavy cover; while in light cover you count as not being behind cover at all");
+        has(
+            "total cover becomes heavy cover; while in light cover you count as not being behind cover at all",
+        );
         has("a minimum of 0 AP and a maximum of 6 AP");
         has("the character recovers 4 AP");
         has("at the expense of 1 AP, and a cumulative -2 penalty on HIT, per extra Attack");
@@ -551,8 +565,12 @@ mod tests {
         has("the penalty is reduced to 0, rather than a +1 bonus");
         has("heals 2 non-lethal wounds");
         has("-2 Rough traveling -2 No medical attention -2 Poor environmental conditions");
-        has("Medical attention from self +1 Medical attention from a doctor +2 Medical attention from a doctor in good condition");
+        has(
+            "Medical attention from self +1 Medical attention from a doctor +2 Medical attention from a doctor in good condition",
+        );
         has("His roll results in a 13. This nets him 2 Extras");
-        has("The durability of armor is reduced to 7, and the target only receives 2 points of damage");
+        has(
+            "The durability of armor is reduced to 7, and the target only receives 2 points of damage",
+        );
     }
 }
