@@ -860,6 +860,38 @@ mod tests {
     }
 
     #[test]
+    fn large_fights_are_sampled_and_the_best_policy_refuses_them() {
+        let big = [
+            ("skill", "0"),
+            ("damage", "3"),
+            ("target_health", "100"),
+            ("armour_dr", "3"),
+            ("armour_durability", "200"),
+            ("rof", "2"),
+        ];
+        let m = build("crisis", "fight", &params(&big), &Params::new()).unwrap();
+        assert!(m.exact().is_none());
+        let e = build(
+            "crisis",
+            "fight",
+            &params(&[&big[..], &[("policy", "best")]].concat()),
+            &Params::new(),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "policy");
+        // armour-piercing: no non-lethal wounds possible, few states, exact
+        let m = build(
+            "crisis",
+            "fight",
+            &params(&[&big[..], &[("armour_piercing", "true")]].concat()),
+            &Params::new(),
+        )
+        .unwrap();
+        assert!(m.exact().is_some());
+    }
+
+    #[test]
     fn carried_ap_follow_the_cap() {
         let attack =
             read_attack(&with(&[("rof", "4"), ("attack_ap", "2")]).bound(fight_params())).unwrap();

@@ -50,6 +50,9 @@ pub const MAX_ROLL_OUTCOMES: usize = 4096;
 #[derive(Clone, Debug)]
 pub struct SkillRoll {
     dice: Expr,
+    /// `Some((count, sides))` when the dice are a plain `NdS` sum: the
+    /// sampler then sums the same dice without walking the expression.
+    plain: Option<(u32, u32)>,
     /// The dice's exact law (value, probability), each value once.
     law: Arc<[(i64, f64)]>,
     extras_step: i64,
@@ -85,8 +88,20 @@ impl SkillRoll {
                 format!("{extras_step} is impossible: an Extra needs at least 1 point"),
             ));
         }
+        let plain = match &dice {
+            Expr::Pool(pool)
+                if pool.keep.is_none()
+                    && pool.explode.is_none()
+                    && pool.reroll.is_none()
+                    && pool.faces.iter().copied().eq(1..=pool.faces.len() as i64) =>
+            {
+                Some((pool.count, pool.faces.len() as u32))
+            }
+            _ => None,
+        };
         Ok(SkillRoll {
             dice,
+            plain,
             law: law.into(),
             extras_step,
         })
@@ -95,7 +110,13 @@ impl SkillRoll {
     /// The dice total (without the skill): the sampler rolls the real dice,
     /// the exact evaluator branches on the law.
     pub fn dice<R: Roller>(&self, dice: &mut R) -> i64 {
-        dice.known(|| self.law.clone(), |d| self.dice.sample(d))
+        dice.known(
+            || self.law.clone(),
+            |d| match self.plain {
+                Some((count, sides)) => i64::from(d.sum(count, sides)),
+                None => self.dice.sample(d),
+            },
+        )
     }
 
     /// The dice's exact law.
@@ -509,6 +530,15 @@ mod tests {
         assert_eq!(e.field, "extras_step");
         let r = SkillRoll::new("2d6", "roll", 4).unwrap();
         assert!((r.p_success(0, 7) - 21.0 / 36.0).abs() < 1e-12);
+        // the plain-sum sampler rolls the very dice the expression rolls
+        assert_eq!(r.plain, Some((2, 6)));
+        let mut a = crate::dice::BatchedRoller::new(3, &[1]);
+        let mut b = crate::dice::BatchedRoller::new(3, &[1]);
+        for _ in 0..1000 {
+            assert_eq!(r.dice(&mut a), r.dice.sample(&mut b));
+        }
+        assert_eq!(SkillRoll::new("2d6+1", "roll", 4).unwrap().plain, None);
+        assert_eq!(SkillRoll::new("d{0,1,2}", "roll", 4).unwrap().plain, None);
         assert_eq!(r.lowest(), 2);
     }
 
