@@ -100,6 +100,30 @@ fn vehicle(scenario: &str, base: &[&str]) -> String {
     )
 }
 
+/// A valid Crisis fight spec; `crisis(n, text)` replaces its line `n`.
+const CRISIS: &str = r#"name = "cat"
+title = "Crisis catalogue"
+system = "crisis"
+scenario = "fight"
+trials = 2000
+seed = 1
+
+[base]
+skill = 2
+damage = 5
+target_health = 8
+roll = "2d6"
+extras_step = 4
+cover = "none"
+
+[[profile]]
+name = "gun"
+"#;
+
+fn crisis(n: usize, text: &str) -> String {
+    replace_line(CRISIS, n, text)
+}
+
 /// One bad input: files to write into a scratch folder (`cat.toml` is the
 /// spec unless a case says otherwise), the command line (`{dir}` is the
 /// scratch folder), and what the message must contain.
@@ -1282,6 +1306,66 @@ fn catalogue() -> Vec<Case> {
             &["cat.toml:10: base.unopposed_location:", "did you mean 'engines'"],
         ),
     ]);
+    // --- Crisis (issue 13) ---
+    c.extend([
+        spec_case(
+            "crisis: an Extras step of 0",
+            crisis(13, "extras_step = 0"),
+            &["cat.toml:13: base.extras_step:", "0 is impossible"],
+        ),
+        spec_case(
+            "crisis: a roll that cannot be read",
+            crisis(12, "roll = \"2d6+\""),
+            &["cat.toml:12: base.roll:", "cannot be read"],
+        ),
+        spec_case(
+            "crisis: a roll too large to evaluate",
+            crisis(12, "roll = \"1000d10000\""),
+            &["cat.toml:12: base.roll:", "cannot be evaluated"],
+        ),
+        spec_case(
+            "crisis: a roll that is a comparison",
+            crisis(12, "roll = \"2d6>=7\""),
+            &["cat.toml:12: base.roll:", "comparison"],
+        ),
+        spec_case(
+            "crisis: a fight against total cover never ends",
+            crisis(14, "cover = \"total\""),
+            &["base.cover:", "never ends"],
+        ),
+        spec_case(
+            "crisis: a melee attack without the target's Parry",
+            crisis(14, "kind = \"melee\""),
+            &["target_parry", "Parry"],
+        ),
+        spec_case(
+            "crisis: Parry on a ranged attack",
+            crisis(14, "target_parry = 7"),
+            &["cat.toml:14: base.target_parry:", "DL 4"],
+        ),
+        spec_case(
+            "crisis: more attacks than the RoF",
+            crisis(4, "scenario = \"attack\"").replace("cover = \"none\"", "attacks = 3"),
+            &["cat.toml:14: base.attacks:", "RoF"],
+        ),
+        spec_case(
+            "crisis: assets as a count, not types",
+            crisis(4, "scenario = \"check\"")
+                .replace("damage = 5\ntarget_health = 8\n", "assets = 2\n\n")
+                .replace("cover = \"none\"", ""),
+            &["cat.toml:10: base.assets:", "name the asset types"],
+        ),
+        spec_case(
+            "crisis: a dead patient to heal",
+            crisis(4, "scenario = \"healing\"")
+                .replace(
+                    "skill = 2\ndamage = 5\ntarget_health = 8",
+                    "health = 5\nwounds = 15\nbody = 1",
+                )
+                .replace("cover = \"none\"", ""),
+            &["cat.toml:10: base.wounds:", "dead"],
+        ),
+    ]);
     c.push(cmd_case(
         "prob chart of a bad type",
         &["prob", "d6", "--chart", "{dir}/x.gif"],
@@ -1347,7 +1431,7 @@ fn run_case(i: usize, case: &Case) -> Result<(), String> {
 
 #[test]
 fn the_template_itself_is_good() {
-    for (i, template) in [TEMPLATE, MELEE].into_iter().enumerate() {
+    for (i, template) in [TEMPLATE, MELEE, CRISIS].into_iter().enumerate() {
         let dir = scratch(9990 + i);
         std::fs::write(dir.join("cat.toml"), template).unwrap();
         let out = dir.join("out");

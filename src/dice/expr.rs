@@ -491,6 +491,10 @@ impl Expr {
     pub fn sample(&self, dice: &mut impl Roller) -> i64 {
         match self {
             Expr::Number(n) => *n,
+            // a plain sum needs no list of the dice: the same dice, summed in order
+            Expr::Pool(pool) if pool.keep.is_none() => {
+                (0..pool.count).fold(0, |a: i64, _| a.saturating_add(pool.sample_die(dice)))
+            }
             Expr::Pool(pool) => {
                 let mut values = pool.sample_values(dice);
                 match pool.keep {

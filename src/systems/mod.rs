@@ -4,6 +4,7 @@
 //! knows about the command line.
 
 pub mod bfg;
+pub mod crisis;
 pub mod gce;
 pub mod krygothic;
 mod metrics;

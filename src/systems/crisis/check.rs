@@ -1,0 +1,304 @@
+//! Skill checks against the difficulty ladder (with Extras), contests
+//! (dodging an area attack) and turn order.
+
+use super::rules::{SkillRoll, asset_list, modifier};
+use super::{roll_params, skill_roll};
+use crate::dice::{Metric, MetricSink, Roller};
+use crate::systems::step_model::{Mechanic, StepModel};
+use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Params};
+
+const DIFFICULTY: &str = "Difficulty; Difficulty Modifier; Stacking Modifiers";
+const DODGING: &str = "Dodging";
+const TURN_ORDER: &str = "Turn Order";
+
+/// Most Extras shown one by one; more are counted in the last row.
+const EXTRAS_SHOWN: u32 = 6;
+
+/// Parameters of the check scenario.
+pub fn check_params() -> Vec<ParamDecl> {
+    let mut p = roll_params();
+    p.extend([
+        ParamDecl::int("skill", -10, 30)
+            .required()
+            .about("the skill (or attribute) added to the roll")
+            .seed(DIFFICULTY),
+        ParamDecl::int("difficulty", 0, 40)
+            .default("4")
+            .about("the Difficulty Level: 0 Trivial, 4 Normal, 8 Challenging, 12 Hard, 16 Very Hard, 20 Impossible")
+            .seed(DIFFICULTY),
+        ParamDecl::text("assets", "climbing gear, rope")
+            .about("assets at hand, comma-separated by type: +1 per distinct type (same-type assets do not stack)")
+            .seed(DIFFICULTY),
+        ParamDecl::int("unfavourable", 0, 20)
+            .default("0")
+            .about("unfavourable circumstances, -1 each")
+            .seed(DIFFICULTY),
+        ParamDecl::int("circumstance", -20, 20)
+            .default("0")
+            .about("any other circumstance modifier")
+            .seed(DIFFICULTY),
+        ParamDecl::int("opponent_skill", -10, 30)
+            .about("a contest: the opponent rolls the same dice plus this skill (a dodge: the attacker's weapon skill); the check must beat the opponent's total")
+            .seed(DODGING),
+        ParamDecl::int("opponent_circumstance", -20, 20)
+            .default("0")
+            .about("the opponent's modifiers in a contest")
+            .seed(DODGING),
+    ]);
+    p
+}
+
+/// Every metric of the check scenario.
+pub const CHECK_METRICS: [MetricDecl; 5] = [
+    MetricDecl::probability(
+        "p_success",
+        "P(success)",
+        "P(the total reaches the difficulty)",
+    ),
+    MetricDecl::mean(
+        "mean_extras",
+        "mean Extras",
+        "expected Extras (0 on a failure)",
+    ),
+    MetricDecl::probability(
+        "extras={k}",
+        "P({k} Extras)",
+        "P(exactly k Extras; a failure counts 0)",
+    ),
+    MetricDecl::probability(
+        "extras>{k}",
+        "P(more than {k} Extras)",
+        "P(more Extras than the last row shown)",
+    ),
+    MetricDecl::probability(
+        "p_win_contest",
+        "P(wins the contest)",
+        "P(the total beats the opponent's total; ties go to the opponent)",
+    ),
+];
+
+/// A check, or a contest when an opponent rolls too.
+struct Check {
+    roll: SkillRoll,
+    bonus: i64,
+    difficulty: i64,
+    opponent: Option<i64>,
+    list: MetricList,
+    success: Metric,
+    mean_extras: Metric,
+    extras: Vec<Metric>,
+    win: Option<Metric>,
+}
+
+/// (total, opponent's total)
+type Totals = (i64, i64);
+
+impl Mechanic for Check {
+    type State = Totals;
+
+    fn start(&self) -> Totals {
+        (0, 0)
+    }
+
+    fn steps(&self) -> usize {
+        1
+    }
+
+    fn step<R: Roller>(&self, _i: usize, dice: &mut R, s: &mut Totals) {
+        s.0 = self.roll.dice(dice) + self.bonus;
+        if let Some(opponent) = self.opponent {
+            s.1 = self.roll.dice(dice) + opponent;
+        }
+    }
+
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
+    fn record(&self, &(total, opponent): &Totals, sink: &mut impl MetricSink) {
+        let extras = self.roll.extras(total, self.difficulty);
+        sink.record(self.success, u64::from(extras.is_some()));
+        let n = extras.unwrap_or(0);
+        sink.record(self.mean_extras, u64::from(n));
+        sink.record(self.extras[n.min(EXTRAS_SHOWN + 1) as usize], 1);
+        if let Some(win) = self.win {
+            sink.record(win, u64::from(total > opponent));
+        }
+    }
+}
+
+/// Builds the check scenario.
+pub fn build_check(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let roll = skill_roll(p)?;
+    let bonus = p.need_int("skill")?
+        + modifier(
+            &asset_list("assets", p.word("assets")?)?,
+            p.need_int("unfavourable")?,
+        )
+        + p.need_int("circumstance")?;
+    let opponent = p
+        .int("opponent_skill")?
+        .map(|s| p.need_int("opponent_circumstance").map(|c| s + c))
+        .transpose()?;
+    let mut list = MetricList::new();
+    let [success, mean, exactly, beyond, win] = &CHECK_METRICS;
+    let success = list.add(success);
+    let mean_extras = list.add(mean);
+    let mut extras = list.family(exactly, 0..=EXTRAS_SHOWN);
+    extras.push(list.add_k(beyond, EXTRAS_SHOWN));
+    let win = opponent.map(|_| list.add(win));
+    Ok(Box::new(StepModel::new(Check {
+        roll,
+        bonus,
+        difficulty: p.need_int("difficulty")?,
+        opponent,
+        list,
+        success,
+        mean_extras,
+        extras,
+        win,
+    })))
+}
+
+/// Parameters of the turn-order scenario.
+pub fn turn_order_params() -> Vec<ParamDecl> {
+    let mut p = roll_params();
+    p.extend([
+        ParamDecl::int("pc_mind", -10, 30)
+            .required()
+            .about("the player character's Mind")
+            .seed(TURN_ORDER),
+        ParamDecl::int("pc_circumstance", -20, 20)
+            .default("0")
+            .about("the player character's circumstance modifier")
+            .seed(TURN_ORDER),
+        ParamDecl::int("npc_mind", -10, 30)
+            .required()
+            .about("the NPC's (or NPC group's) Mind")
+            .seed(TURN_ORDER),
+        ParamDecl::int("npc_circumstance", -20, 20)
+            .default("0")
+            .about("the NPC's circumstance modifier")
+            .seed(TURN_ORDER),
+    ]);
+    p
+}
+
+/// Every metric of the turn-order scenario.
+pub const TURN_ORDER_METRICS: [MetricDecl; 2] = [
+    MetricDecl::probability(
+        "p_pc_first",
+        "P(player character acts first)",
+        "P(the PC's initiative is at least the NPC's: 'If a player character and an NPC tie, the player character acts first')",
+    ),
+    MetricDecl::probability(
+        "p_tie",
+        "P(initiative tie)",
+        "P(both roll the same initiative, won by the PC)",
+    ),
+];
+
+struct TurnOrder {
+    roll: SkillRoll,
+    pc: i64,
+    npc: i64,
+    list: MetricList,
+    first: Metric,
+    tie: Metric,
+}
+
+impl Mechanic for TurnOrder {
+    type State = (i64, i64);
+
+    fn start(&self) -> (i64, i64) {
+        (0, 0)
+    }
+
+    fn steps(&self) -> usize {
+        1
+    }
+
+    fn step<R: Roller>(&self, _i: usize, dice: &mut R, s: &mut (i64, i64)) {
+        // "Mind ± Circumstance"
+        *s = (
+            self.roll.dice(dice) + self.pc,
+            self.roll.dice(dice) + self.npc,
+        );
+    }
+
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
+    fn record(&self, &(pc, npc): &(i64, i64), sink: &mut impl MetricSink) {
+        sink.record(self.first, u64::from(pc >= npc));
+        sink.record(self.tie, u64::from(pc == npc));
+    }
+}
+
+/// Builds the turn-order scenario.
+pub fn build_turn_order(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let mut list = MetricList::new();
+    let first = list.add(&TURN_ORDER_METRICS[0]);
+    let tie = list.add(&TURN_ORDER_METRICS[1]);
+    Ok(Box::new(StepModel::new(TurnOrder {
+        roll: skill_roll(p)?,
+        pc: p.need_int("pc_mind")? + p.need_int("pc_circumstance")?,
+        npc: p.need_int("npc_mind")? + p.need_int("npc_circumstance")?,
+        list,
+        first,
+        tie,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::{ParamValue, build};
+
+    fn model(scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn Model> {
+        let mut p = Params::new();
+        for (k, v) in pairs {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        build("crisis", scenario, &p, &Params::new()).unwrap()
+    }
+
+    fn value(m: &dyn Model, name: &str) -> f64 {
+        let i = m.metrics().iter().position(|d| d.name == name).unwrap();
+        m.exact().unwrap()[i]
+    }
+
+    #[test]
+    fn check_on_two_d6_counts_extras_by_fours() {
+        // skill 2, DL 4: 2d6 + 2 >= 4 always; Extras = (2d6 - 2) / 4
+        let m = model("check", &[("skill", "2")]);
+        assert!((value(&*m, "p_success") - 1.0).abs() < 1e-12);
+        // 2 Extras: 2d6 + 2 - 4 in 8..=11 -> 2d6 in 10..=12 = 6/36
+        assert!((value(&*m, "extras=2") - 6.0 / 36.0).abs() < 1e-12);
+        // assets of one type count once: skill 0 + 1 asset, DL 8 -> 2d6 >= 7
+        let m = model(
+            "check",
+            &[
+                ("skill", "0"),
+                ("difficulty", "8"),
+                ("assets", "rope, rope"),
+            ],
+        );
+        assert!((value(&*m, "p_success") - 21.0 / 36.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn contest_ties_go_to_the_opponent_and_turn_order_ties_to_the_pc() {
+        let m = model("check", &[("skill", "3"), ("opponent_skill", "3")]);
+        // P(two 2d6 totals tie) = sum of squared 2d6 probabilities = 146 / 1296
+        let p_tie = (1..=11)
+            .map(|t: i32| (6 - (t - 6).abs()).pow(2))
+            .sum::<i32>() as f64
+            / 1296.0;
+        assert!((value(&*m, "p_win_contest") - (1.0 - p_tie) / 2.0).abs() < 1e-12);
+        let m = model("turn_order", &[("pc_mind", "3"), ("npc_mind", "3")]);
+        assert!((value(&*m, "p_pc_first") - (1.0 + p_tie) / 2.0).abs() < 1e-12);
+        assert!((value(&*m, "p_tie") - p_tie).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,205 @@
+//! Crisis (`seeds/003_e08bb638dba16bed.txt`), a chapter of a tabletop RPG:
+//! Skill checks with Extras against the difficulty ladder, contests, turn
+//! order, attacks with RoF and action points, damage through armour with
+//! Durability, a fight over turns, and healing.
+//!
+//! The chapter never says which dice make a Skill roll nor how Extras are
+//! counted; both are parameters of every scenario (`roll`, a dice
+//! expression, and `extras_step`), with defaults that reproduce its one
+//! example, "His roll results in a 13. This nets him 2 Extras" (see
+//! [`rules::DEFAULT_EXTRAS_STEP`] and docs/DESIGN.md, Readings).
+
+pub mod attack;
+pub mod check;
+pub mod healing;
+pub mod rules;
+
+use crate::systems::registry::{ParamDecl, RuleSet, Scenario};
+use crate::systems::{ParamError, Params};
+use rules::SkillRoll;
+
+/// The seed file.
+pub const SEED: &str = "003_e08bb638dba16bed.txt";
+
+const ROLL: &str =
+    "Difficulty (the dice are not given: a parameter); Attacking and Damaging (the Extras example)";
+
+/// Crisis as the registry sees it.
+pub static RULES: RuleSet = RuleSet {
+    name: "crisis",
+    title: "Crisis (skill checks with Extras, attacks, armour, healing)",
+    seed: SEED,
+    variants: &[],
+    presets: &[],
+    scenarios: &[
+        Scenario {
+            name: "check",
+            about: "a Skill check against a Difficulty Level, with its Extras; or a contest",
+            seed_section: "Difficulty; Difficulty Modifier; Stacking Modifiers; Dodging",
+            params: check::check_params,
+            metrics: || check::CHECK_METRICS.to_vec(),
+            build: check::build_check,
+            test_points: &[
+                &[("skill", "2")],
+                &[
+                    ("skill", "4"),
+                    ("difficulty", "12"),
+                    ("assets", "rope, rope, climbing gear"),
+                    ("unfavourable", "1"),
+                ],
+                &[
+                    ("skill", "1"),
+                    ("roll", "1d20"),
+                    ("extras_step", "3"),
+                    ("difficulty", "8"),
+                ],
+                &[("skill", "3"), ("opponent_skill", "4")],
+            ],
+        },
+        Scenario {
+            name: "turn_order",
+            about: "initiative: Mind + circumstance, a PC against an NPC, ties to the PC",
+            seed_section: "Turns; Turn Order",
+            params: check::turn_order_params,
+            metrics: || check::TURN_ORDER_METRICS.to_vec(),
+            build: check::build_turn_order,
+            test_points: &[&[("pc_mind", "2"), ("npc_mind", "3")]],
+        },
+        Scenario {
+            name: "attack",
+            about: "one turn's attacks (RoF, AP, cover, ranged / melee / area) and their damage through armour",
+            seed_section: "Action Points; Attacks; RoF; Ranged Attacks; Melee Attacks; Area of Effect; Dodging; Cover; Damage; Damage Reduction; Non-lethal damage; Wounds",
+            params: attack::turn_params,
+            metrics: || attack::TURN_METRICS.to_vec(),
+            build: attack::build_turn,
+            test_points: &[
+                &[
+                    ("skill", "3"),
+                    ("damage", "5"),
+                    ("target_health", "10"),
+                    ("armour_dr", "3"),
+                    ("armour_durability", "10"),
+                    ("rof", "3"),
+                    ("attacks", "3"),
+                ],
+                &[
+                    ("skill", "2"),
+                    ("kind", "melee"),
+                    ("target_parry", "9"),
+                    ("damage", "3"),
+                    ("target_health", "4"),
+                    ("armour_dr", "2"),
+                    ("armour_durability", "3"),
+                    ("cover", "cover"),
+                ],
+                &[
+                    ("skill", "2"),
+                    ("kind", "area"),
+                    ("range_penalty", "1"),
+                    ("damage", "14"),
+                    ("target_health", "6"),
+                    ("target_athletics", "2"),
+                    ("rof", "2"),
+                    ("attacks", "2"),
+                ],
+                &[
+                    ("skill", "3"),
+                    ("damage", "2"),
+                    ("target_health", "3"),
+                    ("armour_dr", "4"),
+                    ("armour_durability", "20"),
+                    ("rof", "4"),
+                    ("attacks", "4"),
+                    ("armour_piercing", "false"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "fight",
+            about: "turns of attacks until the target is incapacitated: an absorbing chain over Health, non-lethal wounds, Durability and AP",
+            seed_section: "Action Points; RoF; Attacks; Damage; Damage Reduction; Non-lethal damage; Wounds",
+            params: attack::fight_params,
+            metrics: fight_metrics,
+            build: attack::build_fight,
+            test_points: &[
+                &[
+                    ("skill", "2"),
+                    ("damage", "4"),
+                    ("target_health", "8"),
+                    ("armour_dr", "2"),
+                    ("armour_durability", "6"),
+                    ("rof", "3"),
+                    ("attack_ap", "2"),
+                    ("policy", "all"),
+                ],
+                &[
+                    ("skill", "1"),
+                    ("kind", "melee"),
+                    ("target_parry", "8"),
+                    ("damage", "3"),
+                    ("target_health", "5"),
+                    ("armour_dr", "3"),
+                    ("armour_durability", "4"),
+                ],
+                &[
+                    ("skill", "3"),
+                    ("damage", "9"),
+                    ("target_health", "6"),
+                    ("armour_dr", "1"),
+                    ("armour_durability", "2"),
+                    ("rof", "3"),
+                    ("attack_ap", "2"),
+                    ("policy", "best"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "healing",
+            about: "a Medicine check, then daily Body rolls until full Health: days to heal",
+            seed_section: "Healing; Healing A Character; Healing A Dying Character; Healing Non-Lethal Damage; Natural Healing",
+            params: healing::params,
+            metrics: || healing::METRICS.to_vec(),
+            build: healing::build,
+            test_points: &[
+                &[("health", "10"), ("wounds", "4"), ("body", "1")],
+                &[
+                    ("health", "6"),
+                    ("wounds", "7"),
+                    ("body", "0"),
+                    ("care", "self"),
+                    ("poor_conditions", "true"),
+                    ("healer_skill", "2"),
+                    ("self_treatment", "true"),
+                    ("nonlethal", "3"),
+                    ("critical_failure", "fail_by_step"),
+                ],
+            ],
+        },
+    ],
+};
+
+/// The fight's metrics: its own, then the turns it takes.
+fn fight_metrics() -> Vec<crate::systems::MetricDecl> {
+    let mut m = attack::FIGHT_METRICS.to_vec();
+    m.extend(crate::systems::repeat_model::round_metrics("turns"));
+    m
+}
+
+/// The roll and the Extras rule, parameters of every scenario.
+fn roll_params() -> Vec<ParamDecl> {
+    vec![
+        ParamDecl::text("roll", rules::DEFAULT_ROLL)
+            .default(rules::DEFAULT_ROLL)
+            .about("the dice of a Skill roll, a dice expression (the seed never gives them); the skill and modifiers are added")
+            .seed(ROLL),
+        ParamDecl::int("extras_step", 1, 20)
+            .default("4")
+            .about("points above the difficulty per Extra (4: the seed's 13 against DL 4 nets 2)")
+            .seed(ROLL),
+    ]
+}
+
+/// The Skill roll the parameters describe.
+fn skill_roll(p: &Params) -> Result<SkillRoll, ParamError> {
+    SkillRoll::new(&p.need_word("roll")?, "roll", p.need_int("extras_step")?)
+}

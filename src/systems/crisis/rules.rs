@@ -1,0 +1,606 @@
+//! The Crisis chapter's rules as plain functions and tables: the difficulty
+//! ladder, the Skill roll and its Extras, modifiers, cover, action points
+//! and damage against armour. The scenarios only combine these.
+
+use crate::dice::{Expr, Roller};
+use crate::systems::ParamError;
+use std::sync::Arc;
+
+/// The difficulty ladder, "Difficulty Level Name Description":
+///
+/// > 0 Trivial Everyday tasks. / 1 Routine ... / 2 Simple ... / 3 Easy ... /
+/// > 4 Normal ... / 5 Demanding ... / 8 Challenging ... / 12 Hard ... /
+/// > 16 Very Hard ... / 20 Impossible A once in a lifetime achievement.
+///
+/// A test reads every row back out of the seed.
+pub const DIFFICULTY_LADDER: [(i64, &str); 10] = [
+    (0, "Trivial"),
+    (1, "Routine"),
+    (2, "Simple"),
+    (3, "Easy"),
+    (4, "Normal"),
+    (5, "Demanding"),
+    (8, "Challenging"),
+    (12, "Hard"),
+    (16, "Very Hard"),
+    (20, "Impossible"),
+];
+
+/// "Every task usually has a difficulty of 4"; "The Difficulty Level to hit
+/// is a 4" (Ranged Attacks).
+pub const NORMAL_DIFFICULTY: i64 = 4;
+
+/// The default Skill roll: the seed never names the dice (see DESIGN,
+/// Readings).
+pub const DEFAULT_ROLL: &str = "2d6";
+
+/// The default Extras rule: one Extra per full 4 points above the
+/// difficulty, the only whole step for which the seed's "His roll results in
+/// a 13. This nets him 2 Extras" holds against the ranged DL of 4
+/// (floor(9 / s) = 2 only for s = 4); it is also the ladder's spacing from
+/// Normal upwards (4, 8, 12, 16, 20).
+pub const DEFAULT_EXTRAS_STEP: i64 = 4;
+
+/// Most distinct totals a Skill roll may have: the exact evaluators branch
+/// on each.
+pub const MAX_ROLL_OUTCOMES: usize = 4096;
+
+/// A Skill roll: the dice of a spec's expression, plus the skill and
+/// modifiers the caller adds, against a difficulty, counting Extras.
+#[derive(Clone, Debug)]
+pub struct SkillRoll {
+    dice: Expr,
+    /// `Some((count, sides))` when the dice are a plain `NdS` sum: the
+    /// sampler then sums the same dice without walking the expression.
+    plain: Option<(u32, u32)>,
+    /// The dice's exact law (value, probability), each value once.
+    law: Arc<[(i64, f64)]>,
+    extras_step: i64,
+}
+
+impl SkillRoll {
+    /// The roll `text` (parameter `field`) with one Extra per `extras_step`
+    /// points above the difficulty.
+    pub fn new(text: &str, field: &str, extras_step: i64) -> Result<Self, ParamError> {
+        let bad = |m: String| ParamError::new(field, m);
+        let dice = crate::systems::named_dice::parse(text)
+            .map_err(|e| bad(format!("the roll '{text}' cannot be read: {e}")))?;
+        if dice.is_probability() {
+            return Err(bad(format!(
+                "the roll '{text}' is a comparison (0 or 1), not a total such as \"2d6\""
+            )));
+        }
+        let dist = dice.exact().map_err(|e| {
+            bad(format!(
+                "the roll '{text}' cannot be evaluated exactly: {e}"
+            ))
+        })?;
+        let law: Vec<(i64, f64)> = dist.iter().filter(|(_, p)| *p > 0.0).collect();
+        if law.len() > MAX_ROLL_OUTCOMES {
+            return Err(bad(format!(
+                "the roll '{text}' has {} different totals, more than the {MAX_ROLL_OUTCOMES} the exact evaluators branch on",
+                law.len()
+            )));
+        }
+        if extras_step < 1 {
+            return Err(ParamError::new(
+                "extras_step",
+                format!("{extras_step} is impossible: an Extra needs at least 1 point"),
+            ));
+        }
+        let plain = match &dice {
+            Expr::Pool(pool)
+                if pool.keep.is_none()
+                    && pool.explode.is_none()
+                    && pool.reroll.is_none()
+                    && pool.faces.iter().copied().eq(1..=pool.faces.len() as i64) =>
+            {
+                Some((pool.count, pool.faces.len() as u32))
+            }
+            _ => None,
+        };
+        Ok(SkillRoll {
+            dice,
+            plain,
+            law: law.into(),
+            extras_step,
+        })
+    }
+
+    /// The dice total (without the skill): the sampler rolls the real dice,
+    /// the exact evaluator branches on the law.
+    pub fn dice<R: Roller>(&self, dice: &mut R) -> i64 {
+        dice.known(
+            || self.law.clone(),
+            |d| match self.plain {
+                Some((count, sides)) => i64::from(d.sum(count, sides)),
+                None => self.dice.sample(d),
+            },
+        )
+    }
+
+    /// The dice's exact law.
+    pub fn law(&self) -> &[(i64, f64)] {
+        &self.law
+    }
+
+    /// Points above the difficulty per Extra.
+    pub fn extras_step(&self) -> i64 {
+        self.extras_step
+    }
+
+    /// `None` for a failure (the total is below the difficulty), else the
+    /// number of Extras: one per full step above the difficulty.
+    pub fn extras(&self, total: i64, difficulty: i64) -> Option<u32> {
+        (total >= difficulty).then(|| ((total - difficulty) / self.extras_step) as u32)
+    }
+
+    /// The lowest total the dice can show.
+    pub fn lowest(&self) -> i64 {
+        self.law[0].0
+    }
+
+    /// P(dice total + `bonus` reaches `difficulty`).
+    pub fn p_success(&self, bonus: i64, difficulty: i64) -> f64 {
+        self.law
+            .iter()
+            .filter(|(v, _)| v + bonus >= difficulty)
+            .map(|(_, p)| p)
+            .sum()
+    }
+}
+
+/// Difficulty modifiers, "Stacking Modifiers": "+1 Asset", "-1 Unfavorable
+/// Circumstance"; "Multiple modifiers stack", but "multiple assets of the
+/// same type do not stack". `assets` is a comma-separated list of asset
+/// types; each distinct type counts once.
+pub fn modifier(assets: &str, unfavourable: i64) -> i64 {
+    distinct_assets(assets) as i64 - unfavourable
+}
+
+/// The asset list of parameter `field`, refusing a bare count: assets of
+/// the same type do not stack, so the spec names their types.
+pub fn asset_list(field: &str, assets: Option<String>) -> Result<String, ParamError> {
+    let assets = assets.unwrap_or_default();
+    if assets.trim().parse::<i64>().is_ok() {
+        return Err(ParamError::new(
+            field,
+            format!(
+                "'{assets}' is a number: name the asset types, comma-separated (\"rope, climbing gear\"), since same-type assets do not stack"
+            ),
+        ));
+    }
+    Ok(assets)
+}
+
+/// How many different asset types a comma-separated list names.
+pub fn distinct_assets(assets: &str) -> usize {
+    let mut kinds: Vec<&str> = assets
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds.len()
+}
+
+/// Cover, "Modifier Condition": "-2 Cover", "-4 Heavy Cover",
+/// "unhittable Total Cover".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cover {
+    /// In plain sight.
+    None,
+    /// -2.
+    Light,
+    /// -4 (also prone and facing the enemy).
+    Heavy,
+    /// Cannot be hit.
+    Total,
+}
+
+impl Cover {
+    /// The spec's words, in the order of [`Cover::parse`].
+    pub const WORDS: &'static [&'static str] = &["none", "cover", "heavy", "total"];
+
+    /// From a spec word.
+    pub fn parse(word: &str) -> Cover {
+        match word {
+            "cover" => Cover::Light,
+            "heavy" => Cover::Heavy,
+            "total" => Cover::Total,
+            _ => Cover::None,
+        }
+    }
+
+    /// The attacker's penalty, or `None` when the target is unhittable.
+    pub fn penalty(self) -> Option<i64> {
+        match self {
+            Cover::None => Some(0),
+            Cover::Light => Some(-2),
+            Cover::Heavy => Some(-4),
+            Cover::Total => None,
+        }
+    }
+
+    /// "When hiding behind materials that are penetrable by bullets ...
+    /// decrease your Cover by one step. E.g. total cover becomes heavy
+    /// cover; while in light cover you count as not being behind cover".
+    pub fn penetrated(self) -> Cover {
+        match self {
+            Cover::None | Cover::Light => Cover::None,
+            Cover::Heavy => Cover::Light,
+            Cover::Total => Cover::Heavy,
+        }
+    }
+}
+
+/// "Every character has a minimum of 0 AP and a maximum of 6 AP."
+pub const MAX_AP: u8 = 6;
+/// "At the start of each turn, including the beginning of a Crisis, the
+/// character recovers 4 AP."
+pub const AP_PER_TURN: u8 = 4;
+
+/// AP at the start of a turn with `carried` left over: "Any AP over 6 are
+/// lost".
+pub fn ap_at_turn_start(carried: u8) -> u8 {
+    (carried + AP_PER_TURN).min(MAX_AP)
+}
+
+/// RoF: "optional, consecutive Attack rolls ... at the expense of 1 AP, and
+/// a cumulative -2 penalty on HIT, per extra Attack".
+pub const ROF_PENALTY: i64 = -2;
+
+/// AP for `attacks` attacks in a turn: the first costs `attack_ap`, each
+/// extra one 1 AP.
+pub fn attacks_cost(attacks: u8, attack_ap: u8) -> u8 {
+    if attacks == 0 {
+        0
+    } else {
+        attack_ap + attacks - 1
+    }
+}
+
+/// The most attacks `ap` pays for, at most `wanted`.
+pub fn affordable_attacks(ap: u8, attack_ap: u8, wanted: u8) -> u8 {
+    if ap < attack_ap {
+        0
+    } else {
+        wanted.min(1 + ap - attack_ap)
+    }
+}
+
+/// Health at which a creature dies: "If the Health drops to -10, the
+/// creature immediately dies."
+pub const DEAD_AT: i32 = -10;
+/// "Attacks that deal more than 12 wounds in one hit also incapacitate the
+/// target."
+pub const OVERWHELMING_WOUNDS: i32 = 12;
+
+/// A target's state during a crisis: Health, the separate non-lethal pool
+/// and its armour's remaining Durability. Ordered so damage only moves one
+/// way (health and durability down, non-lethal up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Target {
+    /// Current Health (at least [`DEAD_AT`]).
+    pub health: i32,
+    /// Non-lethal wounds (kept at most one above full Health: beyond it
+    /// nothing changes).
+    pub nonlethal: i32,
+    /// The armour's Durability left.
+    pub durability: i32,
+    /// A hit of more than 12 wounds landed.
+    pub overwhelmed: bool,
+}
+
+/// What one hit did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitResult {
+    /// Lethal wounds dealt.
+    pub wounds: i32,
+    /// Non-lethal wounds dealt.
+    pub nonlethal: i32,
+    /// Damage the armour blocked (taken off its Durability).
+    pub blocked: i32,
+}
+
+/// The target's armour and who it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defence {
+    /// Full Health.
+    pub health: i32,
+    /// The armour's damage reduction.
+    pub dr: i32,
+}
+
+impl Target {
+    /// Unhurt, with armour of `durability`.
+    pub fn fresh(health: i32, durability: i32) -> Target {
+        Target {
+            health,
+            nonlethal: 0,
+            durability,
+            overwhelmed: false,
+        }
+    }
+
+    /// Takes `damage` (weapon damage + Extras + circumstance):
+    ///
+    /// - "all damage you deal is reduced by the target's DR. Damage that's
+    ///   reduced by the Armor is dealt to the Armor's Durability instead. If
+    ///   the Armor's Durability reaches 0, it does not provide DR anymore."
+    ///   Reading: the armour blocks at most its remaining Durability.
+    /// - Armour-piercing: "Some weapons ... circumvent the Armor's damage
+    ///   reduction".
+    /// - "If your damage would be reduced to 0 or lower ... you still deal 1
+    ///   non-lethal damage".
+    /// - Health 0 is Dying, -10 dead; "more than 12 wounds in one hit" also
+    ///   incapacitates.
+    pub fn take(&mut self, damage: i32, defence: Defence, armour_piercing: bool) -> HitResult {
+        let blocked = if armour_piercing || self.durability <= 0 {
+            0
+        } else {
+            defence.dr.min(damage.max(0)).min(self.durability)
+        };
+        self.durability -= blocked;
+        let wounds = damage - blocked;
+        if wounds <= 0 {
+            self.nonlethal = (self.nonlethal + 1).min(defence.health + 1);
+            HitResult {
+                wounds: 0,
+                nonlethal: 1,
+                blocked,
+            }
+        } else {
+            self.health = (self.health - wounds).max(DEAD_AT);
+            if wounds > OVERWHELMING_WOUNDS {
+                self.overwhelmed = true;
+            }
+            HitResult {
+                wounds,
+                nonlethal: 0,
+                blocked,
+            }
+        }
+    }
+
+    /// Dying: Health 0 or below, not yet dead.
+    pub fn dying(&self) -> bool {
+        self.health <= 0 && !self.dead()
+    }
+
+    /// Dead: Health -10.
+    pub fn dead(&self) -> bool {
+        self.health <= DEAD_AT
+    }
+
+    /// Knocked out by non-lethal damage: "If the non-lethal damage is higher
+    /// than the target's current Health, the character becomes
+    /// incapacitated."
+    pub fn knocked_out(&self) -> bool {
+        self.nonlethal > self.health
+    }
+
+    /// Out of the fight: dying, dead, knocked out or overwhelmed.
+    pub fn incapacitated(&self) -> bool {
+        self.health <= 0 || self.knocked_out() || self.overwhelmed
+    }
+}
+
+/// Medicine check modifiers, "Healing A Character": "-2 penalty for
+/// treating himself"; "Without any healing aids ... -2 penalty ... Having
+/// the right tools at hand via an Asset, the penalty is reduced to 0, rather
+/// than a +1 bonus. Multiple Assets can provide a bonus instead." Reading:
+/// no asset -2, one 0, each further distinct asset +1.
+pub fn medicine_modifier(self_treatment: bool, assets: usize) -> i64 {
+    let aids = if assets == 0 { -2 } else { assets as i64 - 1 };
+    aids - if self_treatment { 2 } else { 0 }
+}
+
+/// Natural healing modifiers, "Modifier Condition": "-2 Rough traveling",
+/// "-2 No medical attention", "-2 Poor environmental conditions", "Medical
+/// attention from self" (no number: 0), "+1 Medical attention from a
+/// doctor", "+2 ... a doctor in good condition, such as a hospital".
+pub const CARE: [(&str, i64); 4] = [("none", -2), ("self", 0), ("doctor", 1), ("hospital", 2)];
+
+/// The care levels' words.
+pub const CARE_WORDS: &[&str] = &["none", "self", "doctor", "hospital"];
+
+/// The natural-healing modifier of a care level and conditions.
+pub fn natural_healing_modifier(care: &str, rough_travel: bool, poor_conditions: bool) -> i64 {
+    let care = CARE.iter().find(|(w, _)| *w == care).map_or(0, |(_, m)| *m);
+    care - 2 * i64::from(rough_travel) - 2 * i64::from(poor_conditions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::seed_text;
+
+    const SEED: &str = super::super::SEED;
+
+    #[test]
+    fn worked_example_armour_blocks_three_of_five() {
+        // "A target wears an armor with a physical DR of 3, and a durability
+        // of 10. He receives 5 physical damage. ... The durability of armor
+        // is reduced to 7, and the target only receives 2 points of damage."
+        let defence = Defence { health: 10, dr: 3 };
+        let mut t = Target::fresh(10, 10);
+        let r = t.take(5, defence, false);
+        assert_eq!((r.blocked, r.wounds, r.nonlethal), (3, 2, 0));
+        assert_eq!((t.durability, t.health, t.nonlethal), (7, 8, 0));
+    }
+
+    #[test]
+    fn worked_example_thirteen_nets_two_extras_under_the_defaults() {
+        // "His roll results in a 13. This nets him 2 Extras. Whatever weapon
+        // the attacker uses, he gains 2 extra damage." against DL 4.
+        let roll = SkillRoll::new(DEFAULT_ROLL, "roll", DEFAULT_EXTRAS_STEP).unwrap();
+        assert_eq!(roll.extras(13, NORMAL_DIFFICULTY), Some(2));
+        // and 2 extra damage: a 3-damage weapon deals 5 to an unarmoured target
+        let mut t = Target::fresh(10, 0);
+        t.take(3 + 2, Defence { health: 10, dr: 0 }, false);
+        assert_eq!(t.health, 5);
+        // the step is the only one reproducing it
+        let fits: Vec<i64> = (1..=9)
+            .filter(|s| (13 - NORMAL_DIFFICULTY) / s == 2)
+            .collect();
+        assert_eq!(fits, vec![DEFAULT_EXTRAS_STEP]);
+        assert_eq!(roll.extras(3, NORMAL_DIFFICULTY), None);
+        assert_eq!(roll.extras(4, NORMAL_DIFFICULTY), Some(0));
+    }
+
+    #[test]
+    fn armour_piercing_spent_armour_and_minimum_damage() {
+        let d = Defence { health: 10, dr: 3 };
+        let mut t = Target::fresh(10, 10);
+        let r = t.take(5, d, true);
+        assert_eq!((r.blocked, t.durability, t.health), (0, 10, 5));
+        // durability 2 blocks only 2, then no more
+        let mut t = Target::fresh(10, 2);
+        t.take(5, d, false);
+        assert_eq!((t.durability, t.health), (0, 7));
+        t.take(5, d, false);
+        assert_eq!(t.health, 2);
+        // reduced to 0: 1 non-lethal, and the armour still absorbs
+        let mut t = Target::fresh(10, 10);
+        let r = t.take(2, d, false);
+        assert_eq!((r.wounds, r.nonlethal, t.durability), (0, 1, 8));
+        assert!(!t.incapacitated());
+        // more than 12 wounds in one hit incapacitates
+        let mut t = Target::fresh(30, 0);
+        t.take(13, d, false);
+        assert!(t.overwhelmed && t.incapacitated() && t.health == 17);
+        // dying at 0, dead at -10
+        let mut t = Target::fresh(5, 0);
+        t.take(5, d, false);
+        assert!(t.dying() && !t.dead());
+        t.take(10, d, false);
+        assert!(t.dead());
+        // non-lethal higher than current Health knocks out
+        let mut t = Target::fresh(2, 0);
+        t.take(1, Defence { health: 2, dr: 5 }, false);
+        t.take(1, Defence { health: 2, dr: 5 }, false);
+        assert!(!t.knocked_out());
+        t.take(1, Defence { health: 2, dr: 5 }, false);
+        assert!(t.knocked_out() && t.incapacitated());
+    }
+
+    #[test]
+    fn ap_cap_holds_across_turns() {
+        // one 1-AP attack a turn: 4, then 3 + 4 = 7 capped to 6, then 5 + 4 capped to 6
+        let mut carried = 0;
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            let ap = ap_at_turn_start(carried);
+            seen.push(ap);
+            carried = ap - attacks_cost(1, 1);
+        }
+        assert_eq!(seen, vec![4, 6, 6, 6]);
+        // four attacks at 1 AP (RoF 4) spend everything: 4 each turn
+        assert_eq!(affordable_attacks(4, 1, 4), 4);
+        assert_eq!(affordable_attacks(6, 2, 6), 5);
+        assert_eq!(affordable_attacks(1, 2, 3), 0);
+        assert_eq!(attacks_cost(3, 2), 4);
+        assert!((0..=MAX_AP).all(|c| ap_at_turn_start(c) <= MAX_AP));
+    }
+
+    #[test]
+    fn modifiers_cover_and_care() {
+        assert_eq!(modifier("climbing gear, climbing gear, rope", 1), 1);
+        assert_eq!(modifier("", 2), -2);
+        assert_eq!(Cover::Total.penetrated(), Cover::Heavy);
+        assert_eq!(Cover::Heavy.penetrated(), Cover::Light);
+        assert_eq!(Cover::Light.penetrated(), Cover::None);
+        assert_eq!(Cover::Total.penalty(), None);
+        assert_eq!(medicine_modifier(true, 0), -4);
+        assert_eq!(medicine_modifier(false, 1), 0);
+        assert_eq!(medicine_modifier(false, 3), 2);
+        assert_eq!(natural_healing_modifier("none", true, false), -4);
+        assert_eq!(natural_healing_modifier("hospital", false, false), 2);
+    }
+
+    #[test]
+    fn skill_roll_errors_are_named() {
+        let e = SkillRoll::new("2d6+", "roll", 4).unwrap_err();
+        assert_eq!(e.field, "roll");
+        let e = SkillRoll::new("2d6>=7", "roll", 4).unwrap_err();
+        assert!(e.message.contains("comparison"), "{e}");
+        let e = SkillRoll::new("2d6", "roll", 0).unwrap_err();
+        assert_eq!(e.field, "extras_step");
+        let r = SkillRoll::new("2d6", "roll", 4).unwrap();
+        assert!((r.p_success(0, 7) - 21.0 / 36.0).abs() < 1e-12);
+        // the plain-sum sampler rolls the very dice the expression rolls
+        assert_eq!(r.plain, Some((2, 6)));
+        let mut a = crate::dice::BatchedRoller::new(3, &[1]);
+        let mut b = crate::dice::BatchedRoller::new(3, &[1]);
+        for _ in 0..1000 {
+            assert_eq!(r.dice(&mut a), r.dice.sample(&mut b));
+        }
+        assert_eq!(SkillRoll::new("2d6+1", "roll", 4).unwrap().plain, None);
+        assert_eq!(SkillRoll::new("d{0,1,2}", "roll", 4).unwrap().plain, None);
+        assert_eq!(r.lowest(), 2);
+    }
+
+    /// The seed's text, whitespace squeezed.
+    fn seed_words() -> Option<String> {
+        if !seed_text::available(SEED) {
+            return None;
+        }
+        Some(
+            seed_text::seed(SEED)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    }
+
+    #[test]
+    fn tables_match_the_seed() {
+        let Some(text) = seed_words() else { return };
+        let has = |s: &str| assert!(text.contains(s), "the seed says '{s}'");
+        let ladder = text
+            .split("Difficulty Level Name Description ")
+            .nth(1)
+            .expect("the ladder");
+        let rows: Vec<(i64, String)> = ladder
+            .split(". ")
+            .take(DIFFICULTY_LADDER.len())
+            .map(|row| {
+                let (level, rest) = row.split_once(' ').expect("level and name");
+                (level.parse().expect("a level"), rest.to_string())
+            })
+            .collect();
+        for ((level, name), (seed_level, seed_row)) in DIFFICULTY_LADDER.iter().zip(&rows) {
+            assert_eq!(level, seed_level);
+            assert!(seed_row.starts_with(name), "{seed_row} is {name}");
+        }
+        has("Every task usually has a difficulty of 4");
+        has("+1 Asset");
+        has("-1 Unfavorable Circumstance");
+        has("multiple assets of the same type do not stack");
+        has("-2 Cover -4 Heavy Cover unhittable Total Cover");
+        has(
+            "total cover becomes heavy cover; while in light cover you count as not being behind cover at all",
+        );
+        has("a minimum of 0 AP and a maximum of 6 AP");
+        has("the character recovers 4 AP");
+        has("at the expense of 1 AP, and a cumulative -2 penalty on HIT, per extra Attack");
+        has("The Difficulty Level to hit is a 4");
+        has("The Difficulty Level to hit is the target’s Parry value");
+        has("you still deal 1 non-lethal damage");
+        has("If the Health drops to -10, the creature immediately dies");
+        has("more than 12 wounds in one hit also incapacitate");
+        has("suffers a -2 penalty for treating himself");
+        has("the penalty is reduced to 0, rather than a +1 bonus");
+        has("heals 2 non-lethal wounds");
+        has("-2 Rough traveling -2 No medical attention -2 Poor environmental conditions");
+        has(
+            "Medical attention from self +1 Medical attention from a doctor +2 Medical attention from a doctor in good condition",
+        );
+        has("His roll results in a 13. This nets him 2 Extras");
+        has(
+            "The durability of armor is reduced to 7, and the target only receives 2 points of damage",
+        );
+    }
+}
