@@ -114,7 +114,7 @@ pub fn metric_catalog() -> Vec<MetricDecl> {
     METRICS.to_vec()
 }
 
-const METRICS: [MetricDecl; 5] = [
+const METRICS: [MetricDecl; 9] = [
     MetricDecl::probability(
         "shaken_by_turn={k}",
         "P(shaken by turn {k})",
@@ -140,6 +140,26 @@ const METRICS: [MetricDecl; 5] = [
         "P(Hero dead)",
         "P(the Hero is dead or destroyed at the end of the last turn)",
     ),
+    MetricDecl::probability(
+        "p_shaken",
+        "P(shaken by the last turn)",
+        "P(at least 50% dead or wounded at the end of some turn; Necrons ignore it)",
+    ),
+    MetricDecl::probability(
+        "p_broken",
+        "P(running by the last turn)",
+        "P(fewer than 35% left standing at the end of some turn: running, or Necrons phased out)",
+    ),
+    MetricDecl::mean(
+        "mean_dead",
+        "mean dead at the end",
+        "expected figures dead or destroyed at the end of the last turn",
+    ),
+    MetricDecl::mean(
+        "mean_casualties",
+        "mean dead or wounded at the end",
+        "expected figures dead, destroyed or wounded at the end of the last turn",
+    ),
 ];
 
 /// One shot that was not a 20, as it lands.
@@ -159,6 +179,8 @@ pub struct SquadModel {
     dead: Vec<Metric>,
     casualties: Vec<Metric>,
     hero_dead: Option<Metric>,
+    /// At the end of the last turn: shaken (not for Necrons), broken, dead, casualties.
+    last: (Option<Metric>, [Metric; 3]),
 }
 
 impl Squad {
@@ -175,6 +197,10 @@ impl Squad {
         let dead = list.family(&METRICS[2], turns.clone());
         let casualties = list.family(&METRICS[3], turns);
         let hero_dead = self.hero.then(|| list.add(&METRICS[4]));
+        let last = (
+            (!self.necrons).then(|| list.add(&METRICS[5])),
+            [6, 7, 8].map(|i| list.add(&METRICS[i])),
+        );
         SquadModel {
             s: self,
             list,
@@ -183,6 +209,7 @@ impl Squad {
             dead,
             casualties,
             hero_dead,
+            last,
         }
     }
 
@@ -511,6 +538,13 @@ impl SquadModel {
             if let Some(m) = self.hero_dead {
                 sink.record(m, u64::from(matches!(st.hero, Hero::Dead | Hero::Destroyed)));
             }
+            let (shaken, [broken, dead_m, cas]) = self.last;
+            if let Some(m) = shaken {
+                sink.record(m, u64::from(st.shaken));
+            }
+            sink.record(broken, u64::from(st.broken));
+            sink.record(dead_m, dead);
+            sink.record(cas, dead + wounded);
         }
     }
 
