@@ -304,3 +304,72 @@ impl Mechanic for ShootingRule {
         sink.record(self.hits[usize::from(st.hits)], 1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::chart::parse_ranged_row;
+    use super::*;
+    use crate::systems::Model;
+    use crate::systems::step_model::StepModel;
+
+    fn turn(row: &str, column: usize, range: u32, others: u8) -> (Vec<String>, Vec<f64>) {
+        let row = parse_ranged_row(row, "w").unwrap();
+        let cell = row.cells[column];
+        let trooper = Toughness::default();
+        let s = Shooting {
+            firer: Firer {
+                row,
+                range,
+                ap: 3,
+                moved_d6: 0,
+                firing_ap: 2,
+                heavy: false,
+            },
+            target_value: cell.target,
+            others_value: cell.others,
+            lock_on: cell.lock_on,
+            modifier: 0,
+            target: trooper,
+            others_full: others,
+            others_partly: 0,
+            partly: Cover::PartlyBlast,
+            others: trooper,
+            target_wounded: false,
+        };
+        let m = StepModel::new(s.into_rule());
+        let names = m.metrics().iter().map(|d| d.name.clone()).collect();
+        (names, m.exact().unwrap())
+    }
+
+    fn get(r: &(Vec<String>, Vec<f64>), name: &str) -> f64 {
+        r.1[r.0.iter().position(|n| n == name).unwrap()]
+    }
+
+    #[test]
+    fn a_bolt_rifle_at_half_range_fires_twice_unless_it_jams() {
+        // 8 or less hits; a 20 jams and ends the turn's fire
+        let r = turn("24 | 8 | 6 | 4 | 1 | 1/2 | jam", 0, 12, 0);
+        let miss_both = 11.0 / 20.0 * 12.0 / 20.0 + 1.0 / 20.0;
+        assert!((get(&r, "p_hit") - (1.0 - miss_both)).abs() < 1e-12);
+        assert!((get(&r, "p_jam") - (1.0 / 20.0 + 19.0 / 20.0 / 20.0)).abs() < 1e-12);
+        // a jam on the second shot leaves 1 AP: still jammed next turn
+        assert!((get(&r, "p_jammed_next_turn") - 19.0 / 400.0).abs() < 1e-12);
+        // beyond half range: one 2-AP shot
+        let r = turn("24 | 8 | 6 | 4 | 1 | 1/2 | jam", 0, 13, 0);
+        assert!((get(&r, "p_hit") - 8.0 / 20.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_missile_locks_on_before_it_fires_and_hits_others_on_the_second_value() {
+        // power armour: L-14 to lock on, 12 on the target, 3 on the others
+        let r = turn("30 | 18/8 L-10 | 17/6 L-12 | 12/3 L-14 | 9/X L-16 | 2 | jam", 2, 20, 2);
+        assert!((get(&r, "p_locked_on") - 0.7).abs() < 1e-12);
+        assert!((get(&r, "p_hit") - 0.7 * 0.6).abs() < 1e-12);
+        assert!((get(&r, "p_dead") - 0.7 * 0.6 / 3.0).abs() < 1e-12);
+        // others fire only when the target's roll is not a 20
+        assert!((get(&r, "mean_others_hit") - 2.0 * 0.7 * 0.95 * 3.0 / 20.0).abs() < 1e-12);
+        // X on a tank: nothing, not even a 1
+        let r = turn("12 | 7 | 4 | 2 | X | 1 | jam", 3, 6, 0);
+        assert_eq!(get(&r, "p_hit"), 0.0);
+    }
+}

@@ -736,3 +736,101 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     };
     Ok(Box::new(squad.into_model()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::chart::parse_ranged_row;
+    use super::*;
+
+    fn squad(troopers: u8, hero: bool, necrons: bool) -> Squad {
+        Squad {
+            shooters: 1,
+            firer: Firer {
+                row: parse_ranged_row("12 | 8 | 5 | 3 | X | 1 | jam", "w").unwrap(),
+                range: 6,
+                ap: 3,
+                moved_d6: 0,
+                firing_ap: 2,
+                heavy: false,
+            },
+            value: Some(8),
+            modifier: 0,
+            troopers,
+            hero,
+            necrons,
+            near_lord: false,
+            stack_wounds: false,
+            turns: 1,
+        }
+    }
+
+    #[test]
+    fn shaken_at_half_hurt_running_below_35_percent() {
+        let s = squad(9, true, false);
+        let mut st = s.start();
+        st.healthy = 5;
+        st.wounded = 4;
+        st.hero = Hero::Wounded;
+        s.end_turn(&mut st);
+        assert!(st.shaken && !st.broken, "5 of 10 hurt: shaken");
+        let mut st = s.start();
+        st.healthy = 3;
+        st.dead = 6;
+        st.hero = Hero::Dead;
+        s.end_turn(&mut st);
+        assert!(st.broken, "3 of 10 standing is below 35%");
+        let mut st = s.start();
+        st.healthy = 3;
+        st.dead = 6;
+        s.end_turn(&mut st);
+        assert!(!st.broken, "4 of 10 standing is not");
+    }
+
+    #[test]
+    fn necrons_self_heal_and_repair_except_after_a_one() {
+        let s = squad(10, false, true);
+        let mut st = s.start();
+        st.healthy = 6;
+        st.wounded = 2;
+        st.destroyed = 2;
+        s.end_turn(&mut st);
+        assert_eq!((st.healthy, st.wounded, st.shaken), (8, 0, false));
+        let law = s.repair_law(&st);
+        let all_up: f64 = law
+            .iter()
+            .filter(|(x, _)| x.healthy == 10)
+            .map(|(_, p)| p)
+            .sum();
+        assert!((all_up - 1.0 / 9.0).abs() < 1e-12, "5+ twice");
+        let mut st = s.start();
+        s.land(
+            &mut st,
+            Landed {
+                at_hero: false,
+                effect: Some(Effect::Dead),
+                natural_one: true,
+            },
+        );
+        assert_eq!((st.dead, st.destroyed), (1, 0), "a D20 roll of 1: for good");
+    }
+
+    #[test]
+    fn one_bolt_pistol_turn_on_one_trooper_by_hand() {
+        // two 1-AP shots at 8 or less; a 20 ends the turn's fire
+        let model = squad(1, false, false).into_model();
+        let exact = model.exact().unwrap();
+        let dead_at = model
+            .metrics()
+            .iter()
+            .position(|m| m.name == "mean_dead")
+            .unwrap();
+        let (hit, miss) = (8.0 / 20.0, 11.0 / 20.0);
+        let third = 1.0 / 3.0;
+        // dead on shot 1; or wounded/ducked/missed then shot 2 finishes it
+        let p = hit * third
+            + hit * third * hit * (2.0 * third)
+            + hit * third * hit * third
+            + miss * hit * third;
+        assert!((exact[dead_at] - p).abs() < 1e-12, "{} vs {p}", exact[dead_at]);
+    }
+}

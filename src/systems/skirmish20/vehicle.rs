@@ -281,3 +281,44 @@ mod tests {
         assert_eq!(bare.result(5, &fresh), VehicleResult::MinorGun);
     }
 }
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+    use crate::systems::Model;
+    use crate::systems::step_model::StepModel;
+
+    fn exact(hits: u32, passengers: u8) -> (Vec<String>, Vec<f64>) {
+        let m = StepModel::new(
+            VehicleDamage {
+                hits,
+                minor_guns: 1,
+                passengers,
+                no_minor_gun: NoMinorGun::NextUp,
+            }
+            .into_rule(),
+        );
+        let names = m.metrics().iter().map(|d| d.name.clone()).collect();
+        (names, m.exact().unwrap())
+    }
+
+    fn get(r: &(Vec<String>, Vec<f64>), name: &str) -> f64 {
+        r.1[r.0.iter().position(|n| n == name).unwrap()]
+    }
+
+    #[test]
+    fn two_hits_burn_and_explode_as_the_ladder_says() {
+        // explodes: a 10 on either hit: 0.1 + 0.8 * 0.1 (a 9 or 10 first ends it)
+        // burns: a 9 first (0.1); a 9 second after a survivable first (0.8 * 0.1);
+        // after an 8 first (0.1), a 5-8 second goes up to 9 (0.4)
+        let r = exact(2, 0);
+        assert!((get(&r, "p_explodes") - 0.18).abs() < 1e-12);
+        assert!((get(&r, "p_burns") - 0.22).abs() < 1e-12);
+        // one hit: every result once
+        let r = exact(1, 6);
+        assert!((get(&r, "p_no_lasting_damage") - 0.4).abs() < 1e-12);
+        assert!((get(&r, "p_immobilised") - 0.4).abs() < 1e-12, "7, 8, 9, 10");
+        // passengers: a 10 kills 6, a 9 kills 1 in 3, an 8 (at -1) 1 in 6
+        assert!((get(&r, "mean_passengers_dead") - (0.6 + 0.2 + 0.1)).abs() < 1e-12);
+    }
+}
