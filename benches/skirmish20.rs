@@ -14,6 +14,9 @@ use std::time::Duration;
 
 const TRIALS: u64 = 1 << 16;
 
+/// A scenario, a label for the point, and its parameters.
+type Point<'a> = (&'a str, String, &'a [(&'a str, &'a str)]);
+
 fn params(pairs: &[(&str, &str)]) -> Params {
     let mut p = Params::new();
     for (k, v) in pairs {
@@ -80,7 +83,7 @@ fn scenarios(c: &mut Criterion) {
             ("hero", "true"),
         ],
     ];
-    let mut points: Vec<(&str, String, &[(&str, &str)])> = Vec::new();
+    let mut points: Vec<Point> = Vec::new();
     for sc in RULES.scenarios {
         for (i, point) in sc.test_points.iter().enumerate() {
             points.push((sc.name, i.to_string(), point));
@@ -90,8 +93,8 @@ fn scenarios(c: &mut Criterion) {
         points.push(("squad_under_fire", format!("spec {i}"), point));
     }
     for (name, i, point) in points {
-        let m = build(RULES.name, name, &params(point), &Params::new())
-            .expect("test points are valid");
+        let m =
+            build(RULES.name, name, &params(point), &Params::new()).expect("test points are valid");
         g.throughput(Throughput::Elements(TRIALS));
         g.bench_function(format!("{name} {i} monte carlo"), |b| {
             let mut r = BatchedRoller::new(5, &[0]);

@@ -1158,12 +1158,18 @@ fn catalogue() -> Vec<Case> {
     c.extend([
         spec_case(
             "D20: an X value with a modifier",
-            d20(9, "weapon = \"custom\"\nweapon_row = \"24 | 8 | 6 | 4 | X+2 | 1 | jam\""),
+            d20(
+                9,
+                "weapon = \"custom\"\nweapon_row = \"24 | 8 | 6 | 4 | X+2 | 1 | jam\"",
+            ),
             &["cat.toml:10: base.weapon_row:", "X means no chance"],
         ),
         spec_case(
             "D20: a weapon row with three armour values",
-            d20(9, "weapon = \"custom\"\nweapon_row = \"24 | 8 | 6 | 4 | 1/2 | jam\""),
+            d20(
+                9,
+                "weapon = \"custom\"\nweapon_row = \"24 | 8 | 6 | 4 | 1/2 | jam\"",
+            ),
             &["cat.toml:10: base.weapon_row:", "3 armour values"],
         ),
         spec_case(

@@ -100,8 +100,7 @@ pub struct RangedRow {
 }
 
 /// The column order a row is written in, for error messages.
-pub const RANGED_ROW_FORM: &str =
-    "max range | std | storm | power | tank | AP (1, 2 or 1/2) | effect of a 20 (jam, out of fuel, broken)";
+pub const RANGED_ROW_FORM: &str = "max range | std | storm | power | tank | AP (1, 2 or 1/2) | effect of a 20 (jam, out of fuel, broken)";
 
 /// A chart value: a whole number from 1 to 30, or "X".
 fn parse_value(text: &str, field: &str) -> Result<Option<u8>, ParamError> {
@@ -154,7 +153,9 @@ pub fn parse_ranged_cell(text: &str, field: &str) -> Result<RangedCell, ParamErr
     if target.is_none() && others.is_some() {
         return Err(ParamError::new(
             field,
-            format!("'{text}': X against the target aimed at but not against others under the blast"),
+            format!(
+                "'{text}': X against the target aimed at but not against others under the blast"
+            ),
         ));
     }
     Ok(RangedCell {
@@ -264,25 +265,120 @@ macro_rules! close {
 /// Ranged weapons: every chart row, by name, as the row text the spec
 /// parameter `weapon_row` takes, and the area its name gives.
 pub const PRESETS: &[PresetDecl] = &[
-    ranged!("laser_machine_pistol", "12 | 7 | 4 | 2 | X | 1 | jam", "none", "Laser / Machine Pistol"),
-    ranged!("laser_assault_rifle", "24 | 7 | 5 | 3 | X | 1/2 | jam", "none", "Laser / Assault Rifle"),
-    ranged!("auto_shotgun", "10 | 10 | 5 | 2 | X | 1 | jam", "none", "Auto Shotgun"),
-    ranged!("grenade_launcher", "24 | 12/8 | 10/5 | 6/2 | 3/X | 2 | jam", "small_blast", "Grenade Launcher (A/T or small blast)"),
-    ranged!("mortar", "36 | 10 | 7 | 5 | 2 | 2 | jam", "large_blast", "Mortar (Large Blast)"),
-    ranged!("bolt_pistol", "12 | 8 | 5 | 3 | X | 1 | jam", "none", "Bolt Pistol"),
-    ranged!("bolt_rifle", "24 | 8 | 6 | 4 | 1 | 1/2 | jam", "none", "Bolt Rifle"),
-    ranged!("missile_launcher", "30 | 18/8 L-10 | 17/6 L-12 | 12/3 L-14 | 9/X L-16 | 2 | jam", "small_blast", "Missile Launcher (+ small blast)"),
-    ranged!("flame_thrower", "8 | 10 | 7 | 6 | 4 | 2 | out of fuel", "template", "Flame thrower (Template)"),
-    ranged!("plasma_pistol", "12 | 8 | 7 | 6 | 3 | 1 | broken", "none", "Plasma Pistol"),
-    ranged!("heavy_plasma_rifle", "18 | 13 | 11 | 10 | 7 | 2 | broken", "none", "Hvy Plasma Rifle"),
-    ranged!("melta_gun", "12 | 13 | 12 | 11 | 9 | 2 | broken", "none", "Melta Gun (anti tank)"),
-    ranged!("tau_plasma_rifle", "24 | 9 | 7 | 5 | 2 | 1/2 | jam", "none", "Tau Plasma rifle/carbine"),
-    ranged!("necron_rifle", "24 | 10 | 8 | 7 | 5 | 1/2 | jam", "none", "\"Necron\" Rifle"),
-    ranged!("necron_destroyer_gun", "30 | 12 | 10 | 9 | 6 | 1 | jam", "small_blast", "\"Necron Destroyer\" Gun (+ small blast)"),
-    ranged!("heavy_bolter", "24 | 10 | 6 | 3 | X | 2 | jam", "large_blast", "Hvy Bolter / Chain Gun (+large blast)"),
-    ranged!("autocannon", "30 | 12 | 9 | 7 | 4 | 2 | jam", "large_blast", "Autocannon / multilaser / (+large area)"),
-    ranged!("vehicle_chaingun", "24 | 12 | 9 | 7 | 4 | 1 | jam", "small_blast", "Vehicle based chaingun (+small area)"),
-    ranged!("heavy_tank_gun", "36 | 18/12 | 16/10 | 14/6 | 10/4 | 2 | jam", "large_blast", "Hvy Tank Gun (+large blast)"),
+    ranged!(
+        "laser_machine_pistol",
+        "12 | 7 | 4 | 2 | X | 1 | jam",
+        "none",
+        "Laser / Machine Pistol"
+    ),
+    ranged!(
+        "laser_assault_rifle",
+        "24 | 7 | 5 | 3 | X | 1/2 | jam",
+        "none",
+        "Laser / Assault Rifle"
+    ),
+    ranged!(
+        "auto_shotgun",
+        "10 | 10 | 5 | 2 | X | 1 | jam",
+        "none",
+        "Auto Shotgun"
+    ),
+    ranged!(
+        "grenade_launcher",
+        "24 | 12/8 | 10/5 | 6/2 | 3/X | 2 | jam",
+        "small_blast",
+        "Grenade Launcher (A/T or small blast)"
+    ),
+    ranged!(
+        "mortar",
+        "36 | 10 | 7 | 5 | 2 | 2 | jam",
+        "large_blast",
+        "Mortar (Large Blast)"
+    ),
+    ranged!(
+        "bolt_pistol",
+        "12 | 8 | 5 | 3 | X | 1 | jam",
+        "none",
+        "Bolt Pistol"
+    ),
+    ranged!(
+        "bolt_rifle",
+        "24 | 8 | 6 | 4 | 1 | 1/2 | jam",
+        "none",
+        "Bolt Rifle"
+    ),
+    ranged!(
+        "missile_launcher",
+        "30 | 18/8 L-10 | 17/6 L-12 | 12/3 L-14 | 9/X L-16 | 2 | jam",
+        "small_blast",
+        "Missile Launcher (+ small blast)"
+    ),
+    ranged!(
+        "flame_thrower",
+        "8 | 10 | 7 | 6 | 4 | 2 | out of fuel",
+        "template",
+        "Flame thrower (Template)"
+    ),
+    ranged!(
+        "plasma_pistol",
+        "12 | 8 | 7 | 6 | 3 | 1 | broken",
+        "none",
+        "Plasma Pistol"
+    ),
+    ranged!(
+        "heavy_plasma_rifle",
+        "18 | 13 | 11 | 10 | 7 | 2 | broken",
+        "none",
+        "Hvy Plasma Rifle"
+    ),
+    ranged!(
+        "melta_gun",
+        "12 | 13 | 12 | 11 | 9 | 2 | broken",
+        "none",
+        "Melta Gun (anti tank)"
+    ),
+    ranged!(
+        "tau_plasma_rifle",
+        "24 | 9 | 7 | 5 | 2 | 1/2 | jam",
+        "none",
+        "Tau Plasma rifle/carbine"
+    ),
+    ranged!(
+        "necron_rifle",
+        "24 | 10 | 8 | 7 | 5 | 1/2 | jam",
+        "none",
+        "\"Necron\" Rifle"
+    ),
+    ranged!(
+        "necron_destroyer_gun",
+        "30 | 12 | 10 | 9 | 6 | 1 | jam",
+        "small_blast",
+        "\"Necron Destroyer\" Gun (+ small blast)"
+    ),
+    ranged!(
+        "heavy_bolter",
+        "24 | 10 | 6 | 3 | X | 2 | jam",
+        "large_blast",
+        "Hvy Bolter / Chain Gun (+large blast)"
+    ),
+    ranged!(
+        "autocannon",
+        "30 | 12 | 9 | 7 | 4 | 2 | jam",
+        "large_blast",
+        "Autocannon / multilaser / (+large area)"
+    ),
+    ranged!(
+        "vehicle_chaingun",
+        "24 | 12 | 9 | 7 | 4 | 1 | jam",
+        "small_blast",
+        "Vehicle based chaingun (+small area)"
+    ),
+    ranged!(
+        "heavy_tank_gun",
+        "36 | 18/12 | 16/10 | 14/6 | 10/4 | 2 | jam",
+        "large_blast",
+        "Hvy Tank Gun (+large blast)"
+    ),
     // Close combat weapons: every chart row by name, with the attacks the seed
     // gives ("Creatures ... with "claws" get 2 attacks", "Necron Scarab Swarm
     // (4 attacks)", "War droids / cyborgs (1 attack)") and the walker, which
@@ -290,16 +386,76 @@ pub const PRESETS: &[PresetDecl] = &[
     // "10" or less. (and get 2 attacks) No roll for injury, auto dead" and "can
     // not engage tanks and APC's".
     close!("hand_weapon", "8 | 6 | 3 | 1", "1", "false", "Hand Weapon"),
-    close!("shoulder_weapon", "5 | 4 | 2 | 1", "1", "false", "Shoulder weapon"),
-    close!("heavy_weapon", "2 | 2 | 2 | 2", "1", "false", "Heavy Weapon"),
-    close!("aliens_claws", "9 | 5 | 3 | 2", "2", "false", "\"Aliens\" / Tyrannid Gaunts / Necron Flayed Ones (claws: 2 attacks)"),
-    close!("tomb_spider", "12 | 10 | 9 | 8", "2", "false", "Necron Tomb Spider (claws: 2 attacks)"),
-    close!("power_weapon", "12 | 10 | 8 | 6", "1", "false", "Power Weapons / Necron Lords Staff"),
-    close!("necron_warrior", "8 | 6 | 5 | 4", "1", "false", "Necron Warrior or Destroyer (or war droid)"),
-    close!("scarab_swarm", "3 | 2 | 1 | X", "4", "false", "Necron Scarab Swarm (4 attacks)"),
-    close!("war_droid", "10 | 8 | 6 | 4", "1", "false", "War droids / cyborgs (1 attack)"),
-    close!("anti_tank_grenades", "n/a | 7 | 6 | 5", "1", "false", "Anti Tank Grenades"),
-    close!("walker", "10 | 10 | 10 | X", "2", "true", "Sentinel or other walker: squash on 10 or less, 2 attacks, no roll for injury"),
+    close!(
+        "shoulder_weapon",
+        "5 | 4 | 2 | 1",
+        "1",
+        "false",
+        "Shoulder weapon"
+    ),
+    close!(
+        "heavy_weapon",
+        "2 | 2 | 2 | 2",
+        "1",
+        "false",
+        "Heavy Weapon"
+    ),
+    close!(
+        "aliens_claws",
+        "9 | 5 | 3 | 2",
+        "2",
+        "false",
+        "\"Aliens\" / Tyrannid Gaunts / Necron Flayed Ones (claws: 2 attacks)"
+    ),
+    close!(
+        "tomb_spider",
+        "12 | 10 | 9 | 8",
+        "2",
+        "false",
+        "Necron Tomb Spider (claws: 2 attacks)"
+    ),
+    close!(
+        "power_weapon",
+        "12 | 10 | 8 | 6",
+        "1",
+        "false",
+        "Power Weapons / Necron Lords Staff"
+    ),
+    close!(
+        "necron_warrior",
+        "8 | 6 | 5 | 4",
+        "1",
+        "false",
+        "Necron Warrior or Destroyer (or war droid)"
+    ),
+    close!(
+        "scarab_swarm",
+        "3 | 2 | 1 | X",
+        "4",
+        "false",
+        "Necron Scarab Swarm (4 attacks)"
+    ),
+    close!(
+        "war_droid",
+        "10 | 8 | 6 | 4",
+        "1",
+        "false",
+        "War droids / cyborgs (1 attack)"
+    ),
+    close!(
+        "anti_tank_grenades",
+        "n/a | 7 | 6 | 5",
+        "1",
+        "false",
+        "Anti Tank Grenades"
+    ),
+    close!(
+        "walker",
+        "10 | 10 | 10 | X",
+        "2",
+        "true",
+        "Sentinel or other walker: squash on 10 or less, 2 attacks, no roll for injury"
+    ),
     // Vehicles (catalogue `vehicle`), from the Vehicle characteristics
     // table: the guns besides the biggest one.
     PresetDecl {
@@ -315,7 +471,6 @@ pub const PRESETS: &[PresetDecl] = &[
         source: "Sentinel Walker: 1 Autocannon",
     },
 ];
-
 
 /// One row of the CLOSE COMBAT WEAPONS FACTOR CHART: "TO HIT AND PENETRATE
 /// 1D20" against "Std Armour", "Storm Trooper", "Power + APC", "Tank";
@@ -345,7 +500,6 @@ pub fn parse_close_row(text: &str, field: &str) -> Result<CloseRow, ParamError> 
     }
     Ok(row)
 }
-
 
 /// A result of the EFFECT OF HIT CHART.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -476,7 +630,10 @@ mod tests {
     }
 
     fn of(catalogue: &str) -> Vec<&'static PresetDecl> {
-        PRESETS.iter().filter(|p| p.catalogue == catalogue).collect()
+        PRESETS
+            .iter()
+            .filter(|p| p.catalogue == catalogue)
+            .collect()
     }
 
     fn preset(catalogue: &str, name: &str) -> &'static PresetDecl {
@@ -513,7 +670,11 @@ mod tests {
         assert_eq!(rows.len(), presets.len(), "every chart row has a preset");
         for (seed_row, p) in rows.iter().zip(presets) {
             assert_eq!(seed_row.len(), 8);
-            assert_eq!(seed_row[0], p.source, "preset {} follows the chart order", p.name);
+            assert_eq!(
+                seed_row[0], p.source,
+                "preset {} follows the chart order",
+                p.name
+            );
             let from_seed = parse_ranged_row(&seed_row[1..].join(" | "), "seed").unwrap();
             let ours = parse_ranged_row(set(p, "row"), "preset").unwrap();
             assert_eq!(from_seed, ours, "{}: every cell", p.name);
@@ -546,7 +707,12 @@ mod tests {
         let presets = of("close_weapon");
         assert_eq!(rows.len(), presets.len() - 1, "every row but the walker");
         for (seed_row, p) in rows.iter().zip(presets) {
-            assert!(p.source.starts_with(seed_row[0].as_str()), "{} is {}", p.name, seed_row[0]);
+            assert!(
+                p.source.starts_with(seed_row[0].as_str()),
+                "{} is {}",
+                p.name,
+                seed_row[0]
+            );
             assert_eq!(
                 parse_close_row(&seed_row[1..].join(" | "), "seed").unwrap(),
                 parse_close_row(set(p, "row"), "preset").unwrap(),
@@ -560,7 +726,9 @@ mod tests {
         assert!(text.contains("with \"claws\" get 2 attacks"));
         assert_eq!(set(preset("close_weapon", "aliens_claws"), "attacks"), "2");
         assert_eq!(set(preset("close_weapon", "tomb_spider"), "attacks"), "2");
-        assert!(text.contains("on a roll of \"10\" or less. (and get 2 attacks) No roll for injury, auto dead"));
+        assert!(text.contains(
+            "on a roll of \"10\" or less. (and get 2 attacks) No roll for injury, auto dead"
+        ));
         assert_eq!(set(preset("close_weapon", "walker"), "attacks"), "2");
     }
 
@@ -601,8 +769,14 @@ mod tests {
             (VehicleResult::Stunned, "\"Stunned\""),
             (VehicleResult::MinorGun, "A minor Gun taken out"),
             (VehicleResult::BiggestGun, "Biggest Gun taken out"),
-            (VehicleResult::Immobilised, "Vehicle immobilised permanently"),
-            (VehicleResult::ImmobilisedAndGuns, "Vehicle Immobilised, and all guns destroyed"),
+            (
+                VehicleResult::Immobilised,
+                "Vehicle immobilised permanently",
+            ),
+            (
+                VehicleResult::ImmobilisedAndGuns,
+                "Vehicle Immobilised, and all guns destroyed",
+            ),
             (VehicleResult::Burns, "Vehicle Burns"),
             (VehicleResult::Explodes, "Vehicle explodes"),
         ];
@@ -615,7 +789,9 @@ mod tests {
                 assert_eq!(VehicleResult::from_d10(d10), result, "{d10}");
             }
         }
-        assert!(text.contains("If the damage has already been suffered, then take the next up, keep going up"));
+        assert!(text.contains(
+            "If the damage has already been suffered, then take the next up, keep going up"
+        ));
         assert!(rows[5][1].contains("with -1 to the roll") && rows[6][1].contains("no modifiers"));
     }
 
@@ -625,11 +801,18 @@ mod tests {
             return;
         }
         let text = seed_text::seed(SEED);
-        let lines = lines_between(&text, "Quick Draw INITIATIVE TABLE (1D10)", "SPECIAL SKILLS");
+        let lines = lines_between(
+            &text,
+            "Quick Draw INITIATIVE TABLE (1D10)",
+            "SPECIAL SKILLS",
+        );
         let expect = [
             ("Std armour (5+) ", quick_draw_armour(Armour::Std)),
             ("Storm Troop armour (4+) ", quick_draw_armour(Armour::Storm)),
-            ("Power armour/ chimera/ sentinel ", quick_draw_armour(Armour::Power)),
+            (
+                "Power armour/ chimera/ sentinel ",
+                quick_draw_armour(Armour::Power),
+            ),
             ("Heavy Tank ", quick_draw_armour(Armour::Tank)),
             ("Hand Gun ", quick_draw_weapon("hand_gun")),
             ("Rifle shoulder weapon ", quick_draw_weapon("rifle")),
@@ -640,15 +823,37 @@ mod tests {
         assert_eq!(lines.len(), expect.len() + 1);
         for (line, (head, value)) in lines[1..].iter().zip(expect) {
             let v = line.strip_prefix(head).unwrap_or_else(|| panic!("{line}"));
-            assert_eq!(v.trim_start_matches('+').parse::<i32>().unwrap(), value, "{line}");
+            assert_eq!(
+                v.trim_start_matches('+').parse::<i32>().unwrap(),
+                value,
+                "{line}"
+            );
         }
     }
 
     #[test]
     fn rows_parse_and_bad_rows_are_named() {
-        let r = parse_ranged_row("30 | 18/8 L-10 | 17 / 6 (L-12) | 12/3 L-14 | 9/X L-16 | 2 | jam", "w").unwrap();
-        assert_eq!(r.cells[0], RangedCell { target: Some(18), others: Some(8), lock_on: Some(10) });
-        assert_eq!(r.cells[3], RangedCell { target: Some(9), others: None, lock_on: Some(16) });
+        let r = parse_ranged_row(
+            "30 | 18/8 L-10 | 17 / 6 (L-12) | 12/3 L-14 | 9/X L-16 | 2 | jam",
+            "w",
+        )
+        .unwrap();
+        assert_eq!(
+            r.cells[0],
+            RangedCell {
+                target: Some(18),
+                others: Some(8),
+                lock_on: Some(10)
+            }
+        );
+        assert_eq!(
+            r.cells[3],
+            RangedCell {
+                target: Some(9),
+                others: None,
+                lock_on: Some(16)
+            }
+        );
         assert_eq!(r.ap, ApCost::Two);
         let e = parse_ranged_row("24 | 8 | 6 | 4 | 1/2 | jam", "weapon_row").unwrap_err();
         assert!(e.message.contains("3 armour values"), "{e}");
@@ -657,6 +862,9 @@ mod tests {
         assert!(parse_ranged_row("24 | 8 | 6 | 4 | x | 3 | jam", "w").is_err());
         assert!(parse_ranged_row("24 | 8 | 6 | 4 | x | 1 | melts", "w").is_err());
         assert!(parse_close_row("8 | 6 | 3", "w").is_err());
-        assert_eq!(parse_close_row("n/a | 7 | 6 | 5", "w").unwrap(), [None, Some(7), Some(6), Some(5)]);
+        assert_eq!(
+            parse_close_row("n/a | 7 | 6 | 5", "w").unwrap(),
+            [None, Some(7), Some(6), Some(5)]
+        );
     }
 }

@@ -43,9 +43,7 @@ impl Fighter {
         let roll = dice.roll(20) as i32;
         match self.row[target.armour.column()] {
             None => false,
-            Some(v) => {
-                roll <= i32::from(v) + if self.martial_arts { MARTIAL_ARTS } else { 0 }
-            }
+            Some(v) => roll <= i32::from(v) + if self.martial_arts { MARTIAL_ARTS } else { 0 },
         }
     }
 }
@@ -75,14 +73,46 @@ pub struct CloseState {
 
 /// Every metric.
 pub const METRICS: [MetricDecl; 8] = [
-    MetricDecl::probability("p_defender_dead", "P(defender dead)", "P(the figure attacked is dead)"),
-    MetricDecl::probability("p_defender_wounded", "P(defender wounded)", "P(the figure attacked is alive and wounded)"),
-    MetricDecl::probability("p_attacker_dead", "P(attacker struck at dead)", "P(the attacker the defender strikes at is dead)"),
-    MetricDecl::probability("p_attacker_wounded", "P(attacker struck at wounded)", "P(that attacker is alive and wounded)"),
-    MetricDecl::probability("p_both_dead", "P(both dead)", "P(mortal blows both ways: \"It's a tough universe!\")"),
-    MetricDecl::mean("mean_hits_on_defender", "mean hits on the defender", "expected attacks that hit and penetrate the defender"),
-    MetricDecl::probability("p_defender_runs", "P(defender runs 2D6\")", "P(the defender's side tests and rolls 1-3)"),
-    MetricDecl::probability("p_attackers_run", "P(attackers run 2D6\")", "P(the attackers' side tests and rolls 1-3)"),
+    MetricDecl::probability(
+        "p_defender_dead",
+        "P(defender dead)",
+        "P(the figure attacked is dead)",
+    ),
+    MetricDecl::probability(
+        "p_defender_wounded",
+        "P(defender wounded)",
+        "P(the figure attacked is alive and wounded)",
+    ),
+    MetricDecl::probability(
+        "p_attacker_dead",
+        "P(attacker struck at dead)",
+        "P(the attacker the defender strikes at is dead)",
+    ),
+    MetricDecl::probability(
+        "p_attacker_wounded",
+        "P(attacker struck at wounded)",
+        "P(that attacker is alive and wounded)",
+    ),
+    MetricDecl::probability(
+        "p_both_dead",
+        "P(both dead)",
+        "P(mortal blows both ways: \"It's a tough universe!\")",
+    ),
+    MetricDecl::mean(
+        "mean_hits_on_defender",
+        "mean hits on the defender",
+        "expected attacks that hit and penetrate the defender",
+    ),
+    MetricDecl::probability(
+        "p_defender_runs",
+        "P(defender runs 2D6\")",
+        "P(the defender's side tests and rolls 1-3)",
+    ),
+    MetricDecl::probability(
+        "p_attackers_run",
+        "P(attackers run 2D6\")",
+        "P(the attackers' side tests and rolls 1-3)",
+    ),
 ];
 
 /// The fight with its metric handles.
@@ -120,7 +150,12 @@ impl CloseRule {
         let (side, size, dead, fighter) = if d_cas > a_cas {
             (0, 1, s.defender.dead, c.defender)
         } else if a_cas > d_cas {
-            (1, c.attackers, s.attacker.dead && c.attackers == 1, c.attacker)
+            (
+                1,
+                c.attackers,
+                s.attacker.dead && c.attackers == 1,
+                c.attacker,
+            )
         } else {
             return;
         };
@@ -183,18 +218,26 @@ impl Mechanic for CloseRule {
 fn side_params(prefix: &str, who: &str) -> Vec<ParamDecl> {
     let mut p = vec![
         ParamDecl::preset(prefix.trim_end_matches('_'), "close_weapon", prefix)
-            .about(format!("{who}'s close combat weapon: a chart row by name, or custom"))
+            .about(format!(
+                "{who}'s close combat weapon: a chart row by name, or custom"
+            ))
             .seed(CHART),
         ParamDecl::text(format!("{prefix}row"), "8 | 6 | 3 | 1")
             .required()
-            .about(format!("{who}'s chart row: std | storm | power + APC | tank (X or n/a: no chance)"))
+            .about(format!(
+                "{who}'s chart row: std | storm | power + APC | tank (X or n/a: no chance)"
+            ))
             .seed(CHART),
         ParamDecl::int(format!("{prefix}attacks"), 1, 4)
             .required()
-            .about(format!("{who}'s attacks: 1; claws 2 (1 with guns too); scarab swarm 4; walkers 2"))
+            .about(format!(
+                "{who}'s attacks: 1; claws 2 (1 with guns too); scarab swarm 4; walkers 2"
+            ))
             .seed(CHART),
         ParamDecl::flag(format!("{prefix}squash"))
-            .about(format!("{who} is a walker: a hit kills outright, no roll for injury"))
+            .about(format!(
+                "{who} is a walker: a hit kills outright, no roll for injury"
+            ))
             .seed(CHART),
         ParamDecl::flag(format!("{prefix}martial_arts"))
             .about(format!("{who} has Martial Arts: +4"))
@@ -203,10 +246,15 @@ fn side_params(prefix: &str, who: &str) -> Vec<ParamDecl> {
             .required()
             .about(format!("{who}'s armour (Tau count as std hand to hand)"))
             .seed(CHART),
-        ParamDecl::choice(format!("{prefix}aftermath"), &["none", "plus_one", "minus_one"])
-            .default("none")
-            .about(format!("{who}'s aftermath roll: +1 Tyranids, Necrons, veterans; -1 Tau"))
-            .seed(RULES),
+        ParamDecl::choice(
+            format!("{prefix}aftermath"),
+            &["none", "plus_one", "minus_one"],
+        )
+        .default("none")
+        .about(format!(
+            "{who}'s aftermath roll: +1 Tyranids, Necrons, veterans; -1 Tau"
+        ))
+        .seed(RULES),
     ];
     p.extend(toughness_params(prefix));
     p
@@ -220,7 +268,9 @@ pub fn params() -> Vec<ParamDecl> {
             .about("attackers on the one figure: at most 3, 5 against a walker or vehicle")
             .seed(RULES),
         ParamDecl::flag("defender_vehicle")
-            .about("the figure attacked is a walker or vehicle (up to 5 attackers; no aftermath test)")
+            .about(
+                "the figure attacked is a walker or vehicle (up to 5 attackers; no aftermath test)",
+            )
             .seed(RULES),
     ];
     p.extend(side_params("attacker_", "each attacker"));

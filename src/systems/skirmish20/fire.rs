@@ -296,7 +296,10 @@ mod tests {
         assert_eq!(read_d20(1, None, 5, true), Roll::Miss);
         assert_eq!(read_d20(20, Some(18), 4, true), Roll::Jam);
         assert_eq!(read_d20(20, Some(18), 4, false), Roll::Miss);
-        assert_eq!(read_d20(19, Some(18), 1, true), Roll::Hit { natural_one: false });
+        assert_eq!(
+            read_d20(19, Some(18), 1, true),
+            Roll::Hit { natural_one: false }
+        );
     }
 
     #[test]

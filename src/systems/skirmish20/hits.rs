@@ -13,7 +13,11 @@ pub const EFFECT_METRICS: [MetricDecl; 4] = [
     MetricDecl::probability("p_dead", "P(dead)", "P(the figure is dead)"),
     MetricDecl::probability("p_wounded", "P(wounded)", "P(alive and wounded)"),
     MetricDecl::probability("p_duck_back", "P(ducks back)", "P(alive and ducked back)"),
-    MetricDecl::probability("p_unaffected", "P(no effect)", "P(alive, not wounded, not ducked back)"),
+    MetricDecl::probability(
+        "p_unaffected",
+        "P(no effect)",
+        "P(alive, not wounded, not ducked back)",
+    ),
 ];
 
 /// `hits` hits on one figure.
@@ -87,9 +91,21 @@ pub fn at_hero(d6: u32) -> bool {
 
 /// Every metric of the hit allocation scenario.
 pub const ALLOCATION_METRICS: [MetricDecl; 3] = [
-    MetricDecl::mean("mean_at_hero", "mean attacks at the Hero", "expected attacks directed at the Hero"),
-    MetricDecl::probability("p_hero_attacked", "P(Hero attacked)", "P(at least one attack directed at the Hero)"),
-    MetricDecl::probability("at_hero={k}", "P({k} at the Hero)", "P(exactly k attacks directed at the Hero)"),
+    MetricDecl::mean(
+        "mean_at_hero",
+        "mean attacks at the Hero",
+        "expected attacks directed at the Hero",
+    ),
+    MetricDecl::probability(
+        "p_hero_attacked",
+        "P(Hero attacked)",
+        "P(at least one attack directed at the Hero)",
+    ),
+    MetricDecl::probability(
+        "at_hero={k}",
+        "P({k} at the Hero)",
+        "P(exactly k attacks directed at the Hero)",
+    ),
 ];
 
 /// Allocation of `attacks` attacks (one D6 each).
@@ -149,9 +165,21 @@ pub fn repair_target(near_lord: bool) -> u32 {
 
 /// Every metric of the Necron repair scenario.
 pub const REPAIR_METRICS: [MetricDecl; 3] = [
-    MetricDecl::mean("mean_repaired", "mean Necrons repaired", "expected Necrons standing back up"),
-    MetricDecl::probability("p_all_repaired", "P(all repaired)", "P(every destroyed Necron stands back up)"),
-    MetricDecl::probability("repaired={k}", "P({k} repaired)", "P(exactly k stand back up)"),
+    MetricDecl::mean(
+        "mean_repaired",
+        "mean Necrons repaired",
+        "expected Necrons standing back up",
+    ),
+    MetricDecl::probability(
+        "p_all_repaired",
+        "P(all repaired)",
+        "P(every destroyed Necron stands back up)",
+    ),
+    MetricDecl::probability(
+        "repaired={k}",
+        "P({k} repaired)",
+        "P(exactly k stand back up)",
+    ),
 ];
 
 /// Repair rolls at the start of a turn.
@@ -254,9 +282,21 @@ pub enum First {
 
 /// Every metric of the quick draw scenario.
 pub const QUICK_DRAW_METRICS: [MetricDecl; 3] = [
-    MetricDecl::probability("p_a_first", "P(A fires first)", "P(A's D10 + modifiers beats B's)"),
-    MetricDecl::probability("p_b_first", "P(B fires first)", "P(B's D10 + modifiers beats A's)"),
-    MetricDecl::probability("p_simultaneous", "P(both fire at once)", "P(a tie, read as simultaneous fire)"),
+    MetricDecl::probability(
+        "p_a_first",
+        "P(A fires first)",
+        "P(A's D10 + modifiers beats B's)",
+    ),
+    MetricDecl::probability(
+        "p_b_first",
+        "P(B fires first)",
+        "P(B's D10 + modifiers beats A's)",
+    ),
+    MetricDecl::probability(
+        "p_simultaneous",
+        "P(both fire at once)",
+        "P(a tie, read as simultaneous fire)",
+    ),
 ];
 
 /// The roll-off between two characters.

@@ -83,7 +83,11 @@ pub static RULES: RuleSet = RuleSet {
             build: build_effect,
             test_points: &[
                 &[("hits", "2")],
-                &[("hits", "3"), ("target_kind", "hero"), ("target_enhanced_nervous_system", "true")],
+                &[
+                    ("hits", "3"),
+                    ("target_kind", "hero"),
+                    ("target_enhanced_nervous_system", "true"),
+                ],
             ],
         },
         Scenario {
@@ -106,8 +110,18 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || hits::QUICK_DRAW_METRICS.to_vec(),
             build: build_quick_draw,
             test_points: &[
-                &[("a_armour", "std"), ("a_weapon", "hand_gun"), ("b_armour", "power"), ("b_weapon", "rifle")],
-                &[("a_armour", "storm"), ("a_fast_draw", "true"), ("b_armour", "std"), ("b_ahead_of_turn", "true")],
+                &[
+                    ("a_armour", "std"),
+                    ("a_weapon", "hand_gun"),
+                    ("b_armour", "power"),
+                    ("b_weapon", "rifle"),
+                ],
+                &[
+                    ("a_armour", "storm"),
+                    ("a_fast_draw", "true"),
+                    ("b_armour", "std"),
+                    ("b_ahead_of_turn", "true"),
+                ],
             ],
         },
         Scenario {
@@ -446,7 +460,9 @@ pub fn quick_draw_params() -> Vec<ParamDecl> {
         p.extend([
             ParamDecl::choice(format!("{s}_armour"), Armour::WORDS)
                 .required()
-                .about(format!("{who}'s armour: std +4, storm +3, power (or Chimera, Sentinel) +2, tank +1"))
+                .about(format!(
+                    "{who}'s armour: std +4, storm +3, power (or Chimera, Sentinel) +2, tank +1"
+                ))
                 .seed(Q),
             ParamDecl::choice(format!("{s}_weapon"), WEAPON_CLASSES)
                 .default("rifle")

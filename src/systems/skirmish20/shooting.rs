@@ -77,19 +77,71 @@ pub struct ShotState {
 
 /// Every metric of the shooting scenario.
 pub const METRICS: [MetricDecl; 14] = [
-    MetricDecl::probability("p_hit", "P(target hit)", "P(at least one hit that penetrates)"),
-    MetricDecl::mean("mean_hits", "mean hits on the target", "expected penetrating hits on the target"),
-    MetricDecl::probability("p_dead", "P(target dead)", "P(the target is dead after the turn)"),
-    MetricDecl::probability("p_wounded", "P(target wounded)", "P(the target is alive and wounded)"),
-    MetricDecl::probability("p_duck_back", "P(target ducks back)", "P(the target is alive and ducked back)"),
-    MetricDecl::probability("p_jam", "P(a 20: jam or worse)", "P(an unmodified 20 on a firing's D20)"),
-    MetricDecl::probability("p_weapon_lost", "P(weapon lost for the game)", "P(out of fuel or broken)"),
-    MetricDecl::probability("p_jammed_next_turn", "P(still jammed next turn)", "P(too few AP were left to clear a jam: next turn's first 2 AP go on it)"),
-    MetricDecl::mean("mean_shots", "mean firings", "expected firings made (a failed lock-on fires nothing)"),
-    MetricDecl::probability("p_locked_on", "P(locked on)", "P(the missile locks on at least once)"),
-    MetricDecl::mean("mean_others_hit", "mean others hit", "expected hits on figures under the blast besides the target"),
-    MetricDecl::mean("mean_others_dead", "mean others dead", "expected figures under the blast besides the target killed"),
-    MetricDecl::mean("mean_others_wounded", "mean others wounded", "expected figures under the blast besides the target left wounded"),
+    MetricDecl::probability(
+        "p_hit",
+        "P(target hit)",
+        "P(at least one hit that penetrates)",
+    ),
+    MetricDecl::mean(
+        "mean_hits",
+        "mean hits on the target",
+        "expected penetrating hits on the target",
+    ),
+    MetricDecl::probability(
+        "p_dead",
+        "P(target dead)",
+        "P(the target is dead after the turn)",
+    ),
+    MetricDecl::probability(
+        "p_wounded",
+        "P(target wounded)",
+        "P(the target is alive and wounded)",
+    ),
+    MetricDecl::probability(
+        "p_duck_back",
+        "P(target ducks back)",
+        "P(the target is alive and ducked back)",
+    ),
+    MetricDecl::probability(
+        "p_jam",
+        "P(a 20: jam or worse)",
+        "P(an unmodified 20 on a firing's D20)",
+    ),
+    MetricDecl::probability(
+        "p_weapon_lost",
+        "P(weapon lost for the game)",
+        "P(out of fuel or broken)",
+    ),
+    MetricDecl::probability(
+        "p_jammed_next_turn",
+        "P(still jammed next turn)",
+        "P(too few AP were left to clear a jam: next turn's first 2 AP go on it)",
+    ),
+    MetricDecl::mean(
+        "mean_shots",
+        "mean firings",
+        "expected firings made (a failed lock-on fires nothing)",
+    ),
+    MetricDecl::probability(
+        "p_locked_on",
+        "P(locked on)",
+        "P(the missile locks on at least once)",
+    ),
+    MetricDecl::mean(
+        "mean_others_hit",
+        "mean others hit",
+        "expected hits on figures under the blast besides the target",
+    ),
+    MetricDecl::mean(
+        "mean_others_dead",
+        "mean others dead",
+        "expected figures under the blast besides the target killed",
+    ),
+    MetricDecl::mean(
+        "mean_others_wounded",
+        "mean others wounded",
+        "expected figures under the blast besides the target left wounded",
+    ),
     MetricDecl::probability("hits={k}", "P({k} hits)", "P(exactly k hits on the target)"),
 ];
 
@@ -217,7 +269,11 @@ impl ShootingRule {
         if j >= h + w {
             return;
         }
-        let cover = if group == 0 { Cover::Full } else { self.s.partly };
+        let cover = if group == 0 {
+            Cover::Full
+        } else {
+            self.s.partly
+        };
         let law = &self.laws[group];
         let outcome = dice.known(|| law, |d| self.s.other_roll(cover, d));
         let Some(e) = outcome else {
@@ -362,7 +418,12 @@ mod tests {
     #[test]
     fn the_missile_locks_on_before_it_fires_and_hits_others_on_the_second_value() {
         // power armour: L-14 to lock on, 12 on the target, 3 on the others
-        let r = turn("30 | 18/8 L-10 | 17/6 L-12 | 12/3 L-14 | 9/X L-16 | 2 | jam", 2, 20, 2);
+        let r = turn(
+            "30 | 18/8 L-10 | 17/6 L-12 | 12/3 L-14 | 9/X L-16 | 2 | jam",
+            2,
+            20,
+            2,
+        );
         assert!((get(&r, "p_locked_on") - 0.7).abs() < 1e-12);
         assert!((get(&r, "p_hit") - 0.7 * 0.6).abs() < 1e-12);
         assert!((get(&r, "p_dead") - 0.7 * 0.6 / 3.0).abs() < 1e-12);

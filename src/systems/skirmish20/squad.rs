@@ -18,9 +18,7 @@ use super::chart::{Effect, effect_of_hit};
 use super::fire::{Firer, Roll, read_d20};
 use super::hits::{at_hero, repair_target};
 use super::{armour, firer, firer_params, modifiers, target_params, weapon_params};
-use crate::dice::{
-    BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, binomial_pmf,
-};
+use crate::dice::{BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, binomial_pmf};
 use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, TrialValues};
 use std::collections::BTreeMap;
@@ -219,7 +217,11 @@ impl Squad {
             wounded: 0,
             destroyed: 0,
             dead: 0,
-            hero: if self.hero { Hero::Healthy } else { Hero::Absent },
+            hero: if self.hero {
+                Hero::Healthy
+            } else {
+                Hero::Absent
+            },
             shaken: false,
             broken: false,
         }
@@ -255,7 +257,11 @@ impl Squad {
                 Effect::Dead => true,
             };
             if hero_dies {
-                st.hero = if repairable { Hero::Destroyed } else { Hero::Dead };
+                st.hero = if repairable {
+                    Hero::Destroyed
+                } else {
+                    Hero::Dead
+                };
             } else if e == Effect::Wounded {
                 st.hero = Hero::Wounded;
             }
@@ -273,8 +279,7 @@ impl Squad {
                 die(st);
             }
             Effect::Wounded => {
-                let onto_wounded =
-                    st.wounded > 0 && (self.stack_wounds || st.healthy == 0);
+                let onto_wounded = st.wounded > 0 && (self.stack_wounds || st.healthy == 0);
                 if onto_wounded {
                     st.wounded -= 1;
                     die(st);
@@ -536,7 +541,10 @@ impl SquadModel {
         sink.record(self.casualties[t], dead + wounded);
         if t + 1 == self.s.turns as usize {
             if let Some(m) = self.hero_dead {
-                sink.record(m, u64::from(matches!(st.hero, Hero::Dead | Hero::Destroyed)));
+                sink.record(
+                    m,
+                    u64::from(matches!(st.hero, Hero::Dead | Hero::Destroyed)),
+                );
             }
             let (shaken, [broken, dead_m, cas]) = self.last;
             if let Some(m) = shaken {
@@ -831,6 +839,10 @@ mod tests {
             + hit * third * hit * (2.0 * third)
             + hit * third * hit * third
             + miss * hit * third;
-        assert!((exact[dead_at] - p).abs() < 1e-12, "{} vs {p}", exact[dead_at]);
+        assert!(
+            (exact[dead_at] - p).abs() < 1e-12,
+            "{} vs {p}",
+            exact[dead_at]
+        );
     }
 }

@@ -4,11 +4,11 @@
 //! it, so the hits are a Markov chain; the exact evaluator walks it hit by
 //! hit, merging equal states, passengers counted by wounds, not one by one.
 
+use super::chart::Effect;
 use super::chart::{VehicleResult, effect_of_hit};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::systems::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
-use super::chart::Effect;
 
 /// How a 5 reads on a vehicle with no minor gun left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,19 +59,63 @@ impl VehicleState {
 
 /// Every metric of the vehicle damage scenario.
 pub const METRICS: [MetricDecl; 13] = [
-    MetricDecl::probability("p_no_lasting_damage", "P(no lasting damage)", "P(only bounces and stuns)"),
-    MetricDecl::probability("p_stunned", "P(stunned at least once)", "P(some hit stunned it: no move or shot for the rest of that turn)"),
-    MetricDecl::probability("p_minor_gun_out", "P(a minor gun out)", "P(at least one minor gun taken out, or all guns destroyed)"),
-    MetricDecl::probability("p_biggest_gun_out", "P(biggest gun out)", "P(the biggest gun taken out, or all guns destroyed)"),
-    MetricDecl::probability("p_immobilised", "P(immobilised)", "P(immobilised, burning or exploded)"),
-    MetricDecl::probability("p_all_guns_destroyed", "P(all guns destroyed)", "P(an 8 was suffered, or the vehicle is wrecked)"),
+    MetricDecl::probability(
+        "p_no_lasting_damage",
+        "P(no lasting damage)",
+        "P(only bounces and stuns)",
+    ),
+    MetricDecl::probability(
+        "p_stunned",
+        "P(stunned at least once)",
+        "P(some hit stunned it: no move or shot for the rest of that turn)",
+    ),
+    MetricDecl::probability(
+        "p_minor_gun_out",
+        "P(a minor gun out)",
+        "P(at least one minor gun taken out, or all guns destroyed)",
+    ),
+    MetricDecl::probability(
+        "p_biggest_gun_out",
+        "P(biggest gun out)",
+        "P(the biggest gun taken out, or all guns destroyed)",
+    ),
+    MetricDecl::probability(
+        "p_immobilised",
+        "P(immobilised)",
+        "P(immobilised, burning or exploded)",
+    ),
+    MetricDecl::probability(
+        "p_all_guns_destroyed",
+        "P(all guns destroyed)",
+        "P(an 8 was suffered, or the vehicle is wrecked)",
+    ),
     MetricDecl::probability("p_burns", "P(burns)", "P(the vehicle burns)"),
     MetricDecl::probability("p_explodes", "P(explodes)", "P(ammunition explosion)"),
-    MetricDecl::probability("p_wrecked", "P(burns or explodes)", "P(the vehicle is out: burning or exploded)"),
-    MetricDecl::probability("p_can_fire", "P(a gun can still fire)", "P(not wrecked and some gun left)"),
-    MetricDecl::probability("p_can_move", "P(can still move)", "P(neither immobilised nor wrecked)"),
-    MetricDecl::mean("mean_passengers_dead", "mean passengers dead", "expected passengers killed"),
-    MetricDecl::mean("mean_passengers_wounded", "mean passengers wounded", "expected passengers left alive and wounded"),
+    MetricDecl::probability(
+        "p_wrecked",
+        "P(burns or explodes)",
+        "P(the vehicle is out: burning or exploded)",
+    ),
+    MetricDecl::probability(
+        "p_can_fire",
+        "P(a gun can still fire)",
+        "P(not wrecked and some gun left)",
+    ),
+    MetricDecl::probability(
+        "p_can_move",
+        "P(can still move)",
+        "P(neither immobilised nor wrecked)",
+    ),
+    MetricDecl::mean(
+        "mean_passengers_dead",
+        "mean passengers dead",
+        "expected passengers killed",
+    ),
+    MetricDecl::mean(
+        "mean_passengers_wounded",
+        "mean passengers wounded",
+        "expected passengers left alive and wounded",
+    ),
 ];
 
 /// The damage with its metric handles.
@@ -215,14 +259,28 @@ impl Mechanic for VehicleRule {
     }
 
     fn record(&self, s: &VehicleState, sink: &mut impl MetricSink) {
-        let [none, stunned, minor, biggest, immob, guns, burns, explodes, wrecked, fire, moves] =
-            self.m;
+        let [
+            none,
+            stunned,
+            minor,
+            biggest,
+            immob,
+            guns,
+            burns,
+            explodes,
+            wrecked,
+            fire,
+            moves,
+        ] = self.m;
         let wreck = s.wrecked();
         let guns_gone = s.guns_destroyed || wreck;
         let lasting = s.minor_guns_out > 0 || s.biggest_gun_out || s.immobilised || guns_gone;
         sink.record(none, u64::from(!lasting));
         sink.record(stunned, u64::from(s.stunned));
-        sink.record(minor, u64::from(s.minor_guns_out > 0 || (guns_gone && self.v.minor_guns > 0)));
+        sink.record(
+            minor,
+            u64::from(s.minor_guns_out > 0 || (guns_gone && self.v.minor_guns > 0)),
+        );
         sink.record(biggest, u64::from(s.biggest_gun_out || guns_gone));
         sink.record(immob, u64::from(s.immobilised || wreck));
         sink.record(guns, u64::from(guns_gone));
@@ -317,7 +375,10 @@ mod chain_tests {
         // one hit: every result once
         let r = exact(1, 6);
         assert!((get(&r, "p_no_lasting_damage") - 0.4).abs() < 1e-12);
-        assert!((get(&r, "p_immobilised") - 0.4).abs() < 1e-12, "7, 8, 9, 10");
+        assert!(
+            (get(&r, "p_immobilised") - 0.4).abs() < 1e-12,
+            "7, 8, 9, 10"
+        );
         // passengers: a 10 kills 6, a 9 kills 1 in 3, an 8 (at -1) 1 in 6
         assert!((get(&r, "mean_passengers_dead") - (0.6 + 0.2 + 0.1)).abs() < 1e-12);
     }
