@@ -65,6 +65,21 @@ pub static RULES: RuleSet = RuleSet {
                     ("firer_ap", "4"),
                 ],
                 &[
+                    ("weapon", "heavy_bolter"),
+                    ("armour", "storm"),
+                    ("range", "10"),
+                    ("target_kind", "hero"),
+                    ("target_scarab_swarm", "true"),
+                    ("target_ignores_duck_backs", "true"),
+                ],
+                &[
+                    ("weapon", "laser_machine_pistol"),
+                    ("armour", "std"),
+                    ("range", "4"),
+                    ("assaulted_before_turn", "true"),
+                    ("target_cover", "moving"),
+                ],
+                &[
                     ("weapon", "plasma_pistol"),
                     ("armour", "tank"),
                     ("range", "6"),
@@ -284,6 +299,12 @@ pub fn shooting_params() -> Vec<ParamDecl> {
         ParamDecl::flag("target_wounded")
             .about("the target is already wounded (a second wound kills)")
             .seed(EFFECT),
+        ParamDecl::flag("target_scarab_swarm")
+            .about("a Necron scarab swarm: an area weapon's hit counts as two hits (set target_kind = hero, armour = storm)")
+            .seed("NECRON SPECIAL RULES"),
+        ParamDecl::flag("assaulted_before_turn")
+            .about("firing at assaulters before one's card is drawn: -1 if the chart value is under 8, else -2; no heavy weapons")
+            .seed("ASSAULT"),
         ParamDecl::int("others_under_template", 0, 12)
             .default("0")
             .about("common troopers of the same armour wholly under the blast besides the target (second value)")
@@ -372,12 +393,35 @@ fn build_shooting(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError>
     let target = toughness(p, "target_")?;
     let mut t = target;
     t.hero = false;
+    let modifier = modifiers(p)?.total();
+    // "If their to hit is <8 then deduct 1 otherwise deduct 2 from their
+    // to hit roll. If armed with Heavy weapons they may not fire."
+    let assaulted = p.flag("assaulted_before_turn")?;
+    if assaulted && (p.flag("weapon_heavy")? || firer.row.ap == chart::ApCost::Two) {
+        return Err(ParamError::new(
+            "assaulted_before_turn",
+            "\"If armed with Heavy weapons they may not fire\" (a 2-AP or heavy weapon)",
+        ));
+    }
+    let assault = |value: Option<u8>| match value {
+        Some(v) if assaulted => {
+            if v < 8 {
+                -1
+            } else {
+                -2
+            }
+        }
+        _ => 0,
+    };
+    let double = p.flag("target_scarab_swarm")? && area != "none";
     let shooting = shooting::Shooting {
         firer,
         target_value: cell.target,
         others_value: cell.others,
         lock_on: cell.lock_on,
-        modifier: modifiers(p)?.total(),
+        modifier: modifier + assault(cell.target),
+        others_modifier: modifier + assault(cell.others),
+        target_double_hits: double,
         target,
         others_full,
         others_partly,
@@ -554,4 +598,60 @@ fn build_repair(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
         on_a_one,
         p.flag("near_lord_or_tomb_spider")?,
     ))))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::systems::{ParamValue, Params, build};
+
+    /// The exact value of `metric` for the shooting scenario at `point`.
+    fn shooting(point: &[(&str, &str)], metric: &str) -> f64 {
+        let mut p = Params::new();
+        for (k, v) in point {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        let m = build("skirmish20", "shooting", &p, &Params::new()).unwrap();
+        let i = m.metrics().iter().position(|d| d.name == metric).unwrap();
+        m.exact().unwrap()[i]
+    }
+
+    #[test]
+    fn assaulted_before_their_turn_firers_lose_one_under_8_and_two_from_8() {
+        // machine pistol 7 against standard armour: 7 - 1 (assault) - 2 (moving) = 4
+        let base = [
+            ("weapon", "laser_machine_pistol"),
+            ("armour", "std"),
+            ("range", "4"),
+            ("target_cover", "moving"),
+        ];
+        let mut assaulted = base.to_vec();
+        assaulted.push(("assaulted_before_turn", "true"));
+        let hit = |v: f64| 1.0 - ((19.0 - v) / 20.0 * (20.0 - v) / 20.0 + 1.0 / 20.0);
+        assert!((shooting(&base, "p_hit") - hit(5.0)).abs() < 1e-12);
+        assert!((shooting(&assaulted, "p_hit") - hit(4.0)).abs() < 1e-12);
+        // bolt rifle 8 at 10": two 1-AP shots at 8 - 2 = 6
+        let bolt = [
+            ("weapon", "bolt_rifle"),
+            ("armour", "std"),
+            ("range", "10"),
+            ("assaulted_before_turn", "true"),
+        ];
+        assert!((shooting(&bolt, "p_hit") - hit(6.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_scarab_swarm_takes_two_hits_from_an_area_weapon() {
+        // heavy bolter 6 against storm armour: one 2-AP shot; the swarm is a
+        // Hero: dead on a 6 on either effect die, or on two wounds
+        let point = [
+            ("weapon", "heavy_bolter"),
+            ("armour", "storm"),
+            ("range", "10"),
+            ("target_kind", "hero"),
+            ("target_scarab_swarm", "true"),
+        ];
+        let dead = 6.0 / 20.0 * (11.0 / 36.0 + 4.0 / 36.0);
+        assert!((shooting(&point, "p_dead") - dead).abs() < 1e-12);
+        assert!((shooting(&point, "mean_hits") - 2.0 * 6.0 / 20.0).abs() < 1e-12);
+    }
 }

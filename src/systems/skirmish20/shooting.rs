@@ -30,8 +30,14 @@ pub struct Shooting {
     pub others_value: Option<u8>,
     /// The missile's lock-on number.
     pub lock_on: Option<u8>,
-    /// Sum of the ranged modifiers.
+    /// Sum of the ranged modifiers against the target.
     pub modifier: i32,
+    /// Sum of the ranged modifiers against others under the blast (the
+    /// same, but for the assault penalty, which depends on the value).
+    pub others_modifier: i32,
+    /// "If a swarm is hit by any area effect weapon it takes two hits not
+    /// one": the target takes two hits from an area weapon's hit.
+    pub target_double_hits: bool,
     /// The target.
     pub target: Toughness,
     /// Figures (common troopers) wholly under the blast besides the target.
@@ -167,7 +173,8 @@ impl Shooting {
         let locked = self.lock_on.map(|_| list.add(&METRICS[9]));
         let others = (self.others_full + self.others_partly > 0)
             .then(|| [10, 11, 12].map(|i| list.add(&METRICS[i])));
-        let hits = list.family(&METRICS[13], 0..=shots);
+        let most = shots * if self.target_double_hits { 2 } else { 1 };
+        let hits = list.family(&METRICS[13], 0..=most);
         let laws = [Cover::Full, self.partly].map(|c| self.other_law(c));
         ShootingRule {
             s: self,
@@ -193,7 +200,7 @@ impl Shooting {
         let hit = (1..=20)
             .filter(|&r| {
                 matches!(
-                    read_d20(r, self.others_value, self.modifier, false),
+                    read_d20(r, self.others_value, self.others_modifier, false),
                     Roll::Hit { .. }
                 )
             })
@@ -214,7 +221,12 @@ impl Shooting {
         if c == Cover::PartlyBlast && dice.d6() < 4 {
             return None;
         }
-        match read_d20(dice.roll(20), self.others_value, self.modifier, false) {
+        match read_d20(
+            dice.roll(20),
+            self.others_value,
+            self.others_modifier,
+            false,
+        ) {
             Roll::Hit { .. } => Some(roll_effect(dice, self.others)),
             _ => None,
         }
@@ -248,9 +260,11 @@ impl ShootingRule {
                 return;
             }
             Roll::Hit { .. } => {
-                st.hits += 1;
-                let e = roll_effect(dice, self.s.target);
-                st.target.take(e, self.s.target);
+                for _ in 0..if self.s.target_double_hits { 2 } else { 1 } {
+                    st.hits += 1;
+                    let e = roll_effect(dice, self.s.target);
+                    st.target.take(e, self.s.target);
+                }
             }
             Roll::Miss => {}
         }
@@ -385,6 +399,8 @@ mod tests {
             others_value: cell.others,
             lock_on: cell.lock_on,
             modifier: 0,
+            others_modifier: 0,
+            target_double_hits: false,
             target: trooper,
             others_full: others,
             others_partly: 0,
