@@ -1188,6 +1188,16 @@ fn catalogue() -> Vec<Case> {
             &["cat.toml:12: base.others_under_template:", "covers no area"],
         ),
         spec_case(
+            "D20: vehicle guns on a target that is not a vehicle",
+            d20(11, "range = 12\ntarget_minor_guns = 2"),
+            &["cat.toml:12: base.target_minor_guns:", "target_vehicle"],
+        ),
+        spec_case(
+            "D20: a heavy weapon firing at assaulters before its turn",
+            d20(9, "weapon = \"heavy_bolter\"\nassaulted_before_turn = true"),
+            &["cat.toml:10: base.assaulted_before_turn:", "Heavy weapons"],
+        ),
+        spec_case(
             "D20: an unknown armour class",
             d20(10, "armour = \"plate\""),
             &["cat.toml:10: base.armour:", "'plate'"],

@@ -4,6 +4,7 @@
 
 use super::chart::Effect;
 use super::fire::{Figure, Firer, Roll, Toughness, effect_law, read_d20, roll_effect};
+use super::vehicle::{VehicleDamage, VehicleState};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::systems::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
@@ -50,6 +51,9 @@ pub struct Shooting {
     pub others: Toughness,
     /// The target is already wounded.
     pub target_wounded: bool,
+    /// The target is a vehicle: a hit that penetrates rolls on the Vehicle
+    /// Damage Table instead of the Effect of Hit Chart.
+    pub vehicle: Option<VehicleDamage>,
 }
 
 /// Figures under a template, by wounds.
@@ -78,11 +82,12 @@ pub struct ShotState {
     made: u8,
     hits: u8,
     target: Figure,
+    vehicle: VehicleState,
     groups: [Group; 2],
 }
 
 /// Every metric of the shooting scenario.
-pub const METRICS: [MetricDecl; 14] = [
+pub const METRICS: [MetricDecl; 17] = [
     MetricDecl::probability(
         "p_hit",
         "P(target hit)",
@@ -149,6 +154,21 @@ pub const METRICS: [MetricDecl; 14] = [
         "expected figures under the blast besides the target left wounded",
     ),
     MetricDecl::probability("hits={k}", "P({k} hits)", "P(exactly k hits on the target)"),
+    MetricDecl::probability(
+        "p_vehicle_wrecked",
+        "P(vehicle burns or explodes)",
+        "a vehicle target: P(burning or exploded after its hits on the Vehicle Damage Table)",
+    ),
+    MetricDecl::probability(
+        "p_vehicle_immobilised",
+        "P(vehicle immobilised)",
+        "a vehicle target: P(immobilised or wrecked)",
+    ),
+    MetricDecl::probability(
+        "p_vehicle_gun_out",
+        "P(vehicle gun out)",
+        "a vehicle target: P(some gun taken out or destroyed)",
+    ),
 ];
 
 /// A turn of fire with its metric handles.
@@ -158,7 +178,9 @@ pub struct ShootingRule {
     /// Laws of one other figure's outcome, by group.
     laws: [Vec<(Option<Effect>, f64)>; 2],
     list: MetricList,
-    m: [Metric; 9],
+    m: [Metric; 6],
+    figure: Option<[Metric; 3]>,
+    vehicle: Option<[Metric; 3]>,
     locked: Option<Metric>,
     others: Option<[Metric; 3]>,
     hits: Vec<Metric>,
@@ -169,7 +191,15 @@ impl Shooting {
     pub fn into_rule(self) -> ShootingRule {
         let shots = self.firer.shots(false);
         let mut list = MetricList::new();
-        let m = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| list.add(&METRICS[i]));
+        let m = [0, 1, 5, 6, 7, 8].map(|i| list.add(&METRICS[i]));
+        let figure = self
+            .vehicle
+            .is_none()
+            .then(|| [2, 3, 4].map(|i| list.add(&METRICS[i])));
+        let vehicle = self
+            .vehicle
+            .is_some()
+            .then(|| [14, 15, 16].map(|i| list.add(&METRICS[i])));
         let locked = self.lock_on.map(|_| list.add(&METRICS[9]));
         let others = (self.others_full + self.others_partly > 0)
             .then(|| [10, 11, 12].map(|i| list.add(&METRICS[i])));
@@ -182,6 +212,8 @@ impl Shooting {
             laws,
             list,
             m,
+            figure,
+            vehicle,
             locked,
             others,
             hits,
@@ -262,8 +294,12 @@ impl ShootingRule {
             Roll::Hit { .. } => {
                 for _ in 0..if self.s.target_double_hits { 2 } else { 1 } {
                     st.hits += 1;
-                    let e = roll_effect(dice, self.s.target);
-                    st.target.take(e, self.s.target);
+                    if let Some(v) = &self.s.vehicle {
+                        v.damage(dice, &mut st.vehicle);
+                    } else {
+                        let e = roll_effect(dice, self.s.target);
+                        st.target.take(e, self.s.target);
+                    }
                 }
             }
             Roll::Miss => {}
@@ -346,13 +382,21 @@ impl Mechanic for ShootingRule {
     }
 
     fn record(&self, st: &ShotState, sink: &mut impl MetricSink) {
-        let [hit, hits, dead, wounded, duck, jam, lost, carries, shots] = self.m;
+        let [hit, hits, jam, lost, carries, shots] = self.m;
         let t = st.target;
         sink.record(hit, u64::from(st.hits > 0));
         sink.record(hits, u64::from(st.hits));
-        sink.record(dead, u64::from(t.dead));
-        sink.record(wounded, u64::from(t.wounded(self.s.target)));
-        sink.record(duck, u64::from(t.ducked && !t.dead));
+        if let Some([dead, wounded, duck]) = self.figure {
+            sink.record(dead, u64::from(t.dead));
+            sink.record(wounded, u64::from(t.wounded(self.s.target)));
+            sink.record(duck, u64::from(t.ducked && !t.dead));
+        }
+        if let Some([wrecked, immobilised, gun]) = self.vehicle {
+            let v = st.vehicle;
+            sink.record(wrecked, u64::from(v.wrecked()));
+            sink.record(immobilised, u64::from(v.immobilised()));
+            sink.record(gun, u64::from(v.gun_out()));
+        }
         sink.record(jam, u64::from(st.jammed));
         sink.record(lost, u64::from(st.lost));
         sink.record(carries, u64::from(st.carries));
@@ -407,6 +451,7 @@ mod tests {
             partly: Cover::PartlyBlast,
             others: trooper,
             target_wounded: false,
+            vehicle: None,
         };
         let m = StepModel::new(s.into_rule());
         let names = m.metrics().iter().map(|d| d.name.clone()).collect();

@@ -52,8 +52,19 @@ pub struct VehicleState {
 }
 
 impl VehicleState {
-    fn wrecked(&self) -> bool {
+    /// Burning or exploded: out of the game.
+    pub fn wrecked(&self) -> bool {
         self.burns || self.explodes
+    }
+
+    /// Immobilised, or wrecked.
+    pub fn immobilised(&self) -> bool {
+        self.immobilised || self.wrecked()
+    }
+
+    /// Some gun taken out (or all destroyed).
+    pub fn gun_out(&self) -> bool {
+        self.minor_guns_out > 0 || self.biggest_gun_out || self.guns_destroyed || self.wrecked()
     }
 }
 
@@ -164,21 +175,21 @@ impl VehicleDamage {
         }
         r
     }
-}
 
-impl VehicleRule {
-    fn hit<R: Roller>(&self, dice: &mut R, s: &mut VehicleState) {
+    /// One penetrating hit: a D10 on the table, going up past damage
+    /// already suffered.
+    pub fn damage<R: Roller>(&self, dice: &mut R, s: &mut VehicleState) {
         s.passengers_roll = 0;
         if s.wrecked() {
             return;
         }
-        let r = self.v.result(dice.roll(10), s);
+        let r = self.result(dice.roll(10), s);
         s.at_hit = (s.healthy, s.wounded);
         match r {
             VehicleResult::Bounce => {}
             VehicleResult::Stunned => s.stunned = true,
             VehicleResult::MinorGun => {
-                if s.minor_guns_out < self.v.minor_guns && !s.guns_destroyed {
+                if s.minor_guns_out < self.minor_guns && !s.guns_destroyed {
                     s.minor_guns_out += 1;
                 }
             }
@@ -201,6 +212,12 @@ impl VehicleRule {
                 s.wounded = 0;
             }
         }
+    }
+}
+
+impl VehicleRule {
+    fn hit<R: Roller>(&self, dice: &mut R, s: &mut VehicleState) {
+        self.v.damage(dice, s);
     }
 
     fn passenger<R: Roller>(&self, j: u8, dice: &mut R, s: &mut VehicleState) {
