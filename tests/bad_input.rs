@@ -124,6 +124,27 @@ fn crisis(n: usize, text: &str) -> String {
     replace_line(CRISIS, n, text)
 }
 
+/// A valid D20 skirmish shooting spec; `d20(n, text)` replaces its line `n`.
+const D20: &str = r#"name = "cat"
+title = "D20 catalogue"
+system = "skirmish20"
+scenario = "shooting"
+trials = 2000
+seed = 1
+
+[base]
+weapon = "bolt_rifle"
+armour = "std"
+range = 12
+
+[[profile]]
+name = "shot"
+"#;
+
+fn d20(n: usize, text: &str) -> String {
+    replace_line(D20, n, text)
+}
+
 /// One bad input: files to write into a scratch folder (`cat.toml` is the
 /// spec unless a case says otherwise), the command line (`{dir}` is the
 /// scratch folder), and what the message must contain.
@@ -1364,6 +1385,54 @@ fn catalogue() -> Vec<Case> {
                 )
                 .replace("cover = \"none\"", ""),
             &["cat.toml:10: base.wounds:", "dead"],
+        ),
+    ]);
+    c.extend([
+        spec_case(
+            "D20: an X value with a modifier",
+            d20(
+                9,
+                "weapon = \"custom\"\nweapon_row = \"24 | 8 | 6 | 4 | X+2 | 1 | jam\"",
+            ),
+            &["cat.toml:10: base.weapon_row:", "X means no chance"],
+        ),
+        spec_case(
+            "D20: a weapon row with three armour values",
+            d20(
+                9,
+                "weapon = \"custom\"\nweapon_row = \"24 | 8 | 6 | 4 | 1/2 | jam\"",
+            ),
+            &["cat.toml:10: base.weapon_row:", "3 armour values"],
+        ),
+        spec_case(
+            "D20: a bad AP cost",
+            d20(9, "weapon_row = \"24 | 8 | 6 | 4 | 1 | 3 | jam\""),
+            &["cat.toml:9: base.weapon_row:", "must be 1, 2 or 1/2"],
+        ),
+        spec_case(
+            "D20: beyond the weapon's range",
+            d20(11, "range = 30"),
+            &["cat.toml:11: base.range:", "maximum range of 24"],
+        ),
+        spec_case(
+            "D20: others under a weapon with no area",
+            d20(11, "range = 12\nothers_under_template = 2"),
+            &["cat.toml:12: base.others_under_template:", "covers no area"],
+        ),
+        spec_case(
+            "D20: vehicle guns on a target that is not a vehicle",
+            d20(11, "range = 12\ntarget_minor_guns = 2"),
+            &["cat.toml:12: base.target_minor_guns:", "target_vehicle"],
+        ),
+        spec_case(
+            "D20: a heavy weapon firing at assaulters before its turn",
+            d20(9, "weapon = \"heavy_bolter\"\nassaulted_before_turn = true"),
+            &["cat.toml:10: base.assaulted_before_turn:", "Heavy weapons"],
+        ),
+        spec_case(
+            "D20: an unknown armour class",
+            d20(10, "armour = \"plate\""),
+            &["cat.toml:10: base.armour:", "'plate'"],
         ),
     ]);
     c.push(cmd_case(

@@ -14,6 +14,7 @@ pub mod registry;
 pub mod repeat_model;
 #[cfg(test)]
 mod seed_text;
+pub mod skirmish20;
 pub mod step_model;
 
 pub use metrics::{MetricDecl, MetricDef, MetricKind, MetricList};

@@ -6,11 +6,17 @@
 
 use super::metrics::MetricDecl;
 use super::params::{ParamError, ParamErrorKind, ParamValue, Params};
-use super::{Model, bfg, crisis, gce, krygothic};
+use super::{Model, bfg, crisis, gce, krygothic, skirmish20};
 use std::fmt::Write as _;
 
 /// Every rule set krunch knows: adding one is one line here.
-pub static RULE_SETS: &[&RuleSet] = &[&gce::RULES, &bfg::RULES, &krygothic::RULES, &crisis::RULES];
+pub static RULE_SETS: &[&RuleSet] = &[
+    &gce::RULES,
+    &bfg::RULES,
+    &krygothic::RULES,
+    &skirmish20::RULES,
+    &crisis::RULES,
+];
 
 /// A rule set: a folder under `src/systems/`.
 #[derive(Debug)]

@@ -1,0 +1,347 @@
+//! Close combat: up to 3 attackers (5 against a vehicle or walker) strike
+//! one figure, which strikes back at the first of them; "everyone rolls
+//! simultaneously for damage", each attack one D20 at or under the Close
+//! Combat Weapons Factor Chart's value; then the aftermath test for the side
+//! that suffered most casualties.
+
+use super::chart::{Armour, CloseRow, Effect, parse_close_row};
+use super::fire::{Figure, Toughness, roll_effect};
+use super::{armour, toughness, toughness_params};
+use crate::dice::{Metric, MetricSink, Roller};
+use crate::systems::registry::ParamDecl;
+use crate::systems::step_model::{Mechanic, StepModel};
+use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
+
+const CHART: &str = "CLOSE COMBAT WEAPONS FACTOR CHART";
+const RULES: &str = "CLOSE COMBAT";
+
+/// "Martial Arts +4 for Close Combat throw".
+pub const MARTIAL_ARTS: i32 = 4;
+
+/// One side's fighter.
+#[derive(Clone, Copy, Debug)]
+pub struct Fighter {
+    /// Its chart row.
+    pub row: CloseRow,
+    /// Attacks it makes.
+    pub attacks: u32,
+    /// A walker: a hit is "auto dead", "No roll for injury".
+    pub squash: bool,
+    /// The Martial Arts skill.
+    pub martial_arts: bool,
+    /// Its armour.
+    pub armour: Armour,
+    /// What a hit does to it.
+    pub toughness: Toughness,
+    /// Aftermath modifier: +1 "Tyrannids, Necrons or Human veterans", -1 Tau.
+    pub aftermath: i32,
+}
+
+impl Fighter {
+    /// Whether one attack on `target` hits and penetrates.
+    fn strikes(&self, target: &Fighter, dice: &mut impl Roller) -> bool {
+        let roll = dice.roll(20) as i32;
+        match self.row[target.armour.column()] {
+            None => false,
+            Some(v) => roll <= i32::from(v) + if self.martial_arts { MARTIAL_ARTS } else { 0 },
+        }
+    }
+}
+
+/// The fight.
+#[derive(Clone, Debug)]
+pub struct CloseCombat {
+    /// Attackers, all alike.
+    pub attackers: u32,
+    /// One attacker.
+    pub attacker: Fighter,
+    /// The figure attacked.
+    pub defender: Fighter,
+    /// The defender is a vehicle: vehicles ignore morale.
+    pub defender_vehicle: bool,
+}
+
+/// The fight so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CloseState {
+    hits_on_defender: u8,
+    defender: Figure,
+    attacker: Figure,
+    defender_runs: bool,
+    attackers_run: bool,
+}
+
+/// Every metric.
+pub const METRICS: [MetricDecl; 8] = [
+    MetricDecl::probability(
+        "p_defender_dead",
+        "P(defender dead)",
+        "P(the figure attacked is dead)",
+    ),
+    MetricDecl::probability(
+        "p_defender_wounded",
+        "P(defender wounded)",
+        "P(the figure attacked is alive and wounded)",
+    ),
+    MetricDecl::probability(
+        "p_attacker_dead",
+        "P(attacker struck at dead)",
+        "P(the attacker the defender strikes at is dead)",
+    ),
+    MetricDecl::probability(
+        "p_attacker_wounded",
+        "P(attacker struck at wounded)",
+        "P(that attacker is alive and wounded)",
+    ),
+    MetricDecl::probability(
+        "p_both_dead",
+        "P(both dead)",
+        "P(mortal blows both ways: \"It's a tough universe!\")",
+    ),
+    MetricDecl::mean(
+        "mean_hits_on_defender",
+        "mean hits on the defender",
+        "expected attacks that hit and penetrate the defender",
+    ),
+    MetricDecl::probability(
+        "p_defender_runs",
+        "P(defender runs 2D6\")",
+        "P(the defender's side tests and rolls 1-3)",
+    ),
+    MetricDecl::probability(
+        "p_attackers_run",
+        "P(attackers run 2D6\")",
+        "P(the attackers' side tests and rolls 1-3)",
+    ),
+];
+
+/// The fight with its metric handles.
+pub struct CloseRule {
+    c: CloseCombat,
+    list: MetricList,
+    m: [Metric; 8],
+}
+
+fn casualty(f: &Figure, t: Toughness) -> bool {
+    f.dead || f.wounded(t)
+}
+
+impl CloseRule {
+    fn blow(striker: &Fighter, target: &Fighter, f: &mut Figure, dice: &mut impl Roller) -> bool {
+        if !striker.strikes(target, dice) {
+            return false;
+        }
+        let e = if striker.squash {
+            Effect::Dead
+        } else {
+            roll_effect(dice, target.toughness)
+        };
+        f.take(e, target.toughness);
+        true
+    }
+
+    /// "If at the end of the close combat the side that suffered most
+    /// casualties has at least 50% dead or wounded then roll 1D6. on a roll
+    /// of 1,2,3 they run away". Equal casualties: nobody tests.
+    fn aftermath(&self, dice: &mut impl Roller, s: &mut CloseState) {
+        let c = &self.c;
+        let d_cas = u32::from(casualty(&s.defender, c.defender.toughness));
+        let a_cas = u32::from(casualty(&s.attacker, c.attacker.toughness));
+        let (side, size, dead, fighter) = if d_cas > a_cas {
+            (0, 1, s.defender.dead, c.defender)
+        } else if a_cas > d_cas {
+            (
+                1,
+                c.attackers,
+                s.attacker.dead && c.attackers == 1,
+                c.attacker,
+            )
+        } else {
+            return;
+        };
+        let cas = d_cas.max(a_cas);
+        if 2 * cas < size || dead || (side == 0 && c.defender_vehicle) {
+            return;
+        }
+        let runs = dice.d6() as i32 + fighter.aftermath <= 3;
+        if side == 0 {
+            s.defender_runs = runs;
+        } else {
+            s.attackers_run = runs;
+        }
+    }
+}
+
+impl Mechanic for CloseRule {
+    type State = CloseState;
+
+    fn start(&self) -> CloseState {
+        CloseState::default()
+    }
+
+    fn steps(&self) -> usize {
+        (self.c.attackers * self.c.attacker.attacks + self.c.defender.attacks) as usize + 1
+    }
+
+    fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut CloseState) {
+        let c = &self.c;
+        let by_attackers = (c.attackers * c.attacker.attacks) as usize;
+        if i < by_attackers {
+            if Self::blow(&c.attacker, &c.defender, &mut s.defender, dice) {
+                s.hits_on_defender += 1;
+            }
+        } else if i + 1 < self.steps() {
+            Self::blow(&c.defender, &c.attacker, &mut s.attacker, dice);
+        } else {
+            self.aftermath(dice, s);
+        }
+    }
+
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
+    fn record(&self, s: &CloseState, sink: &mut impl MetricSink) {
+        let [dd, dw, ad, aw, both, hits, druns, aruns] = self.m;
+        let c = &self.c;
+        sink.record(dd, u64::from(s.defender.dead));
+        sink.record(dw, u64::from(s.defender.wounded(c.defender.toughness)));
+        sink.record(ad, u64::from(s.attacker.dead));
+        sink.record(aw, u64::from(s.attacker.wounded(c.attacker.toughness)));
+        sink.record(both, u64::from(s.attacker.dead && s.defender.dead));
+        sink.record(hits, u64::from(s.hits_on_defender));
+        sink.record(druns, u64::from(s.defender_runs));
+        sink.record(aruns, u64::from(s.attackers_run));
+    }
+}
+
+fn side_params(prefix: &str, who: &str) -> Vec<ParamDecl> {
+    let mut p = vec![
+        ParamDecl::preset(prefix.trim_end_matches('_'), "close_weapon", prefix)
+            .about(format!(
+                "{who}'s close combat weapon: a chart row by name, or custom"
+            ))
+            .seed(CHART),
+        ParamDecl::text(format!("{prefix}row"), "8 | 6 | 3 | 1")
+            .required()
+            .about(format!(
+                "{who}'s chart row: std | storm | power + APC | tank (X or n/a: no chance)"
+            ))
+            .seed(CHART),
+        ParamDecl::int(format!("{prefix}attacks"), 1, 4)
+            .required()
+            .about(format!(
+                "{who}'s attacks: 1; claws 2 (1 with guns too); scarab swarm 4; walkers 2"
+            ))
+            .seed(CHART),
+        ParamDecl::flag(format!("{prefix}squash"))
+            .about(format!(
+                "{who} is a walker: a hit kills outright, no roll for injury"
+            ))
+            .seed(CHART),
+        ParamDecl::flag(format!("{prefix}martial_arts"))
+            .about(format!("{who} has Martial Arts: +4"))
+            .seed("SPECIAL SKILLS"),
+        ParamDecl::choice(format!("{prefix}armour"), Armour::WORDS)
+            .required()
+            .about(format!("{who}'s armour (Tau count as std hand to hand)"))
+            .seed(CHART),
+        ParamDecl::choice(
+            format!("{prefix}aftermath"),
+            &["none", "plus_one", "minus_one"],
+        )
+        .default("none")
+        .about(format!(
+            "{who}'s aftermath roll: +1 Tyranids, Necrons, veterans; -1 Tau"
+        ))
+        .seed(RULES),
+    ];
+    p.extend(toughness_params(prefix));
+    p
+}
+
+/// Parameters of the scenario.
+pub fn params() -> Vec<ParamDecl> {
+    let mut p = vec![
+        ParamDecl::int("attackers", 1, 5)
+            .default("1")
+            .about("attackers on the one figure: at most 3, 5 against a walker or vehicle")
+            .seed(RULES),
+        ParamDecl::flag("defender_vehicle")
+            .about(
+                "the figure attacked is a walker or vehicle (up to 5 attackers; no aftermath test)",
+            )
+            .seed(RULES),
+    ];
+    p.extend(side_params("attacker_", "each attacker"));
+    p.extend(side_params("defender_", "the defender"));
+    p
+}
+
+/// Points the conformance suite checks.
+pub const TEST_POINTS: &[&[(&str, &str)]] = &[
+    &[
+        ("attackers", "3"),
+        ("attacker", "aliens_claws"),
+        ("attacker_armour", "std"),
+        ("attacker_aftermath", "plus_one"),
+        ("defender", "power_weapon"),
+        ("defender_armour", "power"),
+        ("defender_kind", "hero"),
+    ],
+    &[
+        ("attacker", "walker"),
+        ("attacker_armour", "power"),
+        ("defender", "hand_weapon"),
+        ("defender_armour", "std"),
+        ("defender_aftermath", "minus_one"),
+    ],
+];
+
+fn fighter(p: &Params, prefix: &str) -> Result<Fighter, ParamError> {
+    let row_name = format!("{prefix}row");
+    Ok(Fighter {
+        row: parse_close_row(&p.need_word(&row_name)?, &row_name)?,
+        attacks: p.need_int(&format!("{prefix}attacks"))? as u32,
+        squash: p.flag(&format!("{prefix}squash"))?,
+        martial_arts: p.flag(&format!("{prefix}martial_arts"))?,
+        armour: armour(p, &format!("{prefix}armour"))?,
+        toughness: toughness(p, prefix)?,
+        aftermath: match p.need_word(&format!("{prefix}aftermath"))?.as_str() {
+            "plus_one" => 1,
+            "minus_one" => -1,
+            _ => 0,
+        },
+    })
+}
+
+/// Builds the model.
+pub fn build(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let attackers = p.need_int("attackers")? as u32;
+    let defender_vehicle = p.flag("defender_vehicle")?;
+    let limit = if defender_vehicle { 5 } else { 3 };
+    if attackers > limit {
+        return Err(ParamError::new(
+            "attackers",
+            format!(
+                "\"You may never have more than 3 attackers against a single opponent\" (5 against a walker or vehicle): {attackers} is too many"
+            ),
+        ));
+    }
+    let attacker = fighter(p, "attacker_")?;
+    if attacker.squash && defender_vehicle {
+        return Err(ParamError::new(
+            "attacker_squash",
+            "walkers \"can not engage tanks and APC's in close combat\"",
+        ));
+    }
+    let c = CloseCombat {
+        attackers,
+        attacker,
+        defender: fighter(p, "defender_")?,
+        defender_vehicle,
+    };
+    let mut list = MetricList::new();
+    let m = METRICS.each_ref().map(|d| list.add(d));
+    Ok(Box::new(StepModel::new(CloseRule { c, list, m })))
+}

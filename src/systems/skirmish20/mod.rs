@@ -1,0 +1,704 @@
+//! The D20 sci-fi skirmish tables (`seeds/001_9921de03e7af5dba.txt`): the
+//! Ranged and Close Combat Weapons Factor Charts as data a spec extends
+//! (every row a preset; a row of one's own is text in the chart's column
+//! order), to hit and penetrate with its modifiers, jams, blasts and
+//! lock-on, the Effect of Hit Chart, the Vehicle Damage Table as a Markov
+//! chain, Quick Draw initiative, hit allocation, Necron repair, close
+//! combat, and a squad under fire over turns.
+
+pub mod chart;
+pub mod close;
+pub mod fire;
+pub mod hits;
+pub mod shooting;
+pub mod squad;
+pub mod vehicle;
+
+use crate::systems::registry::{ParamDecl, RuleSet, Scenario, VariantDef};
+use crate::systems::step_model::StepModel;
+use crate::systems::{Model, ParamError, Params};
+use chart::{AREAS, Armour, RangedRow, WEAPON_CLASSES, parse_ranged_row};
+use fire::{Firer, Modifiers, Toughness};
+
+/// The seed file.
+pub const SEED: &str = "001_9921de03e7af5dba.txt";
+
+const CHART: &str = "RANGED COMBAT WEAPONS FACTOR CHART";
+const MODIFIERS: &str = "RANGED TO HIT MODIFIERS";
+const EFFECT: &str = "EFFECT OF HIT CHART";
+const AP: &str = "ACTION POINTS";
+
+/// The D20 skirmish tables as the registry sees them.
+pub static RULES: RuleSet = RuleSet {
+    name: "skirmish20",
+    title: "D20 sci-fi skirmish tables",
+    seed: SEED,
+    variants: VARIANTS,
+    presets: chart::PRESETS,
+    scenarios: &[
+        Scenario {
+            name: "shooting",
+            about: "one firer's turn of fire at a target: lock-on, to hit and penetrate, jams, effect of hit, others under the blast",
+            seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; RANGED TO HIT MODIFIERS; EFFECT OF HIT CHART; ACTION POINTS; WEAPONS FACTOR CHART (explanation)",
+            params: shooting_params,
+            metrics: || shooting::METRICS.to_vec(),
+            build: build_shooting,
+            test_points: &[
+                &[("weapon", "bolt_rifle"), ("armour", "std"), ("range", "12")],
+                &[
+                    ("weapon", "missile_launcher"),
+                    ("armour", "power"),
+                    ("range", "20"),
+                    ("target_ignores_duck_backs", "true"),
+                    ("others_under_template", "2"),
+                    ("others_partly_under", "2"),
+                ],
+                &[
+                    ("weapon", "flame_thrower"),
+                    ("armour", "std"),
+                    ("range", "6"),
+                    ("target_kind", "hero"),
+                    ("target_enhanced_nervous_system", "true"),
+                    ("others_under_template", "1"),
+                    ("others_partly_under", "2"),
+                    ("moved_d6", "1"),
+                    ("firer_ap", "4"),
+                ],
+                &[
+                    ("weapon", "heavy_bolter"),
+                    ("armour", "storm"),
+                    ("range", "10"),
+                    ("target_kind", "hero"),
+                    ("target_scarab_swarm", "true"),
+                    ("target_ignores_duck_backs", "true"),
+                ],
+                &[
+                    ("weapon", "laser_machine_pistol"),
+                    ("armour", "std"),
+                    ("range", "4"),
+                    ("assaulted_before_turn", "true"),
+                    ("target_cover", "moving"),
+                ],
+                &[
+                    ("weapon", "plasma_pistol"),
+                    ("armour", "tank"),
+                    ("range", "6"),
+                    ("target_size", "tank"),
+                    ("target_vehicle", "true"),
+                    ("firer_wounded", "true"),
+                    ("marksman", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "effect_of_hit",
+            about: "several hits on one figure: duck back, wounded, dead",
+            seed_section: "EFFECT OF HIT CHART; EFFECTS OF HIT; SPECIAL SKILLS (Enhanced Nervous system)",
+            params: effect_params,
+            metrics: || hits::EFFECT_METRICS.to_vec(),
+            build: build_effect,
+            test_points: &[
+                &[("hits", "2")],
+                &[
+                    ("hits", "3"),
+                    ("target_kind", "hero"),
+                    ("target_enhanced_nervous_system", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "vehicle_damage",
+            about: "a vehicle after k penetrating hits (take the next one up), and its passengers",
+            seed_section: "Vehicle Damage Table 1D10; Vehicle characteristics table; EFFECT OF HIT CHART",
+            params: vehicle_params,
+            metrics: || vehicle::METRICS.to_vec(),
+            build: build_vehicle,
+            test_points: &[
+                &[("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")],
+                &[("vehicle", "sentinel"), ("hits", "5")],
+            ],
+        },
+        Scenario {
+            name: "quick_draw",
+            about: "who fires first: D10 + armour and weapon modifiers for two characters",
+            seed_section: "Quick Draw INITIATIVE TABLE (1D10); SHOOT",
+            params: quick_draw_params,
+            metrics: || hits::QUICK_DRAW_METRICS.to_vec(),
+            build: build_quick_draw,
+            test_points: &[
+                &[
+                    ("a_armour", "std"),
+                    ("a_weapon", "hand_gun"),
+                    ("b_armour", "power"),
+                    ("b_weapon", "rifle"),
+                ],
+                &[
+                    ("a_armour", "storm"),
+                    ("a_fast_draw", "true"),
+                    ("b_armour", "std"),
+                    ("b_ahead_of_turn", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "hit_allocation",
+            about: "one D6 per attack into a squad with a Hero: a 6 goes to the Hero",
+            seed_section: "UNIT COHESION (allocating casualties in ranged combat)",
+            params: allocation_params,
+            metrics: || hits::ALLOCATION_METRICS.to_vec(),
+            build: build_allocation,
+            test_points: &[&[("attacks", "12")]],
+        },
+        Scenario {
+            name: "necron_repair",
+            about: "Necrons destroyed last turn roll to stand back up (5+, 4+ near a Lord or Tomb Spider)",
+            seed_section: "NECRON SPECIAL RULES",
+            params: repair_params,
+            metrics: || hits::REPAIR_METRICS.to_vec(),
+            build: build_repair,
+            test_points: &[
+                &[("destroyed", "4"), ("destroyed_on_a_one", "1")],
+                &[("destroyed", "3"), ("near_lord_or_tomb_spider", "true")],
+            ],
+        },
+        Scenario {
+            name: "close_combat",
+            about: "attackers against one figure, blows simultaneous, and the aftermath test",
+            seed_section: "CLOSE COMBAT WEAPONS FACTOR CHART; CLOSE COMBAT; EFFECT OF HIT CHART",
+            params: close::params,
+            metrics: || close::METRICS.to_vec(),
+            build: close::build,
+            test_points: close::TEST_POINTS,
+        },
+        Scenario {
+            name: "squad_under_fire",
+            about: "shooters fire into a squad turn after turn: allocation, effects, Necron repair, shaken and broken by turn",
+            seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; EFFECT OF HIT CHART; WOUND ALLOCATION; UNIT COHESION; MORALE; NECRON SPECIAL RULES",
+            params: squad::params,
+            metrics: squad::metric_catalog,
+            build: squad::build,
+            test_points: squad::TEST_POINTS,
+        },
+    ],
+};
+
+/// Rule variants: readings where the seed can be read two ways.
+pub const VARIANTS: &[VariantDef] = &[
+    VariantDef {
+        name: "no_minor_gun",
+        values: &["next_up", "no_effect"],
+        about: "a 5 on the Vehicle Damage Table with no minor gun left: damage already suffered, take the next one up (default), or no effect (\"if there is a minor gun\")",
+    },
+    VariantDef {
+        name: "quick_draw_tie",
+        values: &["simultaneous", "roll_again"],
+        about: "a tie on the Quick Draw roll (the seed does not say): both fire at once (default), or roll again",
+    },
+    VariantDef {
+        name: "wound_allocation",
+        values: &["spread", "stack"],
+        about: "the defender allocates a Wounded result: to an unwounded figure while there is one (default: more wounded, fewer dead), or onto a wounded one, killing it (\"add the wounds to the existing wounded figures and kill them\")",
+    },
+];
+
+/// The weapon: a chart row by name or a row of one's own.
+pub fn weapon_params() -> Vec<ParamDecl> {
+    vec![
+        ParamDecl::preset("weapon", "weapon", "weapon_")
+            .about("a row of the chart by name, or custom (then give weapon_row)")
+            .seed(CHART),
+        ParamDecl::text("weapon_row", "24 | 8 | 6 | 4 | 1 | 1/2 | jam")
+            .required()
+            .about("the weapon's chart row: max range | std | storm | power | tank | AP | effect of a 20; blasts 12/8, lock-on 18/8 L-10, X = no chance")
+            .seed(CHART),
+        ParamDecl::choice("weapon_area", AREAS)
+            .default("none")
+            .about("what the weapon covers: a small or large blast, the flamer's template, or none")
+            .seed("WEAPONS FACTOR CHART (explanation): blast radius counters"),
+        ParamDecl::flag("weapon_heavy")
+            .about("a heavy weapon: a 1-AP heavy weapon's jam only misses the rest of the turn")
+            .seed(CHART),
+    ]
+}
+
+/// The firer's action points and ranged modifiers.
+pub fn firer_params() -> Vec<ParamDecl> {
+    vec![
+        ParamDecl::int("range", 0, 200)
+            .default("1")
+            .about("inches to the target (1/2 AP weapons: 1 AP up to half range)")
+            .seed(CHART),
+        ParamDecl::int("firer_ap", 1, 6)
+            .default("3")
+            .about("the firer's AP a turn: 3; vehicles, sentinels, Necron destroyers 4; Veteran Hero +1")
+            .seed(AP),
+        ParamDecl::int("firing_ap", 1, 2)
+            .default("2")
+            .about("AP spent firing (no more than 2)")
+            .seed(AP),
+        ParamDecl::int("moved_d6", 0, 4)
+            .default("0")
+            .about("AP spent moving first, 1D6\" each: -1 to hit each")
+            .seed(MODIFIERS),
+        ParamDecl::flag("firer_wounded")
+            .about("-2 to hit, and wounded lose 1 AP")
+            .seed(MODIFIERS),
+        ParamDecl::flag("firer_in_vehicle")
+            .about("firing from a vehicle: don't count the first D6 of movement")
+            .seed(MODIFIERS),
+        ParamDecl::flag("marksman").about("+2 to hit").seed("SPECIAL SKILLS"),
+        ParamDecl::flag("shoot_on_the_move")
+            .about("no modifiers for either firer or target moving")
+            .seed("SPECIAL SKILLS"),
+    ]
+}
+
+/// The target's armour, cover and kind.
+pub fn target_params() -> Vec<ParamDecl> {
+    vec![
+        ParamDecl::choice("armour", Armour::WORDS)
+            .required()
+            .about("the target's armour class: std 5+, storm 4+ (Tau), power 3+ (Necrons, Chimera), tank 2+")
+            .seed(CHART),
+        ParamDecl::choice("target_cover", &["none", "moving", "cover"])
+            .default("none")
+            .about("target moving over 3\" or under cover: -2 (Shoot on the Move ignores moving)")
+            .seed(MODIFIERS),
+        ParamDecl::flag("target_camoline")
+            .about("target in stealth Camoline: -1")
+            .seed(MODIFIERS),
+        ParamDecl::choice("target_size", &["normal", "large", "tank"])
+            .default("normal")
+            .about("large target +1, tanks +2")
+            .seed(MODIFIERS),
+    ]
+}
+
+/// What kind of figure takes the hits, under `prefix`.
+pub fn toughness_params(prefix: &str) -> Vec<ParamDecl> {
+    vec![
+        ParamDecl::choice(format!("{prefix}kind"), &["trooper", "hero"])
+            .default("trooper")
+            .about("common trooper or Hero (a multi-wound character; scarab swarms count as Hero)")
+            .seed(EFFECT),
+        ParamDecl::flag(format!("{prefix}ignores_duck_backs"))
+            .about("Necrons, Tyranids and war droids are not affected by Duck Backs")
+            .seed("EFFECTS OF HIT"),
+        ParamDecl::flag(format!("{prefix}enhanced_nervous_system"))
+            .about("ignores Duck Backs and the first wound; a 2nd wound still kills")
+            .seed("SPECIAL SKILLS"),
+    ]
+}
+
+/// Parameters of the shooting scenario.
+pub fn shooting_params() -> Vec<ParamDecl> {
+    let mut p = weapon_params();
+    p.extend(firer_params());
+    p.extend(target_params());
+    p.extend(toughness_params("target_"));
+    p.extend([
+        ParamDecl::flag("target_wounded")
+            .about("the target is already wounded (a second wound kills)")
+            .seed(EFFECT),
+        ParamDecl::flag("target_vehicle")
+            .about("the target is a vehicle: each hit that penetrates rolls on the Vehicle Damage Table (Effect of Hit metrics give way to the vehicle's)")
+            .seed("Vehicle Damage Table 1D10"),
+        ParamDecl::int("target_minor_guns", 0, 4)
+            .default("1")
+            .about("a vehicle target's guns besides the biggest (a Chimera: 1)")
+            .seed("Vehicle characteristics table"),
+        ParamDecl::flag("target_scarab_swarm")
+            .about("a Necron scarab swarm: an area weapon's hit counts as two hits (set target_kind = hero, armour = storm)")
+            .seed("NECRON SPECIAL RULES"),
+        ParamDecl::flag("assaulted_before_turn")
+            .about("firing at assaulters before one's card is drawn: -1 if the chart value is under 8, else -2; no heavy weapons")
+            .seed("ASSAULT"),
+        ParamDecl::int("others_under_template", 0, 12)
+            .default("0")
+            .about("common troopers of the same armour wholly under the blast besides the target (second value)")
+            .seed("WEAPONS FACTOR CHART (explanation)"),
+        ParamDecl::int("others_partly_under", 0, 12)
+            .default("0")
+            .about("troopers partly under: a blast hits them on a D6 4+, the flamer's template always")
+            .seed("WEAPONS FACTOR CHART (explanation)"),
+    ]);
+    p
+}
+
+/// The weapon row given.
+pub fn weapon_row(p: &Params) -> Result<RangedRow, ParamError> {
+    parse_ranged_row(&p.need_word("weapon_row")?, "weapon_row")
+}
+
+/// The armour class given as `name`.
+pub fn armour(p: &Params, name: &str) -> Result<Armour, ParamError> {
+    let w = p.need_word(name)?;
+    Armour::from_word(&w).ok_or_else(|| ParamError::new(name, format!("unknown armour '{w}'")))
+}
+
+/// The firer given.
+pub fn firer(p: &Params) -> Result<Firer, ParamError> {
+    let row = weapon_row(p)?;
+    let wounded = p.flag("firer_wounded")?;
+    let ap = p.need_int("firer_ap")? as u32;
+    Ok(Firer {
+        row,
+        range: p.need_int("range")? as u32,
+        ap: ap.saturating_sub(u32::from(wounded)),
+        moved_d6: p.need_int("moved_d6")? as u32,
+        firing_ap: p.need_int("firing_ap")? as u32,
+        heavy: p.flag("weapon_heavy")?,
+    })
+}
+
+/// The ranged modifiers given.
+pub fn modifiers(p: &Params) -> Result<Modifiers, ParamError> {
+    let cover = p.need_word("target_cover")?;
+    Ok(Modifiers {
+        firer_wounded: p.flag("firer_wounded")?,
+        moved_d6: p.need_int("moved_d6")? as u32,
+        from_vehicle: p.flag("firer_in_vehicle")?,
+        camoline: p.flag("target_camoline")?,
+        target_moving: cover == "moving",
+        target_cover: cover == "cover",
+        large: match p.need_word("target_size")?.as_str() {
+            "large" => 1,
+            "tank" => 2,
+            _ => 0,
+        },
+        marksman: p.flag("marksman")?,
+        shoot_on_the_move: p.flag("shoot_on_the_move")?,
+    })
+}
+
+/// The toughness given under `prefix`.
+pub fn toughness(p: &Params, prefix: &str) -> Result<Toughness, ParamError> {
+    Ok(Toughness {
+        hero: p.need_word(&format!("{prefix}kind"))? == "hero",
+        ignores_duck_backs: p.flag(&format!("{prefix}ignores_duck_backs"))?,
+        enhanced_nervous_system: p.flag(&format!("{prefix}enhanced_nervous_system"))?,
+    })
+}
+
+/// A vehicle target's damage rule, when the target is a vehicle.
+fn vehicle_target(p: &Params, v: &Params) -> Result<Option<vehicle::VehicleDamage>, ParamError> {
+    if !p.flag("target_vehicle")? {
+        if p.has("target_minor_guns") {
+            return Err(ParamError::new(
+                "target_minor_guns",
+                "only a vehicle target has guns: set target_vehicle = true",
+            ));
+        }
+        return Ok(None);
+    }
+    Ok(Some(vehicle::VehicleDamage {
+        hits: 0,
+        minor_guns: p.need_int("target_minor_guns")? as u8,
+        passengers: 0,
+        no_minor_gun: no_minor_gun(v)?,
+    }))
+}
+
+fn no_minor_gun(v: &Params) -> Result<vehicle::NoMinorGun, ParamError> {
+    Ok(if v.word("no_minor_gun")?.as_deref() == Some("no_effect") {
+        vehicle::NoMinorGun::NoEffect
+    } else {
+        vehicle::NoMinorGun::NextUp
+    })
+}
+
+fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let firer = firer(p)?;
+    firer.check()?;
+    let cell = firer.row.cells[armour(p, "armour")?.column()];
+    let area = p.need_word("weapon_area")?;
+    let others_full = p.need_int("others_under_template")? as u8;
+    let others_partly = p.need_int("others_partly_under")? as u8;
+    if area == "none" && others_full + others_partly > 0 {
+        let field = if others_full > 0 {
+            "others_under_template"
+        } else {
+            "others_partly_under"
+        };
+        return Err(ParamError::new(
+            field,
+            "the weapon covers no area (weapon_area = \"none\"): only the target can be hit",
+        ));
+    }
+    let target = toughness(p, "target_")?;
+    let mut t = target;
+    t.hero = false;
+    let modifier = modifiers(p)?.total();
+    // "If their to hit is <8 then deduct 1 otherwise deduct 2 from their
+    // to hit roll. If armed with Heavy weapons they may not fire."
+    let assaulted = p.flag("assaulted_before_turn")?;
+    if assaulted && (p.flag("weapon_heavy")? || firer.row.ap == chart::ApCost::Two) {
+        return Err(ParamError::new(
+            "assaulted_before_turn",
+            "\"If armed with Heavy weapons they may not fire\" (a 2-AP or heavy weapon)",
+        ));
+    }
+    let assault = |value: Option<u8>| match value {
+        Some(v) if assaulted => {
+            if v < 8 {
+                -1
+            } else {
+                -2
+            }
+        }
+        _ => 0,
+    };
+    let double = p.flag("target_scarab_swarm")? && area != "none";
+    let shooting = shooting::Shooting {
+        firer,
+        target_value: cell.target,
+        others_value: cell.others,
+        lock_on: cell.lock_on,
+        modifier: modifier + assault(cell.target),
+        others_modifier: modifier + assault(cell.others),
+        target_double_hits: double,
+        target,
+        others_full,
+        others_partly,
+        partly: if area == "template" {
+            shooting::Cover::PartlyTemplate
+        } else {
+            shooting::Cover::PartlyBlast
+        },
+        others: t,
+        target_wounded: p.flag("target_wounded")?,
+        vehicle: vehicle_target(p, v)?,
+    };
+    Ok(Box::new(StepModel::new(shooting.into_rule())))
+}
+
+/// Parameters of the effect-of-hit scenario.
+pub fn effect_params() -> Vec<ParamDecl> {
+    let mut p = vec![
+        ParamDecl::int("hits", 1, 10)
+            .required()
+            .about("hits that penetrated")
+            .seed(EFFECT),
+        ParamDecl::flag("target_wounded")
+            .about("the figure is already wounded")
+            .seed(EFFECT),
+    ];
+    p.extend(toughness_params("target_"));
+    p
+}
+
+fn build_effect(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(StepModel::new(hits::EffectRule::new(
+        p.need_int("hits")? as u32,
+        p.flag("target_wounded")?,
+        toughness(p, "target_")?,
+    ))))
+}
+
+/// Parameters of the vehicle damage scenario.
+pub fn vehicle_params() -> Vec<ParamDecl> {
+    const T: &str = "Vehicle Damage Table 1D10";
+    vec![
+        ParamDecl::preset("vehicle", "vehicle", "")
+            .about("a vehicle of the characteristics table, or custom")
+            .seed("Vehicle characteristics table"),
+        ParamDecl::int("hits", 1, 20)
+            .required()
+            .about("penetrating hits, each a roll on the table")
+            .seed(T),
+        ParamDecl::int("minor_guns", 0, 4)
+            .required()
+            .about("guns besides the biggest (a Chimera's heavy bolter: 1)")
+            .seed("Vehicle characteristics table"),
+        ParamDecl::int("passengers", 0, 12)
+            .default("0")
+            .about("common troopers aboard (an APC carries up to 12)")
+            .seed("HUMAN SPECIAL RULES"),
+    ]
+}
+
+fn build_vehicle(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let d = vehicle::VehicleDamage {
+        hits: p.need_int("hits")? as u32,
+        minor_guns: p.need_int("minor_guns")? as u8,
+        passengers: p.need_int("passengers")? as u8,
+        no_minor_gun: no_minor_gun(v)?,
+    };
+    Ok(Box::new(StepModel::new(d.into_rule())))
+}
+
+/// Parameters of the quick draw scenario.
+pub fn quick_draw_params() -> Vec<ParamDecl> {
+    const Q: &str = "Quick Draw INITIATIVE TABLE (1D10)";
+    let mut p = Vec::new();
+    for (s, who) in [("a", "A"), ("b", "B")] {
+        p.extend([
+            ParamDecl::choice(format!("{s}_armour"), Armour::WORDS)
+                .required()
+                .about(format!(
+                    "{who}'s armour: std +4, storm +3, power (or Chimera, Sentinel) +2, tank +1"
+                ))
+                .seed(Q),
+            ParamDecl::choice(format!("{s}_weapon"), WEAPON_CLASSES)
+                .default("rifle")
+                .about(format!("{who}'s weapon: hand gun +2, rifle 0, heavy -2"))
+                .seed(Q),
+            ParamDecl::flag(format!("{s}_fast_draw"))
+                .about(format!("{who} has Fast Draw: +4"))
+                .seed(Q),
+            ParamDecl::flag(format!("{s}_ahead_of_turn"))
+                .about(format!("{who} returns fire ahead of turn: -3"))
+                .seed("SHOOT"),
+        ]);
+    }
+    p
+}
+
+fn drawer(p: &Params, s: &str) -> Result<hits::Drawer, ParamError> {
+    let weapon = p.need_word(&format!("{s}_weapon"))?;
+    Ok(hits::Drawer {
+        armour: armour(p, &format!("{s}_armour"))?,
+        weapon: WEAPON_CLASSES
+            .iter()
+            .find(|w| **w == weapon)
+            .copied()
+            .unwrap_or("rifle"),
+        fast_draw: p.flag(&format!("{s}_fast_draw"))?,
+        ahead_of_turn: p.flag(&format!("{s}_ahead_of_turn"))?,
+    })
+}
+
+fn build_quick_draw(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let tie = if v.word("quick_draw_tie")?.as_deref() == Some("roll_again") {
+        hits::Tie::RollAgain
+    } else {
+        hits::Tie::Simultaneous
+    };
+    Ok(Box::new(StepModel::new(hits::QuickDrawRule::new(
+        drawer(p, "a")?,
+        drawer(p, "b")?,
+        tie,
+    ))))
+}
+
+/// Parameters of the hit allocation scenario.
+pub fn allocation_params() -> Vec<ParamDecl> {
+    vec![
+        ParamDecl::int("attacks", 1, 60)
+            .required()
+            .about("attacks into a squad with a Hero (one D6 each)")
+            .seed("UNIT COHESION"),
+    ]
+}
+
+fn build_allocation(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(StepModel::new(hits::AllocationRule::new(
+        p.need_int("attacks")? as u32,
+    ))))
+}
+
+/// Parameters of the Necron repair scenario.
+pub fn repair_params() -> Vec<ParamDecl> {
+    const N: &str = "NECRON SPECIAL RULES";
+    vec![
+        ParamDecl::int("destroyed", 1, 40)
+            .required()
+            .about("Necrons destroyed last turn")
+            .seed(N),
+        ParamDecl::int("destroyed_on_a_one", 0, 40)
+            .default("0")
+            .about("of those, destroyed on a D20 roll of 1: no repair")
+            .seed(N),
+        ParamDecl::flag("near_lord_or_tomb_spider")
+            .about("within 12\" of a Tomb Spider or Necron Lord: 4+ instead of 5+")
+            .seed(N),
+    ]
+}
+
+fn build_repair(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let destroyed = p.need_int("destroyed")? as u32;
+    let on_a_one = p.need_int("destroyed_on_a_one")? as u32;
+    if on_a_one > destroyed {
+        return Err(ParamError::new(
+            "destroyed_on_a_one",
+            format!("{on_a_one} destroyed on a 1 out of only {destroyed} destroyed"),
+        ));
+    }
+    Ok(Box::new(StepModel::new(hits::RepairRule::new(
+        destroyed,
+        on_a_one,
+        p.flag("near_lord_or_tomb_spider")?,
+    ))))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::systems::{ParamValue, Params, build};
+
+    /// The exact value of `metric` for the shooting scenario at `point`.
+    fn shooting(point: &[(&str, &str)], metric: &str) -> f64 {
+        let mut p = Params::new();
+        for (k, v) in point {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        let m = build("skirmish20", "shooting", &p, &Params::new()).unwrap();
+        let i = m.metrics().iter().position(|d| d.name == metric).unwrap();
+        m.exact().unwrap()[i]
+    }
+
+    #[test]
+    fn assaulted_before_their_turn_firers_lose_one_under_8_and_two_from_8() {
+        // machine pistol 7 against standard armour: 7 - 1 (assault) - 2 (moving) = 4
+        let base = [
+            ("weapon", "laser_machine_pistol"),
+            ("armour", "std"),
+            ("range", "4"),
+            ("target_cover", "moving"),
+        ];
+        let mut assaulted = base.to_vec();
+        assaulted.push(("assaulted_before_turn", "true"));
+        let hit = |v: f64| 1.0 - ((19.0 - v) / 20.0 * (20.0 - v) / 20.0 + 1.0 / 20.0);
+        assert!((shooting(&base, "p_hit") - hit(5.0)).abs() < 1e-12);
+        assert!((shooting(&assaulted, "p_hit") - hit(4.0)).abs() < 1e-12);
+        // bolt rifle 8 at 10": two 1-AP shots at 8 - 2 = 6
+        let bolt = [
+            ("weapon", "bolt_rifle"),
+            ("armour", "std"),
+            ("range", "10"),
+            ("assaulted_before_turn", "true"),
+        ];
+        assert!((shooting(&bolt, "p_hit") - hit(6.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_vehicle_target_rolls_on_the_vehicle_damage_table() {
+        // melta 9 against tank armour, +2 for a tank: 11 or less, one 2-AP
+        // shot; a 9 or 10 on the D10 wrecks it
+        let point = [
+            ("weapon", "melta_gun"),
+            ("armour", "tank"),
+            ("range", "6"),
+            ("target_size", "tank"),
+            ("target_vehicle", "true"),
+        ];
+        assert!((shooting(&point, "p_hit") - 11.0 / 20.0).abs() < 1e-12);
+        assert!((shooting(&point, "p_vehicle_wrecked") - 11.0 / 20.0 * 0.2).abs() < 1e-12);
+        assert!((shooting(&point, "p_vehicle_immobilised") - 11.0 / 20.0 * 0.4).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_scarab_swarm_takes_two_hits_from_an_area_weapon() {
+        // heavy bolter 6 against storm armour: one 2-AP shot; the swarm is a
+        // Hero: dead on a 6 on either effect die, or on two wounds
+        let point = [
+            ("weapon", "heavy_bolter"),
+            ("armour", "storm"),
+            ("range", "10"),
+            ("target_kind", "hero"),
+            ("target_scarab_swarm", "true"),
+        ];
+        let dead = 6.0 / 20.0 * (11.0 / 36.0 + 4.0 / 36.0);
+        assert!((shooting(&point, "p_dead") - dead).abs() < 1e-12);
+        assert!((shooting(&point, "mean_hits") - 2.0 * 6.0 / 20.0).abs() < 1e-12);
+    }
+}

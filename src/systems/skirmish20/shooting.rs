@@ -1,0 +1,497 @@
+//! One firer's turn of fire at one target: the missile's lock-on first,
+//! one D20 per firing (its 1 and 20), the effect of each hit, and the
+//! others under a blast or template, each rolling against the second value.
+
+use super::chart::Effect;
+use super::fire::{Figure, Firer, Roll, Toughness, effect_law, read_d20, roll_effect};
+use super::vehicle::{VehicleDamage, VehicleState};
+use crate::dice::{Metric, MetricSink, Roller};
+use crate::systems::step_model::Mechanic;
+use crate::systems::{MetricDecl, MetricList};
+
+/// How a figure near the target is covered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cover {
+    /// Wholly under the blast or template.
+    Full,
+    /// "Targets partly under a blast template roll a D6. on 4,5,6 they are hit."
+    PartlyBlast,
+    /// "Targets partly under a flamethrower template are automatically hit."
+    PartlyTemplate,
+}
+
+/// A turn of fire.
+#[derive(Clone, Debug)]
+pub struct Shooting {
+    /// The firer and its weapon.
+    pub firer: Firer,
+    /// The chart cell's values after choosing the armour column.
+    pub target_value: Option<u8>,
+    /// Value against others under the blast.
+    pub others_value: Option<u8>,
+    /// The missile's lock-on number.
+    pub lock_on: Option<u8>,
+    /// Sum of the ranged modifiers against the target.
+    pub modifier: i32,
+    /// Sum of the ranged modifiers against others under the blast (the
+    /// same, but for the assault penalty, which depends on the value).
+    pub others_modifier: i32,
+    /// "If a swarm is hit by any area effect weapon it takes two hits not
+    /// one": the target takes two hits from an area weapon's hit.
+    pub target_double_hits: bool,
+    /// The target.
+    pub target: Toughness,
+    /// Figures (common troopers) wholly under the blast besides the target.
+    pub others_full: u8,
+    /// Figures partly under it, and how partial cover is read.
+    pub others_partly: u8,
+    /// Partial cover of this weapon.
+    pub partly: Cover,
+    /// Toughness of the others (the target's, as a common trooper).
+    pub others: Toughness,
+    /// The target is already wounded.
+    pub target_wounded: bool,
+    /// The target is a vehicle: a hit that penetrates rolls on the Vehicle
+    /// Damage Table instead of the Effect of Hit Chart.
+    pub vehicle: Option<VehicleDamage>,
+}
+
+/// Figures under a template, by wounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Group {
+    healthy: u8,
+    wounded: u8,
+    dead: u8,
+    hit: u8,
+    /// Healthy and wounded at the moment this firing went off.
+    at_firing: (u8, u8),
+}
+
+/// A turn of fire so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ShotState {
+    /// The firing being resolved went off (locked on, not jammed).
+    firing: bool,
+    /// No more firings this turn (jammed, out of fuel, broken).
+    stopped: bool,
+    jammed: bool,
+    lost: bool,
+    carries: bool,
+    locked: u8,
+    /// Firings whose D20 was rolled (after any lock-on).
+    made: u8,
+    hits: u8,
+    target: Figure,
+    vehicle: VehicleState,
+    groups: [Group; 2],
+}
+
+/// Every metric of the shooting scenario.
+pub const METRICS: [MetricDecl; 17] = [
+    MetricDecl::probability(
+        "p_hit",
+        "P(target hit)",
+        "P(at least one hit that penetrates)",
+    ),
+    MetricDecl::mean(
+        "mean_hits",
+        "mean hits on the target",
+        "expected penetrating hits on the target",
+    ),
+    MetricDecl::probability(
+        "p_dead",
+        "P(target dead)",
+        "P(the target is dead after the turn)",
+    ),
+    MetricDecl::probability(
+        "p_wounded",
+        "P(target wounded)",
+        "P(the target is alive and wounded)",
+    ),
+    MetricDecl::probability(
+        "p_duck_back",
+        "P(target ducks back)",
+        "P(the target is alive and ducked back)",
+    ),
+    MetricDecl::probability(
+        "p_jam",
+        "P(a 20: jam or worse)",
+        "P(an unmodified 20 on a firing's D20)",
+    ),
+    MetricDecl::probability(
+        "p_weapon_lost",
+        "P(weapon lost for the game)",
+        "P(out of fuel or broken)",
+    ),
+    MetricDecl::probability(
+        "p_jammed_next_turn",
+        "P(still jammed next turn)",
+        "P(too few AP were left to clear a jam: next turn's first 2 AP go on it)",
+    ),
+    MetricDecl::mean(
+        "mean_shots",
+        "mean firings",
+        "expected firings made (a failed lock-on fires nothing)",
+    ),
+    MetricDecl::probability(
+        "p_locked_on",
+        "P(locked on)",
+        "P(the missile locks on at least once)",
+    ),
+    MetricDecl::mean(
+        "mean_others_hit",
+        "mean others hit",
+        "expected hits on figures under the blast besides the target",
+    ),
+    MetricDecl::mean(
+        "mean_others_dead",
+        "mean others dead",
+        "expected figures under the blast besides the target killed",
+    ),
+    MetricDecl::mean(
+        "mean_others_wounded",
+        "mean others wounded",
+        "expected figures under the blast besides the target left wounded",
+    ),
+    MetricDecl::probability("hits={k}", "P({k} hits)", "P(exactly k hits on the target)"),
+    MetricDecl::probability(
+        "p_vehicle_wrecked",
+        "P(vehicle burns or explodes)",
+        "a vehicle target: P(burning or exploded after its hits on the Vehicle Damage Table)",
+    ),
+    MetricDecl::probability(
+        "p_vehicle_immobilised",
+        "P(vehicle immobilised)",
+        "a vehicle target: P(immobilised or wrecked)",
+    ),
+    MetricDecl::probability(
+        "p_vehicle_gun_out",
+        "P(vehicle gun out)",
+        "a vehicle target: P(some gun taken out or destroyed)",
+    ),
+];
+
+/// A turn of fire with its metric handles.
+pub struct ShootingRule {
+    s: Shooting,
+    shots: u32,
+    /// Laws of one other figure's outcome, by group.
+    laws: [Vec<(Option<Effect>, f64)>; 2],
+    list: MetricList,
+    m: [Metric; 6],
+    figure: Option<[Metric; 3]>,
+    vehicle: Option<[Metric; 3]>,
+    locked: Option<Metric>,
+    others: Option<[Metric; 3]>,
+    hits: Vec<Metric>,
+}
+
+impl Shooting {
+    /// The turn of fire with its metric handles.
+    pub fn into_rule(self) -> ShootingRule {
+        let shots = self.firer.shots(false);
+        let mut list = MetricList::new();
+        let m = [0, 1, 5, 6, 7, 8].map(|i| list.add(&METRICS[i]));
+        let figure = self
+            .vehicle
+            .is_none()
+            .then(|| [2, 3, 4].map(|i| list.add(&METRICS[i])));
+        let vehicle = self
+            .vehicle
+            .is_some()
+            .then(|| [14, 15, 16].map(|i| list.add(&METRICS[i])));
+        let locked = self.lock_on.map(|_| list.add(&METRICS[9]));
+        let others = (self.others_full + self.others_partly > 0)
+            .then(|| [10, 11, 12].map(|i| list.add(&METRICS[i])));
+        let most = shots * if self.target_double_hits { 2 } else { 1 };
+        let hits = list.family(&METRICS[13], 0..=most);
+        let laws = [Cover::Full, self.partly].map(|c| self.other_law(c));
+        ShootingRule {
+            s: self,
+            shots,
+            laws,
+            list,
+            m,
+            figure,
+            vehicle,
+            locked,
+            others,
+            hits,
+        }
+    }
+
+    fn cover_p(c: Cover) -> f64 {
+        match c {
+            Cover::Full | Cover::PartlyTemplate => 1.0,
+            Cover::PartlyBlast => 0.5,
+        }
+    }
+
+    /// The exact law of one other figure's outcome in one firing.
+    fn other_law(&self, c: Cover) -> Vec<(Option<Effect>, f64)> {
+        let hit = (1..=20)
+            .filter(|&r| {
+                matches!(
+                    read_d20(r, self.others_value, self.others_modifier, false),
+                    Roll::Hit { .. }
+                )
+            })
+            .count() as f64
+            / 20.0;
+        let p = Self::cover_p(c) * hit;
+        let mut law = vec![(None, 1.0 - p)];
+        law.extend(
+            effect_law(self.others.hero)
+                .into_iter()
+                .map(|(e, q)| (Some(e), p * q)),
+        );
+        law
+    }
+
+    /// One other figure's outcome, rolled.
+    fn other_roll(&self, c: Cover, dice: &mut impl Roller) -> Option<Effect> {
+        if c == Cover::PartlyBlast && dice.d6() < 4 {
+            return None;
+        }
+        match read_d20(
+            dice.roll(20),
+            self.others_value,
+            self.others_modifier,
+            false,
+        ) {
+            Roll::Hit { .. } => Some(roll_effect(dice, self.others)),
+            _ => None,
+        }
+    }
+}
+
+impl ShootingRule {
+    fn per_firing(&self) -> usize {
+        1 + usize::from(self.s.others_full) + usize::from(self.s.others_partly)
+    }
+
+    fn main<R: Roller>(&self, shot: u32, dice: &mut R, st: &mut ShotState) {
+        st.firing = false;
+        if st.stopped {
+            return;
+        }
+        if let Some(l) = self.s.lock_on {
+            // "Rolle the L-xx number or less on 1D20 to lock on"
+            if dice.roll(20) > u32::from(l) {
+                return;
+            }
+            st.locked += 1;
+        }
+        st.made += 1;
+        match read_d20(dice.roll(20), self.s.target_value, self.s.modifier, true) {
+            Roll::Jam => {
+                st.jammed = true;
+                st.stopped = true;
+                st.lost |= self.s.firer.row.on_20.lost_for_good();
+                st.carries = self.s.firer.jam_carries_over(shot + 1, false);
+                return;
+            }
+            Roll::Hit { .. } => {
+                for _ in 0..if self.s.target_double_hits { 2 } else { 1 } {
+                    st.hits += 1;
+                    if let Some(v) = &self.s.vehicle {
+                        v.damage(dice, &mut st.vehicle);
+                    } else {
+                        let e = roll_effect(dice, self.s.target);
+                        st.target.take(e, self.s.target);
+                    }
+                }
+            }
+            Roll::Miss => {}
+        }
+        st.firing = true;
+        for g in &mut st.groups {
+            g.at_firing = (g.healthy, g.wounded);
+        }
+    }
+
+    fn other<R: Roller>(&self, group: usize, j: u8, dice: &mut R, st: &mut ShotState) {
+        if !st.firing {
+            return;
+        }
+        let g = &mut st.groups[group];
+        let (h, w) = g.at_firing;
+        if j >= h + w {
+            return;
+        }
+        let cover = if group == 0 {
+            Cover::Full
+        } else {
+            self.s.partly
+        };
+        let law = &self.laws[group];
+        let outcome = dice.known(|| law, |d| self.s.other_roll(cover, d));
+        let Some(e) = outcome else {
+            return;
+        };
+        g.hit += 1;
+        let was_healthy = j < h;
+        match (e, was_healthy) {
+            (Effect::DuckBack, _) => {}
+            (Effect::Wounded, true) => {
+                g.healthy -= 1;
+                g.wounded += 1;
+            }
+            (Effect::Dead, true) => {
+                g.healthy -= 1;
+                g.dead += 1;
+            }
+            (_, false) => {
+                g.wounded -= 1;
+                g.dead += 1;
+            }
+        }
+    }
+}
+
+impl Mechanic for ShootingRule {
+    type State = ShotState;
+
+    fn start(&self) -> ShotState {
+        let mut s = ShotState::default();
+        s.target.wounds = u8::from(self.s.target_wounded);
+        s.groups[0].healthy = self.s.others_full;
+        s.groups[1].healthy = self.s.others_partly;
+        s
+    }
+
+    fn steps(&self) -> usize {
+        self.shots as usize * self.per_firing()
+    }
+
+    fn step<R: Roller>(&self, i: usize, dice: &mut R, st: &mut ShotState) {
+        let shot = (i / self.per_firing()) as u32;
+        let k = i % self.per_firing();
+        let full = usize::from(self.s.others_full);
+        if k == 0 {
+            self.main(shot, dice, st);
+        } else if k <= full {
+            self.other(0, (k - 1) as u8, dice, st);
+        } else {
+            self.other(1, (k - 1 - full) as u8, dice, st);
+        }
+    }
+
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
+    fn record(&self, st: &ShotState, sink: &mut impl MetricSink) {
+        let [hit, hits, jam, lost, carries, shots] = self.m;
+        let t = st.target;
+        sink.record(hit, u64::from(st.hits > 0));
+        sink.record(hits, u64::from(st.hits));
+        if let Some([dead, wounded, duck]) = self.figure {
+            sink.record(dead, u64::from(t.dead));
+            sink.record(wounded, u64::from(t.wounded(self.s.target)));
+            sink.record(duck, u64::from(t.ducked && !t.dead));
+        }
+        if let Some([wrecked, immobilised, gun]) = self.vehicle {
+            let v = st.vehicle;
+            sink.record(wrecked, u64::from(v.wrecked()));
+            sink.record(immobilised, u64::from(v.immobilised()));
+            sink.record(gun, u64::from(v.gun_out()));
+        }
+        sink.record(jam, u64::from(st.jammed));
+        sink.record(lost, u64::from(st.lost));
+        sink.record(carries, u64::from(st.carries));
+        sink.record(shots, u64::from(st.made));
+        if let Some(l) = self.locked {
+            sink.record(l, u64::from(st.locked > 0));
+        }
+        if let Some([hit_o, dead_o, wounded_o]) = self.others {
+            let g = st.groups;
+            sink.record(hit_o, u64::from(g[0].hit + g[1].hit));
+            sink.record(dead_o, u64::from(g[0].dead + g[1].dead));
+            let w = if self.s.others.enhanced_nervous_system {
+                0
+            } else {
+                g[0].wounded + g[1].wounded
+            };
+            sink.record(wounded_o, u64::from(w));
+        }
+        sink.record(self.hits[usize::from(st.hits)], 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::chart::parse_ranged_row;
+    use super::*;
+    use crate::systems::Model;
+    use crate::systems::step_model::StepModel;
+
+    fn turn(row: &str, column: usize, range: u32, others: u8) -> (Vec<String>, Vec<f64>) {
+        let row = parse_ranged_row(row, "w").unwrap();
+        let cell = row.cells[column];
+        let trooper = Toughness::default();
+        let s = Shooting {
+            firer: Firer {
+                row,
+                range,
+                ap: 3,
+                moved_d6: 0,
+                firing_ap: 2,
+                heavy: false,
+            },
+            target_value: cell.target,
+            others_value: cell.others,
+            lock_on: cell.lock_on,
+            modifier: 0,
+            others_modifier: 0,
+            target_double_hits: false,
+            target: trooper,
+            others_full: others,
+            others_partly: 0,
+            partly: Cover::PartlyBlast,
+            others: trooper,
+            target_wounded: false,
+            vehicle: None,
+        };
+        let m = StepModel::new(s.into_rule());
+        let names = m.metrics().iter().map(|d| d.name.clone()).collect();
+        (names, m.exact().unwrap())
+    }
+
+    fn get(r: &(Vec<String>, Vec<f64>), name: &str) -> f64 {
+        r.1[r.0.iter().position(|n| n == name).unwrap()]
+    }
+
+    #[test]
+    fn a_bolt_rifle_at_half_range_fires_twice_unless_it_jams() {
+        // 8 or less hits; a 20 jams and ends the turn's fire
+        let r = turn("24 | 8 | 6 | 4 | 1 | 1/2 | jam", 0, 12, 0);
+        let miss_both = 11.0 / 20.0 * 12.0 / 20.0 + 1.0 / 20.0;
+        assert!((get(&r, "p_hit") - (1.0 - miss_both)).abs() < 1e-12);
+        assert!((get(&r, "p_jam") - (1.0 / 20.0 + 19.0 / 20.0 / 20.0)).abs() < 1e-12);
+        // a jam on the second shot leaves 1 AP: still jammed next turn
+        assert!((get(&r, "p_jammed_next_turn") - 19.0 / 400.0).abs() < 1e-12);
+        // beyond half range: one 2-AP shot
+        let r = turn("24 | 8 | 6 | 4 | 1 | 1/2 | jam", 0, 13, 0);
+        assert!((get(&r, "p_hit") - 8.0 / 20.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_missile_locks_on_before_it_fires_and_hits_others_on_the_second_value() {
+        // power armour: L-14 to lock on, 12 on the target, 3 on the others
+        let r = turn(
+            "30 | 18/8 L-10 | 17/6 L-12 | 12/3 L-14 | 9/X L-16 | 2 | jam",
+            2,
+            20,
+            2,
+        );
+        assert!((get(&r, "p_locked_on") - 0.7).abs() < 1e-12);
+        assert!((get(&r, "p_hit") - 0.7 * 0.6).abs() < 1e-12);
+        assert!((get(&r, "p_dead") - 0.7 * 0.6 / 3.0).abs() < 1e-12);
+        // others fire only when the target's roll is not a 20
+        assert!((get(&r, "mean_others_hit") - 2.0 * 0.7 * 0.95 * 3.0 / 20.0).abs() < 1e-12);
+        // X on a tank: nothing, not even a 1
+        let r = turn("12 | 7 | 4 | 2 | X | 1 | jam", 3, 6, 0);
+        assert_eq!(get(&r, "p_hit"), 0.0);
+    }
+}

@@ -1,0 +1,848 @@
+//! A squad under fire, turn after turn: N shooters fire up to 2 AP a turn
+//! into a squad (with or without a Hero); each attack's D6 picks the Hero
+//! on a 6; the defender allocates Wounded and Dead results; Necrons
+//! self-heal their wounded and stand back up on a repair roll; morale is
+//! read at the end of each turn (shaken at 50% dead or wounded, running, or
+//! for Necrons phasing out, below 35% of the squad left standing).
+//!
+//! Exact by dynamic programming over counts (healthy / wounded / destroyed
+//! / dead per squad, never per model). The shooters' side does not depend
+//! on the squad (the squad does not fire back), and a D20 that is not a 20
+//! is uniform on 1-19 whatever came before, so a turn is: the law of how
+//! many D20s that were not a 20 the shooters roll (and which weapons are
+//! left jammed or lost), then that many draws of one shot's law on the
+//! squad. The sampler plays the real dice, shooter by shooter, shot by
+//! shot; the conformance suite checks the two agree.
+
+use super::chart::{Effect, effect_of_hit};
+use super::fire::{Firer, Roll, read_d20};
+use super::hits::{at_hero, repair_target};
+use super::{armour, firer, firer_params, modifiers, target_params, weapon_params};
+use crate::dice::{BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, binomial_pmf};
+use crate::systems::registry::ParamDecl;
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, TrialValues};
+use std::collections::BTreeMap;
+
+/// The Hero's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Hero {
+    /// No Hero in the squad.
+    Absent,
+    /// Unhurt.
+    Healthy,
+    /// Wounded.
+    Wounded,
+    /// A Necron destroyed this turn who may yet repair.
+    Destroyed,
+    /// Dead for good.
+    Dead,
+}
+
+impl Hero {
+    fn standing(self) -> bool {
+        matches!(self, Hero::Healthy | Hero::Wounded)
+    }
+}
+
+/// The squad, by counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SquadState {
+    healthy: u8,
+    wounded: u8,
+    /// Necrons destroyed this turn who roll to repair next turn.
+    destroyed: u8,
+    dead: u8,
+    hero: Hero,
+    shaken: bool,
+    broken: bool,
+}
+
+impl SquadState {
+    fn troopers_standing(&self) -> u8 {
+        self.healthy + self.wounded
+    }
+
+    fn standing(&self) -> u8 {
+        self.troopers_standing() + u8::from(self.hero.standing())
+    }
+}
+
+/// The shooters between turns: weapons still jammed, weapons lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Shooters {
+    jammed: u8,
+    lost: u8,
+}
+
+/// What a shooter's weapon is after its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum After {
+    Ready,
+    Jammed,
+    Lost,
+}
+
+/// The scenario.
+#[derive(Clone, Debug)]
+pub struct Squad {
+    /// Shooters, each with this weapon and these AP.
+    pub shooters: u8,
+    /// One shooter.
+    pub firer: Firer,
+    /// The chart value against the squad's armour (`None` = X).
+    pub value: Option<u8>,
+    /// Sum of the ranged modifiers.
+    pub modifier: i32,
+    /// Common troopers in the squad.
+    pub troopers: u8,
+    /// A Hero leads them.
+    pub hero: bool,
+    /// A Necron squad: no Duck Backs, self-heal, repair, phase out, no 50% rule.
+    pub necrons: bool,
+    /// Within 12" of a Lord or Tomb Spider: repair on 4+.
+    pub near_lord: bool,
+    /// Wounded results onto wounded figures first.
+    pub stack_wounds: bool,
+    /// Turns played.
+    pub turns: u32,
+}
+
+/// Every metric of the scenario.
+pub fn metric_catalog() -> Vec<MetricDecl> {
+    METRICS.to_vec()
+}
+
+const METRICS: [MetricDecl; 9] = [
+    MetricDecl::probability(
+        "shaken_by_turn={k}",
+        "P(shaken by turn {k})",
+        "P(at least 50% of the squad dead or wounded at the end of some turn up to k; Necrons ignore it)",
+    ),
+    MetricDecl::probability(
+        "broken_by_turn={k}",
+        "P(running by turn {k})",
+        "P(fewer than 35% of the squad left standing at the end of some turn up to k: running away, or Necrons phased out)",
+    ),
+    MetricDecl::mean(
+        "mean_dead_turn={k}",
+        "mean dead at end of turn {k}",
+        "expected figures dead or destroyed at the end of turn k (Necrons may yet repair)",
+    ),
+    MetricDecl::mean(
+        "mean_casualties_turn={k}",
+        "mean dead or wounded at end of turn {k}",
+        "expected figures dead, destroyed or wounded at the end of turn k (after Necrons self-heal)",
+    ),
+    MetricDecl::probability(
+        "p_hero_dead",
+        "P(Hero dead)",
+        "P(the Hero is dead or destroyed at the end of the last turn)",
+    ),
+    MetricDecl::probability(
+        "p_shaken",
+        "P(shaken by the last turn)",
+        "P(at least 50% dead or wounded at the end of some turn; Necrons ignore it)",
+    ),
+    MetricDecl::probability(
+        "p_broken",
+        "P(running by the last turn)",
+        "P(fewer than 35% left standing at the end of some turn: running, or Necrons phased out)",
+    ),
+    MetricDecl::mean(
+        "mean_dead",
+        "mean dead at the end",
+        "expected figures dead or destroyed at the end of the last turn",
+    ),
+    MetricDecl::mean(
+        "mean_casualties",
+        "mean dead or wounded at the end",
+        "expected figures dead, destroyed or wounded at the end of the last turn",
+    ),
+];
+
+/// One shot that was not a 20, as it lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Landed {
+    at_hero: bool,
+    effect: Option<Effect>,
+    natural_one: bool,
+}
+
+/// The model.
+pub struct SquadModel {
+    s: Squad,
+    list: MetricList,
+    shaken: Vec<Metric>,
+    broken: Vec<Metric>,
+    dead: Vec<Metric>,
+    casualties: Vec<Metric>,
+    hero_dead: Option<Metric>,
+    /// At the end of the last turn: shaken (not for Necrons), broken, dead, casualties.
+    last: (Option<Metric>, [Metric; 3]),
+}
+
+impl Squad {
+    /// The model with its metric handles.
+    pub fn into_model(self) -> SquadModel {
+        let mut list = MetricList::new();
+        let turns = 1..=self.turns;
+        let shaken = if self.necrons {
+            Vec::new()
+        } else {
+            list.family(&METRICS[0], turns.clone())
+        };
+        let broken = list.family(&METRICS[1], turns.clone());
+        let dead = list.family(&METRICS[2], turns.clone());
+        let casualties = list.family(&METRICS[3], turns);
+        let hero_dead = self.hero.then(|| list.add(&METRICS[4]));
+        let last = (
+            (!self.necrons).then(|| list.add(&METRICS[5])),
+            [6, 7, 8].map(|i| list.add(&METRICS[i])),
+        );
+        SquadModel {
+            s: self,
+            list,
+            shaken,
+            broken,
+            dead,
+            casualties,
+            hero_dead,
+            last,
+        }
+    }
+
+    fn start(&self) -> SquadState {
+        SquadState {
+            healthy: self.troopers,
+            wounded: 0,
+            destroyed: 0,
+            dead: 0,
+            hero: if self.hero {
+                Hero::Healthy
+            } else {
+                Hero::Absent
+            },
+            shaken: false,
+            broken: false,
+        }
+    }
+
+    fn size(&self) -> u32 {
+        u32::from(self.troopers) + u32::from(self.hero)
+    }
+
+    /// A figure is killed: Necrons lie destroyed (and may repair) unless
+    /// the D20 showed 1.
+    fn killed(&self, natural_one: bool) -> bool {
+        self.necrons && !natural_one
+    }
+
+    /// A landed shot's effect on the squad.
+    fn land(&self, st: &mut SquadState, l: Landed) {
+        let Some(e) = l.effect else {
+            return;
+        };
+        let repairable = self.killed(l.natural_one);
+        let die = |st: &mut SquadState| {
+            if repairable {
+                st.destroyed += 1;
+            } else {
+                st.dead += 1;
+            }
+        };
+        if l.at_hero {
+            let hero_dies = match e {
+                Effect::DuckBack => false,
+                Effect::Wounded => st.hero == Hero::Wounded,
+                Effect::Dead => true,
+            };
+            if hero_dies {
+                st.hero = if repairable {
+                    Hero::Destroyed
+                } else {
+                    Hero::Dead
+                };
+            } else if e == Effect::Wounded {
+                st.hero = Hero::Wounded;
+            }
+            return;
+        }
+        match e {
+            Effect::DuckBack => {}
+            // "if a "Kill" is scored it has to be given to an unwounded figure if one exists"
+            Effect::Dead => {
+                if st.healthy > 0 {
+                    st.healthy -= 1;
+                } else {
+                    st.wounded -= 1;
+                }
+                die(st);
+            }
+            Effect::Wounded => {
+                let onto_wounded = st.wounded > 0 && (self.stack_wounds || st.healthy == 0);
+                if onto_wounded {
+                    st.wounded -= 1;
+                    die(st);
+                } else {
+                    st.healthy -= 1;
+                    st.wounded += 1;
+                }
+            }
+        }
+    }
+
+    /// Whom the attack goes to: a D6 per attack when both a Hero and his
+    /// men stand.
+    fn allocate(&self, st: &SquadState, dice: &mut impl Roller) -> bool {
+        match (st.hero.standing(), st.troopers_standing() > 0) {
+            (true, true) => at_hero(dice.d6()),
+            (hero, _) => hero,
+        }
+    }
+
+    /// The exact law of one shot whose D20 was not a 20.
+    fn landed_law(&self, st: &SquadState) -> Vec<(Landed, f64)> {
+        let p_hero = match (st.hero.standing(), st.troopers_standing() > 0) {
+            (true, true) => 1.0 / 6.0,
+            (true, false) => 1.0,
+            _ => 0.0,
+        };
+        let mut law: BTreeMap<Landed, f64> = BTreeMap::new();
+        for (at_hero, p) in [(true, p_hero), (false, 1.0 - p_hero)] {
+            if p == 0.0 {
+                continue;
+            }
+            for roll in 1..=19 {
+                let q = p / 19.0;
+                match read_d20(roll, self.value, self.modifier, true) {
+                    Roll::Hit { natural_one } => {
+                        for d6 in 1..=6 {
+                            let l = Landed {
+                                at_hero,
+                                effect: Some(effect_of_hit(d6, at_hero)),
+                                natural_one: natural_one && self.necrons,
+                            };
+                            *law.entry(l).or_insert(0.0) += q / 6.0;
+                        }
+                    }
+                    _ => {
+                        let l = Landed {
+                            at_hero,
+                            effect: None,
+                            natural_one: false,
+                        };
+                        *law.entry(l).or_insert(0.0) += q;
+                    }
+                }
+            }
+        }
+        law.into_iter().collect()
+    }
+
+    /// One shooter's turn: the law of (D20s that were not a 20, its weapon after).
+    fn shooter_law(&self, unjamming: bool) -> Vec<((u32, After), f64)> {
+        let shots = self.firer.shots(unjamming);
+        let mut out = Vec::new();
+        let go: f64 = 19.0 / 20.0;
+        for j in 1..=shots {
+            let after = if self.firer.row.on_20.lost_for_good() {
+                After::Lost
+            } else if self.firer.jam_carries_over(j, unjamming) {
+                After::Jammed
+            } else {
+                After::Ready
+            };
+            out.push(((j - 1, after), go.powi(j as i32 - 1) / 20.0));
+        }
+        out.push(((shots, After::Ready), go.powi(shots as i32)));
+        out
+    }
+
+    /// The law of a turn of fire from `sh`: (D20s not a 20, shooters after).
+    fn volley_law(&self, sh: Shooters) -> Vec<((u32, Shooters), f64)> {
+        let ready = self.shooters - sh.jammed - sh.lost;
+        let mut d: BTreeMap<(u32, Shooters), f64> = BTreeMap::new();
+        d.insert(
+            (
+                0,
+                Shooters {
+                    jammed: 0,
+                    lost: sh.lost,
+                },
+            ),
+            1.0,
+        );
+        let groups = [(true, sh.jammed), (false, ready)];
+        for (unjamming, count) in groups {
+            let law = self.shooter_law(unjamming);
+            for _ in 0..count {
+                let mut next = BTreeMap::new();
+                for (&(n, s), &p) in &d {
+                    for &((k, after), q) in &law {
+                        let mut s2 = s;
+                        match after {
+                            After::Ready => {}
+                            After::Jammed => s2.jammed += 1,
+                            After::Lost => s2.lost += 1,
+                        }
+                        *next.entry((n + k, s2)).or_insert(0.0) += p * q;
+                    }
+                }
+                d = next;
+            }
+        }
+        d.into_iter().collect()
+    }
+
+    /// Start of a turn: destroyed Necrons roll to stand back up; the law.
+    fn repair_law(&self, st: &SquadState) -> Vec<(SquadState, f64)> {
+        let hero_down = st.hero == Hero::Destroyed;
+        let n = u64::from(st.destroyed) + u64::from(hero_down);
+        if n == 0 || st.broken {
+            return vec![(*st, 1.0)];
+        }
+        let p = f64::from(7 - repair_target(self.near_lord)) / 6.0;
+        let mut out = Vec::new();
+        // the Hero's roll first, then the troopers' count
+        let hero_cases: Vec<(bool, f64)> = if hero_down {
+            vec![(true, p), (false, 1.0 - p)]
+        } else {
+            vec![(false, 1.0)]
+        };
+        for (hero_up, ph) in hero_cases {
+            let m = u64::from(st.destroyed);
+            for k in 0..=m {
+                let mut s = *st;
+                s.healthy += k as u8;
+                s.dead += (m - k) as u8;
+                s.destroyed = 0;
+                if hero_down {
+                    s.hero = if hero_up { Hero::Healthy } else { Hero::Dead };
+                }
+                out.push((s, ph * binomial_pmf(m, k, p)));
+            }
+        }
+        out
+    }
+
+    /// The sampler's repair rolls.
+    fn repair(&self, st: &mut SquadState, dice: &mut impl Roller) {
+        if st.broken {
+            return;
+        }
+        let target = repair_target(self.near_lord);
+        if st.hero == Hero::Destroyed {
+            st.hero = if dice.d6() >= target {
+                Hero::Healthy
+            } else {
+                Hero::Dead
+            };
+        }
+        for _ in 0..st.destroyed {
+            if dice.d6() >= target {
+                st.healthy += 1;
+            } else {
+                st.dead += 1;
+            }
+        }
+        st.destroyed = 0;
+    }
+
+    /// End of a turn: Necrons self-heal, then morale.
+    fn end_turn(&self, st: &mut SquadState) {
+        if st.broken {
+            return;
+        }
+        if self.necrons {
+            st.healthy += st.wounded;
+            st.wounded = 0;
+            if st.hero == Hero::Wounded {
+                st.hero = Hero::Healthy;
+            }
+        }
+        let size = self.size();
+        let standing = u32::from(st.standing());
+        let hurt = size - u32::from(st.healthy) - u32::from(st.hero == Hero::Healthy);
+        if !self.necrons && 2 * hurt >= size {
+            st.shaken = true;
+        }
+        if 100 * standing < 35 * size {
+            st.broken = true;
+            if self.necrons {
+                // "they phase out and do not return during this game"
+                st.dead += st.destroyed;
+                st.destroyed = 0;
+                if st.hero == Hero::Destroyed {
+                    st.hero = Hero::Dead;
+                }
+            }
+        }
+    }
+
+    /// The sampler: one turn of fire, shooter by shooter, shot by shot.
+    fn fire(&self, st: &mut SquadState, sh: &mut Shooters, dice: &mut impl Roller) {
+        if st.broken {
+            return;
+        }
+        let ready = self.shooters - sh.jammed - sh.lost;
+        let mut next = Shooters {
+            jammed: 0,
+            lost: sh.lost,
+        };
+        for (unjamming, count) in [(true, sh.jammed), (false, ready)] {
+            for _ in 0..count {
+                for j in 1..=self.firer.shots(unjamming) {
+                    if st.standing() == 0 {
+                        break;
+                    }
+                    let at_hero = self.allocate(st, dice);
+                    match read_d20(dice.roll(20), self.value, self.modifier, true) {
+                        Roll::Jam => {
+                            if self.firer.row.on_20.lost_for_good() {
+                                next.lost += 1;
+                            } else if self.firer.jam_carries_over(j, unjamming) {
+                                next.jammed += 1;
+                            }
+                            break;
+                        }
+                        Roll::Miss => {}
+                        Roll::Hit { natural_one } => {
+                            let effect = effect_of_hit(dice.d6() as i32, at_hero);
+                            let l = Landed {
+                                at_hero,
+                                effect: Some(effect),
+                                natural_one: natural_one && self.necrons,
+                            };
+                            self.land(st, l);
+                        }
+                    }
+                }
+            }
+        }
+        *sh = next;
+    }
+
+    fn dead_count(&self, st: &SquadState) -> u64 {
+        u64::from(st.dead)
+            + u64::from(st.destroyed)
+            + u64::from(matches!(st.hero, Hero::Dead | Hero::Destroyed))
+    }
+}
+
+impl SquadModel {
+    fn record_turn(&self, t: usize, st: &SquadState, sink: &mut impl MetricSink) {
+        if let Some(&m) = self.shaken.get(t) {
+            sink.record(m, u64::from(st.shaken));
+        }
+        sink.record(self.broken[t], u64::from(st.broken));
+        let dead = self.s.dead_count(st);
+        sink.record(self.dead[t], dead);
+        let wounded = u64::from(st.wounded) + u64::from(st.hero == Hero::Wounded);
+        sink.record(self.casualties[t], dead + wounded);
+        if t + 1 == self.s.turns as usize {
+            if let Some(m) = self.hero_dead {
+                sink.record(
+                    m,
+                    u64::from(matches!(st.hero, Hero::Dead | Hero::Destroyed)),
+                );
+            }
+            let (shaken, [broken, dead_m, cas]) = self.last;
+            if let Some(m) = shaken {
+                sink.record(m, u64::from(st.shaken));
+            }
+            sink.record(broken, u64::from(st.broken));
+            sink.record(dead_m, dead);
+            sink.record(cas, dead + wounded);
+        }
+    }
+
+    fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
+        let mut st = self.s.start();
+        let mut sh = Shooters::default();
+        for t in 0..self.s.turns as usize {
+            self.s.repair(&mut st, dice);
+            self.s.fire(&mut st, &mut sh, dice);
+            self.s.end_turn(&mut st);
+            self.record_turn(t, &st, sink);
+        }
+    }
+}
+
+impl Model for SquadModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.list.defs()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        for _ in 0..trials {
+            self.trial(roller, tally);
+            tally.finish_trial();
+        }
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        let s = &self.s;
+        let mut e = Expectation::new(self.list.len());
+        let mut joint: BTreeMap<(Shooters, SquadState), f64> = BTreeMap::new();
+        joint.insert((Shooters::default(), s.start()), 1.0);
+        let mut laws: BTreeMap<SquadState, Vec<(Landed, f64)>> = BTreeMap::new();
+        for t in 0..s.turns as usize {
+            // repair, grouped by the shooters' state
+            let mut by_shooters: BTreeMap<Shooters, BTreeMap<SquadState, f64>> = BTreeMap::new();
+            for (&(sh, st), &p) in &joint {
+                for (st2, q) in s.repair_law(&st) {
+                    *by_shooters.entry(sh).or_default().entry(st2).or_insert(0.0) += p * q;
+                }
+            }
+            let mut next: BTreeMap<(Shooters, SquadState), f64> = BTreeMap::new();
+            for (sh, squad) in by_shooters {
+                let volley = s.volley_law(sh);
+                let most = volley.iter().map(|((n, _), _)| *n).max().unwrap_or(0);
+                // the squad after n landed shots, n = 0, 1, ... most
+                let mut after_n = squad;
+                for n in 0..=most {
+                    for &((k, sh2), q) in &volley {
+                        if k == n {
+                            for (&st, &p) in &after_n {
+                                *next.entry((sh2, st)).or_insert(0.0) += p * q;
+                            }
+                        }
+                    }
+                    if n == most {
+                        break;
+                    }
+                    let mut stepped: BTreeMap<SquadState, f64> = BTreeMap::new();
+                    for (&st, &p) in &after_n {
+                        if st.broken || st.standing() == 0 {
+                            *stepped.entry(st).or_insert(0.0) += p;
+                            continue;
+                        }
+                        let law = laws.entry(st).or_insert_with(|| s.landed_law(&st));
+                        for &(l, q) in law.iter() {
+                            let mut st2 = st;
+                            s.land(&mut st2, l);
+                            *stepped.entry(st2).or_insert(0.0) += p * q;
+                        }
+                    }
+                    after_n = stepped;
+                }
+            }
+            joint = BTreeMap::new();
+            for ((sh, mut st), p) in next {
+                s.end_turn(&mut st);
+                // a broken squad is shot no more: the shooters no longer matter
+                let sh = if st.broken { Shooters::default() } else { sh };
+                *joint.entry((sh, st)).or_insert(0.0) += p;
+            }
+            for (&(_, st), &p) in &joint {
+                e.set_weight(p);
+                self.record_turn(t, &st, &mut e);
+            }
+        }
+        Some(e.into_values())
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.trial(roller, &mut TrialValues(values));
+    }
+}
+
+/// Parameters of the scenario.
+pub fn params() -> Vec<ParamDecl> {
+    const MORALE: &str = "MORALE";
+    let mut p = vec![
+        ParamDecl::int("shooters", 1, 20)
+            .required()
+            .about("figures firing into the squad, each with the weapon below")
+            .seed("TURN SEQUENCE; SHOOT"),
+    ];
+    p.extend(weapon_params());
+    p.extend(firer_params());
+    p.extend(target_params());
+    p.extend([
+        ParamDecl::int("troopers", 1, 20)
+            .required()
+            .about("common troopers in the squad fired at")
+            .seed("GAME MECHANICS: squads of 6-10"),
+        ParamDecl::flag("hero")
+            .about("a Hero (officer, veteran sergeant, Necron Lord) leads the squad: a 6 on the allocation D6 goes to him")
+            .seed("UNIT COHESION"),
+        ParamDecl::flag("necrons")
+            .about("a Necron squad: ignores Duck Backs and the 50% rule, self-heals, repairs on 5+, phases out below 35%")
+            .seed("NECRON SPECIAL RULES"),
+        ParamDecl::flag("near_lord_or_tomb_spider")
+            .about("Necrons within 12\" of a Lord or Tomb Spider repair on 4+")
+            .seed("NECRON SPECIAL RULES"),
+        ParamDecl::int("turns", 1, 8)
+            .default("4")
+            .about("turns of fire")
+            .seed(MORALE),
+    ]);
+    p
+}
+
+/// Points the conformance suite checks besides the example specs.
+pub const TEST_POINTS: &[&[(&str, &str)]] = &[
+    &[
+        ("shooters", "3"),
+        ("weapon", "laser_assault_rifle"),
+        ("range", "20"),
+        ("armour", "std"),
+        ("troopers", "5"),
+        ("hero", "true"),
+        ("turns", "3"),
+    ],
+    &[
+        ("shooters", "4"),
+        ("weapon", "bolt_rifle"),
+        ("range", "10"),
+        ("armour", "power"),
+        ("troopers", "5"),
+        ("necrons", "true"),
+        ("hero", "true"),
+        ("turns", "3"),
+    ],
+    &[
+        ("shooters", "2"),
+        ("weapon", "plasma_pistol"),
+        ("range", "6"),
+        ("armour", "std"),
+        ("troopers", "4"),
+        ("turns", "3"),
+    ],
+];
+
+/// Builds the model.
+pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let firer = firer(p)?;
+    firer.check()?;
+    let necrons = p.flag("necrons")?;
+    if p.flag("near_lord_or_tomb_spider")? && !necrons {
+        return Err(ParamError::new(
+            "near_lord_or_tomb_spider",
+            "only Necrons repair: set necrons = true",
+        ));
+    }
+    let value = firer.row.cells[armour(p, "armour")?.column()].target;
+    if firer.row.cells[0].lock_on.is_some() {
+        return Err(ParamError::new(
+            "weapon_row",
+            "a lock-on weapon fires at one target, not into a squad: use the shooting scenario",
+        ));
+    }
+    let squad = Squad {
+        shooters: p.need_int("shooters")? as u8,
+        firer,
+        value,
+        modifier: modifiers(p)?.total(),
+        troopers: p.need_int("troopers")? as u8,
+        hero: p.flag("hero")?,
+        necrons,
+        near_lord: p.flag("near_lord_or_tomb_spider")?,
+        stack_wounds: v.word("wound_allocation")?.as_deref() == Some("stack"),
+        turns: p.need_int("turns")? as u32,
+    };
+    Ok(Box::new(squad.into_model()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::chart::parse_ranged_row;
+    use super::*;
+
+    fn squad(troopers: u8, hero: bool, necrons: bool) -> Squad {
+        Squad {
+            shooters: 1,
+            firer: Firer {
+                row: parse_ranged_row("12 | 8 | 5 | 3 | X | 1 | jam", "w").unwrap(),
+                range: 6,
+                ap: 3,
+                moved_d6: 0,
+                firing_ap: 2,
+                heavy: false,
+            },
+            value: Some(8),
+            modifier: 0,
+            troopers,
+            hero,
+            necrons,
+            near_lord: false,
+            stack_wounds: false,
+            turns: 1,
+        }
+    }
+
+    #[test]
+    fn shaken_at_half_hurt_running_below_35_percent() {
+        let s = squad(9, true, false);
+        let mut st = s.start();
+        st.healthy = 5;
+        st.wounded = 4;
+        st.hero = Hero::Wounded;
+        s.end_turn(&mut st);
+        assert!(st.shaken && !st.broken, "5 of 10 hurt: shaken");
+        let mut st = s.start();
+        st.healthy = 3;
+        st.dead = 6;
+        st.hero = Hero::Dead;
+        s.end_turn(&mut st);
+        assert!(st.broken, "3 of 10 standing is below 35%");
+        let mut st = s.start();
+        st.healthy = 3;
+        st.dead = 6;
+        s.end_turn(&mut st);
+        assert!(!st.broken, "4 of 10 standing is not");
+    }
+
+    #[test]
+    fn necrons_self_heal_and_repair_except_after_a_one() {
+        let s = squad(10, false, true);
+        let mut st = s.start();
+        st.healthy = 6;
+        st.wounded = 2;
+        st.destroyed = 2;
+        s.end_turn(&mut st);
+        assert_eq!((st.healthy, st.wounded, st.shaken), (8, 0, false));
+        let law = s.repair_law(&st);
+        let all_up: f64 = law
+            .iter()
+            .filter(|(x, _)| x.healthy == 10)
+            .map(|(_, p)| p)
+            .sum();
+        assert!((all_up - 1.0 / 9.0).abs() < 1e-12, "5+ twice");
+        let mut st = s.start();
+        s.land(
+            &mut st,
+            Landed {
+                at_hero: false,
+                effect: Some(Effect::Dead),
+                natural_one: true,
+            },
+        );
+        assert_eq!((st.dead, st.destroyed), (1, 0), "a D20 roll of 1: for good");
+    }
+
+    #[test]
+    fn one_bolt_pistol_turn_on_one_trooper_by_hand() {
+        // two 1-AP shots at 8 or less; a 20 ends the turn's fire
+        let model = squad(1, false, false).into_model();
+        let exact = model.exact().unwrap();
+        let dead_at = model
+            .metrics()
+            .iter()
+            .position(|m| m.name == "mean_dead")
+            .unwrap();
+        let (hit, miss) = (8.0 / 20.0, 11.0 / 20.0);
+        let third = 1.0 / 3.0;
+        // dead on shot 1; or wounded/ducked/missed then shot 2 finishes it
+        let p = hit * third
+            + hit * third * hit * (2.0 * third)
+            + hit * third * hit * third
+            + miss * hit * third;
+        assert!(
+            (exact[dead_at] - p).abs() < 1e-12,
+            "{} vs {p}",
+            exact[dead_at]
+        );
+    }
+}

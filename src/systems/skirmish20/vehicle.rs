@@ -1,0 +1,402 @@
+//! A vehicle after k penetrating hits on the Vehicle Damage Table (1D10):
+//! "If the damage has already been suffered, then take the next up, keep
+//! going up". The state after each hit depends only on the state before
+//! it, so the hits are a Markov chain; the exact evaluator walks it hit by
+//! hit, merging equal states, passengers counted by wounds, not one by one.
+
+use super::chart::Effect;
+use super::chart::{VehicleResult, effect_of_hit};
+use crate::dice::{Metric, MetricSink, Roller};
+use crate::systems::step_model::Mechanic;
+use crate::systems::{MetricDecl, MetricList};
+
+/// How a 5 reads on a vehicle with no minor gun left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoMinorGun {
+    /// Counted as damage already suffered: take the next one up.
+    NextUp,
+    /// "(if there is a minor gun)": no effect at all.
+    NoEffect,
+}
+
+/// The vehicle and its passengers.
+#[derive(Clone, Debug)]
+pub struct VehicleDamage {
+    /// Penetrating hits.
+    pub hits: u32,
+    /// Minor guns besides the biggest gun (a Chimera's heavy bolter: 1).
+    pub minor_guns: u8,
+    /// Passengers (common troopers) aboard.
+    pub passengers: u8,
+    /// The reading of a 5 with no minor gun.
+    pub no_minor_gun: NoMinorGun,
+}
+
+/// The vehicle so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct VehicleState {
+    minor_guns_out: u8,
+    biggest_gun_out: bool,
+    immobilised: bool,
+    guns_destroyed: bool,
+    burns: bool,
+    explodes: bool,
+    stunned: bool,
+    /// The last hit made passengers roll: 0 none, 1 at -1 (an 8), 2 unmodified (a 9).
+    passengers_roll: u8,
+    healthy: u8,
+    wounded: u8,
+    dead: u8,
+    /// Healthy and wounded passengers when the last hit landed.
+    at_hit: (u8, u8),
+}
+
+impl VehicleState {
+    /// Burning or exploded: out of the game.
+    pub fn wrecked(&self) -> bool {
+        self.burns || self.explodes
+    }
+
+    /// Immobilised, or wrecked.
+    pub fn immobilised(&self) -> bool {
+        self.immobilised || self.wrecked()
+    }
+
+    /// Some gun taken out (or all destroyed).
+    pub fn gun_out(&self) -> bool {
+        self.minor_guns_out > 0 || self.biggest_gun_out || self.guns_destroyed || self.wrecked()
+    }
+}
+
+/// Every metric of the vehicle damage scenario.
+pub const METRICS: [MetricDecl; 13] = [
+    MetricDecl::probability(
+        "p_no_lasting_damage",
+        "P(no lasting damage)",
+        "P(only bounces and stuns)",
+    ),
+    MetricDecl::probability(
+        "p_stunned",
+        "P(stunned at least once)",
+        "P(some hit stunned it: no move or shot for the rest of that turn)",
+    ),
+    MetricDecl::probability(
+        "p_minor_gun_out",
+        "P(a minor gun out)",
+        "P(at least one minor gun taken out, or all guns destroyed)",
+    ),
+    MetricDecl::probability(
+        "p_biggest_gun_out",
+        "P(biggest gun out)",
+        "P(the biggest gun taken out, or all guns destroyed)",
+    ),
+    MetricDecl::probability(
+        "p_immobilised",
+        "P(immobilised)",
+        "P(immobilised, burning or exploded)",
+    ),
+    MetricDecl::probability(
+        "p_all_guns_destroyed",
+        "P(all guns destroyed)",
+        "P(an 8 was suffered, or the vehicle is wrecked)",
+    ),
+    MetricDecl::probability("p_burns", "P(burns)", "P(the vehicle burns)"),
+    MetricDecl::probability("p_explodes", "P(explodes)", "P(ammunition explosion)"),
+    MetricDecl::probability(
+        "p_wrecked",
+        "P(burns or explodes)",
+        "P(the vehicle is out: burning or exploded)",
+    ),
+    MetricDecl::probability(
+        "p_can_fire",
+        "P(a gun can still fire)",
+        "P(not wrecked and some gun left)",
+    ),
+    MetricDecl::probability(
+        "p_can_move",
+        "P(can still move)",
+        "P(neither immobilised nor wrecked)",
+    ),
+    MetricDecl::mean(
+        "mean_passengers_dead",
+        "mean passengers dead",
+        "expected passengers killed",
+    ),
+    MetricDecl::mean(
+        "mean_passengers_wounded",
+        "mean passengers wounded",
+        "expected passengers left alive and wounded",
+    ),
+];
+
+/// The damage with its metric handles.
+pub struct VehicleRule {
+    v: VehicleDamage,
+    list: MetricList,
+    m: [Metric; 11],
+    passengers: Option<[Metric; 2]>,
+}
+
+impl VehicleDamage {
+    /// The damage with its metric handles.
+    pub fn into_rule(self) -> VehicleRule {
+        let mut list = MetricList::new();
+        let m = std::array::from_fn(|i| list.add(&METRICS[i]));
+        let passengers = (self.passengers > 0).then(|| [11, 12].map(|i| list.add(&METRICS[i])));
+        VehicleRule {
+            v: self,
+            list,
+            m,
+            passengers,
+        }
+    }
+
+    /// Whether `r` is damage already suffered.
+    fn suffered(&self, r: VehicleResult, s: &VehicleState) -> bool {
+        match r {
+            VehicleResult::Bounce | VehicleResult::Stunned => false,
+            VehicleResult::MinorGun => {
+                let none_left = s.minor_guns_out >= self.minor_guns || s.guns_destroyed;
+                none_left && self.no_minor_gun == NoMinorGun::NextUp
+            }
+            VehicleResult::BiggestGun => s.biggest_gun_out || s.guns_destroyed,
+            VehicleResult::Immobilised => s.immobilised,
+            VehicleResult::ImmobilisedAndGuns => s.immobilised && s.guns_destroyed,
+            VehicleResult::Burns | VehicleResult::Explodes => false,
+        }
+    }
+
+    /// The result a D10 gives on a vehicle in state `s`, going up past
+    /// damage already suffered.
+    pub fn result(&self, d10: u32, s: &VehicleState) -> VehicleResult {
+        let mut r = VehicleResult::from_d10(d10);
+        while self.suffered(r, s) {
+            r = r.next_up();
+        }
+        r
+    }
+
+    /// One penetrating hit: a D10 on the table, going up past damage
+    /// already suffered.
+    pub fn damage<R: Roller>(&self, dice: &mut R, s: &mut VehicleState) {
+        s.passengers_roll = 0;
+        if s.wrecked() {
+            return;
+        }
+        let r = self.result(dice.roll(10), s);
+        s.at_hit = (s.healthy, s.wounded);
+        match r {
+            VehicleResult::Bounce => {}
+            VehicleResult::Stunned => s.stunned = true,
+            VehicleResult::MinorGun => {
+                if s.minor_guns_out < self.minor_guns && !s.guns_destroyed {
+                    s.minor_guns_out += 1;
+                }
+            }
+            VehicleResult::BiggestGun => s.biggest_gun_out = true,
+            VehicleResult::Immobilised => s.immobilised = true,
+            VehicleResult::ImmobilisedAndGuns => {
+                s.immobilised = true;
+                s.guns_destroyed = true;
+                s.passengers_roll = 1;
+            }
+            VehicleResult::Burns => {
+                s.burns = true;
+                s.passengers_roll = 2;
+            }
+            VehicleResult::Explodes => {
+                // "No one of any sort gets out alive."
+                s.explodes = true;
+                s.dead += s.healthy + s.wounded;
+                s.healthy = 0;
+                s.wounded = 0;
+            }
+        }
+    }
+}
+
+impl VehicleRule {
+    fn hit<R: Roller>(&self, dice: &mut R, s: &mut VehicleState) {
+        self.v.damage(dice, s);
+    }
+
+    fn passenger<R: Roller>(&self, j: u8, dice: &mut R, s: &mut VehicleState) {
+        if s.passengers_roll == 0 {
+            return;
+        }
+        let (h, w) = s.at_hit;
+        if j >= h + w {
+            return;
+        }
+        let modifier = if s.passengers_roll == 1 { -1 } else { 0 };
+        let e = effect_of_hit(dice.d6() as i32 + modifier, false);
+        match (e, j < h) {
+            (Effect::DuckBack, _) => {}
+            (Effect::Wounded, true) => {
+                s.healthy -= 1;
+                s.wounded += 1;
+            }
+            (Effect::Dead, true) => {
+                s.healthy -= 1;
+                s.dead += 1;
+            }
+            (_, false) => {
+                s.wounded -= 1;
+                s.dead += 1;
+            }
+        }
+    }
+}
+
+impl Mechanic for VehicleRule {
+    type State = VehicleState;
+
+    fn start(&self) -> VehicleState {
+        VehicleState {
+            healthy: self.v.passengers,
+            ..Default::default()
+        }
+    }
+
+    fn steps(&self) -> usize {
+        self.v.hits as usize * (1 + usize::from(self.v.passengers))
+    }
+
+    fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut VehicleState) {
+        let k = i % (1 + usize::from(self.v.passengers));
+        if k == 0 {
+            self.hit(dice, s);
+        } else {
+            self.passenger((k - 1) as u8, dice, s);
+        }
+    }
+
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
+    fn record(&self, s: &VehicleState, sink: &mut impl MetricSink) {
+        let [
+            none,
+            stunned,
+            minor,
+            biggest,
+            immob,
+            guns,
+            burns,
+            explodes,
+            wrecked,
+            fire,
+            moves,
+        ] = self.m;
+        let wreck = s.wrecked();
+        let guns_gone = s.guns_destroyed || wreck;
+        let lasting = s.minor_guns_out > 0 || s.biggest_gun_out || s.immobilised || guns_gone;
+        sink.record(none, u64::from(!lasting));
+        sink.record(stunned, u64::from(s.stunned));
+        sink.record(
+            minor,
+            u64::from(s.minor_guns_out > 0 || (guns_gone && self.v.minor_guns > 0)),
+        );
+        sink.record(biggest, u64::from(s.biggest_gun_out || guns_gone));
+        sink.record(immob, u64::from(s.immobilised || wreck));
+        sink.record(guns, u64::from(guns_gone));
+        sink.record(burns, u64::from(s.burns));
+        sink.record(explodes, u64::from(s.explodes));
+        sink.record(wrecked, u64::from(wreck));
+        let gun_left = !s.biggest_gun_out || s.minor_guns_out < self.v.minor_guns;
+        sink.record(fire, u64::from(!guns_gone && gun_left));
+        sink.record(moves, u64::from(!s.immobilised && !wreck));
+        if let Some([dead, wounded]) = self.passengers {
+            sink.record(dead, u64::from(s.dead));
+            sink.record(wounded, u64::from(s.wounded));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chimera() -> VehicleDamage {
+        VehicleDamage {
+            hits: 1,
+            minor_guns: 1,
+            passengers: 0,
+            no_minor_gun: NoMinorGun::NextUp,
+        }
+    }
+
+    #[test]
+    fn damage_already_suffered_takes_the_next_one_up_and_keeps_going() {
+        let v = chimera();
+        let fresh = VehicleState::default();
+        assert_eq!(v.result(5, &fresh), VehicleResult::MinorGun);
+        let s = VehicleState {
+            minor_guns_out: 1,
+            biggest_gun_out: true,
+            immobilised: true,
+            ..Default::default()
+        };
+        // 5: minor gun gone -> 6: biggest gone -> 7: immobile -> 8
+        assert_eq!(v.result(5, &s), VehicleResult::ImmobilisedAndGuns);
+        let s = VehicleState {
+            immobilised: true,
+            guns_destroyed: true,
+            ..Default::default()
+        };
+        for d10 in 5..=9 {
+            assert_eq!(v.result(d10, &s), VehicleResult::Burns, "{d10}");
+        }
+        assert_eq!(v.result(3, &s), VehicleResult::Stunned);
+        let mut bare = v.clone();
+        bare.minor_guns = 0;
+        assert_eq!(bare.result(5, &fresh), VehicleResult::BiggestGun);
+        bare.no_minor_gun = NoMinorGun::NoEffect;
+        assert_eq!(bare.result(5, &fresh), VehicleResult::MinorGun);
+    }
+}
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+    use crate::systems::Model;
+    use crate::systems::step_model::StepModel;
+
+    fn exact(hits: u32, passengers: u8) -> (Vec<String>, Vec<f64>) {
+        let m = StepModel::new(
+            VehicleDamage {
+                hits,
+                minor_guns: 1,
+                passengers,
+                no_minor_gun: NoMinorGun::NextUp,
+            }
+            .into_rule(),
+        );
+        let names = m.metrics().iter().map(|d| d.name.clone()).collect();
+        (names, m.exact().unwrap())
+    }
+
+    fn get(r: &(Vec<String>, Vec<f64>), name: &str) -> f64 {
+        r.1[r.0.iter().position(|n| n == name).unwrap()]
+    }
+
+    #[test]
+    fn two_hits_burn_and_explode_as_the_ladder_says() {
+        // explodes: a 10 on either hit: 0.1 + 0.8 * 0.1 (a 9 or 10 first ends it)
+        // burns: a 9 first (0.1); a 9 second after a survivable first (0.8 * 0.1);
+        // after an 8 first (0.1), a 5-8 second goes up to 9 (0.4)
+        let r = exact(2, 0);
+        assert!((get(&r, "p_explodes") - 0.18).abs() < 1e-12);
+        assert!((get(&r, "p_burns") - 0.22).abs() < 1e-12);
+        // one hit: every result once
+        let r = exact(1, 6);
+        assert!((get(&r, "p_no_lasting_damage") - 0.4).abs() < 1e-12);
+        assert!(
+            (get(&r, "p_immobilised") - 0.4).abs() < 1e-12,
+            "7, 8, 9, 10"
+        );
+        // passengers: a 10 kills 6, a 9 kills 1 in 3, an 8 (at -1) 1 in 6
+        assert!((get(&r, "mean_passengers_dead") - (0.6 + 0.2 + 0.1)).abs() < 1e-12);
+    }
+}
