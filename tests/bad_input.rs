@@ -1500,7 +1500,7 @@ fn run_case(i: usize, case: &Case) -> Result<(), String> {
 
 #[test]
 fn the_template_itself_is_good() {
-    for (i, template) in [TEMPLATE, MELEE, CRISIS].into_iter().enumerate() {
+    for (i, template) in [TEMPLATE, MELEE, CRISIS, D20].into_iter().enumerate() {
         let dir = scratch(9990 + i);
         std::fs::write(dir.join("cat.toml"), template).unwrap();
         let out = dir.join("out");
