@@ -206,7 +206,12 @@ fn vehicles(c: &mut Criterion) {
     let volley = build(
         "gce",
         "vehicle_hits",
-        &params(&[("vehicle", "ork_trukk"), ("weapon", "shoota"), ("bs", "3"), ("shots", "2")]),
+        &params(&[
+            ("vehicle", "ork_trukk"),
+            ("weapon", "shoota"),
+            ("bs", "3"),
+            ("shots", "2"),
+        ]),
         &Params::new(),
     )
     .expect("a valid volley");
@@ -242,7 +247,9 @@ fn vehicles(c: &mut Criterion) {
     ];
     let boarding = build("gce", "boarding", &params(&three), &Params::new()).expect("valid");
     g.throughput(Throughput::Elements(1));
-    g.bench_function("boarding 3 v 3, exact", |b| b.iter(|| black_box(boarding.exact())));
+    g.bench_function("boarding 3 v 3, exact", |b| {
+        b.iter(|| black_box(boarding.exact()))
+    });
     three.push(("boarders_pile_on", "one_group"));
     let piled = build("gce", "boarding", &params(&three), &Params::new()).expect("valid");
     g.bench_function("boarding 3 v 3 pilin' on, exact", |b| {

@@ -1222,7 +1222,10 @@ fn catalogue() -> Vec<Case> {
         ),
         spec_case(
             "vehicle: armour 0",
-            blast(9, "locations = \"crew 0, a 8, b 8, c 8, d 8, e 8\"\nsize = \"large\""),
+            blast(
+                9,
+                "locations = \"crew 0, a 8, b 8, c 8, d 8, e 8\"\nsize = \"large\"",
+            ),
             &["cat.toml:9: base.locations:", "Armour 0 is impossible"],
         ),
         spec_case(
@@ -1232,12 +1235,18 @@ fn catalogue() -> Vec<Case> {
         ),
         spec_case(
             "vehicle: a Damage Table for a location it lacks",
-            blast(9, "vehicle = \"ork_trukk\"\neffects = \"engine: a, b, c, d, e, f\""),
+            blast(
+                9,
+                "vehicle = \"ork_trukk\"\neffects = \"engine: a, b, c, d, e, f\"",
+            ),
             &["cat.toml:10: base.effects:", "did you mean 'engines'"],
         ),
         spec_case(
             "vehicle: a Damage Table of five results",
-            blast(9, "vehicle = \"ork_trukk\"\neffects = \"engines: a, b, c, d, e\""),
+            blast(
+                9,
+                "vehicle = \"ork_trukk\"\neffects = \"engines: a, b, c, d, e\"",
+            ),
             &["cat.toml:10: base.effects:", "six"],
         ),
         spec_case(
@@ -1257,12 +1266,18 @@ fn catalogue() -> Vec<Case> {
         ),
         spec_case(
             "vehicle: a Thrust score of 1+",
-            vehicle("thrust", &["vehicle = \"ork_trukk\"", "thrust = \"1+, 3+\""]),
+            vehicle(
+                "thrust",
+                &["vehicle = \"ork_trukk\"", "thrust = \"1+, 3+\""],
+            ),
             &["cat.toml:10: base.thrust:", "2+ to 6+"],
         ),
         spec_case(
             "vehicle: a fire on a location it lacks",
-            vehicle("vehicle_fire", &["vehicle = \"ork_trukk\"", "location = \"wheel\""]),
+            vehicle(
+                "vehicle_fire",
+                &["vehicle = \"ork_trukk\"", "location = \"wheel\""],
+            ),
             &["cat.toml:10: base.location:", "did you mean 'wheels'"],
         ),
         spec_case(
@@ -1293,7 +1308,14 @@ fn catalogue() -> Vec<Case> {
         ),
         spec_case(
             "vehicle: an unknown impact",
-            vehicle("ram", &["impact = \"tbone\"", "rammer = \"ork_trukk\"", "target = \"ork_trukk\""]),
+            vehicle(
+                "ram",
+                &[
+                    "impact = \"tbone\"",
+                    "rammer = \"ork_trukk\"",
+                    "target = \"ork_trukk\"",
+                ],
+            ),
             &["cat.toml:9: base.impact:", "did you mean 't_bone'"],
         ),
         spec_case(
@@ -1324,7 +1346,10 @@ fn catalogue() -> Vec<Case> {
                     "defender_wounds = 1",
                 ],
             ),
-            &["cat.toml:10: base.unopposed_location:", "did you mean 'engines'"],
+            &[
+                "cat.toml:10: base.unopposed_location:",
+                "did you mean 'engines'",
+            ],
         ),
     ]);
     // --- Crisis (issue 13) ---

@@ -409,7 +409,10 @@ fn per_profile_variants_reach_the_rule_and_the_csv() {
     );
     assert_eq!(
         (v_current.as_str(), v_original.as_str()),
-        ("overwatch=current", "overwatch=original")
+        (
+            "overwatch=current;large_rake=versus_small;boarding_bonus=cancelled",
+            "overwatch=original;large_rake=versus_small;boarding_bonus=cancelled"
+        )
     );
 }
 

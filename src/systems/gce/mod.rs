@@ -229,7 +229,12 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || vehicles::hits::VEHICLE_HIT_METRICS.to_vec(),
             build: vehicles::params::build_hits,
             test_points: &[
-                &[("vehicle", "ork_trukk"), ("weapon", "shoota"), ("bs", "3"), ("shots", "2")],
+                &[
+                    ("vehicle", "ork_trukk"),
+                    ("weapon", "shoota"),
+                    ("bs", "3"),
+                    ("shots", "2"),
+                ],
                 &[
                     ("vehicle", "ork_trukk"),
                     ("strength", "3"),
@@ -242,7 +247,10 @@ pub static RULES: RuleSet = RuleSet {
                     ("crew_ws", "3"),
                     ("crew_bs", "3"),
                     ("vehicle_save", "6"),
-                    ("effects", "engines: none, none, stalled, stalled, immobilised, wrecked"),
+                    (
+                        "effects",
+                        "engines: none, none, stalled, stalled, immobilised, wrecked",
+                    ),
                 ],
             ],
         },
@@ -254,7 +262,11 @@ pub static RULES: RuleSet = RuleSet {
             metrics: vehicles::fire_metric_catalog,
             build: vehicles::params::build_fire,
             test_points: &[
-                &[("vehicle", "ork_trukk"), ("location", "wheels"), ("helpers", "2")],
+                &[
+                    ("vehicle", "ork_trukk"),
+                    ("location", "wheels"),
+                    ("helpers", "2"),
+                ],
                 &[
                     ("vehicle", "ork_trukk"),
                     ("location", "crew"),
@@ -274,8 +286,16 @@ pub static RULES: RuleSet = RuleSet {
             metrics: vehicles::thrust_metric_catalog,
             build: vehicles::params::build_thrust,
             test_points: &[
-                &[("vehicle", "ork_trukk"), ("thrusts", "3"), ("goal_inches", "20")],
-                &[("vehicle", "ork_trukk"), ("thrusts", "0"), ("turn_leadership", "7")],
+                &[
+                    ("vehicle", "ork_trukk"),
+                    ("thrusts", "3"),
+                    ("goal_inches", "20"),
+                ],
+                &[
+                    ("vehicle", "ork_trukk"),
+                    ("thrusts", "0"),
+                    ("turn_leadership", "7"),
+                ],
             ],
         },
         Scenario {
@@ -354,28 +374,26 @@ pub static RULES: RuleSet = RuleSet {
             params: vehicles::params::boarding_params,
             metrics: || vehicles::boarding::BOARDING_METRICS.to_vec(),
             build: vehicles::params::build_boarding,
-            test_points: &[
-                &[
-                    ("vehicle", "ork_trukk"),
-                    ("boarder", "krixit"),
-                    ("boarder_bs", "3"),
-                    ("boarder_initiative", "3"),
-                    ("boarder_strength", "3"),
-                    ("boarder_toughness", "3"),
-                    ("boarder_wounds", "1"),
-                    ("defender_ws", "3"),
-                    ("defender_bs", "3"),
-                    ("defender_attacks", "1"),
-                    ("defender_initiative", "2"),
-                    ("defender_strength", "3"),
-                    ("defender_toughness", "4"),
-                    ("defender_wounds", "1"),
-                    ("boarders", "3"),
-                    ("crew", "2"),
-                    ("boarders_pile_on", "one_group"),
-                    ("stationary", "true"),
-                ],
-            ],
+            test_points: &[&[
+                ("vehicle", "ork_trukk"),
+                ("boarder", "krixit"),
+                ("boarder_bs", "3"),
+                ("boarder_initiative", "3"),
+                ("boarder_strength", "3"),
+                ("boarder_toughness", "3"),
+                ("boarder_wounds", "1"),
+                ("defender_ws", "3"),
+                ("defender_bs", "3"),
+                ("defender_attacks", "1"),
+                ("defender_initiative", "2"),
+                ("defender_strength", "3"),
+                ("defender_toughness", "4"),
+                ("defender_wounds", "1"),
+                ("boarders", "3"),
+                ("crew", "2"),
+                ("boarders_pile_on", "one_group"),
+                ("stationary", "true"),
+            ]],
         },
         Scenario {
             name: "gate",
@@ -685,7 +703,10 @@ pub fn build_shooting(given: &Params, variants: &Params) -> Result<ShootingModel
 /// variant), appearing/charging -1, firing from a fast vehicle -1, target
 /// moved fast -1, fast moving warrior -1, small target -1, large target +1,
 /// plus any other modifier the spec adds.
-pub(super) fn situational_hit_modifier(p: &Params, overwatch_bonus: i32) -> Result<i32, ParamError> {
+pub(super) fn situational_hit_modifier(
+    p: &Params,
+    overwatch_bonus: i32,
+) -> Result<i32, ParamError> {
     let flag = |name: &str, value: i32| -> Result<i32, ParamError> {
         Ok(if p.flag(name)? { value } else { 0 })
     };

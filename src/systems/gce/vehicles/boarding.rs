@@ -246,13 +246,11 @@ impl BoardingRule {
     /// (when `reuse`) one who won its last fight.
     fn next(side: &[Warrior], reuse: bool) -> Option<usize> {
         let able = |w: &&Warrior| w.leads.is_some() && !w.now.is_down_or_out();
-        side.iter()
-            .position(|w| able(&w) && !w.fought)
-            .or_else(|| {
-                reuse
-                    .then(|| side.iter().position(|w| able(&w) && w.won))
-                    .flatten()
-            })
+        side.iter().position(|w| able(&w) && !w.fought).or_else(|| {
+            reuse
+                .then(|| side.iter().position(|w| able(&w) && w.won))
+                .flatten()
+        })
     }
 
     /// Pairs the next fight: "This continues until all Attackers or
@@ -450,7 +448,9 @@ impl Mechanic for BoardingRule {
                     .armed
                     .in_hand
                     .first()
-                    .map_or(a.boarder.strength, |w| w.strike_strength(a.boarder.strength));
+                    .map_or(a.boarder.strength, |w| {
+                        w.strike_strength(a.boarder.strength)
+                    });
                 let pen = Penetration::Strength {
                     strength,
                     bonus_die: a.stationary,
@@ -467,8 +467,19 @@ impl Mechanic for BoardingRule {
     }
 
     fn record(&self, s: &Action, sink: &mut impl MetricSink) {
-        let [all, aboard, thrown, driver, control, unopposed, failed, pens, any_pen, b_out, c_out] =
-            self.m;
+        let [
+            all,
+            aboard,
+            thrown,
+            driver,
+            control,
+            unopposed,
+            failed,
+            pens,
+            any_pen,
+            b_out,
+            c_out,
+        ] = self.m;
         let crew_left = s.crew.len();
         let boarders_left = s.boarders.len();
         let driver_thrown = !s.driver_aboard;
@@ -596,7 +607,8 @@ mod tests {
     /// nobody off.
     #[test]
     fn the_larger_side_each_get_a_fight() {
-        let model = action(1, 3, (PileOn::None, PileOn::None), BoardingBonus::Cancelled).into_model();
+        let model =
+            action(1, 3, (PileOn::None, PileOn::None), BoardingBonus::Cancelled).into_model();
         let rule = model.mechanic();
         let mut s = rule.start();
         rule.form_groups(&mut s);
@@ -605,7 +617,11 @@ mod tests {
         s.boarders[0].fought = true;
         s.boarders[0].won = true;
         s.crew.remove(0);
-        assert_eq!(BoardingRule::pair(&s), Some((0, 0)), "the winner fights again");
+        assert_eq!(
+            BoardingRule::pair(&s),
+            Some((0, 0)),
+            "the winner fights again"
+        );
         // it loses the second but stands: the last crew member (the
         // driver) has not fought, but the boarder cannot fight again
         s.boarders[0].won = false;
@@ -616,7 +632,8 @@ mod tests {
 
     #[test]
     fn every_defender_thrown_off_leaves_the_boarders_unopposed() {
-        let model = action(3, 1, (PileOn::None, PileOn::None), BoardingBonus::Cancelled).into_model();
+        let model =
+            action(3, 1, (PileOn::None, PileOn::None), BoardingBonus::Cancelled).into_model();
         let exact = model.exact().unwrap();
         let at = |n: &str| exact[model.metrics().iter().position(|m| m.name == n).unwrap()];
         // one crew member, who is the driver: thrown = unopposed when a

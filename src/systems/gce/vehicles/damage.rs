@@ -125,10 +125,11 @@ impl Vehicle {
                 bonus_die,
             } => {
                 let bonus = if bonus_die { dice.d6() } else { 0 };
-                dice.d6() + bonus + u32::from(strength) >= u32::from(self.locations[location].armour)
+                dice.d6() + bonus + u32::from(strength)
+                    >= u32::from(self.locations[location].armour)
             }
         };
-        through && !self.save.is_some_and(|s| dice.d6() >= u32::from(s))
+        through && self.save.is_none_or(|s| dice.d6() < u32::from(s))
     }
 
     /// Step 5: the location's Damage Table for a penetrating hit, if it has one.
@@ -158,9 +159,7 @@ impl Vehicle {
 
     /// P(a penetrating hit on `location` gives effect `e`).
     pub fn p_effect_given_penetrating(&self, location: usize, e: u8) -> f64 {
-        self.tables[location].map_or(0.0, |t| {
-            t.iter().filter(|&&x| x == e).count() as f64 / 6.0
-        })
+        self.tables[location].map_or(0.0, |t| t.iter().filter(|&&x| x == e).count() as f64 / 6.0)
     }
 }
 
@@ -383,20 +382,23 @@ pub fn parse_effects(
             )
         })?;
         let loc = slug(loc);
-        let at = locations.iter().position(|l| l.name == loc).ok_or_else(|| {
-            ParamError::new(
-                field,
-                format!(
-                    "no location '{loc}' in the Hit Location Table (locations: {}){}",
-                    locations
-                        .iter()
-                        .map(|l| l.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    did_you_mean(&loc, locations.iter().map(|l| l.name.as_str()))
-                ),
-            )
-        })?;
+        let at = locations
+            .iter()
+            .position(|l| l.name == loc)
+            .ok_or_else(|| {
+                ParamError::new(
+                    field,
+                    format!(
+                        "no location '{loc}' in the Hit Location Table (locations: {}){}",
+                        locations
+                            .iter()
+                            .map(|l| l.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        did_you_mean(&loc, locations.iter().map(|l| l.name.as_str()))
+                    ),
+                )
+            })?;
         if tables[at].is_some() {
             return Err(ParamError::new(
                 field,
@@ -459,7 +461,14 @@ mod tests {
         let names: Vec<&str> = t.locations.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(
             names,
-            ["crew", "fixed_weapon", "gubbins", "wheels", "driver", "engines"]
+            [
+                "crew",
+                "fixed_weapon",
+                "gubbins",
+                "wheels",
+                "driver",
+                "engines"
+            ]
         );
         let armour: Vec<u8> = t.locations.iter().map(|l| l.armour).collect();
         assert_eq!(armour, [8, 8, 8, 8, 8, 10]);
@@ -505,9 +514,12 @@ mod tests {
         assert!(e.message.contains("did you mean 'engines'"), "{e}");
         let e = parse_effects("engines: a, b", &t.locations, "effects").unwrap_err();
         assert!(e.message.contains("six"), "{e}");
-        let (names, tables) =
-            parse_effects("engines: none, none, stalled, stalled, immobilised, wrecked", &t.locations, "effects")
-                .unwrap();
+        let (names, tables) = parse_effects(
+            "engines: none, none, stalled, stalled, immobilised, wrecked",
+            &t.locations,
+            "effects",
+        )
+        .unwrap();
         assert_eq!(names, ["none", "stalled", "immobilised", "wrecked"]);
         assert_eq!(tables[5], Some([0, 0, 1, 1, 2, 3]));
         assert_eq!(tables[0], None);

@@ -119,7 +119,14 @@ impl Gate {
     pub fn into_model(self, shown: usize) -> RepeatModel<GateRule> {
         let mut list = MetricList::new();
         let m = GATE_METRICS.map(|d| list.add(&d));
-        RepeatModel::new(GateRule { gate: self, list, m }, shown)
+        RepeatModel::new(
+            GateRule {
+                gate: self,
+                list,
+                m,
+            },
+            shown,
+        )
     }
 
     /// Whether a hit of this attack can ever penetrate.
@@ -239,6 +246,17 @@ mod tests {
     fn the_table_reads_as_printed() {
         let rows: Vec<GateResult> = (1..=7).map(gate_table).collect();
         use GateResult::*;
-        assert_eq!(rows, [Trim, Trim, Shifted, Gap, Carnage, OffTheHinges, OffTheHinges]);
+        assert_eq!(
+            rows,
+            [
+                Trim,
+                Trim,
+                Shifted,
+                Gap,
+                Carnage,
+                OffTheHinges,
+                OffTheHinges
+            ]
+        );
     }
 }

@@ -12,8 +12,7 @@
 
 use super::damage::{Penetration, Vehicle};
 use crate::dice::{
-    BatchedRoller, Dist, Metric, MetricSink, Replay, Roller, StateDist, Tally, Times,
-    binomial_pmf,
+    BatchedRoller, Dist, Metric, MetricSink, Replay, Roller, StateDist, Tally, Times, binomial_pmf,
 };
 use crate::systems::gce::tables::hit_with;
 use crate::systems::gce::warrior::{Condition, Hit, Status, WarriorStats};
@@ -207,9 +206,7 @@ impl Volley {
     /// Whether template hits on the Crew location hit the warriors aboard.
     fn crew_location(&self) -> Option<usize> {
         match (&self.crew, self.cover) {
-            (Some(c), Cover::Full | Cover::Partial) if c.count > 0 => {
-                self.vehicle.crew_location()
-            }
+            (Some(c), Cover::Full | Cover::Partial) if c.count > 0 => self.vehicle.crew_location(),
             _ => None,
         }
     }
@@ -426,7 +423,16 @@ impl Model for VolleyModel {
         let mut outcomes: Vec<(Outcome, u64)> = seen.into_iter().collect();
         // a fixed order, so the tally's sums are the same whatever the map's
         outcomes.sort_unstable_by_key(|(o, _)| {
-            (o.hits, o.points, o.pens, o.effects, o.fire, o.crew_hits, o.crew_down, o.crew_out)
+            (
+                o.hits,
+                o.points,
+                o.pens,
+                o.effects,
+                o.fire,
+                o.crew_hits,
+                o.crew_down,
+                o.crew_out,
+            )
         });
         for (o, count) in outcomes {
             self.record(&o, &mut Times { tally, count });

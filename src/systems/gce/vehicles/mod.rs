@@ -66,11 +66,22 @@ mod seed_tables {
         let at = cells.iter().position(|c| c == "1").expect("the first row");
         let mut rows: Vec<(u8, u8, String)> = cells[at..]
             .chunks(3)
-            .map(|r| (r[0].parse().unwrap(), r[1].parse().unwrap(), r[2].to_ascii_lowercase()))
+            .map(|r| {
+                (
+                    r[0].parse().unwrap(),
+                    r[1].parse().unwrap(),
+                    r[2].to_ascii_lowercase(),
+                )
+            })
             .collect();
         rows.sort();
         let preset = PRESETS.iter().find(|p| p.name == "ork_trukk").unwrap();
-        let locations = preset.sets.iter().find(|(k, _)| *k == "locations").unwrap().1;
+        let locations = preset
+            .sets
+            .iter()
+            .find(|(k, _)| *k == "locations")
+            .unwrap()
+            .1;
         let encoded = parse_locations(locations, "locations").unwrap();
         assert_eq!(rows.len(), 6);
         for ((d6, armour, name), loc) in rows.iter().zip(&encoded) {
@@ -89,8 +100,14 @@ mod seed_tables {
         if !available(GCE) {
             return;
         }
-        let cells = table_cells("| Ork Trukk |\n|\n|---|---|\n| Thrust Number |", "As you can see");
-        let at = cells.iter().position(|c| c == "Score Required (D6)").unwrap();
+        let cells = table_cells(
+            "| Ork Trukk |\n|\n|---|---|\n| Thrust Number |",
+            "As you can see",
+        );
+        let at = cells
+            .iter()
+            .position(|c| c == "Score Required (D6)")
+            .unwrap();
         let scores: Vec<String> = cells[at + 1..].chunks(2).map(|r| r[1].clone()).collect();
         assert_eq!(scores, ["2+", "3+", "4+"]);
         let preset = PRESETS.iter().find(|p| p.name == "ork_trukk").unwrap();
@@ -140,7 +157,10 @@ mod seed_tables {
         if !available(GCE) {
             return;
         }
-        let cells = table_cells("For each Penetrating Hit on the Gate roll a D6:", "Shooting\nEach turn");
+        let cells = table_cells(
+            "For each Penetrating Hit on the Gate roll a D6:",
+            "Shooting\nEach turn",
+        );
         let at = cells.iter().position(|c| c == "Result").unwrap();
         let rows: Vec<(&str, &str)> = cells[at + 1..]
             .chunks(2)

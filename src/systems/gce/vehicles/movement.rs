@@ -239,7 +239,10 @@ impl Mechanic for ThrustRule {
         let [any, spin, fwd_spin, swerve, fwd] = self.buster;
         sink.record(any, u64::from(s.buster.is_some()));
         sink.record(spin, u64::from(s.buster == Some(Buster::Spin)));
-        sink.record(fwd_spin, u64::from(s.buster == Some(Buster::ForwardAndSpin)));
+        sink.record(
+            fwd_spin,
+            u64::from(s.buster == Some(Buster::ForwardAndSpin)),
+        );
         sink.record(swerve, u64::from(s.buster == Some(Buster::Swerve)));
         sink.record(fwd, u64::from(s.buster == Some(Buster::Forward)));
         if let Some(h) = self.turn_failed {

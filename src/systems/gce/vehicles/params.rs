@@ -12,14 +12,17 @@ use crate::systems::gce::melee_params::{fighter, fighter_params};
 use crate::systems::gce::tables::hit_needed;
 use crate::systems::gce::warrior::{Hit, WarriorStats};
 use crate::systems::gce::weapon::Damage;
-use crate::systems::gce::{hit_modifier_params, overwatch_bonus, save_value, situational_hit_modifier};
+use crate::systems::gce::{
+    hit_modifier_params, overwatch_bonus, save_value, situational_hit_modifier,
+};
 use crate::systems::registry::did_you_mean;
 use crate::systems::{Model, ParamDecl, ParamError, Params};
 
 const TEMPLATES: &str = "Taking Damage, Template Weapons; Templates and the Crew Location";
 const FIRE: &str = "Taking Damage, Vehicles Catching Fire";
 const RAMMING: &str = "Vehicles, Ramming; Collisions; Crashes";
-const BOARDING: &str = "Boarding Actions (Movement); Boarding Actions (Hand-to-hand Combat); Pilin’ On";
+const BOARDING: &str =
+    "Boarding Actions (Movement); Boarding Actions (Hand-to-hand Combat); Pilin’ On";
 
 /// Turn counts shown one by one by the repeating vehicle scenarios.
 const TURNS_SHOWN: usize = 6;
@@ -54,7 +57,13 @@ fn crew_params(about: &str) -> Vec<ParamDecl> {
 fn crew_from(p: &Params) -> Result<Option<(u8, WarriorStats)>, ParamError> {
     let n = p.int("crew")?.unwrap_or(0) as u8;
     if n == 0 {
-        for f in ["crew_toughness", "crew_wounds", "crew_save", "crew_ws", "crew_bs"] {
+        for f in [
+            "crew_toughness",
+            "crew_wounds",
+            "crew_save",
+            "crew_ws",
+            "crew_bs",
+        ] {
             if p.has(f) {
                 return Err(ParamError::new(f, "set, but crew is 0: nobody is aboard"));
             }
@@ -144,9 +153,17 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         .map_err(|e| ParamError::new("damage", e.to_string()))?;
     let save_modifier = match p.word("save_mod")?.as_deref() {
         None | Some("varies") | Some("var") => None,
-        Some(w) => Some(w.parse::<i32>().ok().filter(|v| (-6..=6).contains(v)).ok_or_else(|| {
-            ParamError::new("save_mod", format!("'{w}' is not a save modifier (-6 to 6, or \"varies\")"))
-        })?),
+        Some(w) => Some(
+            w.parse::<i32>()
+                .ok()
+                .filter(|v| (-6..=6).contains(v))
+                .ok_or_else(|| {
+                    ParamError::new(
+                        "save_mod",
+                        format!("'{w}' is not a save modifier (-6 to 6, or \"varies\")"),
+                    )
+                })?,
+        ),
     };
     let mut hit = Hit::by_strength(strength, damage);
     if let Some(m) = save_modifier {
@@ -203,7 +220,9 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
     if damage_max > 60 {
         return Err(ParamError::new(
             "damage",
-            format!("a volley of up to {damage_max} points: at most 60 (each point rolls a location)"),
+            format!(
+                "a volley of up to {damage_max} points: at most 60 (each point rolls a location)"
+            ),
         ));
     }
     Ok(Box::new(
@@ -241,7 +260,9 @@ pub fn fire_params() -> Vec<ParamDecl> {
             .about("crew members putting it out each turn (+1 each) instead of shooting")
             .seed(FIRE),
     ]);
-    p.extend(crew_params("warriors aboard, each hit by a Crew location fire"));
+    p.extend(crew_params(
+        "warriors aboard, each hit by a Crew location fire",
+    ));
     p
 }
 
@@ -403,7 +424,10 @@ pub fn build_hazard(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Pa
     };
     let down = p.flag("down")?;
     if down && hazard != Hazard::Squash {
-        return Err(ParamError::new("down", "only a squashing can catch a Down warrior"));
+        return Err(ParamError::new(
+            "down",
+            "only a squashing can catch a Down warrior",
+        ));
     }
     let initiative = match hazard {
         Hazard::GetOnOrOff => p.int("initiative")?.unwrap_or(1) as u8,
@@ -429,8 +453,16 @@ pub fn ram_params() -> Vec<ParamDecl> {
             .about("rake, sideswipe, shunt (rear), t_bone (side), head_on; collision_front/side/other; crash_front/side (into terrain)")
             .seed(RAMMING),
     ];
-    p.extend(vehicle_params("rammer_", "the rammer (the vehicle moving, or crashing)", false));
-    p.extend(vehicle_params("target_", "the target (not used by crashes)", false));
+    p.extend(vehicle_params(
+        "rammer_",
+        "the rammer (the vehicle moving, or crashing)",
+        false,
+    ));
+    p.extend(vehicle_params(
+        "target_",
+        "the target (not used by crashes)",
+        false,
+    ));
     p.extend([
         ParamDecl::int("target_leadership", 2, 12)
             .about("the target driver's Leadership: it tests to Swerve (absent: it cannot, or does not, Swerve)")
@@ -469,7 +501,9 @@ fn strategy(text: &str, field: &str, equilibrium: [f64; 3]) -> Result<Mixed, Par
             if w.len() != 3 || w.iter().sum::<u32>() == 0 || w.iter().any(|&x| x > 1000) {
                 return Err(ParamError::new(
                     field,
-                    format!("'{t}': give three whole weights 0-1000 for left, straight, right, not all 0"),
+                    format!(
+                        "'{t}': give three whole weights 0-1000 for left, straight, right, not all 0"
+                    ),
                 ));
             }
             Ok(Mixed([w[0], w[1], w[2]]))

@@ -1,5 +1,5 @@
-//! Ramming actions, collisions and crashes (Vehicles, Ramming; Collisions
-//! - Unintentional Ramming; Crashes), with every small/large case the seed
+//! Ramming actions, collisions and crashes (Vehicles: Ramming; Collisions,
+//! Unintentional Ramming; Crashes), with every small/large case the seed
 //! lists, the Swerve test, the "did they collide" roll, and head-on rams
 //! as a game: each driver secretly picks left, straight or right.
 //!
@@ -353,7 +353,11 @@ pub fn solve_zero_sum(a: [[f64; 3]; 3]) -> ([f64; 3], [f64; 3], f64) {
 
 /// The strategies on supports `rows` x `cols` that make the other player
 /// indifferent, if they are probabilities.
-fn equalise(a: &[[f64; 3]; 3], rows: &[usize], cols: &[usize]) -> Option<([f64; 3], [f64; 3], f64)> {
+fn equalise(
+    a: &[[f64; 3]; 3],
+    rows: &[usize],
+    cols: &[usize],
+) -> Option<([f64; 3], [f64; 3], f64)> {
     let k = rows.len();
     // row weights x: sum_i x_i a[i][j] = v for j in cols, sum x = 1
     let solve = |m: Vec<Vec<f64>>| -> Option<Vec<f64>> { gauss(m) };
@@ -551,7 +555,12 @@ impl Ram {
     /// The head-on payoff matrix to the rammer: the damage margin when the
     /// choices meet, nothing when they pass.
     pub fn head_on_payoffs(&self) -> [[f64; 3]; 3] {
-        let ((r, _), (t, _)) = damage(Impact::HeadOn, self.rammer.size, self.target.size, self.rake);
+        let ((r, _), (t, _)) = damage(
+            Impact::HeadOn,
+            self.rammer.size,
+            self.target.size,
+            self.rake,
+        );
         let margin = t.law().mean() - r.law().mean();
         let mut a = [[0.0; 3]; 3];
         for (i, row) in a.iter_mut().enumerate() {
@@ -602,11 +611,7 @@ impl Ram {
         let choices = (self.impact == Impact::HeadOn).then(|| {
             ["rammer", "target"].map(|who| {
                 DIRECTIONS.map(|dir| {
-                    list.add_k_worded(
-                        &d[7],
-                        format!("{who}_{dir}"),
-                        &format!("{who} goes {dir}"),
-                    )
+                    list.add_k_worded(&d[7], format!("{who}_{dir}"), &format!("{who} goes {dir}"))
                 })
             })
         });
@@ -724,10 +729,8 @@ impl Model for RamModel {
         let hit = r.p_impact();
         out[self.impact.index()] = hit;
         let (a, b) = r.suffers();
-        for (h, ((_, v), (points, immob))) in self
-            .sides
-            .iter()
-            .zip(r.sides().into_iter().zip([a, b]))
+        for (h, ((_, v), (points, immob))) in
+            self.sides.iter().zip(r.sides().into_iter().zip([a, b]))
         {
             let law = points.law();
             let q = (1.0 - v.p_saved()) / 6.0;
@@ -795,8 +798,18 @@ mod tests {
         let cases = [
             (Impact::Rake, Large, Large, ((D3, false), (D3, false))),
             (Impact::Rake, Small, Large, ((D3, false), (D3Less1, false))),
-            (Impact::Sideswipe, Small, Large, ((OneOn4, false), (None, false))),
-            (Impact::Sideswipe, Small, Small, ((OneOn4, false), (OneOn4, false))),
+            (
+                Impact::Sideswipe,
+                Small,
+                Large,
+                ((OneOn4, false), (None, false)),
+            ),
+            (
+                Impact::Sideswipe,
+                Small,
+                Small,
+                ((OneOn4, false), (OneOn4, false)),
+            ),
             (Impact::Shunt, Large, Large, ((None, false), (One, false))),
             (Impact::Shunt, Small, Large, ((None, false), (None, false))),
             (Impact::Shunt, Small, Small, ((None, false), (One, false))),
@@ -808,13 +821,48 @@ mod tests {
             (Impact::HeadOn, Large, Large, ((D6, true), (D6, true))),
             (Impact::HeadOn, Large, Small, ((One, false), (D6, true))),
             (Impact::HeadOn, Small, Large, ((D6, true), (One, false))),
-            (Impact::CollisionFront, Large, Small, ((One, false), (D6, true))),
-            (Impact::CollisionSide, Large, Large, ((One, false), (One, false))),
-            (Impact::CollisionSide, Large, Small, ((One, false), (D3, false))),
-            (Impact::CollisionOther, Large, Small, ((None, false), (One, false))),
-            (Impact::CollisionOther, Small, Small, ((One, false), (One, false))),
-            (Impact::CrashFront, Large, Large, ((D3, true), (None, false))),
-            (Impact::CrashSide, Small, Large, ((OneOn4, false), (None, false))),
+            (
+                Impact::CollisionFront,
+                Large,
+                Small,
+                ((One, false), (D6, true)),
+            ),
+            (
+                Impact::CollisionSide,
+                Large,
+                Large,
+                ((One, false), (One, false)),
+            ),
+            (
+                Impact::CollisionSide,
+                Large,
+                Small,
+                ((One, false), (D3, false)),
+            ),
+            (
+                Impact::CollisionOther,
+                Large,
+                Small,
+                ((None, false), (One, false)),
+            ),
+            (
+                Impact::CollisionOther,
+                Small,
+                Small,
+                ((One, false), (One, false)),
+            ),
+            (
+                Impact::CrashFront,
+                Large,
+                Large,
+                ((D3, true), (None, false)),
+            ),
+            (
+                Impact::CrashSide,
+                Small,
+                Large,
+                ((OneOn4, false), (None, false)),
+            ),
         ];
         for (impact, r, t, want) in cases {
             assert_eq!(damage(impact, r, t, v), want, "{impact:?} {r:?} -> {t:?}");
@@ -839,11 +887,19 @@ mod tests {
     fn equilibrium_beats_a_brute_search_over_a_grid() {
         let mut seed = 7u64;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((seed >> 33) % 13) as f64 - 6.0
         };
         let mut games: Vec<[[f64; 3]; 3]> = (0..40)
-            .map(|_| [[next(), next(), next()], [next(), next(), next()], [next(), next(), next()]])
+            .map(|_| {
+                [
+                    [next(), next(), next()],
+                    [next(), next(), next()],
+                    [next(), next(), next()],
+                ]
+            })
             .collect();
         let ram = |r, t| Ram {
             impact: Impact::HeadOn,
@@ -913,7 +969,11 @@ mod tests {
         assert_eq!(Mixed::from_probabilities(x), Mixed::UNIFORM);
         let model = ram.into_model();
         let exact = model.exact().unwrap();
-        assert!((exact[0] - 1.0 / 3.0).abs() < 1e-15, "P(impact) {}", exact[0]);
+        assert!(
+            (exact[0] - 1.0 / 3.0).abs() < 1e-15,
+            "P(impact) {}",
+            exact[0]
+        );
     }
 
     /// Exact vs every roll enumerated: a T-bone on a small vehicle with a
@@ -926,9 +986,27 @@ mod tests {
         bike.effects = vec!["none".into(), "wrecked".into()];
         bike.tables[3] = Some([0, 0, 0, 0, 1, 1]);
         let cases = [
-            (Impact::TBone, vehicle(Large), bike.clone(), Option::None, false),
-            (Impact::Sideswipe, vehicle(Small), vehicle(Small), Some(7), false),
-            (Impact::CrashSide, bike.clone(), vehicle(Large), Option::None, true),
+            (
+                Impact::TBone,
+                vehicle(Large),
+                bike.clone(),
+                Option::None,
+                false,
+            ),
+            (
+                Impact::Sideswipe,
+                vehicle(Small),
+                vehicle(Small),
+                Some(7),
+                false,
+            ),
+            (
+                Impact::CrashSide,
+                bike.clone(),
+                vehicle(Large),
+                Option::None,
+                true,
+            ),
         ];
         for (impact, rammer, target, swerve_leadership, uncertain) in cases {
             let model = Ram {
@@ -977,7 +1055,10 @@ mod tests {
         .into_model();
         let exact = model.exact().unwrap();
         let at = |name: &str| exact[model.metrics().iter().position(|m| m.name == name).unwrap()];
-        assert!((at("p_impact") - 5.0 / 16.0).abs() < 1e-15, "no Leadership Test head-on");
+        assert!(
+            (at("p_impact") - 5.0 / 16.0).abs() < 1e-15,
+            "no Leadership Test head-on"
+        );
         assert!((at("p_choice_rammer_straight") - 0.5).abs() < 1e-15);
         assert!((at("p_choice_target_left") - 0.5).abs() < 1e-15);
         assert!((at("p_rammer_immobilised") - 5.0 / 32.0).abs() < 1e-15);
