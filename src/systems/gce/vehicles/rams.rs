@@ -440,7 +440,7 @@ pub struct Ram {
 
 /// Every metric of the ram scenario, `{k}` a side (`rammer`, `target`)
 /// and more.
-pub const RAM_METRICS: [MetricDecl; 8] = [
+pub const RAM_METRICS: [MetricDecl; 10] = [
     MetricDecl::probability(
         "p_impact",
         "P(they hit)",
@@ -481,11 +481,23 @@ pub const RAM_METRICS: [MetricDecl; 8] = [
         "P({k})",
         "P(this driver picks this direction in a head-on ram)",
     ),
+    MetricDecl::probability(
+        "rammer_damage={k}",
+        "P(rammer takes {k} damage)",
+        "P(the rammer takes exactly k points of Damage), k = 0..6",
+    ),
+    MetricDecl::probability(
+        "target_damage={k}",
+        "P(target takes {k} damage)",
+        "P(the target takes exactly k points of Damage), k = 0..6",
+    ),
 ];
 
 /// Handles of one side's metrics.
 struct SideHandles {
     mean: Metric,
+    /// `points[k]`: exactly k points of Damage.
+    points: Vec<Metric>,
     damaged: Metric,
     immobilised: Metric,
     locations: Vec<(Metric, Metric)>,
@@ -583,6 +595,7 @@ impl Ram {
             .into_iter()
             .map(|(who, v)| SideHandles {
                 mean: list.add_k_worded(&d[1], who, who),
+                points: list.family(&d[if who == "rammer" { 8 } else { 9 }], 0..=6),
                 damaged: list.add_k_worded(&d[2], who, who),
                 immobilised: list.add_k_worded(&d[3], who, who),
                 locations: v
@@ -686,6 +699,7 @@ impl RamModel {
         sink.record(self.impact, u64::from(*hit));
         for (h, o) in self.sides.iter().zip(out) {
             sink.record(h.mean, u64::from(o.points));
+            sink.record(h.points[usize::from(o.points).min(6)], 1);
             sink.record(h.damaged, u64::from(o.hits.iter().any(|&x| x > 0)));
             sink.record(h.immobilised, u64::from(o.immobilised));
             for (j, &(mean, any)) in h.locations.iter().enumerate() {
@@ -736,6 +750,9 @@ impl Model for RamModel {
             let q = (1.0 - v.p_saved()) / 6.0;
             let power = |x: f64| -> f64 { law.iter().map(|(t, p)| p * x.powi(t as i32)).sum() };
             out[h.mean.index()] = hit * law.mean();
+            for (k, &m) in h.points.iter().enumerate() {
+                out[m.index()] = hit * law.pmf(k as i64) + if k == 0 { 1.0 - hit } else { 0.0 };
+            }
             out[h.damaged.index()] = hit * (1.0 - power(1.0 - 6.0 * q));
             out[h.immobilised.index()] = if immob { hit * 0.5 } else { 0.0 };
             for &(mean, any) in &h.locations {
