@@ -9,6 +9,9 @@ mod roller;
 pub mod stats;
 mod tally;
 
+#[cfg(test)]
+pub mod testing;
+
 pub use dist::{Dist, binomial_pmf};
 pub use expr::{
     Cmp, Expr, ExprError, MAX_LENGTH, MAX_NESTING, MAX_ROLL_DICE, MAX_TERMS, NamedDie, Pool,

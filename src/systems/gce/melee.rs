@@ -1655,16 +1655,7 @@ mod tests {
     use crate::dice::{Replay, StateDist, enumerate};
     use crate::systems::Model;
 
-    /// Dice that come up as listed.
-    pub(super) struct Faces(pub std::collections::VecDeque<u32>);
-
-    impl Roller for Faces {
-        fn roll(&mut self, sides: u32) -> u32 {
-            let f = self.0.pop_front().expect("test ran out of dice");
-            assert!(f <= sides);
-            f
-        }
-    }
+    pub(super) use crate::dice::testing::Faces;
 
     pub(super) fn warrior(ws: u8, attacks: u8, weapons: &[&str]) -> Fighter {
         let carried: Vec<MeleeWeapon> = weapons

@@ -509,7 +509,7 @@ mod tests {
     use super::*;
     use crate::systems::Model;
     use crate::systems::gce::melee::{Armed, Causes, MeleeWeapon};
-    use crate::systems::gce::vehicles::damage::{Size, parse_locations};
+    use crate::systems::gce::vehicles::damage::{Size, test_trukk};
     use crate::systems::gce::warrior::WarriorStats;
 
     fn grot(ws: u8) -> Fighter {
@@ -537,18 +537,7 @@ mod tests {
     }
 
     fn trak() -> Vehicle {
-        Vehicle {
-            locations: parse_locations(
-                "crew 8, fixed weapon 8, gubbins 8, traks 8, driver 8, engines 10",
-                "l",
-            )
-            .unwrap(),
-            save: None,
-            size: Size::Large,
-            thrust: vec![4],
-            effects: Vec::new(),
-            tables: vec![None; 6],
-        }
+        test_trukk(Size::Large, "traks")
     }
 
     fn action(boarders: u8, crew: u8, pile: (PileOn, PileOn), bonus: BoardingBonus) -> Boarding {

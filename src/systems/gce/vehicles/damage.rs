@@ -440,19 +440,27 @@ pub fn parse_effects(
     Ok((names, tables))
 }
 
+/// The `ork_trukk` preset as a vehicle of `size`, its fourth location
+/// named `fourth` (Trukks have Wheels, Traks Traks), for tests.
+#[cfg(test)]
+pub fn test_trukk(size: Size, fourth: &str) -> Vehicle {
+    let rows = PRESETS[0].sets[0].1.replace("wheels", fourth);
+    Vehicle {
+        locations: parse_locations(&rows, "locations").expect("the preset reads"),
+        save: None,
+        size,
+        thrust: parse_thrust(PRESETS[0].sets[2].1, "thrust").expect("the preset reads"),
+        effects: Vec::new(),
+        tables: vec![None; 6],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn trukk() -> Vehicle {
-        Vehicle {
-            locations: parse_locations(PRESETS[0].sets[0].1, "locations").unwrap(),
-            save: None,
-            size: Size::Large,
-            thrust: parse_thrust(PRESETS[0].sets[2].1, "thrust").unwrap(),
-            effects: Vec::new(),
-            tables: vec![None; 6],
-        }
+        test_trukk(Size::Large, "wheels")
     }
 
     #[test]

@@ -209,31 +209,12 @@ impl Repeated for FireRule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gce::vehicles::damage::{Size, parse_locations};
+    use crate::systems::gce::vehicles::damage::{Size, test_trukk};
 
-    struct Faces(std::collections::VecDeque<u32>);
-
-    impl Roller for Faces {
-        fn roll(&mut self, sides: u32) -> u32 {
-            let f = self.0.pop_front().expect("ran out of faces");
-            assert!(f >= 1 && f <= sides);
-            f
-        }
-    }
+    use crate::dice::testing::Faces;
 
     fn trukk() -> Vehicle {
-        Vehicle {
-            locations: parse_locations(
-                "crew 8, fixed weapon 8, gubbins 8, wheels 8, driver 8, engines 10",
-                "locations",
-            )
-            .unwrap(),
-            save: None,
-            size: Size::Large,
-            thrust: vec![2, 3, 4],
-            effects: Vec::new(),
-            tables: vec![None; 6],
-        }
+        test_trukk(Size::Large, "wheels")
     }
 
     /// "Nazgrab’s Trukk’s wheels are on Fire. There’s three Crew onboard

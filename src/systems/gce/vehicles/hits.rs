@@ -543,33 +543,14 @@ impl Model for VolleyModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gce::vehicles::damage::{Size, parse_locations};
+    use crate::dice::testing::assert_exact_is_every_roll;
+    use crate::systems::gce::vehicles::damage::{Size, test_trukk};
     use crate::systems::gce::weapon::Damage;
 
-    /// Dice that come up as listed.
-    struct Faces(std::collections::VecDeque<u32>);
-
-    impl Roller for Faces {
-        fn roll(&mut self, sides: u32) -> u32 {
-            let f = self.0.pop_front().expect("ran out of faces");
-            assert!(f >= 1 && f <= sides, "face {f} on a D{sides}");
-            f
-        }
-    }
+    use crate::dice::testing::Faces;
 
     fn trak() -> Vehicle {
-        Vehicle {
-            locations: parse_locations(
-                "crew 8, fixed weapon 8, gubbins 8, traks 8, driver 8, engines 10",
-                "locations",
-            )
-            .unwrap(),
-            save: None,
-            size: Size::Large,
-            thrust: vec![4],
-            effects: Vec::new(),
-            tables: vec![None; 6],
-        }
+        test_trukk(Size::Large, "traks")
     }
 
     fn boy() -> WarriorStats {
@@ -654,22 +635,11 @@ mod tests {
         for volley in [with_crew, burning] {
             let model = volley.into_model();
             let exact = model.exact().unwrap();
-            let paths = crate::dice::enumerate(1 << 22, |r| {
-                let o = model.trial(r);
-                let mut values = vec![0u64; model.metrics().len()];
-                model.record(&o, &mut TrialValues(&mut values));
-                values
-            })
-            .unwrap();
-            for (i, def) in model.metrics().iter().enumerate() {
-                let want: f64 = paths.iter().map(|(v, p)| v[i] as f64 * p).sum();
-                assert!(
-                    (exact[i] - want).abs() < 1e-12,
-                    "{}: {} vs {want}",
-                    def.name,
-                    exact[i]
-                );
-            }
+            let names: Vec<String> = model.metrics().iter().map(|m| m.name.clone()).collect();
+            assert_exact_is_every_roll(&names, &exact, 1 << 22, |r, values| {
+                let t = model.trial(r);
+                model.record(&t, &mut TrialValues(values));
+            });
         }
     }
 }

@@ -190,4 +190,51 @@ mod seed_tables {
             .unwrap();
         assert_eq!(decl.need_text(), format!("default {armour}"));
     }
+
+    /// The prose rules the ram, boarding, fire and movement code quote,
+    /// found word for word in the seed: the small/large cases of
+    /// `rams::damage` and the numbers the scenarios use.
+    #[test]
+    fn the_quoted_vehicle_rules_are_the_seeds() {
+        if !available(GCE) {
+            return;
+        }
+        let text = crate::systems::seed_text::seed(GCE).replace('\n', " ");
+        for quote in [
+            "Roll a D3 for each Vehicle to determine how much Damage each takes",
+            "larger Vehicles only take D3 -1 Damage from the impact",
+            "On a 4+ the Vehicle takes 1 point of Damage and Krunches away",
+            "Larger Vehicles cannot be damaged by sideswipes from Small Vehicles",
+            "Ramming into the rear of an enemy Vehicle does no Damage to the Rammer and 1 point of Damage to the Rammed Vehicle",
+            "A small Vehicle shunting a larger Vehicle won’t inflict any Damage but will inflict a point of Damage against another small Vehicle",
+            "if a small Vehicle is shunted by a larger Vehicle it will take D3 Damage",
+            "A Vehicle Ramming the side of another takes 1 point of Damage and inflicts D3 points of Damage to its Target",
+            "Small Vehicles inflict no Damage on larger Vehicles if they T-bone them and larger Vehicles take no Damage when T-boning small Vehicles",
+            "Small Vehicles take D3 points of Damage if T-boned and take 1 point of Damage if they T-bone an enemy small Vehicle",
+            "they do D6 Damage to both the Rammer and the Rammed enemy Vehicle",
+            "on a 4+ that Vehicle is Immobilised",
+            "a Large Vehicle Ramming them Head-On will only take 1 point of Damage",
+            "Both Vehicles take D6 Damage. Roll an additional D6 for each Vehicle - on a 4+ that Vehicle is Immobilised",
+            "Larger Vehicles hitting small Vehicles take only 1 point of Damage and don’t have to roll for Immobilisation",
+            "The Vehicles take 1 Damage each. Small Vehicles that are Hit by a larger Vehicle take D3 Damage",
+            "Both Vehicles take 1 point of Damage. Larger Vehicles hitting small Vehicles take no Damage",
+            "The Vehicle takes D3 Damage. Roll an additional D6 for the Vehicle - on a 4+ it is Immobilised",
+            "roll a D6 - on a 4+ the Vehicle takes 1 point of Damage",
+            "on a 1-3 they scraped nothing more than paint, on a 4+ resolve a Collision",
+            "- 1-2 Swerve Left - 3-4 Straight On - 5-6 Swerve Right",
+            "A Full Hit inflicts D3 Hits on a Vehicle",
+            "Roll a D6 - on a 4+ the Vehicle takes a single Hit",
+            "On a 1 - 5 it takes a S4 Hit. On a 6 the Fire goes out",
+            "Each Warrior helping to put out the Fire Modifies the dice roll above by +1",
+            "will succeed on a D6 result of 4+",
+            "they must roll 4+ on a D6. If they fail they will take a Strength 3 Hit",
+            "If they fail to avoid the Vehicle they take a S3 Hit",
+            "Place the loser 2” behind the Vehicle and take a S3 Hit",
+            "Each “helping” Warrior adds +1 to the lead Warrior’s combat score and +1 Attack Dice",
+            "the Warrior receives a bonus D6 to Penetrate Armour",
+            "the Gate only takes D3 Damage if it’s a large Vehicle and 1 Damage if it is a Small Vehicle",
+        ] {
+            assert!(text.contains(quote), "the seed does not say: {quote}");
+        }
+    }
 }

@@ -539,17 +539,10 @@ impl Mechanic for LeapRule {
 mod tests {
     use super::*;
     use crate::systems::Model;
-    use crate::systems::gce::vehicles::damage::parse_locations;
+    use crate::systems::gce::vehicles::damage::test_trukk;
 
     fn trukk() -> Vehicle {
-        Vehicle {
-            locations: parse_locations("a 8, b 8, c 8, d 8, e 8, f 10", "l").unwrap(),
-            save: None,
-            size: Size::Large,
-            thrust: vec![2, 3, 4],
-            effects: Vec::new(),
-            tables: vec![None; 6],
-        }
+        test_trukk(Size::Large, "wheels")
     }
 
     fn value(model: &dyn Model, name: &str) -> f64 {

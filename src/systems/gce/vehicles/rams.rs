@@ -638,17 +638,14 @@ impl Ram {
     }
 }
 
-/// P(2D6 <= Ld, a 12 always failing).
+/// P(a Leadership Test passes), from the rule's own test enumerated.
 pub fn p_leadership(ld: u8) -> f64 {
-    let mut n = 0;
-    for a in 1..=6 {
-        for b in 1..=6 {
-            if a + b != 12 && a + b <= u32::from(ld) {
-                n += 1;
-            }
-        }
-    }
-    f64::from(n) / 36.0
+    crate::dice::enumerate(64, |r| leadership_test(r, u32::from(ld)))
+        .expect("two dice")
+        .into_iter()
+        .filter(|(pass, _)| *pass)
+        .map(|(_, p)| p)
+        .sum()
 }
 
 impl RamModel {
@@ -789,23 +786,13 @@ impl Model for RamModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gce::vehicles::damage::parse_locations;
+    use crate::dice::testing::assert_exact_is_every_roll;
+    use crate::systems::gce::vehicles::damage::test_trukk;
     use Points::*;
     use Size::*;
 
     fn vehicle(size: Size) -> Vehicle {
-        Vehicle {
-            locations: parse_locations(
-                "crew 8, fixed weapon 8, gubbins 8, wheels 8, driver 8, engines 10",
-                "l",
-            )
-            .unwrap(),
-            save: Option::None,
-            size,
-            thrust: vec![2, 3, 4],
-            effects: Vec::new(),
-            tables: vec![Option::None; 6],
-        }
+        test_trukk(size, "wheels")
     }
 
     /// Every small/large case the seed lists, as (rammer, target).
@@ -1037,22 +1024,11 @@ mod tests {
             }
             .into_model();
             let exact = model.exact().unwrap();
-            let paths = crate::dice::enumerate(1 << 22, |r| {
+            let names: Vec<String> = model.metrics().iter().map(|m| m.name.clone()).collect();
+            assert_exact_is_every_roll(&names, &exact, 1 << 22, |r, values| {
                 let t = model.trial(r);
-                let mut values = vec![0u64; model.metrics().len()];
-                model.record(&t, &mut TrialValues(&mut values));
-                values
-            })
-            .unwrap();
-            for (i, def) in model.metrics().iter().enumerate() {
-                let want: f64 = paths.iter().map(|(v, p)| v[i] as f64 * p).sum();
-                assert!(
-                    (exact[i] - want).abs() < 1e-12,
-                    "{impact:?} {}: {} vs {want}",
-                    def.name,
-                    exact[i]
-                );
-            }
+                model.record(&t, &mut TrialValues(values));
+            });
         }
     }
 
