@@ -59,7 +59,7 @@ fn d6_buffer(c: &mut Criterion) {
             black_box(&buf);
         })
     });
-    g.bench_function("batched fill_d6 (8 per word)", |b| {
+    g.bench_function("batched fill_d6 (16 per word)", |b| {
         let mut r = BatchedRoller::new(1, &[0]);
         b.iter(|| {
             r.fill_d6(&mut buf);

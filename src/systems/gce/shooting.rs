@@ -580,12 +580,14 @@ impl ShootingModel {
             && sh.target.escape_initiative.is_none()
     }
 
-    /// Plain single shots by table: one 64-bit word is read as eight D6 in
-    /// mixed radix, `floor(word * 6^8 / 2^64)` (the same digits
-    /// [`split_word`](crate::dice::split_word) gives, bias at most
-    /// `6^8 / 2^64`). Its top five digits (to hit, 7+ follow-up, wound,
-    /// save, injury) index a table of outcome classes built with the rule's
-    /// own functions; the bottom three (Ammo Roll, explosion, first Recovery
+    /// Plain single shots by table: one 64-bit word is read as sixteen D6
+    /// in mixed radix, eight per trial (the digits
+    /// [`split_word`](crate::dice::split_word) gives: each trial's index is
+    /// `floor(w * 6^8 / 2^64)` and `w` moves on to the fraction left; the
+    /// second trial's bias is at most `6^8 / 2^56`, about 2e-11). An
+    /// index's top five digits (to hit, 7+ follow-up, wound, save, injury)
+    /// index a table of outcome classes built with the rule's own
+    /// functions; the bottom three (Ammo Roll, explosion, first Recovery
     /// roll, read as the settling roll's D3) index a second. A trial is then
     /// one multiply, two lookups and a histogram increment; dice a trial
     /// does not need are rolled anyway, which does not change the outcome's
@@ -611,12 +613,21 @@ impl ShootingModel {
         // one memory slot
         let mut hist = vec![0u64; 4 * FAST_CLASSES];
         const SIX_POW_8: u128 = 1_679_616;
-        for i in 0..trials {
-            let index = ((u128::from(roller.next_word()) * SIX_POW_8) >> 64) as usize;
+        let class_of = |index: usize| {
             let a = front[(index / 216) & 8191];
             let b = back[index % 216];
-            let class = (usize::from(a) * 16 + usize::from(b)) & (FAST_CLASSES - 1);
-            hist[(i as usize & 3) * FAST_CLASSES + class] += 1;
+            (usize::from(a) * 16 + usize::from(b)) & (FAST_CLASSES - 1)
+        };
+        for pair in 0..trials / 2 {
+            let first = u128::from(roller.next_word()) * SIX_POW_8;
+            let second = u128::from(first as u64) * SIX_POW_8;
+            let copy = (pair as usize & 1) * 2 * FAST_CLASSES;
+            hist[copy + class_of((first >> 64) as usize)] += 1;
+            hist[copy + FAST_CLASSES + class_of((second >> 64) as usize)] += 1;
+        }
+        if trials % 2 == 1 {
+            let index = (u128::from(roller.next_word()) * SIX_POW_8) >> 64;
+            hist[class_of(index as usize)] += 1;
         }
         let every_shot = sh.weapon.ammo_after_every_shot;
         let damage = u64::from(sh.weapon.damage.as_fixed().unwrap_or(0));
@@ -872,6 +883,23 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    /// Two trials share a word: an odd count must still tally every trial
+    /// once, each landing in exactly one of "no hit" and "one hit".
+    #[test]
+    fn fast_path_counts_every_trial_for_odd_and_even_counts() {
+        let m = model(&[]);
+        assert!(m.fast_path_applies());
+        let index = |name: &str| m.metrics().iter().position(|d| d.name == name).unwrap();
+        for trials in [1u64, 2, 3, 1001] {
+            let mut roller = BatchedRoller::new(7, &[trials]);
+            let mut tally = Tally::new(m.metrics().len());
+            m.run_fast(&mut roller, trials, &mut tally);
+            assert_eq!(tally.trials(), trials);
+            let hit_or_not = tally.sum(index("hits=0")) + tally.sum(index("hits=1"));
+            assert_eq!(hit_or_not, trials, "{trials} trials");
+        }
     }
 
     #[test]
