@@ -115,6 +115,26 @@ pub enum SaveModifier {
     Varies,
 }
 
+impl SaveModifier {
+    /// Reads a `save_mod` field: a whole number from -6 to 6, or "varies"
+    /// (also "var", as the weapon charts abbreviate it).
+    pub fn parse(word: &str) -> Result<Self, ParamError> {
+        if word == "varies" || word == "var" {
+            return Ok(SaveModifier::Varies);
+        }
+        word.parse::<i32>()
+            .ok()
+            .filter(|v| (-6..=6).contains(v))
+            .map(SaveModifier::Fixed)
+            .ok_or_else(|| {
+                ParamError::new(
+                    "save_mod",
+                    format!("'{word}' is not a save modifier (-6 to 6, or \"varies\")"),
+                )
+            })
+    }
+}
+
 /// The Ammo Roll value: "roll a D6 ... if you score equal or more than the
 /// number indicated then the weapon is fine"; "Auto" fails whenever tested.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,18 +371,7 @@ impl Weapon {
             .int("strength")?
             .ok_or_else(|| missing(&name, "strength"))? as u8;
         let save_modifier = match p.word("save_mod")? {
-            Some(w) if w == "varies" || w == "var" => SaveModifier::Varies,
-            Some(w) => SaveModifier::Fixed(
-                w.parse::<i32>()
-                    .ok()
-                    .filter(|v| (-6..=6).contains(v))
-                    .ok_or_else(|| {
-                        ParamError::new(
-                            "save_mod",
-                            format!("'{w}' is not a save modifier (-6 to 6, or \"varies\")"),
-                        )
-                    })?,
-            ),
+            Some(w) => SaveModifier::parse(&w)?,
             None => return Err(missing(&name, "save_mod")),
         };
         let damage = match p.word("damage")? {

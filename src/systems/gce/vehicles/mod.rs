@@ -121,18 +121,25 @@ mod seed_tables {
         );
     }
 
+    /// A two-column "score | result" table's rows, after its "Result" header.
+    fn rows_after_result(cells: Vec<String>) -> Vec<(String, String)> {
+        let at = cells.iter().position(|c| c == "Result").unwrap();
+        cells[at + 1..]
+            .chunks(2)
+            .map(|r| (r[0].clone(), r[1].clone()))
+            .collect()
+    }
+
     /// The Thruster Buster Table's four rows, by the words that open them.
     #[test]
     fn the_thruster_buster_table_is_the_seeds() {
         if !available(GCE) {
             return;
         }
-        let cells = table_cells("| Thruster Buster Table |", "Once a Vehicle has done");
-        let at = cells.iter().position(|c| c == "Result").unwrap();
-        let rows: Vec<(&str, &str)> = cells[at + 1..]
-            .chunks(2)
-            .map(|r| (r[0].as_str(), r[1].as_str()))
-            .collect();
+        let rows = rows_after_result(table_cells(
+            "| Thruster Buster Table |",
+            "Once a Vehicle has done",
+        ));
         let want = [
             ("1", "Spin", Buster::Spin),
             ("2", "D6” forward and Spin", Buster::ForwardAndSpin),
@@ -157,15 +164,10 @@ mod seed_tables {
         if !available(GCE) {
             return;
         }
-        let cells = table_cells(
+        let rows = rows_after_result(table_cells(
             "For each Penetrating Hit on the Gate roll a D6:",
             "Shooting\nEach turn",
-        );
-        let at = cells.iter().position(|c| c == "Result").unwrap();
-        let rows: Vec<(&str, &str)> = cells[at + 1..]
-            .chunks(2)
-            .map(|r| (r[0].as_str(), r[1].as_str()))
-            .collect();
+        ));
         let want = [
             ("1 - 2", "Some of the decorative trim", GateResult::Trim),
             ("3", "Something shifted!", GateResult::Shifted),

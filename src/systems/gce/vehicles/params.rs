@@ -11,7 +11,7 @@ use super::rams::{Impact, LargeRake, Mixed, Ram, solve_zero_sum};
 use crate::systems::gce::melee_params::{fighter, fighter_params};
 use crate::systems::gce::tables::hit_needed;
 use crate::systems::gce::warrior::{Hit, WarriorStats};
-use crate::systems::gce::weapon::Damage;
+use crate::systems::gce::weapon::{Damage, SaveModifier};
 use crate::systems::gce::{
     hit_modifier_params, overwatch_bonus, save_value, situational_hit_modifier,
 };
@@ -151,19 +151,11 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
     };
     let damage = Damage::parse(&p.need_word("damage")?)
         .map_err(|e| ParamError::new("damage", e.to_string()))?;
-    let save_modifier = match p.word("save_mod")?.as_deref() {
-        None | Some("varies") | Some("var") => None,
-        Some(w) => Some(
-            w.parse::<i32>()
-                .ok()
-                .filter(|v| (-6..=6).contains(v))
-                .ok_or_else(|| {
-                    ParamError::new(
-                        "save_mod",
-                        format!("'{w}' is not a save modifier (-6 to 6, or \"varies\")"),
-                    )
-                })?,
-        ),
+    // "Varies" (or no field) leaves the modifier to the Strength.
+    let save_modifier = match p.word("save_mod")?.as_deref().map(SaveModifier::parse) {
+        Some(Ok(SaveModifier::Fixed(m))) => Some(m),
+        Some(Err(e)) => return Err(e),
+        Some(Ok(SaveModifier::Varies)) | None => None,
     };
     let mut hit = Hit::by_strength(strength, damage);
     if let Some(m) = save_modifier {
