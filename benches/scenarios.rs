@@ -1,5 +1,6 @@
 //! Every registered scenario at its first test point: Monte Carlo trials
-//! per second on one core and the exact evaluation per cell. Then GCE
+//! per second on one core beside its naive per-die loop (`naive/`, where
+//! written) and the exact evaluation per cell. Then GCE
 //! hand-to-hand in detail: one round sampled against a naive per-die loop of
 //! the same round, and the exact round and fight to the end for 4 dice
 //! against 4 with 3 Wounds each (target under 10 ms).
@@ -12,6 +13,8 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 use std::time::Duration;
+
+mod naive;
 
 const TRIALS: u64 = 1 << 16;
 
@@ -36,6 +39,12 @@ fn every_scenario(c: &mut Criterion) {
             let m = build(rules.name, sc.name, &params(point), &Params::new())
                 .expect("test points are valid");
             g.throughput(Throughput::Elements(TRIALS));
+            if let Some(naive) = naive::find(rules.name, sc.name) {
+                g.bench_function(format!("{}/{} naive per-die", rules.name, sc.name), |b| {
+                    let mut rng = naive::Rng::seed_from_u64(5);
+                    b.iter(|| black_box((naive.run)(&mut rng, TRIALS)))
+                });
+            }
             g.bench_function(format!("{}/{} monte carlo", rules.name, sc.name), |b| {
                 let mut r = BatchedRoller::new(5, &[0]);
                 b.iter(|| {
