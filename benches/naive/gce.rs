@@ -3,12 +3,132 @@
 use super::{NaiveLoop, Rng, Sums, d};
 
 /// Every GCE loop written so far.
-pub static LOOPS: &[NaiveLoop] = &[NaiveLoop {
-    system: "gce",
-    scenario: "shooting",
-    metric: "p_eventually_out_of_action",
-    run: shooting,
-}];
+pub static LOOPS: &[NaiveLoop] = &[
+    NaiveLoop {
+        system: "gce",
+        scenario: "shooting",
+        metric: "p_eventually_out_of_action",
+        run: shooting,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "grenade",
+        metric: "p_delayed",
+        run: grenade,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "fire",
+        metric: "p_out_of_action",
+        run: fire,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "fall",
+        metric: "p_out_of_action",
+        run: fall,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "thrust",
+        metric: "p_reaches",
+        run: thrust,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "out_of_control",
+        metric: "p_regained",
+        run: out_of_control,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "vehicle_hazard",
+        metric: "p_out_of_action",
+        run: vehicle_hazard,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "vehicle_hits",
+        metric: "mean_penetrating",
+        run: vehicle_hits,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "vehicle_fire",
+        metric: "p_penetrated_1_plus",
+        run: vehicle_fire,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "gate",
+        metric: "mean_turns",
+        run: gate,
+    },
+    NaiveLoop {
+        system: "gce",
+        scenario: "ram",
+        metric: "mean_target_damage",
+        run: ram,
+    },
+];
+
+/// The Ork Trukk's armour by D6 location: Crew, Fixed Weapon, Gubbins,
+/// Wheels, Driver 8; Engines 10.
+const TRUKK_ARMOUR: [u32; 6] = [8, 8, 8, 8, 8, 10];
+
+/// A warrior's condition, the obvious way.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Status {
+    Standing,
+    FleshWound,
+    Down,
+    Out,
+}
+
+#[derive(Clone, Copy)]
+struct Warrior {
+    status: Status,
+    wounds: u32,
+    ws: u32,
+    bs: u32,
+}
+
+impl Warrior {
+    fn new(wounds: u32, ws: u32, bs: u32) -> Self {
+        Warrior {
+            status: Status::Standing,
+            wounds,
+            ws,
+            bs,
+        }
+    }
+
+    /// Damage: wounds lost; at none left, the Injury Table (1-2 Flesh
+    /// Wound: -1 WS and BS, out if both reach 0; 3-5 Down; 6 Out).
+    fn damage(&mut self, rng: &mut Rng, points: u32) {
+        if points == 0 || self.status == Status::Out {
+            return;
+        }
+        self.wounds = self.wounds.saturating_sub(points);
+        if self.wounds > 0 {
+            return;
+        }
+        match d(rng, 6) {
+            1 | 2 => {
+                self.ws = self.ws.saturating_sub(1);
+                self.bs = self.bs.saturating_sub(1);
+                if self.ws == 0 && self.bs == 0 {
+                    self.status = Status::Out;
+                } else if self.status < Status::FleshWound {
+                    self.status = Status::FleshWound;
+                    self.wounds = 1;
+                }
+            }
+            3..=5 => self.status = self.status.max(Status::Down),
+            _ => self.status = Status::Out,
+        }
+    }
+}
 
 /// A BS 3 Shoota at 8" (short range, +1) against T3, 1 Wound, a 5+ save:
 /// to hit (a 1 always misses), the Ammo Roll on a natural 6 (4+), wound
@@ -38,6 +158,223 @@ fn shooting(rng: &mut Rng, n: u64) -> Sums {
                 },
             };
         sums.add(u64::from(out));
+    }
+    sums
+}
+
+/// BS 3 throwing 6" (Strength 3: an 8" throw), no modifiers: 4+ to hit.
+/// A miss rolls a D6 for distance and the Scatter die (two "Hit" faces);
+/// a 6 and Hit is Unreliable Explosives, 4-5 delayed. A natural 6 to hit
+/// takes the 4+ Ammo Roll.
+fn grenade(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let first = d(rng, 6);
+        let hit = first != 1 && first >= 4;
+        let mut delayed = false;
+        if !hit {
+            let distance = d(rng, 6);
+            let hit_symbol = d(rng, 6) > 4;
+            if distance == 6 && hit_symbol {
+                delayed = (4..=5).contains(&d(rng, 6));
+            }
+        }
+        if first == 6 {
+            let _out_of_ammo = d(rng, 6) < 4;
+        }
+        sums.add(u64::from(delayed));
+    }
+    sums
+}
+
+/// A T3, 2-Wound warrior with a 6+ save on fire, no helpers: each turn a 6
+/// puts it out, else a Strength 4 hit (3+ to wound, the save at 7+: none)
+/// of 1 Damage; Down or Out of Action puts the fire out.
+fn fire(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut w = Warrior::new(2, 3, 3);
+        loop {
+            if d(rng, 6) >= 6 {
+                break;
+            }
+            if d(rng, 6) >= 3 {
+                w.damage(rng, 1);
+            }
+            if w.status >= Status::Down {
+                break;
+            }
+        }
+        sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// A 7" fall onto another warrior: a Strength 7 hit on T3 (2+), no save,
+/// D3 Damage on a 1-Wound warrior; the one landed on takes the same on a
+/// 4+.
+fn fall(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut w = Warrior::new(1, 3, 3);
+        let mut damage = 0;
+        if d(rng, 6) >= 2 {
+            damage = d(rng, 3);
+            w.damage(rng, damage);
+        }
+        if damage > 0 {
+            let _other_hurt = d(rng, 6) >= 4;
+        }
+        sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// An Ork Trukk (Thrusts on 2+, 3+, 4+) after 6" on Gas Engines declares
+/// three 6" Thrusts and must cover 20": a failed Test rolls on the Thruster
+/// Buster Table (1 Spin; otherwise D6" forward) and ends the move.
+fn thrust(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut inches = 6;
+        for needed in [2, 3, 4] {
+            if d(rng, 6) >= needed {
+                inches += 6;
+            } else {
+                if d(rng, 6) != 1 {
+                    inches += d(rng, 6);
+                }
+                break;
+            }
+        }
+        sums.add(u64::from(inches >= 20));
+    }
+    sums
+}
+
+/// A bike whose driver is Down, one crew member able: each turn one tries
+/// for the wheel (4+), and a small vehicle's crew get one try only (a
+/// failure immobilises it); a Down driver rolls on the Injury Table in the
+/// Recovery Phase (1-2: back at the wheel, 6: gone).
+fn out_of_control(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let (mut tried, mut driver_down) = (false, true);
+        let regained = loop {
+            if !tried {
+                tried = true;
+                if d(rng, 6) >= 4 {
+                    break true;
+                }
+                break false; // one try: immobilised
+            }
+            if !driver_down {
+                break false; // no one left: adrift
+            }
+            match d(rng, 6) {
+                1 | 2 => break true,
+                6 => driver_down = false,
+                _ => {}
+            }
+        };
+        sums.add(u64::from(regained));
+    }
+    sums
+}
+
+/// A standing T3, 1-Wound, Initiative 3 warrior about to be squashed: an
+/// Initiative Test (1-3 passes, a 6 always fails), else a Strength 3 hit
+/// (4+ to wound, no armour) of 1 Damage.
+fn vehicle_hazard(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut w = Warrior::new(1, 3, 3);
+        if d(rng, 6) > 3 && d(rng, 6) >= 4 {
+            w.damage(rng, 1);
+        }
+        sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// A Shoota (BS 3, S3) firing two shots at an Ork Trukk: 4+ to hit, a D6
+/// for the location, D6 + 3 against its armour; no save, no crew aboard.
+pub fn vehicle_hits(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut pens = 0;
+        for _ in 0..2 {
+            if d(rng, 6) < 4 {
+                continue;
+            }
+            let at = d(rng, 6) as usize - 1;
+            if d(rng, 6) + 3 >= TRUKK_ARMOUR[at] {
+                pens += 1;
+            }
+        }
+        sums.add(pens);
+    }
+    sums
+}
+
+/// A Trukk's wheels (armour 8) burning with two helpers: each turn a D6 + 2
+/// of 6 puts the fire out, else a Strength 4 hit penetrates on D6 + 4 >= 8.
+fn vehicle_fire(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut penetrated = false;
+        while d(rng, 6) + 2 < 6 {
+            penetrated |= d(rng, 6) + 4 >= 8;
+        }
+        sums.add(u64::from(penetrated));
+    }
+    sums
+}
+
+/// Two Strength 5 hits a turn on the fort's gate (armour 9) until a gap:
+/// each that penetrates (D6 + 5 >= 9) rolls on the gate table with the
+/// cumulative +1 of every 3 ("Something shifted!"): 1-2 trim, 4 a gap, 5
+/// carnage, 6+ off the hinges; hits left over once it is open are not
+/// rolled. Counts the turns it takes.
+fn gate(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let (mut bonus, mut worst, mut turns) = (0, 0, 0);
+        while worst < 4 {
+            turns += 1;
+            for _ in 0..2 {
+                if worst >= 4 || d(rng, 6) + 5 < 9 {
+                    continue;
+                }
+                match d(rng, 6) + bonus {
+                    3 => bonus += 1,
+                    score if score >= 4 => worst = worst.max(score.min(6)),
+                    _ => {}
+                }
+            }
+        }
+        sums.add(turns);
+    }
+    sums
+}
+
+/// One Trukk T-boning another whose driver has Leadership 7: the target
+/// swerves clear on a Leadership Test (2D6 <= 7, a 12 always fails); else
+/// the rammer takes 1 point and the target D3, each point on a D6
+/// location, penetrating automatically (no save).
+fn ram(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let test = d(rng, 6) + d(rng, 6);
+        let mut target_points = 0;
+        if !(test != 12 && test <= 7) {
+            let _rammer_location = d(rng, 6);
+            target_points = d(rng, 3);
+            for _ in 0..target_points {
+                let _location = d(rng, 6);
+            }
+        }
+        sums.add(u64::from(target_points));
     }
     sums
 }
