@@ -11,6 +11,9 @@ run:
 
 # Statistical tests run many trials: always in the optimised profile.
 test:
+	@if [ -z "$$KRUNCH_SEEDS" ] && [ ! -d ../shared/seeds ]; then \
+	  echo "note: no ../shared/seeds beside this clone: the tests that check encoded tables"; \
+	  echo "      against the rule texts skip (set KRUNCH_SEEDS=/path/to/seeds to run them)"; fi
 	$(CARGO) build --release --locked
 	$(CARGO) test --release --locked
 
