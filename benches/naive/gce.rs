@@ -70,6 +70,12 @@ pub static LOOPS: &[NaiveLoop] = &[
         metric: "mean_target_damage",
         run: ram,
     },
+    NaiveLoop {
+        system: "gce",
+        scenario: "hand_to_hand",
+        metric: "p_a_wins",
+        run: hand_to_hand,
+    },
 ];
 
 /// The Ork Trukk's armour by D6 location: Crew, Fixed Weapon, Gubbins,
@@ -375,6 +381,75 @@ fn ram(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(u64::from(target_points));
+    }
+    sums
+}
+
+/// Highest die, sixes and ones of `n` Attack Dice.
+fn attack_dice(rng: &mut Rng, n: u32) -> (i32, i32, i32) {
+    let (mut highest, mut sixes, mut ones) = (0, 0, 0);
+    for _ in 0..n {
+        let f = d(rng, 6) as i32;
+        highest = highest.max(f);
+        sixes += i32::from(f == 6);
+        ones += i32::from(f == 1);
+    }
+    (highest, sixes, ones)
+}
+
+/// A strike of `strength` on a warrior of `toughness`, no save above 6,
+/// 1 Damage; Down is Out of Action in a one-on-one fight on foot.
+fn strike(rng: &mut Rng, w: &mut Warrior, wound_on: u32, save_on: Option<u32>) {
+    if w.status == Status::Out || d(rng, 6) < wound_on {
+        return;
+    }
+    if save_on.is_some_and(|s| d(rng, 6) >= s) {
+        return;
+    }
+    w.damage(rng, 1);
+    if w.status == Status::Down {
+        w.status = Status::Out;
+    }
+}
+
+/// Grimgutz (WS 3, I 2, a Shoota and a Choppa: one Attack Die, no bonus
+/// for the ranged weapon; T4, 1 Wound, no save) against Krixit (WS 2, I 3,
+/// a Choppa and the Knife: two Attack Dice; T3, 2 Wounds, a 6+ save),
+/// fought to the end, Grimgutz charging (+1 in the first round). Each round: WS + highest die + each six past the
+/// first + each of the opponent's ones; a draw goes to the higher
+/// Initiative (Krixit) for one strike; otherwise the difference in
+/// strikes, alternating Choppa (S4, save -1) and Knife (S3), first the
+/// Choppa.
+fn hand_to_hand(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut a = Warrior::new(1, 3, 3);
+        let mut b = Warrior::new(2, 2, 2);
+        let mut charge = 1;
+        while a.status != Status::Out && b.status != Status::Out {
+            let (ah, a6, a1) = attack_dice(rng, 1);
+            let (bh, b6, b1) = attack_dice(rng, 2);
+            let sa = a.ws as i32 + ah + (a6 - 1).max(0) + b1 + charge;
+            charge = 0;
+            let sb = b.ws as i32 + bh + (b6 - 1).max(0) + a1;
+            let (a_wins, strikes) = if sa == sb {
+                (false, 1)
+            } else {
+                (sa > sb, (sa - sb).unsigned_abs())
+            };
+            for k in 0..strikes {
+                let choppa = k % 2 == 0;
+                if a_wins {
+                    // on T3: the Choppa wounds on 3+ (save 7+: none), the Knife on 4+
+                    let (wound_on, save_on) = if choppa { (3, None) } else { (4, Some(6)) };
+                    strike(rng, &mut b, wound_on, save_on);
+                } else {
+                    // on T4, no armour: the Choppa wounds on 4+, the Knife on 5+
+                    strike(rng, &mut a, if choppa { 4 } else { 5 }, None);
+                }
+            }
+        }
+        sums.add(u64::from(b.status == Status::Out));
     }
     sums
 }
