@@ -258,32 +258,13 @@ fn thrust(rng: &mut Rng, n: u64) -> Sums {
     sums
 }
 
-/// A bike whose driver is Down, one crew member able: each turn one tries
-/// for the wheel (4+), and a small vehicle's crew get one try only (a
-/// failure immobilises it); a Down driver rolls on the Injury Table in the
-/// Recovery Phase (1-2: back at the wheel, 6: gone).
+/// A bike whose driver is Down, one crew member able: the crew member
+/// tries for the wheel (4+); a small vehicle's crew get one try, so a
+/// failure immobilises it before the driver's Recovery roll comes round.
 fn out_of_control(rng: &mut Rng, n: u64) -> Sums {
     let mut sums = Sums::default();
     for _ in 0..n {
-        let (mut tried, mut driver_down) = (false, true);
-        let regained = loop {
-            if !tried {
-                tried = true;
-                if d(rng, 6) >= 4 {
-                    break true;
-                }
-                break false; // one try: immobilised
-            }
-            if !driver_down {
-                break false; // no one left: adrift
-            }
-            match d(rng, 6) {
-                1 | 2 => break true,
-                6 => driver_down = false,
-                _ => {}
-            }
-        };
-        sums.add(u64::from(regained));
+        sums.add(u64::from(d(rng, 6) >= 4));
     }
     sums
 }
