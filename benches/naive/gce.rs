@@ -76,6 +76,12 @@ pub static LOOPS: &[NaiveLoop] = &[
         metric: "p_a_wins",
         run: hand_to_hand,
     },
+    NaiveLoop {
+        system: "gce",
+        scenario: "multiple_combat",
+        metric: "p_defender_down_or_out",
+        run: multiple_combat,
+    },
 ];
 
 /// The Ork Trukk's armour by D6 location: Crew, Fixed Weapon, Gubbins,
@@ -431,6 +437,51 @@ fn hand_to_hand(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(u64::from(b.status == Status::Out));
+    }
+    sums
+}
+
+/// Three attackers (WS 2, one Attack Die, the Knife: S3; T3, 1 Wound, no
+/// save; Initiative 2) who charged (+1) fight a lone defender (WS 4, a
+/// Choppa and the Knife: three Attack Dice, S4; T4, 2 Wounds, a 5+ save;
+/// Initiative 3) one after another; the k-th attacker (from 0) gains k
+/// Attack Dice and +k. A drawn round goes to the defender (higher
+/// Initiative), one strike. The defender's strikes alternate Choppa (S5:
+/// 2+ on T3) and Knife (S4: 3+), no armour to save; the attackers' Knife
+/// wounds T4 on 5+, saved on 5+. Down stays Down here (Multiple Combats),
+/// and the fight ends when the defender goes Down or Out of Action.
+fn multiple_combat(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut defender = Warrior::new(2, 4, 3);
+        for k in 0..3 {
+            if defender.status >= Status::Down {
+                break;
+            }
+            let mut attacker = Warrior::new(1, 2, 3);
+            let (ah, a6, a1) = attack_dice(rng, 1 + k);
+            let (bh, b6, b1) = attack_dice(rng, 3);
+            let sa = attacker.ws as i32 + ah + (a6 - 1).max(0) + b1 + 1 + k as i32;
+            let sb = defender.ws as i32 + bh + (b6 - 1).max(0) + a1;
+            let (attacker_wins, strikes) = if sa == sb {
+                (false, 1)
+            } else {
+                (sa > sb, (sa - sb).unsigned_abs())
+            };
+            for s in 0..strikes {
+                if attacker_wins {
+                    if d(rng, 6) >= 5 && d(rng, 6) < 5 {
+                        defender.damage(rng, 1);
+                    }
+                } else {
+                    let wound_on = if s % 2 == 0 { 2 } else { 3 };
+                    if attacker.status != Status::Out && d(rng, 6) >= wound_on {
+                        attacker.damage(rng, 1);
+                    }
+                }
+            }
+        }
+        sums.add(u64::from(defender.status >= Status::Down));
     }
     sums
 }
