@@ -82,6 +82,12 @@ pub static LOOPS: &[NaiveLoop] = &[
         metric: "p_defender_down_or_out",
         run: multiple_combat,
     },
+    NaiveLoop {
+        system: "gce",
+        scenario: "boarding",
+        metric: "mean_unopposed_penetrating",
+        run: boarding,
+    },
 ];
 
 /// The Ork Trukk's armour by D6 location: Crew, Fixed Weapon, Gubbins,
@@ -482,6 +488,99 @@ fn multiple_combat(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(u64::from(defender.status >= Status::Down));
+    }
+    sums
+}
+
+/// Combat scores of one fight: `(boarder wins, strikes)`; a draw goes to
+/// the boarder (Initiative 3 against 2), one strike.
+fn clash(rng: &mut Rng, boarder: (u32, i32), crew: (u32, i32)) -> (bool, u32) {
+    let (bh, b6, b1) = attack_dice(rng, boarder.0);
+    let (ch, c6, c1) = attack_dice(rng, crew.0);
+    let sb = boarder.1 + bh + (b6 - 1).max(0) + c1;
+    let sc = crew.1 + ch + (c6 - 1).max(0) + b1;
+    if sb == sc {
+        (true, 1)
+    } else {
+        (sb > sc, (sb - sc).unsigned_abs())
+    }
+}
+
+/// A warrior thrown overboard (or falling short of the leap) takes a
+/// Strength 3 hit: on T3 (a grot) 4+, on T4 (the crew) 5+, no armour.
+fn thrown(rng: &mut Rng, w: &mut Warrior, wound_on: u32) {
+    if w.status != Status::Out && d(rng, 6) >= wound_on {
+        w.damage(rng, 1);
+    }
+}
+
+/// Three grots (Krixit: WS 2, Initiative 3, a Choppa and the Knife, two
+/// Attack Dice; T3, 1 Wound) board a Stationary Trukk crewed by two (WS 3,
+/// Initiative 2, the Knife, one die; T4, 1 Wound), piling on as one group.
+/// Each grot leaps (an Initiative Test, else a S3 hit on the ground); the
+/// lead fights the first crew member with a die and +1 per helper; the
+/// loser of a fight, if Down or Out of Action, is thrown overboard (a S3
+/// hit); a lead who won fights the next crew member (the driver) without
+/// the helpers' bonus, and each crew member fights once. With no crew left, every grot aboard hits the
+/// lowest-Armour location (8) once: the Choppa's S4 + D6 + the Stationary
+/// bonus D6. Counts the penetrating hits.
+fn boarding(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut aboard = 0;
+        for _ in 0..3 {
+            if d(rng, 6) <= 3 {
+                aboard += 1;
+            } else {
+                thrown(rng, &mut Warrior::new(1, 2, 3), 4);
+            }
+        }
+        let mut crew = 2;
+        if aboard > 0 {
+            let mut lead = Warrior::new(1, 2, 3);
+            let mut helpers = aboard - 1;
+            for _ in 0..2 {
+                let mut defender = Warrior::new(1, 3, 3);
+                let boarder = (2 + helpers, lead.ws as i32 + helpers as i32);
+                let (lead_wins, strikes) = clash(rng, boarder, (1, defender.ws as i32));
+                helpers = 0;
+                for k in 0..strikes {
+                    if lead_wins {
+                        // Choppa S4 on T4: 4+; Knife S3: 5+
+                        let wound_on = if k % 2 == 0 { 4 } else { 5 };
+                        if defender.status != Status::Out && d(rng, 6) >= wound_on {
+                            defender.damage(rng, 1);
+                        }
+                    } else if lead.status != Status::Out && d(rng, 6) >= 4 {
+                        lead.damage(rng, 1);
+                    }
+                }
+                if lead_wins {
+                    if defender.status >= Status::Down {
+                        thrown(rng, &mut defender, 5);
+                        crew -= 1;
+                    }
+                    if lead.status >= Status::Down {
+                        break;
+                    }
+                } else {
+                    if lead.status >= Status::Down {
+                        thrown(rng, &mut lead, 4);
+                        aboard -= 1;
+                    }
+                    break;
+                }
+            }
+        }
+        let mut pens = 0;
+        if crew == 0 {
+            for _ in 0..aboard {
+                if 4 + d(rng, 6) + d(rng, 6) >= 8 {
+                    pens += 1;
+                }
+            }
+        }
+        sums.add(pens);
     }
     sums
 }
