@@ -21,6 +21,12 @@ pub static LOOPS: &[NaiveLoop] = &[
     },
     NaiveLoop {
         system: "krygothic",
+        scenario: "close_combat",
+        metric: "mean_wounds",
+        run: close_combat,
+    },
+    NaiveLoop {
+        system: "krygothic",
         scenario: "pinning",
         metric: "mean_ap_spent",
         run: pinning,
@@ -119,6 +125,55 @@ fn ranged(rng: &mut Rng, n: u64) -> Sums {
                 }
             }
             wounds = wound_passes.min(1);
+            if critical_pass {
+                wounds *= 2;
+            }
+        }
+        sums.add(wounds);
+    }
+    sums
+}
+
+/// Average Joe kicks Average Joe, who dodges: the kick's CC 2 + 1 = 3
+/// dice to hit against the defender's CC 2, keeping up to Strength 2
+/// passes (three sixes a critical pass, all ones a critical fail); the
+/// dodge rolls CC 2 dice against the attacker's CC 3, keeping up to
+/// Speed 3 + 2, each pass taking an attacking die away; every die left
+/// rolls to wound against Body 2 + save 0, each pass a wound, doubled on a
+/// critical pass, none on a critical fail.
+fn close_combat(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let (mut passes, mut sixes, mut ones) = (0, 0, 0);
+        for _ in 0..3 {
+            let face = d(rng, 6);
+            if face >= 2 {
+                passes += 1;
+            }
+            if face == 6 {
+                sixes += 1;
+            }
+            if face == 1 {
+                ones += 1;
+            }
+        }
+        let hits = passes.min(2);
+        let critical_pass = sixes >= 3;
+        let critical_fail = ones == 3;
+        let mut blocked = 0;
+        for _ in 0..2 {
+            if d(rng, 6) >= 3 {
+                blocked += 1;
+            }
+        }
+        let left = hits - blocked.min(5).min(hits);
+        let mut wounds = 0;
+        if !critical_fail {
+            for _ in 0..left {
+                if d(rng, 6) >= 2 {
+                    wounds += 1;
+                }
+            }
             if critical_pass {
                 wounds *= 2;
             }
