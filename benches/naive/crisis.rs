@@ -1,6 +1,183 @@
-//! Naive per-die loops of the crisis scenarios (see `mod.rs`).
+//! Naive per-die loops of the crisis scenarios (see `mod.rs`). Every Skill
+//! roll is the registry's default reading: 2D6 + skill, one Extra per 4
+//! points above the difficulty.
 
-use super::NaiveLoop;
+use super::{NaiveLoop, Rng, Sums, d};
 
-/// The crisis loops written so far.
-pub static LOOPS: &[NaiveLoop] = &[];
+/// Every crisis loop.
+pub static LOOPS: &[NaiveLoop] = &[
+    NaiveLoop {
+        system: "crisis",
+        scenario: "check",
+        metric: "mean_extras",
+        run: check,
+    },
+    NaiveLoop {
+        system: "crisis",
+        scenario: "turn_order",
+        metric: "p_pc_first",
+        run: turn_order,
+    },
+    NaiveLoop {
+        system: "crisis",
+        scenario: "attack",
+        metric: "mean_health_lost",
+        run: attack,
+    },
+    NaiveLoop {
+        system: "crisis",
+        scenario: "fight",
+        metric: "mean_health_lost",
+        run: fight,
+    },
+    NaiveLoop {
+        system: "crisis",
+        scenario: "healing",
+        metric: "mean_days",
+        run: healing,
+    },
+];
+
+/// Skill 2 against DL 4 (Normal): the Extras, 0 on a failure.
+fn check(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let total = d(rng, 6) + d(rng, 6) + 2;
+        let extras = if total >= 4 { (total - 4) / 4 } else { 0 };
+        sums.add(u64::from(extras));
+    }
+    sums
+}
+
+/// A PC with Mind 2 against an NPC with Mind 3; ties go to the PC.
+fn turn_order(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let pc = d(rng, 6) + d(rng, 6) + 2;
+        let npc = d(rng, 6) + d(rng, 6) + 3;
+        sums.add(u64::from(pc >= npc));
+    }
+    sums
+}
+
+/// A target's Health, non-lethal wounds, armour Durability and whether a
+/// hit of more than 12 wounds landed.
+struct Target {
+    health: i32,
+    full_health: i32,
+    nonlethal: i32,
+    durability: i32,
+    overwhelmed: bool,
+}
+
+impl Target {
+    /// A hit of `damage` through armour of DR `dr`: the armour blocks up
+    /// to its DR and its Durability left (taken off the Durability); a hit
+    /// reduced to 0 still deals a non-lethal wound; Health stops at -10.
+    fn take(&mut self, damage: i32, dr: i32) {
+        let blocked = if self.durability > 0 {
+            dr.min(damage).min(self.durability)
+        } else {
+            0
+        };
+        self.durability -= blocked;
+        let wounds = damage - blocked;
+        if wounds <= 0 {
+            self.nonlethal = (self.nonlethal + 1).min(self.full_health + 1);
+        } else {
+            self.health = (self.health - wounds).max(-10);
+            if wounds > 12 {
+                self.overwhelmed = true;
+            }
+        }
+    }
+
+    /// Dying, dead, knocked out by non-lethal wounds or overwhelmed.
+    fn incapacitated(&self) -> bool {
+        self.health <= 0 || self.nonlethal > self.health || self.overwhelmed
+    }
+}
+
+/// One ranged attack of `index` (0 first, each RoF attack -2 more) with
+/// `skill` against DL 4: on a hit, `damage` + its Extras through the armour.
+fn ranged_attack(rng: &mut Rng, target: &mut Target, skill: i32, index: i32, damage: i32, dr: i32) {
+    let total = (d(rng, 6) + d(rng, 6)) as i32 + skill - 2 * index;
+    if total >= 4 {
+        let extras = (total - 4) / 4;
+        target.take(damage + extras, dr);
+    }
+}
+
+/// Skill 3, RoF 3 (three attacks at 0, -2, -4) against DL 4, damage 5 +
+/// Extras through DR 3 / Durability 10 on Health 10.
+fn attack(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut target = Target {
+            health: 10,
+            full_health: 10,
+            nonlethal: 0,
+            durability: 10,
+            overwhelmed: false,
+        };
+        for index in 0..3 {
+            ranged_attack(rng, &mut target, 3, index, 5, 3);
+        }
+        sums.add((10 - target.health) as u64);
+    }
+    sums
+}
+
+/// Skill 2, damage 4, RoF 3 with the first attack at 2 AP, every attack
+/// the AP allow each turn (4 AP a turn, at most 6, leftovers carried) until
+/// the target (Health 8, DR 2, Durability 6) is incapacitated; every
+/// planned attack of a turn is rolled.
+fn fight(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut target = Target {
+            health: 8,
+            full_health: 8,
+            nonlethal: 0,
+            durability: 6,
+            overwhelmed: false,
+        };
+        let mut carried = 0;
+        while !target.incapacitated() {
+            let ap = (carried + 4).min(6);
+            let attacks = if ap < 2 { 0 } else { 3.min(1 + ap - 2) };
+            carried = if attacks == 0 {
+                ap
+            } else {
+                ap - (2 + attacks - 1)
+            };
+            for index in 0..attacks {
+                ranged_attack(rng, &mut target, 2, index, 4, 2);
+            }
+        }
+        sums.add((8 - target.health) as u64);
+    }
+    sums
+}
+
+/// Health 10 with 4 wounds, Body 1, no medical attention (-2), no Medicine
+/// check: a daily 2D6 + Body - 2 reaching 4 heals a wound; snake eyes (a
+/// critical failure) adds one; days until no wound is left (or Health -10).
+fn healing(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut wounds = 4;
+        let mut days = 0u64;
+        while wounds > 0 && wounds < 10 + 10 {
+            let dice = d(rng, 6) + d(rng, 6);
+            if dice as i32 + 1 - 2 >= 4 {
+                wounds -= 1;
+            } else if dice == 2 {
+                wounds += 1;
+            }
+            days += 1;
+        }
+        sums.add(days);
+    }
+    sums
+}

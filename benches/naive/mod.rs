@@ -45,6 +45,7 @@ pub struct NaiveLoop {
     pub scenario: &'static str,
     /// The metric the loop estimates, by id: its mean per trial is the
     /// metric's value (a probability counts 0 or 1 a trial).
+    #[allow(dead_code)] // read by tests/naive_loops.rs, not by the benches
     pub metric: &'static str,
     /// Runs `n` trials.
     pub run: fn(&mut Rng, u64) -> Sums,
