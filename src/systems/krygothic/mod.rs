@@ -489,7 +489,7 @@ fn ranged_params() -> Vec<ParamDecl> {
             .seed("SR (Short Range); LR (Long Range)"),
         ParamDecl::choice("fire_mode", &["standard", "snap", "aimed", "suppressive"])
             .default("standard")
-            .about("snap -2 RC and two attacks; aimed +2 RC (+2 AP); suppressive +2 RC, wounds only on a critical pass")
+            .about("the fire mode; snap: -2 RC and two attacks; aimed: +2 RC (+2 AP); suppressive: +2 RC, wounds only on a critical pass")
             .seed("Choose Attack Type"),
         ParamDecl::preset("target", "unit", "target_")
             .about("the target's stat line (a unit preset) or custom")
