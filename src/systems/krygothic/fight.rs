@@ -916,10 +916,16 @@ mod tests {
         assert_eq!(n(p.attacker_fight(&s, false, false)).att_cc, 2 + 1);
         // the defender's first free attack hits the charger at Body 2 - 2
         let r = p.defender_fight(&s);
-        assert_eq!(r.numbers(Attack::Punch, Defence::Passive, false).to_wound, 0);
+        assert_eq!(
+            r.numbers(Attack::Punch, Defence::Passive, false).to_wound,
+            0
+        );
         let later = FightState { def_free: 1, ..s };
         let r = p.defender_fight(&later);
-        assert_eq!(r.numbers(Attack::Punch, Defence::Passive, false).to_wound, 2);
+        assert_eq!(
+            r.numbers(Attack::Punch, Defence::Passive, false).to_wound,
+            2
+        );
     }
 
     /// A fight on scripted dice: a bunt breaks the attacker's weapon and a
@@ -970,7 +976,10 @@ mod tests {
             2, // the punch wounds against Body 2
         ];
         let s = p.roll(&mut Script(dice, 0));
-        assert_eq!((s.def_free, s.att_wounds, s.def_wounds, s.def_ap), (1, 1, 0, 0));
+        assert_eq!(
+            (s.def_free, s.att_wounds, s.def_wounds, s.def_ap),
+            (1, 1, 0, 0)
+        );
         let dice = vec![5, 1, 1, 1, 1, 1, 5, 1, 1, 1, 1, 6];
         let s = p.roll(&mut Script(dice, 0));
         assert_eq!((s.att_free, s.def_wounds), (1, 1));
@@ -1034,7 +1043,13 @@ mod tests {
             (Attack::Bunt, Defence::Passive, 2, Dread::None, Dread::None),
             (Attack::Bunt, Defence::Deflect, 1, Dread::None, Dread::None),
             (Attack::Punch, Defence::Counter, 1, Dread::Fear, Dread::None),
-            (Attack::Punch, Defence::BreakOff, 2, Dread::None, Dread::Fear),
+            (
+                Attack::Punch,
+                Defence::BreakOff,
+                2,
+                Dread::None,
+                Dread::Fear,
+            ),
         ] {
             let mut p = plan(a, d, ap, 1);
             p.fight.attacker = small;

@@ -607,7 +607,9 @@ fn build_ranged(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
             ),
         ));
     }
-    Ok(Box::new(OutcomeModel(RangedRule::new(shot).with_best_mode())))
+    Ok(Box::new(OutcomeModel(
+        RangedRule::new(shot).with_best_mode(),
+    )))
 }
 
 #[cfg(test)]
