@@ -145,6 +145,30 @@ fn d20(n: usize, text: &str) -> String {
     replace_line(D20, n, text)
 }
 
+/// A valid Kry-Gothic close-combat fight spec; `kg(n, text)` replaces its
+/// line `n`.
+const KG: &str = r#"name = "cat"
+title = "Kry-Gothic catalogue"
+system = "krygothic"
+scenario = "close_combat_fight"
+trials = 2000
+seed = 1
+
+[base]
+attacker = "average_joe"
+defender = "average_joe"
+attack = "kick"
+attacker_ap = 4
+defender_ap = 2
+
+[[profile]]
+name = "fight"
+"#;
+
+fn kg(n: usize, text: &str) -> String {
+    replace_line(KG, n, text)
+}
+
 /// One bad input: files to write into a scratch folder (`cat.toml` is the
 /// spec unless a case says otherwise), the command line (`{dir}` is the
 /// scratch folder), and what the message must contain.
@@ -1458,6 +1482,48 @@ fn catalogue() -> Vec<Case> {
             "D20: an unknown armour class",
             d20(10, "armour = \"plate\""),
             &["cat.toml:10: base.armour:", "'plate'"],
+        ),
+    ]);
+    // --- Kry-Gothic fights, fire modes per AP, own wounds (issue 11) ---
+    c.extend([
+        spec_case(
+            "Kry-Gothic: a fight without the attacker's AP",
+            kg(12, ""),
+            &["cat.toml", "attacker_ap", "missing"],
+        ),
+        spec_case(
+            "Kry-Gothic: a fall-back attack that needs the broken weapon",
+            kg(13, "defender_ap = 2\nattack_when_broken = \"bunt\""),
+            &[
+                "cat.toml:14: base.attack_when_broken:",
+                "cannot need the ranged weapon",
+            ],
+        ),
+        spec_case(
+            "Kry-Gothic: a weapon counter attack without a weapon",
+            kg(13, "defender_ap = 2\ncounter_attack = \"weapon\""),
+            &[
+                "cat.toml:14: base.counter_attack:",
+                "defender's close-combat weapon",
+            ],
+        ),
+        spec_case(
+            "Kry-Gothic: more wounds than a unit takes",
+            kg(13, "defender_ap = 2\ndefender_wounds = 9"),
+            &["cat.toml:14: base.defender_wounds:", "9"],
+        ),
+        spec_case(
+            "Kry-Gothic: a fight's AP in a one-attack game",
+            kg(4, "scenario = \"close_combat_game\"").replace("attack = \"kick\"\n", ""),
+            &["cat.toml:11: base.attacker_ap:", "per_ap"],
+        ),
+        spec_case(
+            "Kry-Gothic: the firer's armour without its Body",
+            kg(4, "scenario = \"ranged\"").replace(
+                "attacker = \"average_joe\"\ndefender = \"average_joe\"\nattack = \"kick\"\nattacker_ap = 4\ndefender_ap = 2",
+                "weapon = \"pistol\"\nfirer_rc = 3\nrange = 4\ntarget = \"average_joe\"\nfirer_armour = 2",
+            ),
+            &["cat.toml:13: base.firer_armour:", "firer_body"],
         ),
     ]);
     c.push(cmd_case(

@@ -251,6 +251,9 @@ pub struct CcOut {
     pub tackle_inches: u8,
     /// Leg sweep got through: the opponent spends 1 AP getting up.
     pub knocked_down: bool,
+    /// Wounds on the attacker's own unit after a critical fail ("all
+    /// damage is done to your own unit").
+    pub own_wounds: u8,
 }
 
 /// The numbers of one attack after every modifier, for one fear outcome.
@@ -268,6 +271,10 @@ pub struct Numbers {
     pub def_keep: i32,
     /// The wound target.
     pub to_wound: i32,
+    /// The wound target of the attacker's own unit after a critical fail:
+    /// its Body + save, with the attack's own modifiers (armour piercing,
+    /// head butt).
+    pub own_to_wound: i32,
 }
 
 impl Fight {
@@ -280,6 +287,8 @@ impl Fight {
         let mut att_str = at.strength;
         let mut body = de.body - 2 * i32::from(self.defender_charged);
         let mut save = de.save;
+        let mut own_body = at.body;
+        let mut own_save = at.save;
         match a {
             Attack::Weapon => {
                 att_cc += w.cc;
@@ -287,12 +296,16 @@ impl Fight {
                 if w.armour_piercing {
                     // "reduce amour as per normal": by the weapon's strength
                     save = (save - w.strength.max(0)).max(0);
+                    own_save = (own_save - w.strength.max(0)).max(0);
                 }
             }
             Attack::Kick => att_cc += 1,
             Attack::Punch => att_str += 1,
             Attack::Shove => att_cc += 2,
-            Attack::HeadButt => body -= 1,
+            Attack::HeadButt => {
+                body -= 1;
+                own_body -= 1;
+            }
             Attack::Bunt => att_str += 2,
             Attack::LegSweep | Attack::Tackle | Attack::PointBlank => {}
         }
@@ -316,6 +329,7 @@ impl Fight {
             def_dice,
             def_keep,
             to_wound: body + save,
+            own_to_wound: own_body + own_save,
         }
     }
 
@@ -332,7 +346,8 @@ impl Fight {
         }
     }
 
-    fn will_dice(&self) -> u32 {
+    /// The defender's dice for its fear (or pure horror) test.
+    pub fn will_dice(&self) -> u32 {
         match self.dread {
             Dread::PureHorror => (self.defender.will / 2).max(0) as u32,
             _ => self.defender.will.max(0) as u32,
@@ -388,19 +403,30 @@ impl Exchange {
         }
     }
 
-    /// Whether the left dice roll to wound at all.
-    fn wound_dice(&self, critical_fail: bool, left: u8) -> u32 {
-        if critical_fail || self.attack == Attack::Tackle {
-            0
+    /// The wound dice and their target: the dice left against the
+    /// defender, or after a critical fail the most dice the attack could
+    /// keep (CC dice, at most Str) against the attacker's own unit
+    /// (Critical passes and fails: "all damage is done to your own unit").
+    /// Shove and tackle cause no wounds either way.
+    fn wound_roll(&self, n: &Numbers, critical_fail: bool, left: u8) -> (u32, i32) {
+        if matches!(self.attack, Attack::Tackle | Attack::Shove) && critical_fail {
+            (0, n.to_wound)
+        } else if critical_fail {
+            let most = n.att_cc.min(n.att_str).clamp(0, 60) as u32;
+            (most, n.own_to_wound)
+        } else if self.attack == Attack::Tackle {
+            (0, n.to_wound)
         } else {
-            u32::from(left)
+            (u32::from(left), n.to_wound)
         }
     }
 
     fn finish(&self, n: &Numbers, mut o: CcOut, passes: u32) -> CcOut {
-        if self.attack == Attack::Shove {
+        if o.critical_fail {
+            o.own_wounds = passes as u8;
+        } else if self.attack == Attack::Shove {
             o.knockback = passes.min(n.att_str.max(0) as u32) as u8;
-        } else if self.attack != Attack::Tackle && !o.critical_fail {
+        } else if self.attack != Attack::Tackle {
             let w = passes as u8;
             o.wounds = if o.critical_pass { 2 * w } else { w };
         }
@@ -462,66 +488,76 @@ impl Exchange {
             if pf == 0.0 {
                 continue;
             }
-            let n = self.fight.numbers(self.attack, self.defence, fear_failed);
-            let (att, def) = pools(&self.fight, &n, self.attack);
-            let mut def_law: BTreeMap<u8, f64> = BTreeMap::new();
-            for (po, p) in def.law() {
-                *def_law.entry(po.kept).or_insert(0.0) += p;
+            for (o, p) in self.law_given(fear_failed) {
+                *out.entry(o).or_insert(0.0) += pf * p;
             }
-            let pw = p_meets(n.to_wound, self.fight.reading);
-            for (pa, p1) in att.law() {
-                for (&dk, &p2) in &def_law {
-                    let o = self.base(
-                        &n,
-                        fear_failed,
-                        pa.kept,
-                        pa.critical_pass,
-                        pa.critical_fail,
-                        dk,
-                    );
-                    let bunt = self.attack == Attack::Bunt && o.hits > 0;
-                    let deflect = self.defence == Defence::Deflect && dk.min(o.hits) > 0;
-                    let mut breaks = vec![(o, 1.0)];
-                    if bunt {
-                        breaks = breaks
-                            .into_iter()
-                            .flat_map(|(o, p)| {
-                                [
-                                    (
-                                        CcOut {
-                                            attacker_weapon_breaks: true,
-                                            ..o
-                                        },
-                                        p / 6.0,
-                                    ),
-                                    (o, p * 5.0 / 6.0),
-                                ]
-                            })
-                            .collect();
-                    }
-                    if deflect {
-                        breaks = breaks
-                            .into_iter()
-                            .flat_map(|(o, p)| {
-                                [
-                                    (
-                                        CcOut {
-                                            defender_weapon_breaks: true,
-                                            ..o
-                                        },
-                                        p / 6.0,
-                                    ),
-                                    (o, p * 5.0 / 6.0),
-                                ]
-                            })
-                            .collect();
-                    }
-                    for (o, p3) in breaks {
-                        let dice = self.wound_dice(o.critical_fail, o.left);
-                        for (passes, p4) in binomial(dice, pw).into_iter().enumerate() {
-                            let o = self.finish(&n, o, passes as u32);
-                            *out.entry(o).or_insert(0.0) += pf * p1 * p2 * p3 * p4;
-                        }
+        }
+        out.into_iter().collect()
+    }
+
+    /// The exact law of the attack once the fear test is known (a fight
+    /// rolls the test once, before its first attack).
+    pub fn law_given(&self, fear_failed: bool) -> Vec<(CcOut, f64)> {
+        let mut out: BTreeMap<CcOut, f64> = BTreeMap::new();
+        let n = self.fight.numbers(self.attack, self.defence, fear_failed);
+        let (att, def) = pools(&self.fight, &n, self.attack);
+        let mut def_law: BTreeMap<u8, f64> = BTreeMap::new();
+        for (po, p) in def.law() {
+            *def_law.entry(po.kept).or_insert(0.0) += p;
+        }
+        for (pa, p1) in att.law() {
+            for (&dk, &p2) in &def_law {
+                let o = self.base(
+                    &n,
+                    fear_failed,
+                    pa.kept,
+                    pa.critical_pass,
+                    pa.critical_fail,
+                    dk,
+                );
+                let bunt = self.attack == Attack::Bunt && o.hits > 0;
+                let deflect = self.defence == Defence::Deflect && dk.min(o.hits) > 0;
+                let mut breaks = vec![(o, 1.0)];
+                if bunt {
+                    breaks = breaks
+                        .into_iter()
+                        .flat_map(|(o, p)| {
+                            [
+                                (
+                                    CcOut {
+                                        attacker_weapon_breaks: true,
+                                        ..o
+                                    },
+                                    p / 6.0,
+                                ),
+                                (o, p * 5.0 / 6.0),
+                            ]
+                        })
+                        .collect();
+                }
+                if deflect {
+                    breaks = breaks
+                        .into_iter()
+                        .flat_map(|(o, p)| {
+                            [
+                                (
+                                    CcOut {
+                                        defender_weapon_breaks: true,
+                                        ..o
+                                    },
+                                    p / 6.0,
+                                ),
+                                (o, p * 5.0 / 6.0),
+                            ]
+                        })
+                        .collect();
+                }
+                for (o, p3) in breaks {
+                    let (dice, target) = self.wound_roll(&n, o.critical_fail, o.left);
+                    let pw = p_meets(target, self.fight.reading);
+                    for (passes, p4) in binomial(dice, pw).into_iter().enumerate() {
+                        let o = self.finish(&n, o, passes as u32);
+                        *out.entry(o).or_insert(0.0) += p1 * p2 * p3 * p4;
                     }
                 }
             }
@@ -535,6 +571,11 @@ impl Exchange {
             Dread::None => false,
             _ => !super::dice::attribute_check(dice, self.fight.will_dice(), 6, self.fight.reading),
         };
+        self.roll_given(dice, fear_failed)
+    }
+
+    /// The attack on real dice once the fear test is known.
+    pub fn roll_given<R: Roller>(&self, dice: &mut R, fear_failed: bool) -> CcOut {
         let n = self.fight.numbers(self.attack, self.defence, fear_failed);
         let (att, def) = pools(&self.fight, &n, self.attack);
         let pa = att.roll(dice);
@@ -553,8 +594,8 @@ impl Exchange {
         if self.defence == Defence::Deflect && dk.min(o.hits) > 0 {
             o.defender_weapon_breaks = dice.d6() == 6;
         }
-        let wd = self.wound_dice(o.critical_fail, o.left);
-        let passes = count_passes(dice, wd, n.to_wound, self.fight.reading);
+        let (wd, target) = self.wound_roll(&n, o.critical_fail, o.left);
+        let passes = count_passes(dice, wd, target, self.fight.reading);
         self.finish(&n, o, passes)
     }
 
@@ -684,6 +725,13 @@ pub const METRICS: [MetricDecl; 18] = [
     MetricDecl::probability("wounds={k}", "P({k} wounds)", "P(exactly k wounds)"),
 ];
 
+/// The attacker's own wounds after a critical fail.
+pub const OWN_WOUNDS: MetricDecl = MetricDecl::mean(
+    "mean_own_wounds",
+    "mean wounds on the attacker's own unit",
+    "critical fail (every to-hit die a 1): the dice the attack could keep (CC, at most Str) roll to wound against the attacker's own Body + save",
+);
+
 /// Constant metrics: whether this pair is a best reply.
 pub const BEST: [MetricDecl; 2] = [
     MetricDecl::probability(
@@ -700,7 +748,12 @@ pub const BEST: [MetricDecl; 2] = [
 
 /// The scenario's metric catalogue.
 pub fn metric_catalog() -> Vec<MetricDecl> {
-    METRICS.iter().chain(BEST.iter()).copied().collect()
+    METRICS
+        .iter()
+        .chain(std::iter::once(&OWN_WOUNDS))
+        .chain(BEST.iter())
+        .copied()
+        .collect()
 }
 
 /// The close-combat rule with its metric handles.
@@ -710,6 +763,7 @@ pub struct CloseRule {
     list: MetricList,
     m: Vec<Metric>,
     wounds: Vec<Metric>,
+    own: Metric,
     best: [(Metric, bool); 2],
 }
 
@@ -758,6 +812,7 @@ impl Outcomes for CloseRule {
             sink.record(*h, v);
         }
         sink.record(self.wounds[usize::from(o.wounds)], 1);
+        sink.record(self.own, u64::from(o.own_wounds));
         for (h, v) in self.best {
             sink.record(h, u64::from(v));
         }
@@ -827,9 +882,21 @@ fn side_params(prefix: &str, who: &str) -> Vec<ParamDecl> {
     ]
 }
 
-/// Parameters shared by the close-combat scenarios: both sides and the
-/// situation.
+/// Parameters shared by the close-combat scenarios: both sides, the
+/// situation and the payoff.
 pub fn game_params() -> Vec<ParamDecl> {
+    let mut p = situation_params();
+    p.push(
+        ParamDecl::choice("payoff", &["mean_wounds", "p_wound"])
+            .default("mean_wounds")
+            .about("what the attacker maximises and the defender minimises")
+            .seed("Step 4: Defender: Choose defense type"),
+    );
+    p
+}
+
+/// Both sides and the situation (who initiated or charged, fear).
+pub fn situation_params() -> Vec<ParamDecl> {
     let mut p = side_params("attacker", "the attacker");
     p.extend(side_params("defender", "the defender"));
     p.extend([
@@ -846,10 +913,6 @@ pub fn game_params() -> Vec<ParamDecl> {
             .default("nothing")
             .about("fear: the defender tests WILL against 6 or its CC is halved for the first attack; pure horror: with WILL halved")
             .seed("Chapter 6: Fear; Pure horror"),
-        ParamDecl::choice("payoff", &["mean_wounds", "p_wound"])
-            .default("mean_wounds")
-            .about("what the attacker maximises and the defender minimises")
-            .seed("Step 4: Defender: Choose defense type"),
     ]);
     p
 }
@@ -997,6 +1060,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let mut list = MetricList::new();
     let m: Vec<Metric> = METRICS[..17].iter().map(|d| list.add(d)).collect();
     let wounds = list.family(&METRICS[17], 0..=max_w.max(0));
+    let own = list.add(&OWN_WOUNDS);
     let best = [
         (list.add(&BEST[0]), best_def),
         (list.add(&BEST[1]), best_att),
@@ -1007,6 +1071,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         list,
         m,
         wounds,
+        own,
         best,
     })))
 }

@@ -4,10 +4,16 @@
 //! Solved exactly by the simplex method on the small matrix (Bland's rule,
 //! so it cannot cycle), checked against brute force over every square
 //! sub-game (Shapley-Snow kernels) and by the optimality certificate.
+//! The `per_ap` payoff plays each pair as a whole fight over the
+//! attacker's AP ([`super::fight`]): attacks at 1 AP, extra wounds at 2, 3,
+//! ... AP, broken weapons and free attacks included, the expected wounds
+//! divided by the AP.
 
-use super::close::{Exchange, choices, fight_of, payoff_is_p};
+use super::close::{Exchange, choices, fight_of, situation_params};
+use super::fight::{Plan, plan_of, plan_params};
 use super::model::{OutcomeModel, Outcomes};
 use crate::dice::{Metric, MetricSink, Roller};
+use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 
 /// A solved zero-sum game: the row player maximises.
@@ -121,7 +127,7 @@ pub fn guarantees(a: &[Vec<f64>], x: &[f64], y: &[f64]) -> (f64, f64) {
 }
 
 /// Every metric of the game scenario.
-pub const METRICS: [MetricDecl; 4] = [
+pub const METRICS: [MetricDecl; 5] = [
     MetricDecl::mean(
         "value_mean_wounds",
         "game value (mean wounds)",
@@ -142,7 +148,36 @@ pub const METRICS: [MetricDecl; 4] = [
         "P(defence {k})",
         "the defender's optimal mixed strategy: how often it plays defence k",
     ),
+    MetricDecl::mean(
+        "value_wounds_per_ap",
+        "game value (wounds per AP)",
+        "payoff per_ap: expected wounds of a whole fight over the attacker's AP, divided by those AP, under both optimal mixed strategies",
+    ),
 ];
+
+/// What the attacker maximises and the defender minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payoff {
+    /// Expected wounds of one attack (every extra wound's AP paid).
+    MeanWounds,
+    /// P(at least one wound) of one attack.
+    PWound,
+    /// Expected wounds of a fight over the attacker's AP, per AP.
+    PerAp,
+}
+
+/// Parameters of the game scenario.
+pub fn params() -> Vec<ParamDecl> {
+    let mut p = situation_params();
+    p.push(
+        ParamDecl::choice("payoff", &["mean_wounds", "p_wound", "per_ap"])
+            .default("mean_wounds")
+            .about("what the attacker maximises and the defender minimises: one attack's expected wounds or P(wound), or per_ap: a whole fight's expected wounds per AP (AP costs, broken weapons and free attacks included)")
+            .seed("Step 4: Defender: Choose defense type; Multiple wounds"),
+    );
+    p.extend(plan_params(false));
+    p
+}
 
 /// The scenario's metric catalogue.
 pub fn metric_catalog() -> Vec<MetricDecl> {
@@ -152,8 +187,10 @@ pub fn metric_catalog() -> Vec<MetricDecl> {
 /// The game between two stat lines: optimal mixes played out.
 pub struct GameRule {
     exchanges: Vec<Vec<Exchange>>,
+    /// The whole fights of the `per_ap` payoff.
+    plans: Option<Vec<Vec<Plan>>>,
     solution: Solution,
-    by_p: bool,
+    payoff: Payoff,
     list: MetricList,
     value: Metric,
     attacks: Vec<Metric>,
@@ -166,6 +203,9 @@ pub struct Play {
     attack: usize,
     defence: usize,
     wounds: u8,
+    /// `per_ap`: the wounds count towards the value (a draw of 1 in the
+    /// AP, so the value's mean is the wounds per AP).
+    share: bool,
 }
 
 /// A uniform draw in [0, 1) from 48 bits of dice.
@@ -198,11 +238,24 @@ impl Outcomes for GameRule {
     fn sample<R: Roller>(&self, dice: &mut R) -> Play {
         let attack = pick(&self.solution.rows, uniform(dice));
         let defence = pick(&self.solution.cols, uniform(dice));
-        let wounds = self.exchanges[attack][defence].roll(dice).wounds;
-        Play {
-            attack,
-            defence,
-            wounds,
+        match &self.plans {
+            Some(plans) => {
+                let plan = &plans[attack][defence];
+                let wounds = plan.roll(dice).def_wounds;
+                let share = dice.roll(u32::from(plan.attacker_ap)) == 1;
+                Play {
+                    attack,
+                    defence,
+                    wounds,
+                    share,
+                }
+            }
+            None => Play {
+                attack,
+                defence,
+                wounds: self.exchanges[attack][defence].roll(dice).wounds,
+                share: false,
+            },
         }
     }
 
@@ -213,15 +266,23 @@ impl Outcomes for GameRule {
                 if *px == 0.0 || *py == 0.0 {
                     continue;
                 }
+                let play = |wounds, share| Play {
+                    attack,
+                    defence,
+                    wounds,
+                    share,
+                };
+                if let Some(plans) = &self.plans {
+                    let plan = &plans[attack][defence];
+                    let q = 1.0 / f64::from(plan.attacker_ap);
+                    for (s, p) in plan.law() {
+                        out.push((play(s.def_wounds, true), px * py * p * q));
+                        out.push((play(s.def_wounds, false), px * py * p * (1.0 - q)));
+                    }
+                    continue;
+                }
                 for (o, p) in self.exchanges[attack][defence].law() {
-                    out.push((
-                        Play {
-                            attack,
-                            defence,
-                            wounds: o.wounds,
-                        },
-                        px * py * p,
-                    ));
+                    out.push((play(o.wounds, false), px * py * p));
                 }
             }
         }
@@ -229,10 +290,10 @@ impl Outcomes for GameRule {
     }
 
     fn record(&self, o: &Play, sink: &mut impl MetricSink) {
-        let v = if self.by_p {
-            u64::from(o.wounds > 0)
-        } else {
-            u64::from(o.wounds)
+        let v = match self.payoff {
+            Payoff::PWound => u64::from(o.wounds > 0),
+            Payoff::MeanWounds => u64::from(o.wounds),
+            Payoff::PerAp => u64::from(if o.share { o.wounds } else { 0 }),
         };
         sink.record(self.value, v);
         sink.record(self.attacks[o.attack], 1);
@@ -278,21 +339,75 @@ pub fn exchanges(
         .collect()
 }
 
+/// The whole fights of every attack against every defence.
+pub fn plans(
+    p: &Params,
+    fight: &super::close::Fight,
+    attacks: &[(super::close::Attack, &str)],
+    defences: &[(super::close::Defence, &str)],
+) -> Result<Vec<Vec<Plan>>, ParamError> {
+    attacks
+        .iter()
+        .map(|(a, _)| {
+            defences
+                .iter()
+                .map(|(d, _)| plan_of(p, *fight, *a, *d))
+                .collect()
+        })
+        .collect()
+}
+
+/// The `per_ap` payoff matrix: each fight's expected wounds per AP.
+pub fn per_ap_matrix(plans: &[Vec<Plan>]) -> Vec<Vec<f64>> {
+    plans
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|plan| plan.mean_defender_wounds() / f64::from(plan.attacker_ap))
+                .collect()
+        })
+        .collect()
+}
+
 /// Builds the game model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let fight = fight_of(p, v)?;
-    let by_p = payoff_is_p(p)?;
+    let payoff = match p.need_word("payoff")?.as_str() {
+        "p_wound" => Payoff::PWound,
+        "per_ap" => Payoff::PerAp,
+        _ => Payoff::MeanWounds,
+    };
+    let fight_param = plan_params(false).into_iter().find(|d| p.has(&d.name));
+    if let (true, Some(d)) = (payoff != Payoff::PerAp, fight_param) {
+        return Err(ParamError::new(
+            d.name,
+            "a fight's parameter: only with payoff = \"per_ap\" (one attack's payoff spends no AP)",
+        ));
+    }
     let (attacks, defences) = choices(&fight);
     let exchanges = exchanges(&fight, &attacks, &defences);
-    let solution = solve(&payoff_matrix(&exchanges, by_p));
+    let (plans, matrix) = if payoff == Payoff::PerAp {
+        let plans = plans(p, &fight, &attacks, &defences)?;
+        let matrix = per_ap_matrix(&plans);
+        (Some(plans), matrix)
+    } else {
+        let m = payoff_matrix(&exchanges, payoff == Payoff::PWound);
+        (None, m)
+    };
+    let solution = solve(&matrix);
     let mut list = MetricList::new();
-    let value = list.add(if by_p { &METRICS[1] } else { &METRICS[0] });
+    let value = list.add(match payoff {
+        Payoff::PWound => &METRICS[1],
+        Payoff::MeanWounds => &METRICS[0],
+        Payoff::PerAp => &METRICS[4],
+    });
     let attacks = list.family(&METRICS[2], attacks.iter().map(|x| x.1));
     let defences = list.family(&METRICS[3], defences.iter().map(|x| x.1));
     Ok(Box::new(OutcomeModel(GameRule {
         exchanges,
+        plans,
         solution,
-        by_p,
+        payoff,
         list,
         value,
         attacks,
@@ -314,6 +429,17 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
         ("defender_weapon", "knife"),
         ("defender_ranged_weapon", "true"),
         ("payoff", "p_wound"),
+    ],
+    &[
+        ("attacker", "average_joe"),
+        ("attacker_cc", "3"),
+        ("attacker_ranged_weapon", "true"),
+        ("defender", "average_joe"),
+        ("defender_ranged_weapon", "true"),
+        ("payoff", "per_ap"),
+        ("attacker_ap", "5"),
+        ("defender_ap", "3"),
+        ("charged", "true"),
     ],
 ];
 

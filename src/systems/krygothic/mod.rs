@@ -6,6 +6,7 @@
 
 pub mod close;
 pub mod dice;
+pub mod fight;
 pub mod game;
 pub mod model;
 pub mod psych;
@@ -59,7 +60,7 @@ pub static RULES: RuleSet = RuleSet {
             about: "one ranged attack: to hit, keep up to K, wound, criticals, by range and fire mode",
             seed_section: "Chapter 5: Ranged Weapons; Roll to hit; Roll to wound; Choose Attack Type; Suppressive fire; Model direction; Chapter 4: Critical passes and fails",
             params: ranged_params,
-            metrics: || ranged::METRICS.to_vec(),
+            metrics: ranged::metric_catalog,
             build: build_ranged,
             test_points: &[
                 &[
@@ -122,10 +123,19 @@ pub static RULES: RuleSet = RuleSet {
             name: "close_combat_game",
             about: "attack type against defence type as a zero-sum game: optimal mixed strategies and the value",
             seed_section: "Chapter 4: Step 2 (Choose an attack), Step 4 (Choose defense type)",
-            params: close::game_params,
+            params: game::params,
             metrics: game::metric_catalog,
             build: game::build,
             test_points: game::TEST_POINTS,
+        },
+        Scenario {
+            name: "close_combat_fight",
+            about: "a close-combat fight over the attacker's AP: attacks at 1 AP, extra wounds at 2, 3, ... AP, counter attacks fought, weapons breaking, fear's freeze",
+            seed_section: "Chapter 4: Steps for Close Combat; Multiple wounds; Critical passes and fails; Chapter 3: CC attacks; Chapter 6: Fear",
+            params: fight::params,
+            metrics: || fight::METRICS.to_vec(),
+            build: fight::build,
+            test_points: fight::TEST_POINTS,
         },
         Scenario {
             name: "pinning",
@@ -443,6 +453,12 @@ fn ranged_params() -> Vec<ParamDecl> {
             .required()
             .about("the firer's RC: dice rolled to hit")
             .seed(RC),
+        ParamDecl::int("firer_body", 0, 30)
+            .about("the firer's Body: a critical fail's damage rolls against it (own-wound metrics only when given)")
+            .seed("Chapter 4: Critical passes and fails"),
+        ParamDecl::int("firer_armour", 0, 30)
+            .about("the firer's armour bonus (with firer_body; 0 when not given)")
+            .seed("Chapter 4: Critical passes and fails"),
         ParamDecl::preset("weapon", "weapon", "weapon_")
             .about("a weapon preset from the seed, or custom")
             .seed("Chapter 5: Ranged Weapons"),
@@ -473,7 +489,7 @@ fn ranged_params() -> Vec<ParamDecl> {
             .seed("SR (Short Range); LR (Long Range)"),
         ParamDecl::choice("fire_mode", &["standard", "snap", "aimed", "suppressive"])
             .default("standard")
-            .about("snap -2 RC and two attacks; aimed +2 RC (+2 AP); suppressive +2 RC, wounds only on a critical pass")
+            .about("the fire mode; snap: -2 RC and two attacks; aimed: +2 RC (+2 AP); suppressive: +2 RC, wounds only on a critical pass")
             .seed("Choose Attack Type"),
         ParamDecl::preset("target", "unit", "target_")
             .about("the target's stat line (a unit preset) or custom")
@@ -555,6 +571,16 @@ pub fn shot_of(p: &Params, v: &Params) -> Result<Shot, ParamError> {
         wound_by,
         fire_ap: p.need_int("fire_ap")? as i32,
         ap_budget: p.int("ap_budget")?.map(|b| b as i32),
+        firer: match (p.int("firer_body")?, p.int("firer_armour")?) {
+            (Some(b), a) => Some((b as i32, a.unwrap_or(0) as i32)),
+            (None, Some(_)) => {
+                return Err(ParamError::new(
+                    "firer_armour",
+                    "the firer's armour needs its Body: set firer_body (or firer = a unit preset)",
+                ));
+            }
+            (None, None) => None,
+        },
     })
 }
 
@@ -581,7 +607,9 @@ fn build_ranged(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
             ),
         ));
     }
-    Ok(Box::new(OutcomeModel(RangedRule::new(shot))))
+    Ok(Box::new(OutcomeModel(
+        RangedRule::new(shot).with_best_mode(),
+    )))
 }
 
 #[cfg(test)]

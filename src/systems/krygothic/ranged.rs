@@ -104,6 +104,9 @@ pub struct Shot {
     /// AP spent on this fire mode, if the question is what a budget buys
     /// (otherwise one shot: two attacks for a snap shot).
     pub ap_budget: Option<i32>,
+    /// The firer's own Body and armour, if given: what a critical fail's
+    /// damage rolls against ("all damage is done to your own unit").
+    pub firer: Option<(i32, i32)>,
 }
 
 /// A shot with its modifiers applied.
@@ -127,6 +130,12 @@ pub struct Resolved {
     pub cap: i32,
     /// Wound rolls only on a critical pass.
     pub criticals_only: bool,
+    /// The wound target of the firer's own unit after a critical fail
+    /// (its Body + armour less the same number as the target's), if the
+    /// firer's Body is given.
+    pub own_to_wound: Option<i32>,
+    /// AP the attacks cost (shots times the AP of one).
+    pub ap_spent: i32,
 }
 
 impl Shot {
@@ -145,16 +154,20 @@ impl Shot {
         self.fire_ap + if self.mode == FireMode::Aimed { 2 } else { 0 }
     }
 
+    /// Shots made: one, or as many as the AP budget pays for.
+    pub fn shots(&self) -> i32 {
+        match self.ap_budget {
+            None => 1,
+            Some(b) if self.cost() <= 0 => b.max(0),
+            Some(b) => b / self.cost(),
+        }
+    }
+
     /// Attacks made: one shot (two attacks for a snap shot), or as many
     /// shots as the AP budget pays for.
     pub fn attacks(&self) -> u8 {
         let per_shot = if self.mode == FireMode::Snap { 2 } else { 1 };
-        let shots = match self.ap_budget {
-            None => 1,
-            Some(b) if self.cost() <= 0 => b.max(0),
-            Some(b) => b / self.cost(),
-        };
-        (shots * per_shot).clamp(0, 120) as u8
+        (self.shots() * per_shot).clamp(0, 120) as u8
     }
 
     /// The shot's numbers after every modifier.
@@ -186,6 +199,11 @@ impl Shot {
         } else {
             self.armour
         };
+        // the firer's own unit is not flanked by its own shot
+        let own_reducer = match self.wound_by {
+            WoundBy::KValue => w.damage,
+            WoundBy::Strength => w.strength,
+        };
         Resolved {
             can_shoot: keep > 0 && self.attacks() > 0,
             attacks: self.attacks(),
@@ -195,6 +213,8 @@ impl Shot {
             to_wound: self.body + armour - reducer,
             cap: cap.max(0),
             criticals_only: self.mode == FireMode::Suppressive,
+            own_to_wound: self.firer.map(|(b, a)| b + a - own_reducer),
+            ap_spent: self.shots() * self.cost(),
         }
     }
 }
@@ -210,6 +230,12 @@ pub struct ShotOut {
     pub critical_pass: bool,
     /// A critical fail in some attack.
     pub critical_fail: bool,
+    /// Wounds on the firer's own unit from critical fails.
+    pub own_wounds: u8,
+    /// This trial's wounds count towards "wounds per AP": drawn with
+    /// probability 1 / (AP spent), so the mean of the counted wounds is the
+    /// expected wounds divided by the AP spent.
+    pub per_ap_share: bool,
 }
 
 impl ShotOut {
@@ -219,6 +245,8 @@ impl ShotOut {
             wounds: self.wounds + o.wounds,
             critical_pass: self.critical_pass || o.critical_pass,
             critical_fail: self.critical_fail || o.critical_fail,
+            own_wounds: self.own_wounds + o.own_wounds,
+            per_ap_share: false,
         }
     }
 }
@@ -256,6 +284,78 @@ pub const METRICS: [MetricDecl; 9] = [
     MetricDecl::probability("hits={k}", "P({k} hits)", "P(exactly k to-hit dice kept)"),
 ];
 
+/// Fire modes per AP: the expected wounds per AP spent, and whether this
+/// mode is the best of snap, standard and aimed here.
+pub const PER_AP_METRICS: [MetricDecl; 2] = [
+    MetricDecl::mean(
+        "wounds_per_ap",
+        "wounds per AP",
+        "expected wounds divided by the AP the attacks cost (0 out of reach)",
+    ),
+    MetricDecl::probability(
+        "is_best_mode",
+        "best fire mode (1/0)",
+        "1 when this mode gives the most wounds per AP of snap, standard and aimed at this range and target (0 out of reach, or suppressive)",
+    ),
+];
+
+/// The firer's own wounds after a critical fail (when its Body is given).
+pub const OWN_METRICS: [MetricDecl; 2] = [
+    MetricDecl::mean(
+        "mean_own_wounds",
+        "mean wounds on the firer's own unit",
+        "critical fail (all 1s): the dice the weapon could keep roll to wound against the firer's own Body + armour, capped at S",
+    ),
+    MetricDecl::probability(
+        "p_own_wound",
+        "P(firer's own unit wounded)",
+        "P(a critical fail wounds the firer's own unit)",
+    ),
+];
+
+/// Every metric a ranged model may report, in order.
+pub fn metric_catalog() -> Vec<MetricDecl> {
+    METRICS
+        .iter()
+        .chain(&PER_AP_METRICS)
+        .chain(&OWN_METRICS)
+        .copied()
+        .collect()
+}
+
+/// Expected wounds per AP spent of `shot` (0 when it cannot shoot).
+pub fn wounds_per_ap(shot: &Shot) -> f64 {
+    let rule = RangedRule::new(*shot);
+    if !rule.r.can_shoot || rule.r.ap_spent <= 0 {
+        return 0.0;
+    }
+    let mean: f64 = rule
+        .law()
+        .iter()
+        .map(|(o, p)| f64::from(o.wounds) * p)
+        .sum();
+    mean / f64::from(rule.r.ap_spent)
+}
+
+/// Whether `shot`'s mode gives the most wounds per AP of snap, standard
+/// and aimed (one shot of each, the rest of the shot the same).
+pub fn is_best_mode(shot: &Shot) -> bool {
+    if shot.mode == FireMode::Suppressive || !shot.resolve().can_shoot {
+        return false;
+    }
+    let of = |mode| {
+        wounds_per_ap(&Shot {
+            mode,
+            ap_budget: None,
+            ..*shot
+        })
+    };
+    let here = of(shot.mode);
+    [FireMode::Snap, FireMode::Standard, FireMode::Aimed]
+        .into_iter()
+        .all(|m| of(m) <= here + 1e-12)
+}
+
 /// The ranged rule with its metric handles.
 pub struct RangedRule {
     shot: Shot,
@@ -265,6 +365,9 @@ pub struct RangedRule {
     m: [Metric; 7],
     wounds: Vec<Metric>,
     hits: Vec<Metric>,
+    per_ap: Metric,
+    best: (Metric, bool),
+    own: Option<[Metric; 2]>,
 }
 
 impl RangedRule {
@@ -284,6 +387,11 @@ impl RangedRule {
         let per = i32::from(pool.keep).min(r.cap) * 2;
         let wounds = list.family(wounds, 0..=per * i32::from(r.attacks));
         let hits = list.family(hits, 0..=i32::from(pool.keep) * i32::from(r.attacks));
+        let per_ap = list.add(&PER_AP_METRICS[0]);
+        let best = (list.add(&PER_AP_METRICS[1]), false);
+        let own = r
+            .own_to_wound
+            .map(|_| [list.add(&OWN_METRICS[0]), list.add(&OWN_METRICS[1])]);
         RangedRule {
             shot,
             r,
@@ -292,12 +400,31 @@ impl RangedRule {
             m,
             wounds,
             hits,
+            per_ap,
+            best,
+            own,
         }
     }
 
     /// The shot after modifiers.
     pub fn resolved(&self) -> Resolved {
         self.r
+    }
+
+    /// The rule reporting whether its mode is the best per AP (computed
+    /// once, when the model is built).
+    pub fn with_best_mode(mut self) -> Self {
+        self.best.1 = is_best_mode(&self.shot);
+        self
+    }
+
+    /// The own-damage roll of a critical fail: the dice the weapon could
+    /// keep and their target, or none.
+    fn own_roll(&self, po: PoolOut) -> Option<(u32, i32)> {
+        match (po.critical_fail, self.r.own_to_wound) {
+            (true, Some(t)) => Some((self.r.dice.min(self.r.keep).max(0) as u32, t)),
+            _ => None,
+        }
     }
 
     /// Wounds from `passes` passing wound dice of an attack.
@@ -323,11 +450,17 @@ impl RangedRule {
         let po = self.pool.roll(dice);
         let n = self.wound_dice(po);
         let passes = count_passes(dice, n, self.r.to_wound, self.shot.reading);
+        let own = match self.own_roll(po) {
+            Some((n, t)) => count_passes(dice, n, t, self.shot.reading).min(self.r.cap as u32),
+            None => 0,
+        };
         ShotOut {
             hits: po.kept,
             wounds: self.wounds_of(po, passes),
             critical_pass: po.critical_pass,
             critical_fail: po.critical_fail,
+            own_wounds: own as u8,
+            per_ap_share: false,
         }
     }
 
@@ -337,14 +470,22 @@ impl RangedRule {
         let mut out: BTreeMap<ShotOut, f64> = BTreeMap::new();
         for (po, p) in self.pool.law() {
             let n = self.wound_dice(po);
+            let own: Vec<f64> = match self.own_roll(po) {
+                Some((n, t)) => binomial(n, p_meets(t, self.shot.reading)),
+                None => vec![1.0],
+            };
             for (passes, q) in binomial(n, pw).into_iter().enumerate() {
-                let o = ShotOut {
-                    hits: po.kept,
-                    wounds: self.wounds_of(po, passes as u32),
-                    critical_pass: po.critical_pass,
-                    critical_fail: po.critical_fail,
-                };
-                *out.entry(o).or_insert(0.0) += p * q;
+                for (own_passes, r) in own.iter().enumerate() {
+                    let o = ShotOut {
+                        hits: po.kept,
+                        wounds: self.wounds_of(po, passes as u32),
+                        critical_pass: po.critical_pass,
+                        critical_fail: po.critical_fail,
+                        own_wounds: own_passes.min(self.r.cap.max(0) as usize) as u8,
+                        per_ap_share: false,
+                    };
+                    *out.entry(o).or_insert(0.0) += p * q * r;
+                }
             }
         }
         out.into_iter().collect()
@@ -366,6 +507,7 @@ impl Outcomes for RangedRule {
         for _ in 1..self.r.attacks {
             o = o.plus(self.attack(dice));
         }
+        o.per_ap_share = dice.roll(self.r.ap_spent.max(1) as u32) == 1;
         o
     }
 
@@ -384,7 +526,23 @@ impl Outcomes for RangedRule {
             }
             all = next.into_iter().collect();
         }
-        all
+        // the share of one AP: a draw of 1 in the AP spent
+        let q = 1.0 / f64::from(self.r.ap_spent.max(1));
+        all.into_iter()
+            .flat_map(|(o, p)| {
+                [
+                    (
+                        ShotOut {
+                            per_ap_share: true,
+                            ..o
+                        },
+                        p * q,
+                    ),
+                    (o, p * (1.0 - q)),
+                ]
+            })
+            .filter(|x| x.1 > 0.0)
+            .collect()
     }
 
     fn record(&self, o: &ShotOut, sink: &mut impl MetricSink) {
@@ -398,6 +556,13 @@ impl Outcomes for RangedRule {
         sink.record(cfail, u64::from(o.critical_fail));
         sink.record(self.wounds[usize::from(o.wounds)], 1);
         sink.record(self.hits[usize::from(o.hits)], 1);
+        let counted = self.r.can_shoot && o.per_ap_share;
+        sink.record(self.per_ap, if counted { u64::from(o.wounds) } else { 0 });
+        sink.record(self.best.0, u64::from(self.best.1));
+        if let Some([mean, any]) = self.own {
+            sink.record(mean, u64::from(o.own_wounds));
+            sink.record(any, u64::from(o.own_wounds > 0));
+        }
     }
 }
 
@@ -445,6 +610,7 @@ pub(crate) mod tests {
             wound_by: WoundBy::KValue,
             fire_ap: 2,
             ap_budget: None,
+            firer: None,
         }
     }
 
@@ -546,6 +712,80 @@ pub(crate) mod tests {
         assert!(!s.resolve().can_shoot);
     }
 
+    /// "If at any point you roll all 1's for you're to hit roll, all
+    /// damage is done to your own unit": the pistol's three dice all 1s,
+    /// then its three dice against the firer's own Body 2 + 0 - 2, capped
+    /// at S1; the target takes nothing.
+    #[test]
+    fn a_critical_fail_wounds_the_firer() {
+        let mut s = shot(3, 4.0, Reading::Table);
+        s.firer = Some((2, 0));
+        let rule = RangedRule::new(s);
+        assert_eq!(rule.r.own_to_wound, Some(0));
+        let o = rule.attack(&mut Script(vec![1, 1, 1, 4, 2, 5], 0));
+        assert!(o.critical_fail);
+        assert_eq!((o.wounds, o.own_wounds), (0, 1));
+        // against Body 5 + armour 1 - 2 = 4: one die of 4 passes
+        s.firer = Some((5, 1));
+        let rule = RangedRule::new(s);
+        let o = rule.attack(&mut Script(vec![1, 1, 1, 3, 4, 1], 0));
+        assert_eq!(o.own_wounds, 1);
+        let o = rule.attack(&mut Script(vec![1, 1, 1, 3, 3, 1], 0));
+        assert_eq!(o.own_wounds, 0);
+        // exactly: P(all 1s) x P(a die of three meets 4)
+        let own: f64 = rule
+            .law()
+            .iter()
+            .map(|(o, p)| f64::from(o.own_wounds) * p)
+            .sum();
+        let expect = (1.0f64 / 6.0).powi(3) * (1.0 - 0.5f64.powi(3));
+        assert!((own - expect).abs() < 1e-15, "{own} vs {expect}");
+    }
+
+    /// Wounds per AP: a standard shot's wounds over its 2 AP, a snap
+    /// shot's two attacks over 2 AP, an aimed shot's over 4; a budget buys
+    /// more shots at the same rate.
+    #[test]
+    fn wounds_per_ap_and_the_best_mode() {
+        let mean = |s: &Shot| -> f64 {
+            RangedRule::new(*s)
+                .law()
+                .iter()
+                .map(|(o, p)| f64::from(o.wounds) * p)
+                .sum()
+        };
+        let mut s = shot(3, 4.0, Reading::Table);
+        let mut rates = Vec::new();
+        for (mode, ap) in [
+            (FireMode::Snap, 2.0),
+            (FireMode::Standard, 2.0),
+            (FireMode::Aimed, 4.0),
+        ] {
+            s.mode = mode;
+            s.ap_budget = None;
+            let rate = wounds_per_ap(&s);
+            assert!((rate - mean(&s) / ap).abs() < 1e-15, "{mode:?}");
+            s.ap_budget = Some(8);
+            assert!((wounds_per_ap(&s) - rate).abs() < 1e-12, "{mode:?}");
+            rates.push(rate);
+        }
+        let best = rates.iter().cloned().fold(f64::MIN, f64::max);
+        for (i, mode) in [FireMode::Snap, FireMode::Standard, FireMode::Aimed]
+            .into_iter()
+            .enumerate()
+        {
+            s.mode = mode;
+            assert_eq!(is_best_mode(&s), rates[i] == best, "{mode:?}");
+        }
+        assert_eq!(rates.iter().filter(|r| **r == best).count(), 1);
+        // out of reach: no mode is best
+        let far = Shot {
+            range: 9.0,
+            ..shot(3, 4.0, Reading::Table)
+        };
+        assert!(!is_best_mode(&far) && wounds_per_ap(&far) == 0.0);
+    }
+
     #[test]
     fn exact_law_matches_enumerating_every_roll() {
         use crate::dice::enumerate;
@@ -554,6 +794,7 @@ pub(crate) mod tests {
                 let mut s = shot(2, 6.0, reading);
                 s.mode = mode;
                 s.armour = 5; // wound target 6
+                s.firer = Some((2, 1)); // own target 1: every die passes
                 let rule = RangedRule::new(s);
                 let law = rule.law();
                 let brute = enumerate(1 << 22, |r| rule.sample(r)).unwrap();
