@@ -11,6 +11,7 @@
 
 pub mod attack;
 pub mod check;
+mod counted;
 pub mod damage;
 pub mod healing;
 pub mod rules;

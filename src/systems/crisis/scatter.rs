@@ -3,6 +3,7 @@
 //! squares as the throw's range increment. From the landing square follow
 //! who the blast still catches: the target, the thrower, a bystander.
 
+use super::counted::CountedSteps;
 use super::rules::{Cover, Grid, NORMAL_DIFFICULTY, SkillRoll, Square};
 use super::{roll_params, skill_roll};
 use crate::dice::{Metric, MetricSink, Roller};
@@ -218,7 +219,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     let from_thrower = thrower.map_or_else(Vec::new, |t| {
         list.family(from_thrower, 0..=grid.distance(t, (0, 0)) + increment)
     });
-    Ok(Box::new(StepModel::new(Scatter {
+    Ok(Box::new(CountedSteps(StepModel::new(Scatter {
         roll,
         bonus,
         hittable,
@@ -234,7 +235,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
         bystander_caught,
         landed,
         from_thrower,
-    })))
+    }))))
 }
 
 #[cfg(test)]
