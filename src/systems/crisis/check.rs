@@ -1,6 +1,7 @@
 //! Skill checks against the difficulty ladder (with Extras), contests
 //! (dodging an area attack) and turn order.
 
+use super::counted::CountedTotals;
 use super::rules::{SkillRoll, asset_list, difficulty_param, modifier, read_difficulty};
 use super::{roll_params, skill_roll};
 use crate::dice::{Metric, MetricSink, Roller};
@@ -148,17 +149,22 @@ pub fn build_check(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Par
     let mut extras = list.family(exactly, 0..=EXTRAS_SHOWN);
     extras.push(list.add_k(beyond, EXTRAS_SHOWN));
     let win = opponent.map(|_| list.add(win));
-    Ok(Box::new(StepModel::new(Check {
-        roll,
-        bonus,
-        difficulty: read_difficulty(p, "difficulty")?,
-        opponent,
-        list,
-        success,
-        mean_extras,
-        extras,
-        win,
-    })))
+    Ok(Box::new(CountedTotals {
+        roll: roll.clone(),
+        rolls: if opponent.is_some() { 2 } else { 1 },
+        bonus: (bonus, opponent.unwrap_or(0)),
+        model: StepModel::new(Check {
+            roll,
+            bonus,
+            difficulty: read_difficulty(p, "difficulty")?,
+            opponent,
+            list,
+            success,
+            mean_extras,
+            extras,
+            win,
+        }),
+    }))
 }
 
 /// Parameters of the turn-order scenario.
@@ -273,16 +279,24 @@ pub fn build_turn_order(p: &Params, _variants: &Params) -> Result<Box<dyn Model>
     let first = list.add(first);
     let tie = list.add(tie);
     let turns_first = list.family(turns, 0..=2);
-    Ok(Box::new(StepModel::new(TurnOrder {
-        roll: skill_roll(p)?,
-        pc: p.need_int("pc_mind")? + p.need_int("pc_circumstance")?,
-        npc: p.need_int("npc_mind")? + p.need_int("npc_circumstance")?,
-        surprise: p.need_word("surprise")?,
-        list,
-        first,
-        tie,
-        turns_first,
-    })))
+    let roll = skill_roll(p)?;
+    let pc = p.need_int("pc_mind")? + p.need_int("pc_circumstance")?;
+    let npc = p.need_int("npc_mind")? + p.need_int("npc_circumstance")?;
+    Ok(Box::new(CountedTotals {
+        roll: roll.clone(),
+        rolls: 2,
+        bonus: (pc, npc),
+        model: StepModel::new(TurnOrder {
+            roll,
+            pc,
+            npc,
+            surprise: p.need_word("surprise")?,
+            list,
+            first,
+            tie,
+            turns_first,
+        }),
+    }))
 }
 
 #[cfg(test)]
@@ -358,6 +372,33 @@ mod tests {
         let m = model("turn_order", &[("pc_mind", "3"), ("npc_mind", "3")]);
         assert!((value(&*m, "pc_turns_first=1") - wins).abs() < 1e-12);
         assert_eq!(value(&*m, "pc_turns_first=2"), 0.0);
+    }
+
+    #[test]
+    fn the_counted_sampler_tallies_what_trial_by_trial_sampling_does() {
+        use crate::dice::{BatchedRoller, Metric, MetricSink, Tally};
+        for (scenario, pairs) in [
+            ("check", &[("skill", "2")][..]),
+            ("check", &[("skill", "1"), ("opponent_skill", "3")][..]),
+            ("check", &[("skill", "1"), ("roll", "3d6+1d4")][..]),
+            ("turn_order", &[("pc_mind", "2"), ("npc_mind", "3")][..]),
+        ] {
+            let m = model(scenario, pairs);
+            let n = m.metrics().len();
+            let mut counted = Tally::new(n);
+            m.run_chunk(&mut BatchedRoller::new(4, &[2]), 5_000, &mut counted);
+            let mut one_by_one = Tally::new(n);
+            let mut roller = BatchedRoller::new(4, &[2]);
+            for _ in 0..5_000 {
+                let mut values = vec![0; n];
+                m.sample_one(&mut roller, &mut values);
+                for (i, v) in values.into_iter().enumerate() {
+                    one_by_one.record(Metric::at(i), v);
+                }
+                one_by_one.finish_trial();
+            }
+            assert_eq!(counted, one_by_one, "{scenario} {pairs:?}");
+        }
     }
 
     #[test]
