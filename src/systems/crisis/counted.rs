@@ -4,7 +4,8 @@
 //! (every metric is recorded once a trial, so the sums of squares agree
 //! too), so pinned results do not move. Checks and initiative count their
 //! dice totals in a dense table ([`CountedTotals`], about ten times
-//! faster); the scatter counts its few landing fields in a map
+//! faster; `damage` counts its Extras the same way in its own model);
+//! the scatter counts its few landing fields in a map
 //! ([`CountedSteps`], 1.7-2.9x). A map was no faster for attacks and
 //! fights (docs/BENCHMARKS.md), so they record trial by trial.
 

@@ -7,9 +7,9 @@ use super::rules::{
     DEAD_AT, Defence, Intent, SkillRoll, Target, difficulty_param, read_difficulty,
 };
 use super::{roll_params, skill_roll};
-use crate::dice::{Metric, MetricSink, Roller};
+use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, Times};
 use crate::systems::step_model::{Mechanic, StepModel};
-use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Params};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamDecl, ParamError, Params};
 use std::sync::Arc;
 
 const DAMAGE: &str = "Damage; Dealing Damage; Attacking and Damaging";
@@ -228,9 +228,24 @@ impl Mechanic for Damage {
     }
 
     fn step<R: Roller>(&self, _i: usize, dice: &mut R, s: &mut AfterHit) {
+        let extras = self.extras(dice);
+        self.hit(extras, s);
+    }
+
+    fn metrics(&self) -> &MetricList {
+        &self.list
+    }
+
+    fn record(&self, state: &AfterHit, sink: &mut impl MetricSink) {
+        self.record_hit(state, sink);
+    }
+}
+
+impl Damage {
+    /// The hit with `extras` Extras.
+    fn hit(&self, extras: u32, s: &mut AfterHit) {
         // "Extras + DMG ± Circumstance"; "An Area of Effect weapon does not
         // receive extra damage from Extras"
-        let extras = self.extras(dice);
         let bonus = if self.area { 0 } else { extras as i32 };
         let hit = s.0.take_with_intent(
             self.damage + bonus,
@@ -242,11 +257,7 @@ impl Mechanic for Damage {
         s.2 = extras;
     }
 
-    fn metrics(&self) -> &MetricList {
-        &self.list
-    }
-
-    fn record(
+    fn record_hit(
         &self,
         (t, [wounds, nonlethal, blocked], extras): &AfterHit,
         sink: &mut impl MetricSink,
@@ -293,6 +304,47 @@ impl Mechanic for Damage {
         if let Some(m) = self.spared {
             sink.record(m, u64::from(t.spared));
         }
+    }
+}
+
+/// The damage scenario's model: the sampler draws only each trial's
+/// Extras (the same dice as the step) and counts them, then plays and
+/// records the hit once per Extras count: the same tally as trial by trial,
+/// several times faster.
+struct DamageModel(StepModel<Damage>);
+
+impl Model for DamageModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.0.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let hit = self.0.mechanic();
+        let most = hit.extras_law.iter().map(|(e, _)| *e).max().unwrap_or(0);
+        let mut counts = vec![0u64; most as usize + 1];
+        for _ in 0..trials {
+            counts[hit.extras(roller) as usize] += 1;
+        }
+        for (extras, &count) in counts.iter().enumerate().filter(|(_, n)| **n > 0) {
+            let mut s = hit.start();
+            hit.hit(extras as u32, &mut s);
+            hit.record_hit(
+                &s,
+                &mut Times {
+                    tally: &mut *tally,
+                    count,
+                },
+            );
+        }
+        tally.add_trials(trials);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.0.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.0.sample_one(roller, values);
     }
 }
 
@@ -430,7 +482,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
         mean_nonlethal,
     ];
     let spared = (intent == Intent::KnockOut).then(|| list.add(spared));
-    Ok(Box::new(StepModel::new(Damage {
+    Ok(Box::new(DamageModel(StepModel::new(Damage {
         extras_law: extras_law.into(),
         attack,
         area: p.flag("area")?,
@@ -444,7 +496,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
         wounds,
         durability: durability_metrics,
         spared,
-    })))
+    }))))
 }
 
 #[cfg(test)]
@@ -471,6 +523,44 @@ mod tests {
     fn is(m: &dyn Model, name: &str, want: f64) {
         let got = value(m, name);
         assert!((got - want).abs() < 1e-12, "{name} = {got}, not {want}");
+    }
+
+    #[test]
+    fn the_counted_sampler_tallies_what_trial_by_trial_sampling_does() {
+        use crate::dice::{BatchedRoller, Metric, MetricSink, Tally};
+        for pairs in [
+            &[
+                ("skill", "3"),
+                ("damage", "5"),
+                ("target_health", "10"),
+                ("armour_dr", "3"),
+                ("armour_durability", "10"),
+            ][..],
+            &[
+                ("skill", "-2"),
+                ("roll", "3d6"),
+                ("difficulty", "hard"),
+                ("damage", "9"),
+                ("target_health", "4"),
+                ("intent", "knock_out"),
+            ][..],
+        ] {
+            let m = model(pairs);
+            let n = m.metrics().len();
+            let mut counted = Tally::new(n);
+            m.run_chunk(&mut BatchedRoller::new(4, &[2]), 5_000, &mut counted);
+            let mut one_by_one = Tally::new(n);
+            let mut roller = BatchedRoller::new(4, &[2]);
+            for _ in 0..5_000 {
+                let mut values = vec![0; n];
+                m.sample_one(&mut roller, &mut values);
+                for (i, v) in values.into_iter().enumerate() {
+                    one_by_one.record(Metric::at(i), v);
+                }
+                one_by_one.finish_trial();
+            }
+            assert_eq!(counted, one_by_one, "{pairs:?}");
+        }
     }
 
     #[test]
