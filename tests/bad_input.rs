@@ -1435,6 +1435,45 @@ fn catalogue() -> Vec<Case> {
                 .replace("cover = \"none\"", ""),
             &["cat.toml:10: base.wounds:", "dead"],
         ),
+        spec_case(
+            "crisis: a Difficulty Level name with a typo",
+            crisis(4, "scenario = \"check\"")
+                .replace("damage = 5\ntarget_health = 8\n", "\n\n")
+                .replace("cover = \"none\"", "difficulty = \"hrad\""),
+            &["cat.toml:14: base.difficulty:", "did you mean 'hard'"],
+        ),
+        spec_case(
+            "crisis: a Difficulty Level past the ladder",
+            crisis(4, "scenario = \"check\"")
+                .replace("damage = 5\ntarget_health = 8\n", "\n\n")
+                .replace("cover = \"none\"", "difficulty = 41"),
+            &["cat.toml:14: base.difficulty:", "0 to 40"],
+        ),
+        spec_case(
+            "crisis: one hit with both fixed Extras and an attack roll",
+            crisis(4, "scenario = \"damage\"").replace("cover = \"none\"", "extras = 2"),
+            &["cat.toml:14: base.extras:", "not both"],
+        ),
+        spec_case(
+            "crisis: one hit on a target already dead",
+            crisis(4, "scenario = \"damage\"").replace("cover = \"none\"", "wounds_before = 18"),
+            &["cat.toml:14: base.wounds_before:", "dead already"],
+        ),
+        spec_case(
+            "crisis: a scatter direction the hex grid's d6 cannot show",
+            crisis(4, "scenario = \"scatter\"")
+                .replace(
+                    "damage = 5\ntarget_health = 8\n",
+                    "grid = \"hex\"\nbystander_direction = 7\n",
+                )
+                .replace("cover = \"none\"", ""),
+            &["cat.toml:11: base.bystander_direction:", "d6"],
+        ),
+        spec_case(
+            "crisis: a knock-out intent misspelt",
+            crisis(14, "intent = \"knockout\""),
+            &["cat.toml:14: base.intent:", "did you mean 'knock_out'"],
+        ),
     ]);
     c.extend([
         spec_case(

@@ -5,8 +5,8 @@
 //! non-lethal wounds, Durability and carried AP.
 
 use super::rules::{
-    Cover, DEAD_AT, Defence, NORMAL_DIFFICULTY, ROF_PENALTY, SkillRoll, Target, affordable_attacks,
-    ap_at_turn_start, attacks_cost,
+    Cover, DEAD_AT, Defence, Intent, NORMAL_DIFFICULTY, ROF_PENALTY, SkillRoll, Target,
+    affordable_attacks, ap_at_turn_start, attacks_cost,
 };
 use super::{roll_params, skill_roll};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
@@ -56,6 +56,8 @@ pub struct Attack {
     rof: u8,
     attack_ap: u8,
     durability: i32,
+    /// Kill, or knock out instead of killing.
+    intent: Intent,
 }
 
 /// How one attack went.
@@ -103,7 +105,12 @@ impl Attack {
         } else {
             extras as i32
         };
-        target.take(self.damage + bonus, self.defence, self.armour_piercing);
+        target.take_with_intent(
+            self.damage + bonus,
+            self.defence,
+            self.armour_piercing,
+            self.intent,
+        );
         Shot::Hit
     }
 
@@ -204,6 +211,10 @@ fn attack_params() -> Vec<ParamDecl> {
             .default("0")
             .about("the armour's Durability: blocked damage comes off it; at 0 it stops protecting")
             .seed("Damage Reduction"),
+        ParamDecl::choice("intent", Intent::WORDS)
+            .default("kill")
+            .about("kill, or knock_out: a hit that would kill is dealt as non-lethal force, knocking the target out instead")
+            .seed("Lethal"),
     ]);
     p
 }
@@ -275,6 +286,7 @@ fn read_attack(p: &Params) -> Result<Attack, ParamError> {
         rof: p.need_int("rof")? as u8,
         attack_ap: p.need_int("attack_ap")? as u8,
         durability: p.need_int("armour_durability")? as i32,
+        intent: Intent::parse(&p.need_word("intent")?),
     })
 }
 
@@ -297,7 +309,7 @@ pub fn turn_params() -> Vec<ParamDecl> {
 }
 
 /// Every metric of the attack scenario.
-pub const TURN_METRICS: [MetricDecl; 11] = [
+pub const TURN_METRICS: [MetricDecl; 12] = [
     MetricDecl::probability("p_hit", "P(at least one hit)", "P(some attack hits)"),
     MetricDecl::mean(
         "mean_hits",
@@ -337,6 +349,11 @@ pub const TURN_METRICS: [MetricDecl; 11] = [
         "P(dodges the first attack)",
         "area attacks with a dodge: P(the first attack hits and the target wins the contest)",
     ),
+    MetricDecl::probability(
+        "p_spared",
+        "P(knocked out instead of killed)",
+        "knock-out intent: P(a hit would have killed and was dealt as non-lethal force)",
+    ),
 ];
 
 struct Turn {
@@ -347,6 +364,7 @@ struct Turn {
     hits: Vec<Metric>,
     scatter: Option<Metric>,
     dodged: Option<Metric>,
+    spared: Option<Metric>,
 }
 
 /// (target, hits, misses sent back, first attack dodged)
@@ -404,6 +422,9 @@ impl Mechanic for Turn {
         if let Some(m) = self.dodged {
             sink.record(m, u64::from(*dodged));
         }
+        if let Some(m) = self.spared {
+            sink.record(m, u64::from(t.spared));
+        }
     }
 }
 
@@ -448,6 +469,7 @@ pub fn build_turn(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Para
     ];
     let scatter = (attack.kind == Kind::Area).then(|| list.add(&d[9]));
     let dodged = attack.dodge.map(|_| list.add(&d[10]));
+    let spared = (attack.intent == Intent::KnockOut).then(|| list.add(&d[11]));
     Ok(Box::new(StepModel::new(Turn {
         attack,
         attacks,
@@ -456,6 +478,7 @@ pub fn build_turn(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Para
         hits,
         scatter,
         dodged,
+        spared,
     })))
 }
 
@@ -474,7 +497,7 @@ pub fn fight_params() -> Vec<ParamDecl> {
 }
 
 /// The fight's own metrics (the rounds metrics follow, as `turns`).
-pub const FIGHT_METRICS: [MetricDecl; 7] = [
+pub const FIGHT_METRICS: [MetricDecl; 8] = [
     MetricDecl::probability(
         "p_dead",
         "P(dead rather than dying)",
@@ -510,6 +533,11 @@ pub const FIGHT_METRICS: [MetricDecl; 7] = [
         "mean armour Durability left",
         "expected Durability of the armour when the fight ends",
     ),
+    MetricDecl::probability(
+        "p_spared",
+        "P(knocked out instead of killed)",
+        "knock-out intent: P(a hit would have killed and was dealt as non-lethal force)",
+    ),
 ];
 
 /// A fight: turns of attacks until the target is incapacitated.
@@ -519,6 +547,7 @@ pub struct Fight {
     wanted: u8,
     list: MetricList,
     m: [Metric; 7],
+    spared: Option<Metric>,
 }
 
 /// The fight's state between and during turns.
@@ -603,6 +632,9 @@ impl Repeated for Fight {
         sink.record(lost, (self.attack.defence.health - t.health) as u64);
         sink.record(nonlethal, t.nonlethal as u64);
         sink.record(durability, t.durability as u64);
+        if let Some(m) = self.spared {
+            sink.record(m, u64::from(t.spared));
+        }
     }
 
     fn end_round(&self, s: &mut FightState) {
@@ -612,13 +644,16 @@ impl Repeated for Fight {
 
 fn fight_model(attack: Attack, wanted: u8) -> RepeatModel<Fight> {
     let mut list = MetricList::new();
-    let m = FIGHT_METRICS.each_ref().map(|d| list.add(d));
+    let [own @ .., spared] = &FIGHT_METRICS;
+    let m = own.each_ref().map(|d| list.add(d));
+    let spared = (attack.intent == Intent::KnockOut).then(|| list.add(spared));
     RepeatModel::new(
         Fight {
             attack,
             wanted,
             list,
             m,
+            spared,
         },
         TURNS_SHOWN,
     )
@@ -889,6 +924,33 @@ mod tests {
         )
         .unwrap();
         assert!(m.exact().is_some());
+    }
+
+    #[test]
+    fn knock_out_intent_leaves_no_one_dead() {
+        // a 20-damage gun against Health 5: every hit would kill
+        let fight = |intent: &str| {
+            build(
+                "crisis",
+                "fight",
+                &params(&[
+                    ("skill", "0"),
+                    ("damage", "20"),
+                    ("target_health", "5"),
+                    ("intent", intent),
+                ]),
+                &Params::new(),
+            )
+            .unwrap()
+        };
+        let m = fight("kill");
+        assert!((value(&*m, "p_dead") - 1.0).abs() < 1e-12);
+        let m = fight("knock_out");
+        assert_eq!(value(&*m, "p_dead"), 0.0);
+        assert!((value(&*m, "p_spared") - 1.0).abs() < 1e-12);
+        // knocked out at full Health, more than 12 wounds in the one hit
+        assert!((value(&*m, "p_overwhelmed") - 1.0).abs() < 1e-12);
+        assert!((value(&*m, "mean_health_lost")).abs() < 1e-12);
     }
 
     #[test]

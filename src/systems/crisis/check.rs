@@ -1,7 +1,8 @@
 //! Skill checks against the difficulty ladder (with Extras), contests
 //! (dodging an area attack) and turn order.
 
-use super::rules::{SkillRoll, asset_list, modifier};
+use super::counted::CountedTotals;
+use super::rules::{SkillRoll, asset_list, difficulty_param, modifier, read_difficulty};
 use super::{roll_params, skill_roll};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::systems::step_model::{Mechanic, StepModel};
@@ -10,6 +11,10 @@ use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Param
 const DIFFICULTY: &str = "Difficulty; Difficulty Modifier; Stacking Modifiers";
 const DODGING: &str = "Dodging";
 const TURN_ORDER: &str = "Turn Order";
+const SURPRISE_ROUND: &str = "Surprise Round";
+
+/// Who gains the surprise round.
+const SURPRISE: &[&str] = &["none", "pc", "npc"];
 
 /// Most Extras shown one by one; more are counted in the last row.
 const EXTRAS_SHOWN: u32 = 6;
@@ -22,10 +27,7 @@ pub fn check_params() -> Vec<ParamDecl> {
             .required()
             .about("the skill (or attribute) added to the roll")
             .seed(DIFFICULTY),
-        ParamDecl::int("difficulty", 0, 40)
-            .default("4")
-            .about("the Difficulty Level: 0 Trivial, 4 Normal, 8 Challenging, 12 Hard, 16 Very Hard, 20 Impossible")
-            .seed(DIFFICULTY),
+        difficulty_param("difficulty").default("4"),
         ParamDecl::text("assets", "climbing gear, rope")
             .about("assets at hand, comma-separated by type: +1 per distinct type (same-type assets do not stack)")
             .seed(DIFFICULTY),
@@ -147,17 +149,22 @@ pub fn build_check(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Par
     let mut extras = list.family(exactly, 0..=EXTRAS_SHOWN);
     extras.push(list.add_k(beyond, EXTRAS_SHOWN));
     let win = opponent.map(|_| list.add(win));
-    Ok(Box::new(StepModel::new(Check {
-        roll,
-        bonus,
-        difficulty: p.need_int("difficulty")?,
-        opponent,
-        list,
-        success,
-        mean_extras,
-        extras,
-        win,
-    })))
+    Ok(Box::new(CountedTotals {
+        roll: roll.clone(),
+        rolls: if opponent.is_some() { 2 } else { 1 },
+        bonus: (bonus, opponent.unwrap_or(0)),
+        model: StepModel::new(Check {
+            roll,
+            bonus,
+            difficulty: read_difficulty(p, "difficulty")?,
+            opponent,
+            list,
+            success,
+            mean_extras,
+            extras,
+            win,
+        }),
+    }))
 }
 
 /// Parameters of the turn-order scenario.
@@ -180,31 +187,53 @@ pub fn turn_order_params() -> Vec<ParamDecl> {
             .default("0")
             .about("the NPC's circumstance modifier")
             .seed(TURN_ORDER),
+        ParamDecl::choice("surprise", SURPRISE)
+            .default("none")
+            .about("who attacks an enemy that has not noticed them and is not combat ready: that side gains an additional turn before combat starts")
+            .seed(SURPRISE_ROUND),
     ]);
     p
 }
 
 /// Every metric of the turn-order scenario.
-pub const TURN_ORDER_METRICS: [MetricDecl; 2] = [
+pub const TURN_ORDER_METRICS: [MetricDecl; 3] = [
     MetricDecl::probability(
         "p_pc_first",
         "P(player character acts first)",
-        "P(the PC's initiative is at least the NPC's: 'If a player character and an NPC tie, the player character acts first')",
+        "P(the PC takes the first turn: its surprise round, or an initiative at least the NPC's, 'If a player character and an NPC tie, the player character acts first')",
     ),
     MetricDecl::probability(
         "p_tie",
         "P(initiative tie)",
         "P(both roll the same initiative, won by the PC)",
     ),
+    MetricDecl::probability(
+        "pc_turns_first={k}",
+        "P(PC turns before the NPC's first = {k})",
+        "P(the PC has exactly k turns before the NPC's first turn: a surprise round, then the first round in initiative order)",
+    ),
 ];
+
+/// Turns the PC takes before the NPC's first: the surprise round ("you gain
+/// an additional turn before actual combat starts"), then the first round
+/// in initiative order.
+fn pc_turns_first(surprise: &str, pc_wins_initiative: bool) -> usize {
+    match surprise {
+        "pc" => 1 + usize::from(pc_wins_initiative),
+        "npc" => 0,
+        _ => usize::from(pc_wins_initiative),
+    }
+}
 
 struct TurnOrder {
     roll: SkillRoll,
     pc: i64,
     npc: i64,
+    surprise: String,
     list: MetricList,
     first: Metric,
     tie: Metric,
+    turns_first: Vec<Metric>,
 }
 
 impl Mechanic for TurnOrder {
@@ -231,24 +260,43 @@ impl Mechanic for TurnOrder {
     }
 
     fn record(&self, &(pc, npc): &(i64, i64), sink: &mut impl MetricSink) {
-        sink.record(self.first, u64::from(pc >= npc));
+        let turns = pc_turns_first(&self.surprise, pc >= npc);
+        let first = match self.surprise.as_str() {
+            "pc" => true,
+            "npc" => false,
+            _ => pc >= npc,
+        };
+        sink.record(self.first, u64::from(first));
         sink.record(self.tie, u64::from(pc == npc));
+        sink.record(self.turns_first[turns], 1);
     }
 }
 
 /// Builds the turn-order scenario.
 pub fn build_turn_order(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
     let mut list = MetricList::new();
-    let first = list.add(&TURN_ORDER_METRICS[0]);
-    let tie = list.add(&TURN_ORDER_METRICS[1]);
-    Ok(Box::new(StepModel::new(TurnOrder {
-        roll: skill_roll(p)?,
-        pc: p.need_int("pc_mind")? + p.need_int("pc_circumstance")?,
-        npc: p.need_int("npc_mind")? + p.need_int("npc_circumstance")?,
-        list,
-        first,
-        tie,
-    })))
+    let [first, tie, turns] = &TURN_ORDER_METRICS;
+    let first = list.add(first);
+    let tie = list.add(tie);
+    let turns_first = list.family(turns, 0..=2);
+    let roll = skill_roll(p)?;
+    let pc = p.need_int("pc_mind")? + p.need_int("pc_circumstance")?;
+    let npc = p.need_int("npc_mind")? + p.need_int("npc_circumstance")?;
+    Ok(Box::new(CountedTotals {
+        roll: roll.clone(),
+        rolls: 2,
+        bonus: (pc, npc),
+        model: StepModel::new(TurnOrder {
+            roll,
+            pc,
+            npc,
+            surprise: p.need_word("surprise")?,
+            list,
+            first,
+            tie,
+            turns_first,
+        }),
+    }))
 }
 
 #[cfg(test)]
@@ -286,6 +334,71 @@ mod tests {
             ],
         );
         assert!((value(&*m, "p_success") - 21.0 / 36.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn difficulty_by_name_is_the_ladder_level() {
+        let by_number = model("check", &[("skill", "5"), ("difficulty", "12")]);
+        let by_name = model("check", &[("skill", "5"), ("difficulty", "Hard")]);
+        assert_eq!(by_number.exact(), by_name.exact());
+        // 2d6 + 5 >= 12: 2d6 >= 7
+        assert!((value(&*by_name, "p_success") - 21.0 / 36.0).abs() < 1e-12);
+        let mut p = Params::new();
+        p.set("skill", ParamValue::Int(5));
+        p.set("difficulty", ParamValue::from_text("very hrad"));
+        let e = build("crisis", "check", &p, &Params::new()).err().unwrap();
+        assert_eq!(e.field, "difficulty");
+        assert!(e.message.contains("did you mean 'very hard'"), "{e}");
+    }
+
+    #[test]
+    fn a_surprise_round_comes_before_initiative() {
+        // equal Mind: the PC wins initiative with P(tie) + (1 - P(tie)) / 2
+        let p_tie = 146.0 / 1296.0;
+        let wins = (1.0 + p_tie) / 2.0;
+        let m = model(
+            "turn_order",
+            &[("pc_mind", "3"), ("npc_mind", "3"), ("surprise", "pc")],
+        );
+        assert!((value(&*m, "p_pc_first") - 1.0).abs() < 1e-12);
+        assert!((value(&*m, "pc_turns_first=2") - wins).abs() < 1e-12);
+        assert!((value(&*m, "pc_turns_first=1") - (1.0 - wins)).abs() < 1e-12);
+        let m = model(
+            "turn_order",
+            &[("pc_mind", "3"), ("npc_mind", "3"), ("surprise", "npc")],
+        );
+        assert_eq!(value(&*m, "p_pc_first"), 0.0);
+        assert!((value(&*m, "pc_turns_first=0") - 1.0).abs() < 1e-12);
+        let m = model("turn_order", &[("pc_mind", "3"), ("npc_mind", "3")]);
+        assert!((value(&*m, "pc_turns_first=1") - wins).abs() < 1e-12);
+        assert_eq!(value(&*m, "pc_turns_first=2"), 0.0);
+    }
+
+    #[test]
+    fn the_counted_sampler_tallies_what_trial_by_trial_sampling_does() {
+        use crate::dice::{BatchedRoller, Metric, MetricSink, Tally};
+        for (scenario, pairs) in [
+            ("check", &[("skill", "2")][..]),
+            ("check", &[("skill", "1"), ("opponent_skill", "3")][..]),
+            ("check", &[("skill", "1"), ("roll", "3d6+1d4")][..]),
+            ("turn_order", &[("pc_mind", "2"), ("npc_mind", "3")][..]),
+        ] {
+            let m = model(scenario, pairs);
+            let n = m.metrics().len();
+            let mut counted = Tally::new(n);
+            m.run_chunk(&mut BatchedRoller::new(4, &[2]), 5_000, &mut counted);
+            let mut one_by_one = Tally::new(n);
+            let mut roller = BatchedRoller::new(4, &[2]);
+            for _ in 0..5_000 {
+                let mut values = vec![0; n];
+                m.sample_one(&mut roller, &mut values);
+                for (i, v) in values.into_iter().enumerate() {
+                    one_by_one.record(Metric::at(i), v);
+                }
+                one_by_one.finish_trial();
+            }
+            assert_eq!(counted, one_by_one, "{scenario} {pairs:?}");
+        }
     }
 
     #[test]

@@ -11,8 +11,11 @@
 
 pub mod attack;
 pub mod check;
+mod counted;
+pub mod damage;
 pub mod healing;
 pub mod rules;
+pub mod scatter;
 
 use crate::systems::registry::{ParamDecl, RuleSet, Scenario};
 use crate::systems::{ParamError, Params};
@@ -43,7 +46,7 @@ pub static RULES: RuleSet = RuleSet {
                 &[("skill", "2")],
                 &[
                     ("skill", "4"),
-                    ("difficulty", "12"),
+                    ("difficulty", "Hard"),
                     ("assets", "rope, rope, climbing gear"),
                     ("unfavourable", "1"),
                 ],
@@ -58,17 +61,20 @@ pub static RULES: RuleSet = RuleSet {
         },
         Scenario {
             name: "turn_order",
-            about: "initiative: Mind + circumstance, a PC against an NPC, ties to the PC",
-            seed_section: "Turns; Turn Order",
+            about: "initiative: Mind + circumstance, a PC against an NPC, ties to the PC; a surprise round first",
+            seed_section: "Turns; Turn Order; Surprise Round",
             params: check::turn_order_params,
             metrics: || check::TURN_ORDER_METRICS.to_vec(),
             build: check::build_turn_order,
-            test_points: &[&[("pc_mind", "2"), ("npc_mind", "3")]],
+            test_points: &[
+                &[("pc_mind", "2"), ("npc_mind", "3")],
+                &[("pc_mind", "1"), ("npc_mind", "2"), ("surprise", "pc")],
+            ],
         },
         Scenario {
             name: "attack",
             about: "one turn's attacks (RoF, AP, cover, ranged / melee / area) and their damage through armour",
-            seed_section: "Action Points; Attacks; RoF; Ranged Attacks; Melee Attacks; Area of Effect; Dodging; Cover; Damage; Damage Reduction; Non-lethal damage; Wounds",
+            seed_section: "Action Points; Attacks; RoF; Ranged Attacks; Melee Attacks; Area of Effect; Dodging; Cover; Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
             params: attack::turn_params,
             metrics: || attack::TURN_METRICS.to_vec(),
             build: attack::build_turn,
@@ -101,6 +107,7 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_athletics", "2"),
                     ("rof", "2"),
                     ("attacks", "2"),
+                    ("intent", "knock_out"),
                 ],
                 &[
                     ("skill", "3"),
@@ -117,7 +124,7 @@ pub static RULES: RuleSet = RuleSet {
         Scenario {
             name: "fight",
             about: "turns of attacks until the target is incapacitated: an absorbing chain over Health, non-lethal wounds, Durability and AP",
-            seed_section: "Action Points; RoF; Attacks; Damage; Damage Reduction; Non-lethal damage; Wounds",
+            seed_section: "Action Points; RoF; Attacks; Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
             params: attack::fight_params,
             metrics: fight_metrics,
             build: attack::build_fight,
@@ -150,6 +157,81 @@ pub static RULES: RuleSet = RuleSet {
                     ("rof", "3"),
                     ("attack_ap", "2"),
                     ("policy", "best"),
+                    ("intent", "knock_out"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "damage",
+            about: "one hit's damage (DMG + Extras + circumstance) through DR and Durability: wounds, armour left, Dying, dead, knocked out",
+            seed_section: "Damage; Dealing Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
+            params: damage::params,
+            metrics: || damage::METRICS.to_vec(),
+            build: damage::build,
+            test_points: &[
+                &[
+                    ("skill", "3"),
+                    ("damage", "5"),
+                    ("target_health", "10"),
+                    ("armour_dr", "3"),
+                    ("armour_durability", "10"),
+                ],
+                &[
+                    ("skill", "6"),
+                    ("difficulty", "challenging"),
+                    ("damage", "12"),
+                    ("target_health", "8"),
+                    ("wounds_before", "3"),
+                    ("nonlethal_before", "2"),
+                    ("armour_dr", "4"),
+                    ("armour_durability", "2"),
+                    ("intent", "knock_out"),
+                ],
+                &[
+                    ("extras", "1"),
+                    ("damage", "2"),
+                    ("target_health", "3"),
+                    ("nonlethal_before", "3"),
+                    ("armour_dr", "4"),
+                    ("armour_durability", "9"),
+                ],
+                &[
+                    ("skill", "2"),
+                    ("roll", "1d20"),
+                    ("area", "true"),
+                    ("damage", "14"),
+                    ("damage_circumstance", "1"),
+                    ("target_health", "20"),
+                    ("armour_dr", "2"),
+                    ("armour_durability", "1"),
+                    ("armour_piercing", "true"),
+                ],
+            ],
+        },
+        Scenario {
+            name: "scatter",
+            about: "a thrown area attack: a hit centres the blast on the target, a miss scatters by a d8 (d6 on hexes) and the range increment; who the blast still catches",
+            seed_section: "Area of Effect; Missing an AoE Attack and Hex Grids",
+            params: scatter::params,
+            metrics: || scatter::METRICS.to_vec(),
+            build: scatter::build,
+            test_points: &[
+                &[
+                    ("skill", "0"),
+                    ("range_increment", "2"),
+                    ("thrower_distance", "3"),
+                    ("bystander_distance", "2"),
+                ],
+                &[
+                    ("skill", "1"),
+                    ("grid", "hex"),
+                    ("cover", "heavy"),
+                    ("penetrable", "true"),
+                    ("range_increment", "3"),
+                    ("blast_radius", "2"),
+                    ("thrower_distance", "4"),
+                    ("bystander_distance", "1"),
+                    ("bystander_direction", "2"),
                 ],
             ],
         },

@@ -26,6 +26,62 @@ pub const DIFFICULTY_LADDER: [(i64, &str); 10] = [
     (20, "Impossible"),
 ];
 
+/// The Difficulty Level a spec names: a number from 0 to
+/// [`MAX_DIFFICULTY`], or a name of the ladder in any case ("hard",
+/// "Very Hard"; spaces, hyphens and underscores alike). A typo gets the
+/// closest name suggested.
+pub fn difficulty_level(text: &str) -> Result<i64, String> {
+    let text = text.trim();
+    if let Ok(level) = text.parse::<i64>() {
+        return if (0..=MAX_DIFFICULTY).contains(&level) {
+            Ok(level)
+        } else {
+            Err(format!(
+                "{level} is impossible: a Difficulty Level is from 0 to {MAX_DIFFICULTY}"
+            ))
+        };
+    }
+    let word = |s: &str| {
+        s.to_ascii_lowercase()
+            .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let wanted = word(text);
+    let names: Vec<String> = DIFFICULTY_LADDER.iter().map(|(_, n)| word(n)).collect();
+    match names.iter().position(|n| *n == wanted) {
+        Some(i) => Ok(DIFFICULTY_LADDER[i].0),
+        None => Err(format!(
+            "'{text}' is neither a number nor a Difficulty Level name ({}){}",
+            DIFFICULTY_LADDER
+                .iter()
+                .map(|(l, n)| format!("{l} {n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            crate::systems::registry::did_you_mean(&wanted, names.iter().map(String::as_str))
+        )),
+    }
+}
+
+/// The highest Difficulty Level a spec may set (past Impossible, for
+/// heavy modifiers).
+pub const MAX_DIFFICULTY: i64 = 40;
+
+/// The parameter `field`: a Difficulty Level by number or by name.
+pub fn difficulty_param(field: &'static str) -> crate::systems::ParamDecl {
+    crate::systems::ParamDecl::text(field, "hard")
+        .about("the Difficulty Level, a number or a name: 0 Trivial, 1 Routine, 2 Simple, 3 Easy, 4 Normal, 5 Demanding, 8 Challenging, 12 Hard, 16 Very Hard, 20 Impossible")
+        .seed("Difficulty")
+}
+
+/// The Difficulty Level of parameter `field` (declared by
+/// [`difficulty_param`]).
+pub fn read_difficulty(p: &crate::systems::Params, field: &str) -> Result<i64, ParamError> {
+    let text = p.need_word(field)?;
+    difficulty_level(&text).map_err(|m| ParamError::new(field, m))
+}
+
 /// "Every task usually has a difficulty of 4"; "The Difficulty Level to hit
 /// is a 4" (Ranged Attacks).
 pub const NORMAL_DIFFICULTY: i64 = 4;
@@ -291,6 +347,36 @@ pub struct Target {
     pub durability: i32,
     /// A hit of more than 12 wounds landed.
     pub overwhelmed: bool,
+    /// A hit that would have killed was dealt as non-lethal force instead
+    /// ([`Intent::KnockOut`]).
+    pub spared: bool,
+}
+
+/// What the attacker means to do to the target, "Lethal": "When a target
+/// would die from a lethal Attack, the attacker can decide whether or not
+/// to apply non-lethal force, knocking the target unconcious instead of
+/// killing it."
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Lethal force all the way.
+    Kill,
+    /// A hit that would kill is dealt as non-lethal force: its wounds go to
+    /// the non-lethal pool, which knocks the target out.
+    KnockOut,
+}
+
+impl Intent {
+    /// The spec's words, in the order of [`Intent::parse`].
+    pub const WORDS: &'static [&'static str] = &["kill", "knock_out"];
+
+    /// The intent a spec names (one of [`Intent::WORDS`]).
+    pub fn parse(word: &str) -> Intent {
+        if word == "knock_out" {
+            Intent::KnockOut
+        } else {
+            Intent::Kill
+        }
+    }
 }
 
 /// What one hit did.
@@ -321,7 +407,15 @@ impl Target {
             nonlethal: 0,
             durability,
             overwhelmed: false,
+            spared: false,
         }
+    }
+
+    /// Already `wounds` lethal and `nonlethal` non-lethal wounds down.
+    pub fn hurt(mut self, wounds: i32, nonlethal: i32) -> Target {
+        self.health = (self.health - wounds).max(DEAD_AT);
+        self.nonlethal = nonlethal;
+        self
     }
 
     /// Takes `damage` (weapon damage + Extras + circumstance):
@@ -337,6 +431,22 @@ impl Target {
     /// - Health 0 is Dying, -10 dead; "more than 12 wounds in one hit" also
     ///   incapacitates.
     pub fn take(&mut self, damage: i32, defence: Defence, armour_piercing: bool) -> HitResult {
+        self.take_with_intent(damage, defence, armour_piercing, Intent::Kill)
+    }
+
+    /// [`Target::take`], where an attacker meaning to knock out deals a
+    /// hit that would take Health to -10 as non-lethal wounds instead: the
+    /// target keeps its Health and the non-lethal pool passes it ("knocking
+    /// the target unconcious instead of killing it"). Reading: the choice
+    /// only touches the killing hit; a hit leaving the target Dying stays
+    /// lethal.
+    pub fn take_with_intent(
+        &mut self,
+        damage: i32,
+        defence: Defence,
+        armour_piercing: bool,
+        intent: Intent,
+    ) -> HitResult {
         let blocked = if armour_piercing || self.durability <= 0 {
             0
         } else {
@@ -349,6 +459,18 @@ impl Target {
             HitResult {
                 wounds: 0,
                 nonlethal: 1,
+                blocked,
+            }
+        } else if intent == Intent::KnockOut && self.health - wounds <= DEAD_AT {
+            self.nonlethal = (self.nonlethal + wounds).min(defence.health + 1);
+            self.spared = true;
+            // "more than 12 wounds in one hit": a wound is lethal or not
+            if wounds > OVERWHELMING_WOUNDS {
+                self.overwhelmed = true;
+            }
+            HitResult {
+                wounds: 0,
+                nonlethal: wounds,
                 blocked,
             }
         } else {
@@ -384,6 +506,83 @@ impl Target {
     /// Out of the fight: dying, dead, knocked out or overwhelmed.
     pub fn incapacitated(&self) -> bool {
         self.health <= 0 || self.knocked_out() || self.overwhelmed
+    }
+}
+
+/// The grid an area attack scatters on, "Area of Effect" and "Missing an
+/// AoE Attack and Hex Grids".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grid {
+    /// Squares: a d8 picks one of the eight neighbouring directions, and
+    /// "a number of squares" counts a diagonal step as one square.
+    Square,
+    /// Hexes: "With hexagonal grids you only have 6 adjacent fields. Use a
+    /// d6 instead, and adjust the numbers accordingly."
+    Hex,
+}
+
+/// A square of the grid relative to the target, `(right, ahead)` as the
+/// thrower sees it (the thrower stands behind, on the negative `ahead`
+/// side). On a hex grid the pair is axial coordinates.
+pub type Square = (i32, i32);
+
+/// The eight directions of a missed throw on squares, by d8 face: "A 1 is
+/// being straight back at you, 5 away from you, and 2 through 8 counting
+/// clockwise around the target." Seen from above with the thrower below
+/// the target: back, then clockwise, left-back, left, left-ahead, ahead
+/// (the 5: away), right-ahead, right, right-back. Clockwise or not does
+/// not change any probability (the picture is mirror-symmetric).
+pub const SQUARE_DIRECTIONS: [Square; 8] = [
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+];
+
+/// The six directions on hexes by d6 face, axial coordinates, each next
+/// to the one before: "adjust the numbers accordingly" read as 1 straight
+/// back, 4 (opposite) away, 2 to 6 around the target in order.
+pub const HEX_DIRECTIONS: [Square; 6] = [(0, -1), (-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1)];
+
+impl Grid {
+    /// The spec's words, in the order of [`Grid::parse`].
+    pub const WORDS: &'static [&'static str] = &["square", "hex"];
+
+    /// The grid a spec names.
+    pub fn parse(word: &str) -> Grid {
+        if word == "hex" {
+            Grid::Hex
+        } else {
+            Grid::Square
+        }
+    }
+
+    /// The die of a miss's direction: d8 on squares, d6 on hexes.
+    pub fn directions(self) -> &'static [Square] {
+        match self {
+            Grid::Square => &SQUARE_DIRECTIONS,
+            Grid::Hex => &HEX_DIRECTIONS,
+        }
+    }
+
+    /// `steps` squares from the target in direction `face` (1-based).
+    pub fn towards(self, face: u32, steps: i32) -> Square {
+        let (x, y) = self.directions()[face as usize - 1];
+        (x * steps, y * steps)
+    }
+
+    /// Fields between two squares, stepping to neighbours (a diagonal is
+    /// one step on squares).
+    pub fn distance(self, a: Square, b: Square) -> i32 {
+        let (dx, dy) = (a.0 - b.0, a.1 - b.1);
+        match self {
+            Grid::Square => dx.abs().max(dy.abs()),
+            Grid::Hex => (dx.abs() + dy.abs() + (dx + dy).abs()) / 2,
+        }
     }
 }
 
@@ -542,6 +741,76 @@ mod tests {
         assert_eq!(r.lowest(), 2);
     }
 
+    #[test]
+    fn difficulty_by_number_or_name() {
+        assert_eq!(difficulty_level("12"), Ok(12));
+        assert_eq!(difficulty_level("Hard"), Ok(12));
+        assert_eq!(difficulty_level("  very hard "), Ok(16));
+        assert_eq!(difficulty_level("VERY_HARD"), Ok(16));
+        assert_eq!(difficulty_level("very-hard"), Ok(16));
+        assert_eq!(difficulty_level("trivial"), Ok(0));
+        for (level, name) in DIFFICULTY_LADDER {
+            assert_eq!(difficulty_level(name), Ok(level));
+        }
+        let e = difficulty_level("chalenging").unwrap_err();
+        assert!(e.contains("did you mean 'challenging'"), "{e}");
+        assert!(e.contains("8 Challenging"), "{e}");
+        let e = difficulty_level("41").unwrap_err();
+        assert!(e.contains("0 to 40"), "{e}");
+        assert!(difficulty_level("-1").is_err());
+        assert!(
+            !difficulty_level("tough")
+                .unwrap_err()
+                .contains("did you mean")
+        );
+    }
+
+    #[test]
+    fn knock_out_intent_spares_only_the_killing_hit() {
+        let d = Defence { health: 10, dr: 0 };
+        // down to 0: Dying, lethal whatever the intent
+        let mut t = Target::fresh(10, 0);
+        let r = t.take_with_intent(10, d, false, Intent::KnockOut);
+        assert_eq!((r.wounds, t.health, t.spared), (10, 0, false));
+        assert!(t.dying());
+        // a hit that would reach -10 goes to the non-lethal pool instead
+        let r = t.take_with_intent(10, d, false, Intent::KnockOut);
+        assert_eq!((r.wounds, r.nonlethal, t.health), (0, 10, 0));
+        assert!(t.spared && t.knocked_out() && !t.dead());
+        // with lethal intent it kills
+        let mut t = Target::fresh(10, 0);
+        t.take(20, d, false);
+        assert!(t.dead());
+        let mut t = Target::fresh(10, 0);
+        t.take_with_intent(20, d, false, Intent::KnockOut);
+        assert!(!t.dead() && t.knocked_out() && t.overwhelmed && t.health == 10);
+    }
+
+    #[test]
+    fn scatter_directions_go_round_the_target() {
+        for grid in [Grid::Square, Grid::Hex] {
+            let dirs = grid.directions();
+            let n = dirs.len();
+            // 1 straight back (towards the thrower, below the target)
+            assert_eq!(dirs[0], (0, -1));
+            for (i, &d) in dirs.iter().enumerate() {
+                // every direction a neighbour, all different, each next to
+                // the one before ("counting clockwise around the target")
+                assert_eq!(grid.distance(d, (0, 0)), 1);
+                assert_eq!(grid.distance(d, dirs[(i + 1) % n]), 1);
+                assert!(dirs[..i].iter().all(|&e| e != d));
+                // the face opposite is straight across
+                assert_eq!(dirs[(i + n / 2) % n], (-d.0, -d.1));
+            }
+        }
+        // "5 away from you"; on hexes the 4
+        assert_eq!(Grid::Square.towards(5, 3), (0, 3));
+        assert_eq!(Grid::Hex.towards(4, 2), (0, 2));
+        // a diagonal miss by 2 squares is 2 squares off
+        assert_eq!(Grid::Square.distance(Grid::Square.towards(2, 2), (0, 0)), 2);
+        assert_eq!(Grid::Hex.distance((2, -1), (0, 0)), 2);
+    }
+
     /// The seed's text, whitespace squeezed.
     fn seed_words() -> Option<String> {
         if !seed_text::available(SEED) {
@@ -599,6 +868,15 @@ mod tests {
             "Medical attention from self +1 Medical attention from a doctor +2 Medical attention from a doctor in good condition",
         );
         has("His roll results in a 13. This nets him 2 Extras");
+        has(
+            "A 1 is being straight back at you, 5 away from you, and 2 through 8 counting clockwise around the target",
+        );
+        has("You miss by a number of squares equal to the range increment of the throw");
+        has("With hexagonal grids you only have 6 adjacent fields. Use a d6 instead");
+        has("the attacker can decide whether or not to apply non-lethal force");
+        has("knocking the target unconcious instead of killing it");
+        has("you gain an additional turn before actual combat starts");
+        has("An Area of Effect weapon does not receive extra damage from Extras");
         has(
             "The durability of armor is reduced to 7, and the target only receives 2 points of damage",
         );
