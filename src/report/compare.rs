@@ -381,7 +381,9 @@ where
         );
     }
     let style = super::charts::caption_style(&caption, 22);
-    let mut chart = ChartBuilder::on(&root)
+    // the provenance footer's two lines below the chart
+    let body = root.margin(0, super::charts::FOOTER, 0, 0);
+    let mut chart = ChartBuilder::on(&body)
         .caption(caption, style)
         .margin(15)
         .x_label_area_size(label_room)
