@@ -1263,10 +1263,13 @@ where
     for (g, (_, bars)) in groups.iter().enumerate() {
         let width = 0.8 / bars.len() as f64;
         for (k, &(p, c)) in bars.iter().enumerate() {
+            let x0 = g as f64 + 0.1 + k as f64 * width;
             let Some(r) = data.get(&exp.profiles[p], c, metric) else {
+                // the profile's model has no such metric: said, not left blank
+                let (px, base) = chart.backend_coord(&(x0 + width * 0.45, 0.0));
+                texts.push(("n/a".to_string(), (px, base - 3)));
                 continue;
             };
-            let x0 = g as f64 + 0.1 + k as f64 * width;
             let x1 = x0 + width * 0.9;
             let (v, _) = shown(r);
             let bar_colour = colour(p);
