@@ -587,6 +587,16 @@ fn new_specs_run_as_written_for_every_scenario() {
             );
         }
     }
+    // what the example's preset fills in is left to it (commented at the
+    // preset's value), not overridden by a stand-in: a Shoota stays a Shoota
+    let o = krunch(&["new", "gce", "shooting"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("\nweapon = \"shoota\"\n"), "{text}");
+    assert!(
+        text.contains("\n# strength = 3   # from the preset \"shoota\""),
+        "{text}"
+    );
+    assert!(!text.contains("\nstrength = "), "{text}");
     // completions and the man page come from the same definition
     let o = krunch(&["completions", "bash"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("merge"));
