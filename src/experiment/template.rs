@@ -156,7 +156,7 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
         );
         let preset = from_preset.iter().find(|(name, ..)| *name == d.name);
         match (&d.need, given) {
-            (Need::Required, None) if preset.is_some() => {
+            (_, None) if preset.is_some() => {
                 let (_, preset, value) = preset.expect("checked");
                 let _ = writeln!(
                     o,

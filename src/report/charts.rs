@@ -1032,41 +1032,34 @@ fn bar_plan(exp: &Experiment) -> BarPlan {
             left_out: None,
         };
     }
-    let first = &exp.axes[0];
-    if exp.axes.len() >= 2 && first.values.len() <= MAX_PANELS * 2 {
-        // a panel per value of the first axis, the other axes in each
-        let per_value = cells / first.values.len();
-        let panels_shown = first.values.len().min(MAX_PANELS);
+    // the axis with fewest values (the first of equals) gets a panel per
+    // value; the others run along each panel's x axis
+    let pa = (0..exp.axes.len())
+        .min_by_key(|&i| exp.axes[i].values.len())
+        .unwrap_or(0);
+    let panel_axis = &exp.axes[pa];
+    if exp.axes.len() >= 2 && panel_axis.values.len() <= MAX_PANELS {
+        let stride: usize = exp.axes[pa + 1..].iter().map(|a| a.values.len()).product();
+        let of_value =
+            |v: usize| (0..cells).filter(move |c| (c / stride) % panel_axis.values.len() == v);
+        let per_value = cells / panel_axis.values.len();
         let fit = (24 / np).max(1).min(per_value);
-        let mut left_out = Vec::new();
-        if panels_shown < first.values.len() {
-            left_out.push(format!(
-                "the first {panels_shown} of {} values of {}",
-                first.values.len(),
-                axis_words(exp, &first.name)
-            ));
-        }
-        if fit < per_value {
-            left_out.push(format!(
-                "the first {fit} of {per_value} cells in each panel"
-            ));
-        }
-        let panels = (0..panels_shown)
+        let panels = (0..panel_axis.values.len())
             .map(|v| {
-                let groups = (v * per_value..v * per_value + fit)
-                    .map(|c| group(c, Some(0)))
-                    .collect();
-                (axis_value_words(exp, &first.name, &first.values[v]), groups)
+                let groups = of_value(v).take(fit).map(|c| group(c, Some(pa))).collect();
+                (
+                    axis_value_words(exp, &panel_axis.name, &panel_axis.values[v]),
+                    groups,
+                )
             })
             .collect();
         return BarPlan {
             panels,
-            x_desc: desc(Some(0)),
+            x_desc: desc(Some(pa)),
             cols: None,
-            left_out: (!left_out.is_empty()).then(|| {
+            left_out: (fit < per_value).then(|| {
                 format!(
-                    "{}; every value in data.csv and report.html",
-                    left_out.join(", ")
+                    "the first {fit} of {per_value} cells in each panel; every cell in data.csv and report.html"
                 )
             }),
         };
@@ -1834,24 +1827,30 @@ mod tests {
     }
 
     #[test]
-    fn a_two_axis_bar_chart_draws_every_cell_in_a_panel_per_first_axis_value() {
+    fn a_two_axis_bar_chart_draws_every_cell_in_a_panel_per_value_of_its_shortest_axis() {
         // 5 x 4 cells and 3 profiles: the old chart drew the first 12 cells
         let exp = bundled("bfg_boarding");
         let plan = bar_plan(&exp);
-        assert_eq!(plan.panels.len(), 5);
+        assert_eq!(plan.panels.len(), 4);
         assert!(plan.left_out.is_none());
-        let every: Vec<(usize, usize)> =
+        let mut every: Vec<(usize, usize)> =
             (0..3).flat_map(|p| (0..20).map(move |c| (p, c))).collect();
-        let mut every = every;
         every.sort_unstable();
         assert_eq!(bars_of(&plan), every);
-        // panels named in words, groups by the other axis's values
-        assert_eq!(plan.panels[1].0, "boarding ship 1's damage left: 3");
+        // panels named in words, groups by the other axis's values, the
+        // cells of each panel the ones at its value
+        assert_eq!(plan.panels[1].0, "remaining turrets of the boarded ship: 1");
         let labels: Vec<&str> = plan.panels[1].1.iter().map(|g| g.0.as_str()).collect();
-        assert_eq!(labels, ["0", "1", "2", "3"]);
+        assert_eq!(labels, ["2", "3", "6", "9", "12"]);
+        for (_, bars) in &plan.panels[1].1 {
+            let ParamValue::Int(turrets) = exp.cell_values(bars[0].1)[1] else {
+                panic!("turrets are whole numbers")
+            };
+            assert_eq!(turrets, 1);
+        }
         assert_eq!(
             plan.x_desc[0],
-            "defender_turrets: remaining turrets of the boarded ship"
+            "attacker_damage: boarding ship 1's damage left"
         );
     }
 
