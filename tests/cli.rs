@@ -603,3 +603,43 @@ fn new_specs_run_as_written_for_every_scenario() {
     let o = krunch(&["man"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains(".TH krunch 1"));
 }
+
+/// A reader that stops early (`krunch compare ... --print wiki | head`)
+/// ends krunch quietly: exit 0 and no panic, for every printing command.
+#[test]
+fn a_reader_that_goes_away_is_not_a_panic() {
+    let dir = scratch("pipe");
+    let spec = root().join("experiments/overwatch_rule_change.toml");
+    let out = dir.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &[
+            "compare",
+            spec.to_str().unwrap(),
+            "--variant",
+            "overwatch=original",
+            "--print",
+            "wiki",
+            "--trials",
+            "2000",
+            "-q",
+            "--out",
+            out,
+        ],
+        &["check", spec.to_str().unwrap(), "--verbose"],
+        &["list", "gce", "shooting"],
+    ];
+    for args in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_krunch"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("krunch runs");
+        // close the reading end before anything is printed
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(o.status.success(), "{args:?}: {:?} {stderr}", o.status);
+    }
+}

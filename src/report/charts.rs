@@ -399,18 +399,6 @@ pub(crate) fn y_tick(probability: bool, v: f64) -> String {
     }
 }
 
-/// A caption font size at most `size` at which `text` fits the chart's
-/// width (DejaVu Sans averages about 0.55 em a character).
-pub(crate) fn caption_size(text: &str, size: u32) -> u32 {
-    let fits = (SIZE.0 as f64 - 40.0) / (text.chars().count().max(1) as f64 * 0.55);
-    (fits.floor() as u32).clamp(8, size)
-}
-
-/// `text` as a caption style that fits the chart's width.
-pub(crate) fn caption_style(text: &str, size: u32) -> TextStyle<'static> {
-    ("sans-serif", caption_size(text, size).max(11)).into()
-}
-
 /// Font size and line height of the labels under bars.
 const CATEGORY_FONT: u32 = 13;
 
@@ -431,22 +419,37 @@ fn wrap(label: &str, slot: f64) -> Vec<String> {
     lines
 }
 
-/// The labels under `n` bars or groups, wrapped to their slots, and the
-/// room they need below the plot.
-pub(crate) fn category_labels(labels: &[String]) -> (Vec<Vec<String>>, u32) {
-    category_labels_in(labels, SIZE.0 as f64 - 110.0)
+/// Estimated pixel width of `text` at the category font.
+fn category_width(text: &str) -> f64 {
+    text.chars().count() as f64 * CATEGORY_FONT as f64 * 0.58
 }
 
-/// As [`category_labels`], for a plot `width` pixels wide.
+/// Whether labels broken into `wrapped` lines still overrun slots `slot`
+/// pixels wide (a word wider than its slot): they are then written
+/// upright, one line each, reading down.
+fn labels_upright(wrapped: &[Vec<String>], slot: f64) -> bool {
+    wrapped
+        .iter()
+        .flatten()
+        .any(|l| category_width(l) > slot * 0.98)
+}
+
+/// The labels under `n` bars or groups of a plot `width` pixels wide,
+/// wrapped to their slots, and the room they need below the plot.
 fn category_labels_in(labels: &[String], width: f64) -> (Vec<Vec<String>>, u32) {
     let slot = width / labels.len().max(1) as f64;
     let wrapped: Vec<Vec<String>> = labels.iter().map(|l| wrap(l, slot * 0.95)).collect();
+    if labels_upright(&wrapped, slot) {
+        let longest = labels.iter().map(|l| category_width(l)).fold(0.0, f64::max);
+        return (wrapped, 40 + longest.min(170.0) as u32);
+    }
     let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1).min(10) as u32;
     (wrapped, 30 + lines * (CATEGORY_FONT + 3))
 }
 
 /// Draws wrapped category labels under the plot, centred under the
-/// middle of each unit slot (`i + 0.5`), at most ten lines each.
+/// middle of each unit slot (`i + 0.5`), at most ten lines each; upright
+/// and whole where a word would overrun its slot.
 pub(crate) fn draw_category_labels<'a, DB>(
     root: &DrawingArea<DB, Shift>,
     chart: &ChartContext<
@@ -460,6 +463,23 @@ where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,
 {
+    let (x0, _) = chart.backend_coord(&(0.0, 0.0));
+    let (x1, _) = chart.backend_coord(&(1.0, 0.0));
+    if labels_upright(wrapped, f64::from(x1 - x0)) {
+        let style = TextStyle::from(("sans-serif", CATEGORY_FONT).into_font())
+            .color(&BLACK)
+            .transform(FontTransform::Rotate90)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, lines) in wrapped.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
+            let mut text = lines.join(" ");
+            while category_width(&text) > 170.0 && text.chars().count() > 2 {
+                text.pop();
+            }
+            root.draw(&Text::new(text, (x, y + 8), style.clone()))?;
+        }
+        return Ok(());
+    }
     let style = TextStyle::from(("sans-serif", CATEGORY_FONT).into_font())
         .color(&BLACK)
         .pos(Pos::new(HPos::Center, VPos::Top));
@@ -1298,6 +1318,212 @@ where
         for (text, at) in texts {
             canvas.draw(&Text::new(text, at, value_style.clone()))?;
         }
+    }
+    Ok(())
+}
+
+/// One before/after pair of compare's chart.
+pub(crate) struct Pair {
+    /// Profile name.
+    pub profile: String,
+    /// Sweep cell index.
+    pub cell: usize,
+    /// Value before the change.
+    pub before: f64,
+    /// Value after it.
+    pub after: f64,
+}
+
+/// Most cells one panel of compare's chart draws.
+const MAX_PAIR_GROUPS: usize = 24;
+
+/// Compare's chart of `metric`: a pair of bars (before, after) per sweep
+/// cell, a panel per profile (the first nine), each bar's value over it
+/// where the values fit; what did not fit is named in the title. `labels`
+/// are the two sides' legend entries; `what` goes in the footer.
+pub(crate) fn draw_pairs<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    metric: &str,
+    change: &str,
+    pairs: &[Pair],
+    labels: [String; 2],
+    what: &str,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let mut panels: Vec<(String, Vec<&Pair>)> = Vec::new();
+    for p in pairs {
+        match panels.iter_mut().find(|(name, _)| *name == p.profile) {
+            Some((_, list)) => list.push(p),
+            None => panels.push((p.profile.clone(), vec![p])),
+        }
+    }
+    let mut left_out = Vec::new();
+    if panels.len() > MAX_PANELS {
+        left_out.push(format!(
+            "the first {MAX_PANELS} of {} profiles",
+            panels.len()
+        ));
+        panels.truncate(MAX_PANELS);
+    }
+    let most = panels.iter().map(|p| p.1.len()).max().unwrap_or(0);
+    if most > MAX_PAIR_GROUPS {
+        left_out.push(format!(
+            "the first {MAX_PAIR_GROUPS} of {most} cells a profile"
+        ));
+        for (_, list) in &mut panels {
+            list.truncate(MAX_PAIR_GROUPS);
+        }
+    }
+    if panels.len() == 1 && exp.profiles.len() == 1 {
+        panels[0].0.clear();
+    }
+    let highest = panels
+        .iter()
+        .flat_map(|p| p.1.iter().map(|c| c.before.max(c.after)))
+        .fold(0.0, f64::max);
+    let ymax = y_top(exp, metric, highest, 1.25);
+    let probability = is_probability(exp, metric);
+    let mut subject = format!("{}: {change}", metric_label(exp, metric));
+    if !left_out.is_empty() {
+        subject = format!("{subject} ({}; all in compare.csv)", left_out.join(", "));
+    }
+    let body = frame(root, exp, &subject, what)?;
+    let entries: Vec<LegendEntry> = labels
+        .iter()
+        .enumerate()
+        .map(|(k, l)| LegendEntry {
+            lines: vec![l.clone()],
+            colour: colour(k),
+            bar: true,
+        })
+        .collect();
+    let legend = legend_box(root, &entries, LEGEND_TEXT_MAX);
+    let n = panels.len().max(1);
+    let small = n > 1;
+    let values = |c: usize| {
+        exp.cell_values(c)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let x_desc: Vec<String> = match exp.axes.as_slice() {
+        [] => Vec::new(),
+        [one] => vec![
+            axis_title(exp, &one.name),
+            axis_words(exp, &one.name),
+            one.name.clone(),
+        ],
+        axes => vec![
+            axes.iter()
+                .map(|a| axis_words(exp, &a.name))
+                .collect::<Vec<_>>()
+                .join(", "),
+            axes.iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ],
+    };
+    let (bw, _) = body.dim_in_pixel();
+    let cols = (n as f64).sqrt().ceil() as usize;
+    let width = f64::from(bw) / cols as f64 - if small { 80.0 } else { 110.0 };
+    let label_room = panels
+        .iter()
+        .map(|(_, list)| {
+            let l: Vec<String> = list.iter().map(|p| values(p.cell)).collect();
+            category_labels_in(&l, width).1
+        })
+        .max()
+        .unwrap_or(30)
+        - 2;
+    let axes_of = |groups: usize| PanelAxes {
+        x: 0f64..groups.max(1) as f64,
+        y: 0f64..ymax,
+        x_room: label_room,
+        y_room: if small { 62 } else { 70 },
+        margin: if small { 8 } else { 15 },
+    };
+    let mut occupied = Vec::new();
+    if let Some((_, list)) = panels.first() {
+        for (g, p) in list.iter().enumerate() {
+            let top = p.before.max(p.after) + ymax * 0.06;
+            occupied.extend(inside_bar(g as f64 + 0.1, g as f64 + 0.9, top));
+        }
+    }
+    let first_groups = panels.first().map_or(1, |p| p.1.len());
+    let placed = layout(
+        &body,
+        n,
+        None,
+        Some(&legend),
+        &axes_of(first_groups),
+        &occupied,
+    )?;
+    let value_style = TextStyle::from(("sans-serif", VALUE_FONT).into_font())
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    for ((title, list), area) in panels.iter().zip(&placed.areas) {
+        let mut chart = build(area, &axes_of(list.len()), title)?;
+        let desc_size = if small { 13 } else { 15 };
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        let x_text = fitting(root, &x_desc, desc_size, xr.end - xr.start);
+        let y_text = fitting(
+            root,
+            &[axis_metric_title(exp, metric)],
+            desc_size,
+            yr.end - yr.start,
+        );
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(0)
+            .x_desc(x_text)
+            .y_desc(y_text)
+            .y_label_formatter(&|v| y_tick(probability, *v))
+            .label_style(("sans-serif", if small { 12 } else { 14 }))
+            .axis_desc_style(("sans-serif", desc_size))
+            .draw()?;
+        let l: Vec<String> = list.iter().map(|p| values(p.cell)).collect();
+        let (wrapped, _) = category_labels_in(&l, f64::from(xr.end - xr.start));
+        draw_category_labels(root, &chart, &wrapped)?;
+        let mut texts = Vec::new();
+        let mut fits = true;
+        for (g, p) in list.iter().enumerate() {
+            for (k, v) in [p.before, p.after].into_iter().enumerate() {
+                let x0 = g as f64 + 0.1 + k as f64 * 0.4;
+                let x1 = x0 + 0.38;
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x0, 0.0), (x1, v)],
+                    colour(k).filled(),
+                )))?;
+                let (px0, base) = chart.backend_coord(&(x0, 0.0));
+                let (px1, top) = chart.backend_coord(&(x1, v));
+                if base - top < 2 {
+                    root.draw(&Rectangle::new(
+                        [(px0, base - 2), (px1, base)],
+                        colour(k).filled(),
+                    ))?;
+                }
+                let text = value_text(exp, metric, v);
+                if text_width(root, &text, &value_style) > px1 - px0 + 4 {
+                    fits = false;
+                }
+                texts.push((text, ((px0 + px1) / 2, top - 3)));
+            }
+        }
+        if fits {
+            for (text, at) in texts {
+                root.draw(&Text::new(text, at, value_style.clone()))?;
+            }
+        }
+    }
+    if let Some(at) = placed.legend_at {
+        draw_legend_box(root, &entries, &legend, at)?;
     }
     Ok(())
 }
