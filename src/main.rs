@@ -55,6 +55,16 @@ fn say(text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether stdout still has a reader after `printed`: false when it went
+/// away (a broken pipe); other errors stay errors.
+fn still_read(printed: anyhow::Result<()>) -> anyhow::Result<bool> {
+    match printed {
+        Ok(()) => Ok(true),
+        Err(e) if is_broken_pipe(&e) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// 0 done, 1 an expectation moved, 2 bad input (the message says where).
 fn exit_code(verdict: anyhow::Result<Verdict>) -> ExitCode {
     match verdict {
@@ -316,12 +326,18 @@ fn check(args: CheckArgs) -> anyhow::Result<Verdict> {
         );
     }
     let checked = check::check_all(&targets, options);
+    // a reader that stops early (`| head`) ends the printing, not the
+    // verdict: the exit code still says whether anything moved
+    let mut listening = true;
     for (_, o) in &checked.outcomes {
         if args.verbose || !o.passed {
-            say(&format!("{}\n", report::describe_outcome(o)))?;
+            listening =
+                listening && still_read(say(&format!("{}\n", report::describe_outcome(o))))?;
         }
     }
-    say(&format!("{}\n", report::check_summary(&checked)))?;
+    if listening {
+        still_read(say(&format!("{}\n", report::check_summary(&checked))))?;
+    }
     if let Some(path) = &args.junit {
         report::write_atomic(path, report::junit(&checked.outcomes).as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;

@@ -642,4 +642,23 @@ fn a_reader_that_goes_away_is_not_a_panic() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(o.status.success(), "{args:?}: {:?} {stderr}", o.status);
     }
+    // the printing stops, the verdict stands: a moved value still exits 1
+    let text = std::fs::read_to_string(&spec).unwrap()
+        + "\n[[expect]]\nmetric = \"p_hit\"\nprofile = \"not on Overwatch\"\ncell = { cover = \"none\" }\nvalue = 0.25\n";
+    let moved = dir.join("moved.toml");
+    std::fs::write(&moved, text).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args(["check", moved.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("krunch runs");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
