@@ -987,12 +987,15 @@ fn fitting<DB: DrawingBackend>(
         .unwrap_or_default()
 }
 
+/// A group of bars: its label under it and its (profile, cell) bars.
+type BarGroup = (String, Vec<(usize, usize)>);
+
 /// What a bar chart draws: panels of groups of bars; each group a sweep
 /// cell with a bar per profile (or, with no sweep, one group of a bar per
 /// profile, each named under it); and what was left out.
 struct BarPlan {
     /// (panel title, groups); each group its label and (profile, cell) bars.
-    panels: Vec<(String, Vec<(String, Vec<(usize, usize)>)>)>,
+    panels: Vec<(String, Vec<BarGroup>)>,
     /// What the groups along the x axis are, in words: the longest first,
     /// then shorter ones for narrow panels.
     x_desc: Vec<String>,
@@ -1237,7 +1240,7 @@ fn draw_bar_panel<'a, DB: DrawingBackend + 'a>(
     exp: &Experiment,
     data: &Lookup,
     metric: &str,
-    groups: &[(String, Vec<(usize, usize)>)],
+    groups: &[BarGroup],
     x_desc: &[String],
     probability: bool,
     small: bool,
