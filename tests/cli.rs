@@ -450,6 +450,17 @@ fn prob_prints_tables_json_and_charts() {
     assert!(o.status.success());
     assert!(text.contains("mean 12.244599"), "{text}");
     assert!(text.contains("P(>=)") && text.contains("█"));
+    // the table reads in percentages: P(=) 1/6, P(>=) 5/6, P(<=) 1/3 for a 2
+    let o = krunch(&["prob", "d6"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let two = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("2 "))
+        .unwrap();
+    assert!(
+        two.contains("16.6667%") && two.contains("83.3333%") && two.contains("33.3333%"),
+        "{text}"
+    );
     let o = krunch(&["prob", "2d6<=7", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let keys: Vec<&str> = json

@@ -72,13 +72,15 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     a.max(1)
 }
 
-/// A probability in a table cell: six decimals, or three significant
-/// digits where six decimals would show nothing.
+/// A probability in a table cell, as a percentage people read: four
+/// decimals (the six of the probability), or three significant digits
+/// where those would show nothing.
 fn p_cell(p: f64) -> String {
+    let x = p * 100.0;
     if p != 0.0 && p < 5e-7 {
-        format!("{p:.3e}")
+        format!("{x:.3e}%")
     } else {
-        format!("{p:.6}")
+        format!("{x:.4}%")
     }
 }
 
@@ -378,7 +380,8 @@ where
     chart
         .configure_mesh()
         .x_desc("outcome")
-        .y_desc("probability")
+        .y_desc("probability, %")
+        .y_label_formatter(&|v| super::charts::y_tick(true, *v))
         .label_style(("sans-serif", 14))
         .draw()?;
     let mut occupied = Vec::new();
