@@ -349,9 +349,11 @@ Dice expressions:
   2d6<=7       a comparison gives a probability (also < > >= == !=)
   10d6>=5      a bare pool compared with one of its faces counts the dice
                that pass; (2d6)<=5 compares the total instead
+
 Examples:
   krunch prob 4d6k3
   krunch prob \"2d6<=7\" --format json
   krunch prob 5d10!9k3 10d10!9k5 --chart keep.svg
   krunch roll 3d6 -n 5 --seed 42
+
 Malformed expressions exit with code 2 and point at the offending character.";

@@ -45,6 +45,26 @@ fn main() -> ExitCode {
     exit_code(verdict)
 }
 
+/// Writes `text` to stdout. A reader that went away (`krunch compare ...
+/// --print wiki | head`) comes back as the broken-pipe error that
+/// [`exit_code`] ends quietly on, where `print!` would panic.
+fn say(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Whether stdout still has a reader after `printed`: false when it went
+/// away (a broken pipe); other errors stay errors.
+fn still_read(printed: anyhow::Result<()>) -> anyhow::Result<bool> {
+    match printed {
+        Ok(()) => Ok(true),
+        Err(e) if is_broken_pipe(&e) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// 0 done, 1 an expectation moved, 2 bad input (the message says where).
 fn exit_code(verdict: anyhow::Result<Verdict>) -> ExitCode {
     match verdict {
@@ -204,7 +224,7 @@ fn new_spec(args: cli::NewArgs) -> anyhow::Result<()> {
     let text = experiment::template::new_spec(&args.system, &args.scenario)
         .map_err(|e| anyhow::anyhow!(e.message))?;
     match &args.output {
-        None => print!("{text}"),
+        None => say(&text)?,
         Some(path) => {
             anyhow::ensure!(
                 !path.exists(),
@@ -240,7 +260,7 @@ fn list(args: cli::ListArgs) -> anyhow::Result<()> {
             .map(|v| format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())),
     }
     .map_err(|e| anyhow::anyhow!(e.message))?;
-    print!("{text}");
+    say(&text)?;
     Ok(())
 }
 
@@ -259,9 +279,9 @@ fn compare(args: CompareArgs) -> anyhow::Result<()> {
     let (before, sides) = (&comparison.before, &comparison.sides);
     let summary = report::write_compare(&dir, before, &changes, sides)?;
     match args.print {
-        Print::Summary => print!("{summary}"),
-        Print::Markdown => print!("{}", report::compare_markdown(before, &changes, sides)),
-        Print::Wiki => print!("{}", report::mediawiki(before, &changes, sides)),
+        Print::Summary => say(&summary)?,
+        Print::Markdown => say(&report::compare_markdown(before, &changes, sides))?,
+        Print::Wiki => say(&report::mediawiki(before, &changes, sides))?,
     }
     if !args.quiet {
         eprintln!(
@@ -306,12 +326,18 @@ fn check(args: CheckArgs) -> anyhow::Result<Verdict> {
         );
     }
     let checked = check::check_all(&targets, options);
+    // a reader that stops early (`| head`) ends the printing, not the
+    // verdict: the exit code still says whether anything moved
+    let mut listening = true;
     for (_, o) in &checked.outcomes {
         if args.verbose || !o.passed {
-            println!("{}", report::describe_outcome(o));
+            listening =
+                listening && still_read(say(&format!("{}\n", report::describe_outcome(o))))?;
         }
     }
-    println!("{}", report::check_summary(&checked));
+    if listening {
+        still_read(say(&format!("{}\n", report::check_summary(&checked))))?;
+    }
     if let Some(path) = &args.junit {
         report::write_atomic(path, report::junit(&checked.outcomes).as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
@@ -334,13 +360,13 @@ fn update_baseline(
     let failing = target.own_failures(options);
     if !failing.is_empty() && !force {
         for o in &failing {
-            println!("{}", report::describe_outcome(o));
+            say(&format!("{}\n", report::describe_outcome(o)))?;
         }
-        println!(
-            "{}: {} of its own [[expect]] fail, so no baseline was written (fix the rule or the expectation, or pass --force)",
+        say(&format!(
+            "{}: {} of its own [[expect]] fail, so no baseline was written (fix the rule or the expectation, or pass --force)\n",
             target.file.display(),
             failing.len()
-        );
+        ))?;
         return Ok(false);
     }
     if let Some(dir) = target.baseline.parent() {

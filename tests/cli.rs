@@ -450,6 +450,17 @@ fn prob_prints_tables_json_and_charts() {
     assert!(o.status.success());
     assert!(text.contains("mean 12.244599"), "{text}");
     assert!(text.contains("P(>=)") && text.contains("█"));
+    // the table reads in percentages: P(=) 1/6, P(>=) 5/6, P(<=) 1/3 for a 2
+    let o = krunch(&["prob", "d6"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let two = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("2 "))
+        .unwrap();
+    assert!(
+        two.contains("16.6667%") && two.contains("83.3333%") && two.contains("33.3333%"),
+        "{text}"
+    );
     let o = krunch(&["prob", "2d6<=7", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let keys: Vec<&str> = json
@@ -587,9 +598,78 @@ fn new_specs_run_as_written_for_every_scenario() {
             );
         }
     }
+    // what the example's preset fills in is left to it (commented at the
+    // preset's value), not overridden by a stand-in: a Shoota stays a Shoota
+    let o = krunch(&["new", "gce", "shooting"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("\nweapon = \"shoota\"\n"), "{text}");
+    assert!(
+        text.contains("\n# strength = 3   # from the preset \"shoota\""),
+        "{text}"
+    );
+    assert!(!text.contains("\nstrength = "), "{text}");
     // completions and the man page come from the same definition
     let o = krunch(&["completions", "bash"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("merge"));
     let o = krunch(&["man"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains(".TH krunch 1"));
+}
+
+/// A reader that stops early (`krunch compare ... --print wiki | head`)
+/// ends krunch quietly: exit 0 and no panic, for every printing command.
+#[test]
+fn a_reader_that_goes_away_is_not_a_panic() {
+    let dir = scratch("pipe");
+    let spec = root().join("experiments/overwatch_rule_change.toml");
+    let out = dir.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &[
+            "compare",
+            spec.to_str().unwrap(),
+            "--variant",
+            "overwatch=original",
+            "--print",
+            "wiki",
+            "--trials",
+            "2000",
+            "-q",
+            "--out",
+            out,
+        ],
+        &["check", spec.to_str().unwrap(), "--verbose"],
+        &["list", "gce", "shooting"],
+    ];
+    for args in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_krunch"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("krunch runs");
+        // close the reading end before anything is printed
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(o.status.success(), "{args:?}: {:?} {stderr}", o.status);
+    }
+    // the printing stops, the verdict stands: a moved value still exits 1
+    let text = std::fs::read_to_string(&spec).unwrap()
+        + "\n[[expect]]\nmetric = \"p_hit\"\nprofile = \"not on Overwatch\"\ncell = { cover = \"none\" }\nvalue = 0.25\n";
+    let moved = dir.join("moved.toml");
+    std::fs::write(&moved, text).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args(["check", moved.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("krunch runs");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

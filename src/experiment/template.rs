@@ -108,6 +108,32 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
         }
     }
     o.push_str("\n# Parameters every profile starts from. Required ones are set (from an\n# example); the others are commented out at their default.\n[base]\n");
+    // what the presets chosen above fill in: those required parameters are
+    // left commented at the preset's value (setting one overrides the preset)
+    let mut from_preset: Vec<(String, &str, &str)> = Vec::new();
+    for d in &params {
+        let ParamKind::Preset { catalogue, prefix } = &d.kind else {
+            continue;
+        };
+        let chosen = point
+            .iter()
+            .find(|(k, _)| *k == d.name)
+            .map(|(_, v)| v.to_ascii_lowercase())
+            .or_else(|| {
+                rules
+                    .presets_of(catalogue)
+                    .next()
+                    .map(|p| p.name.to_string())
+            });
+        if let Some(preset) = rules
+            .presets_of(catalogue)
+            .find(|p| Some(p.name) == chosen.as_deref())
+        {
+            for (stat, value) in preset.sets {
+                from_preset.push((format!("{prefix}{stat}"), preset.name, value));
+            }
+        }
+    }
     let mut swept = None;
     for d in &params {
         let given = point
@@ -128,7 +154,17 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
                 d.need_text()
             ),
         );
+        let preset = from_preset.iter().find(|(name, ..)| *name == d.name);
         match (&d.need, given) {
+            (_, None) if preset.is_some() => {
+                let (_, preset, value) = preset.expect("checked");
+                let _ = writeln!(
+                    o,
+                    "# {} = {}   # from the preset \"{preset}\"; set it to override",
+                    d.name,
+                    toml_value(value)
+                );
+            }
             (Need::Required, given) => {
                 let value = given.unwrap_or_else(|| stand_in(rules, d));
                 let _ = writeln!(o, "{} = {value}", d.name);

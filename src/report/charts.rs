@@ -1,10 +1,22 @@
 //! Charts with plotters, each drawn once per backend: SVG and PNG.
+//!
+//! Every chart reads without the spec open: its title says what the spec is
+//! and what the chart shows in words (sweep axes by what they mean, not their
+//! ids), the exact value is drawn where there is one with the Monte Carlo
+//! interval as its check, legends sit where they cover no data (or beside
+//! the plot), lines with the same values are drawn once and named together,
+//! and nothing is left out silently: what does not fit is named on the chart.
 
-use super::labels::{axis_metric_title, axis_title, is_probability, metric_label, value_text};
+use super::labels::{
+    axis_metric_title, axis_title, axis_value_words, axis_words, is_probability, metric_label,
+    value_text,
+};
 use crate::experiment::{ChartSpec, Experiment, Results, Row};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 const SIZE: (u32, u32) = (960, 600);
@@ -36,10 +48,10 @@ pub(crate) type Chart2d<'a, DB> = ChartContext<
 /// Font size of legend entries.
 const LEGEND_FONT: u32 = 14;
 
-/// The series legend every krunch chart uses: boxed, in the corner (or
-/// side) of the plot that covers fewest of the `occupied` points (data
-/// coordinates: the points, lines and bars drawn), so it hides no data
-/// where there is room for it anywhere. `labels` are the entries, for its size.
+/// The series legend of compare's and prob's charts: plotters' own, boxed,
+/// in the corner (or side) of the plot that covers fewest of the `occupied`
+/// points (data coordinates: the points, lines and bars drawn). `labels`
+/// are the entries, for its size.
 pub(crate) fn draw_legend<'a, DB>(
     chart: &mut Chart2d<'a, DB>,
     labels: &[String],
@@ -101,6 +113,171 @@ where
     Ok(())
 }
 
+/// One entry of a krunch legend: a swatch (a line, or a box for bars) in
+/// `colour` and one or more lines of text (the first names the series; the
+/// others, `= ...`, the series drawn under it with the same values).
+#[derive(Clone)]
+struct LegendEntry {
+    lines: Vec<String>,
+    colour: RGBAColor,
+    bar: bool,
+}
+
+/// Height of one legend line, in pixels.
+const LEGEND_LINE: i32 = 18;
+/// Widest a legend's text may be before it wraps, in pixels.
+const LEGEND_TEXT_MAX: i32 = 300;
+
+fn legend_style() -> TextStyle<'static> {
+    TextStyle::from(("sans-serif", LEGEND_FONT).into_font()).color(&BLACK)
+}
+
+/// The pixel width of `text` in `style` on `area` (an estimate from the
+/// character count where the font cannot say).
+fn text_width<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle,
+) -> i32 {
+    area.estimate_text_size(text, style)
+        .map(|(w, _)| w as i32)
+        .unwrap_or_else(|_| (text.chars().count() as f64 * style.font.get_size() * 0.6) as i32)
+}
+
+/// `text` broken at spaces into lines at most `max` pixels wide.
+fn wrap_pixels<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle,
+    max: i32,
+) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if text_width(area, &format!("{line} {word}"), style) <= max => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    if lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines
+}
+
+/// The legend's lines, wrapped, and its box size in pixels.
+struct LegendBox {
+    lines: Vec<Vec<String>>,
+    size: (i32, i32),
+}
+
+fn legend_box<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+    max_text: i32,
+) -> LegendBox {
+    let style = legend_style();
+    let lines: Vec<Vec<String>> = entries
+        .iter()
+        .map(|e| {
+            e.lines
+                .iter()
+                .flat_map(|l| wrap_pixels(area, l, &style, max_text))
+                .collect()
+        })
+        .collect();
+    let widest = lines
+        .iter()
+        .flatten()
+        .map(|l| text_width(area, l, &style))
+        .max()
+        .unwrap_or(0);
+    let count: usize = lines.iter().map(Vec::len).sum();
+    LegendBox {
+        size: (widest + 38 + 10, count as i32 * LEGEND_LINE + 12),
+        lines,
+    }
+}
+
+/// Draws the legend box with its top-left corner at `at` (pixels of the
+/// whole picture) on `canvas`, the whole picture's area.
+fn draw_legend_box<DB: DrawingBackend>(
+    canvas: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+    legend: &LegendBox,
+    at: (i32, i32),
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let (x, y) = at;
+    let (w, h) = legend.size;
+    canvas.draw(&Rectangle::new(
+        [(x, y), (x + w, y + h)],
+        WHITE.mix(0.9).filled(),
+    ))?;
+    canvas.draw(&Rectangle::new(
+        [(x, y), (x + w, y + h)],
+        BLACK.stroke_width(1),
+    ))?;
+    let style = legend_style();
+    let mut ty = y + 6;
+    for (entry, lines) in entries.iter().zip(&legend.lines) {
+        let mid = ty + LEGEND_LINE / 2;
+        if entry.bar {
+            canvas.draw(&Rectangle::new(
+                [(x + 12, mid - 6), (x + 24, mid + 6)],
+                entry.colour.filled(),
+            ))?;
+        } else {
+            canvas.draw(&PathElement::new(
+                vec![(x + 8, mid), (x + 30, mid)],
+                entry.colour.stroke_width(4),
+            ))?;
+        }
+        for line in lines {
+            canvas.draw(&Text::new(line.clone(), (x + 38, ty + 2), style.clone()))?;
+            ty += LEGEND_LINE;
+        }
+    }
+    Ok(())
+}
+
+/// A spot inside `chart`'s plot where a legend of `size` covers none of
+/// the `occupied` points (data coordinates): its top-left corner in
+/// pixels, trying the corners first, then the middles of the sides.
+fn clear_spot<DB: DrawingBackend>(
+    chart: &Chart2d<'_, DB>,
+    size: (i32, i32),
+    occupied: &[(f64, f64)],
+) -> Option<(i32, i32)> {
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let pixels: Vec<(i32, i32)> = occupied.iter().map(|p| chart.backend_coord(p)).collect();
+    let (w, h) = size;
+    let (left, right) = (xr.start + 6, xr.end - w - 6);
+    let (top, bottom) = (yr.start + 6, yr.end - h - 6);
+    if right < left || bottom < top {
+        return None;
+    }
+    let candidates = [
+        (right, top),
+        (left, top),
+        (right, bottom),
+        (left, bottom),
+        (right, (top + bottom) / 2),
+        (left, (top + bottom) / 2),
+        ((left + right) / 2, top),
+        ((left + right) / 2, bottom),
+    ];
+    candidates.into_iter().find(|&(x, y)| {
+        !pixels
+            .iter()
+            .any(|&(px, py)| px >= x - 8 && px <= x + w + 8 && py >= y - 8 && py <= y + h + 8)
+    })
+}
+
 /// Line widths for `n` lines drawn in order: the first widest, so a line
 /// drawn later over the same values leaves the earlier one's edges showing
 /// (no line hides wholly under another).
@@ -108,34 +285,6 @@ fn line_widths(n: usize) -> Vec<u32> {
     (0..n)
         .map(|i| 2 + ((n - 1 - i) as u32 * 5 / n.max(1) as u32).min(5))
         .collect()
-}
-
-/// A legend drawn in an area of its own (beside small multiples): a
-/// coloured line and the label for each entry, from the top left.
-fn draw_legend_in<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    entries: &[(String, RGBAColor)],
-) -> DrawResult
-where
-    DB::ErrorType: 'static,
-{
-    let (w, _) = area.dim_in_pixel();
-    for (i, (label, colour)) in entries.iter().enumerate() {
-        let y = 30 + i as i32 * 22;
-        area.draw(&PathElement::new(
-            vec![(15, y), (40, y)],
-            colour.stroke_width(4),
-        ))?;
-        let lines = wrap(label, f64::from(w) - 60.0);
-        for (j, line) in lines.iter().take(2).enumerate() {
-            area.draw(&Text::new(
-                line.clone(),
-                (48, y - 7 + j as i32 * 15),
-                ("sans-serif", LEGEND_FONT).into_font().color(&BLACK),
-            ))?;
-        }
-    }
-    Ok(())
 }
 
 /// Points along the polyline `pts` (data coordinates), close enough
@@ -194,13 +343,15 @@ impl<'a> Lookup<'a> {
     }
 }
 
+/// The axes other than `free`, each at its first value, in words:
+/// ` (the target's Toughness: 3)`, or nothing.
 fn fixed_note(exp: &Experiment, free: &[usize]) -> String {
     let fixed: Vec<String> = exp
         .axes
         .iter()
         .enumerate()
         .filter(|(i, _)| !free.contains(i))
-        .map(|(_, a)| format!("{} {}", a.name, a.values[0]))
+        .map(|(_, a)| axis_value_words(exp, &a.name, &a.values[0]))
         .collect();
     if fixed.is_empty() {
         String::new()
@@ -215,23 +366,30 @@ fn axis_index(exp: &Experiment, name: &str) -> usize {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-/// A Monte Carlo interval, low and high end.
-type Interval = (f64, f64);
-
 /// The value a chart draws: the exact one where the model has it, else the
-/// Monte Carlo estimate with its interval.
-fn shown(r: &Row) -> (f64, Option<Interval>) {
+/// Monte Carlo estimate; and whether it is exact.
+fn shown(r: &Row) -> (f64, bool) {
     match r.exact {
-        Some(e) => (e, None),
-        None => (r.value, Some((r.ci_low, r.ci_high))),
+        Some(e) => (e, true),
+        None => (r.value, false),
     }
 }
 
-/// Tick text of the value axis: percentages for a probability.
+/// A value as a chart's label writes it: a Monte Carlo estimate marked `≈`.
+fn shown_text(exp: &Experiment, metric: &str, r: &Row) -> String {
+    let (v, exact) = shown(r);
+    let text = value_text(exp, metric, v);
+    if exact { text } else { format!("≈{text}") }
+}
+
+/// Tick text of the value axis: percentages for a probability (none past
+/// 100%, where a little room is left above the top values).
 pub(crate) fn y_tick(probability: bool, v: f64) -> String {
     if probability {
         let x = v * 100.0;
-        if (x - x.round()).abs() < 1e-6 {
+        if x > 100.0 + 1e-6 {
+            String::new()
+        } else if (x - x.round()).abs() < 1e-6 {
             format!("{x:.0}%")
         } else {
             format!("{x:.1}%")
@@ -239,18 +397,6 @@ pub(crate) fn y_tick(probability: bool, v: f64) -> String {
     } else {
         format!("{v:.2}")
     }
-}
-
-/// A caption font size at most `size` at which `text` fits the chart's
-/// width (DejaVu Sans averages about 0.55 em a character).
-pub(crate) fn caption_size(text: &str, size: u32) -> u32 {
-    let fits = (SIZE.0 as f64 - 40.0) / (text.chars().count().max(1) as f64 * 0.55);
-    (fits.floor() as u32).clamp(8, size)
-}
-
-/// `text` as a caption style that fits the chart's width.
-pub(crate) fn caption_style(text: &str, size: u32) -> TextStyle<'static> {
-    ("sans-serif", caption_size(text, size).max(11)).into()
 }
 
 /// Font size and line height of the labels under bars.
@@ -273,17 +419,37 @@ fn wrap(label: &str, slot: f64) -> Vec<String> {
     lines
 }
 
-/// The labels under `n` bars or groups, wrapped to their slots, and the
-/// room they need below the plot.
-pub(crate) fn category_labels(labels: &[String]) -> (Vec<Vec<String>>, u32) {
-    let slot = (SIZE.0 as f64 - 110.0) / labels.len().max(1) as f64;
+/// Estimated pixel width of `text` at the category font.
+fn category_width(text: &str) -> f64 {
+    text.chars().count() as f64 * CATEGORY_FONT as f64 * 0.58
+}
+
+/// Whether labels broken into `wrapped` lines still overrun slots `slot`
+/// pixels wide (a word wider than its slot): they are then written
+/// upright, one line each, reading down.
+fn labels_upright(wrapped: &[Vec<String>], slot: f64) -> bool {
+    wrapped
+        .iter()
+        .flatten()
+        .any(|l| category_width(l) > slot * 0.98)
+}
+
+/// The labels under `n` bars or groups of a plot `width` pixels wide,
+/// wrapped to their slots, and the room they need below the plot.
+fn category_labels_in(labels: &[String], width: f64) -> (Vec<Vec<String>>, u32) {
+    let slot = width / labels.len().max(1) as f64;
     let wrapped: Vec<Vec<String>> = labels.iter().map(|l| wrap(l, slot * 0.95)).collect();
+    if labels_upright(&wrapped, slot) {
+        let longest = labels.iter().map(|l| category_width(l)).fold(0.0, f64::max);
+        return (wrapped, 40 + longest.min(170.0) as u32);
+    }
     let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1).min(10) as u32;
     (wrapped, 30 + lines * (CATEGORY_FONT + 3))
 }
 
 /// Draws wrapped category labels under the plot, centred under the
-/// middle of each unit slot (`i + 0.5`), at most ten lines each.
+/// middle of each unit slot (`i + 0.5`), at most ten lines each; upright
+/// and whole where a word would overrun its slot.
 pub(crate) fn draw_category_labels<'a, DB>(
     root: &DrawingArea<DB, Shift>,
     chart: &ChartContext<
@@ -297,128 +463,174 @@ where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,
 {
+    let (x0, _) = chart.backend_coord(&(0.0, 0.0));
+    let (x1, _) = chart.backend_coord(&(1.0, 0.0));
+    if labels_upright(wrapped, f64::from(x1 - x0)) {
+        let style = TextStyle::from(("sans-serif", CATEGORY_FONT).into_font())
+            .color(&BLACK)
+            .transform(FontTransform::Rotate90)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, lines) in wrapped.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
+            let mut text = lines.join(" ");
+            while category_width(&text) > 170.0 && text.chars().count() > 2 {
+                text.pop();
+            }
+            root.draw(&Text::new(text, (x, y + 8), style.clone()))?;
+        }
+        return Ok(());
+    }
     let style = TextStyle::from(("sans-serif", CATEGORY_FONT).into_font())
         .color(&BLACK)
-        .pos(plotters::style::text_anchor::Pos::new(
-            plotters::style::text_anchor::HPos::Center,
-            plotters::style::text_anchor::VPos::Top,
-        ));
+        .pos(Pos::new(HPos::Center, VPos::Top));
     for (i, lines) in wrapped.iter().enumerate() {
         let (x, y) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
         for (k, line) in lines.iter().take(10).enumerate() {
-            let y = y + 6 + k as i32 * (CATEGORY_FONT as i32 + 3);
+            let y = y + 9 + k as i32 * (CATEGORY_FONT as i32 + 3);
             root.draw(&Text::new(line.clone(), (x, y), style.clone()))?;
         }
     }
     Ok(())
 }
 
-/// The top of the value axis: a little above the highest point drawn,
-/// never past 100% for a probability.
+/// The top of the value axis: a little above the highest point drawn; for
+/// a probability no higher than 100%, or a few points over it when values
+/// reach the top, so nothing sits on the frame.
 fn y_top(exp: &Experiment, metric: &str, highest: f64, room: f64) -> f64 {
     if highest <= 0.0 {
         return 1.0;
     }
     let top = highest * room;
     if is_probability(exp, metric) && highest <= 1.0 {
-        top.min(1.0)
+        top.min(1.0).max(highest * 1.07)
     } else {
         top
     }
 }
 
-fn draw_bar<DB: DrawingBackend>(
+/// Height of the footer band: two lines of provenance.
+pub(crate) const FOOTER: u32 = 34;
+
+/// Draws the chart's title (the spec's title and the chart's `subject`, on
+/// one line when they fit at a readable size, else on two) and its footer
+/// (`what` the marks mean, then the provenance); returns the area between.
+fn frame<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     exp: &Experiment,
-    data: &Lookup,
-    metric: &str,
+    subject: &str,
+    what: &str,
+) -> Result<DrawingArea<DB, Shift>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let (w, _) = root.dim_in_pixel();
+    let room = w as i32 - 30;
+    let size_for = |text: &str, most: u32| -> u32 {
+        let mut size = most;
+        while size > 11 {
+            let style = TextStyle::from(("sans-serif", size).into_font());
+            if text_width(root, text, &style) <= room {
+                break;
+            }
+            size -= 1;
+        }
+        size
+    };
+    let centre = Pos::new(HPos::Center, VPos::Top);
+    let one = format!("{} — {subject}", exp.title);
+    let mut y = 8;
+    let mut put = |text: &str, size: u32| -> DrawResult {
+        let style = TextStyle::from(("sans-serif", size).into_font())
+            .color(&BLACK)
+            .pos(centre);
+        root.draw(&Text::new(text.to_string(), (w as i32 / 2, y), style))?;
+        y += (size as f64 * 1.35) as i32;
+        Ok(())
+    };
+    if size_for(&one, 20) >= 18 {
+        put(&one, size_for(&one, 20))?;
+    } else {
+        put(&exp.title, size_for(&exp.title, 19))?;
+        put(subject, size_for(subject, 16))?;
+    }
+    draw_footer(root, exp, what)?;
+    let top = y as u32 + 4;
+    Ok(root.margin(top, FOOTER, 0, 0))
+}
+
+/// Provenance on the picture itself, so a chart pasted elsewhere still says
+/// what produced it: `what` it shows on one line, then krunch's version,
+/// trials, seed, variants and the spec's hash on the next, along the
+/// bottom edge.
+pub(crate) fn draw_footer<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    what: &str,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
-    root.fill(&WHITE)?;
-    let cells: Vec<usize> = (0..exp.models.len().min(12)).collect();
-    let np = exp.profiles.len();
-    let mut ymax: f64 = 0.0;
-    for &c in &cells {
-        for p in &exp.profiles {
-            if let Some(r) = data.get(p, c, metric) {
-                let (v, ci) = shown(r);
-                ymax = ymax.max(v).max(ci.map_or(v, |c| c.1));
-            }
+    let prov = super::Provenance::of(exp);
+    let footer = format!(
+        "krunch {} · {} trials · seed {} · {} · spec sha256 {}",
+        prov.version,
+        exp.trials,
+        prov.seed,
+        if prov.variants.is_empty() {
+            "no variants".into()
+        } else {
+            prov.variants.replace(';', ", ")
+        },
+        &prov.spec_hash[..12]
+    );
+    let (w, h) = root.dim_in_pixel();
+    let grey = RGBColor(80, 80, 80);
+    for (k, line) in [what, footer.as_str()].iter().enumerate() {
+        let mut size: u32 = 12;
+        while size > 8
+            && text_width(
+                root,
+                line,
+                &TextStyle::from(("sans-serif", size).into_font()),
+            ) > w as i32 - 16
+        {
+            size -= 1;
         }
+        root.draw_text(
+            line,
+            &("sans-serif", size).into_font().color(&grey),
+            (8, h as i32 - 31 + k as i32 * 15),
+        )?;
     }
-    let ymax = y_top(exp, metric, ymax, 1.3);
-    let groups = cells.len();
-    let probability = is_probability(exp, metric);
-    let labels: Vec<String> = cells
-        .iter()
-        .map(|&c| {
-            exp.cell_values(c)
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .collect();
-    let (wrapped, label_room) = category_labels(&labels);
-    let caption = format!("{} — {}", exp.title, metric_label(exp, metric));
-    let style = caption_style(&caption, 24);
-    let mut chart = ChartBuilder::on(root)
-        .caption(caption, style)
-        .margin(15)
-        .x_label_area_size(label_room)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0f64..groups as f64, 0f64..ymax)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(groups * 2 + 1)
-        .x_label_formatter(&|_| String::new())
-        .x_desc(match exp.axes.as_slice() {
-            [] => "profile".to_string(),
-            [only] => axis_title(exp, &only.name),
-            axes => axes
-                .iter()
-                .map(|a| a.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
-        .y_desc(axis_metric_title(exp, metric))
-        .y_label_formatter(&|v| y_tick(probability, *v))
-        .label_style(("sans-serif", 14))
-        .draw()?;
-    draw_category_labels(root, &chart, &wrapped)?;
-    let width = 0.8 / np as f64;
-    let mut occupied = Vec::new();
-    for (pi, p) in exp.profiles.iter().enumerate() {
-        let color = colour(pi);
-        let bars: Vec<(f64, f64, Option<Interval>)> = cells
-            .iter()
-            .enumerate()
-            .filter_map(|(g, &c)| {
-                data.get(p, c, metric).map(|r| {
-                    let (v, ci) = shown(r);
-                    (g as f64 + 0.1 + pi as f64 * width, v, ci)
-                })
-            })
-            .collect();
-        chart
-            .draw_series(bars.iter().map(|&(x, v, _)| {
-                Rectangle::new([(x, 0.0), (x + width * 0.9, v)], color.filled())
-            }))?
-            .label(p.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
-        chart.draw_series(bars.iter().filter_map(|&(x, _, ci)| {
-            let mid = x + width * 0.45;
-            ci.map(|(lo, hi)| PathElement::new(vec![(mid, lo), (mid, hi)], BLACK.stroke_width(2)))
-        }))?;
-        for &(x, v, ci) in &bars {
-            occupied.extend(inside_bar(x, x + width * 0.9, ci.map_or(v, |c| c.1.max(v))));
-        }
-    }
-    draw_legend(&mut chart, &exp.profiles, &occupied)?;
     Ok(())
+}
+
+/// What the marks of a chart of `metric` mean, from the rows it draws:
+/// exact values, Monte Carlo estimates, or both, and the whiskers.
+fn marks_note(exp: &Experiment, results: &Results, metric: &str, bars: bool) -> String {
+    let rows = results.rows.iter().filter(|r| r.metric == metric);
+    let (mut exact, mut estimated) = (false, false);
+    for r in rows {
+        if r.exact.is_some() {
+            exact = true;
+        } else {
+            estimated = true;
+        }
+    }
+    let level = format!("{:.0}%", exp.confidence * 100.0);
+    let what = if bars { "bars" } else { "points" };
+    match (exact, estimated) {
+        (true, false) => format!(
+            "{what}: exact values · whiskers (where wider than a point): Monte Carlo {level} intervals, their check"
+        ),
+        (false, _) => {
+            format!("{what}: Monte Carlo estimates (≈) · whiskers: their {level} intervals")
+        }
+        (true, true) => format!(
+            "{what}: exact values where known, else Monte Carlo estimates ({}) · whiskers: Monte Carlo {level} intervals",
+            if bars { "≈" } else { "hollow" }
+        ),
+    }
 }
 
 /// The cell index of one value index per axis.
@@ -443,13 +655,13 @@ struct Series {
 struct LinePlan {
     /// (panel title, lines); one untitled panel when there are no panels.
     panels: Vec<(String, Vec<Series>)>,
-    /// `target_armour 0, toughness 3`: axes held at one value.
+    /// `the target's armour: 0`: axes held at one value.
     held: Vec<String>,
     /// What the panels or `by` lines vary, for the caption.
     varies: Option<String>,
 }
 
-/// Most panels a line chart shows (the rest are named as left out).
+/// Most panels a chart shows (the rest are named as left out).
 const MAX_PANELS: usize = 9;
 
 /// Lays out a line chart of axis `xi`: every profile gets a line; a `by`
@@ -476,7 +688,7 @@ fn line_plan(exp: &Experiment, xi: usize, by: Option<usize>, at: &[(usize, usize
     let mut held: Vec<String> = Vec::new();
     for (a, (axis, &v)) in exp.axes.iter().zip(&base).enumerate() {
         if at.iter().any(|(i, _)| *i == a) || free.contains(&a) {
-            held.push(format!("{} {}", axis.name, axis.values[v]));
+            held.push(axis_value_words(exp, &axis.name, &axis.values[v]));
         }
     }
     let by_values: Vec<Option<usize>> = match by {
@@ -509,7 +721,7 @@ fn line_plan(exp: &Experiment, xi: usize, by: Option<usize>, at: &[(usize, usize
                     .collect();
                 let by_text = match (by, bv) {
                     (Some(b), Some(v)) => {
-                        format!("{} {}", exp.axes[b].name, exp.axes[b].values[*v])
+                        axis_value_words(exp, &exp.axes[b].name, &exp.axes[b].values[*v])
                     }
                     _ => String::new(),
                 };
@@ -527,22 +739,22 @@ fn line_plan(exp: &Experiment, xi: usize, by: Option<usize>, at: &[(usize, usize
             }
         }
         let title = match (panel_axis, pv) {
-            (Some(p), Some(v)) => format!("{} {}", exp.axes[p].name, exp.axes[p].values[*v]),
+            (Some(p), Some(v)) => axis_value_words(exp, &exp.axes[p].name, &exp.axes[p].values[*v]),
             _ => String::new(),
         };
         panels.push((title, series));
     }
     let varies = match (by, panel_axis) {
-        (Some(b), _) => Some(format!("a line per {}", exp.axes[b].name)),
+        (Some(b), _) => Some(format!("a line per {}", axis_words(exp, &exp.axes[b].name))),
         (None, Some(p)) => {
             let n = exp.axes[p].values.len();
+            let words = axis_words(exp, &exp.axes[p].name);
             Some(if n > MAX_PANELS {
                 format!(
-                    "a panel per {} (the first {MAX_PANELS} of {n}: use `at` for the rest)",
-                    exp.axes[p].name
+                    "a panel per {words} (the first {MAX_PANELS} of {n}: use `at` for the rest)"
                 )
             } else {
-                format!("a panel per {}", exp.axes[p].name)
+                format!("a panel per {words}")
             })
         }
         _ => None,
@@ -554,10 +766,46 @@ fn line_plan(exp: &Experiment, xi: usize, by: Option<usize>, at: &[(usize, usize
     }
 }
 
+/// The series of a line plan that draw the same values in every panel,
+/// grouped: each group lists series indices in drawing order, the first
+/// drawn and the others named with it in the legend.
+fn coincident(plan: &LinePlan, data: &Lookup, metric: &str) -> Vec<Vec<usize>> {
+    let count = plan.panels.first().map_or(0, |p| p.1.len());
+    let values: Vec<Vec<Option<f64>>> = (0..count)
+        .map(|s| {
+            plan.panels
+                .iter()
+                .flat_map(|(_, series)| {
+                    let line = &series[s];
+                    line.cells
+                        .iter()
+                        .map(|&c| data.get(&line.profile, c, metric).map(|r| shown(r).0))
+                })
+                .collect()
+        })
+        .collect();
+    let same = |a: &[Option<f64>], b: &[Option<f64>]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| match (x, y) {
+                (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0),
+                (None, None) => true,
+                _ => false,
+            })
+    };
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for s in 0..count {
+        match groups.iter_mut().find(|g| same(&values[g[0]], &values[s])) {
+            Some(g) => g.push(s),
+            None => groups.push(vec![s]),
+        }
+    }
+    groups
+}
+
 /// Where each value of axis `ai` sits along the x axis: at the value
 /// itself when every value is a number (3, 6, 7, 9 spaced as numbers),
 /// else at its position; and the range to draw.
-fn x_positions(exp: &Experiment, ai: usize) -> (Vec<f64>, std::ops::Range<f64>, bool) {
+fn x_positions(exp: &Experiment, ai: usize) -> (Vec<f64>, Range<f64>, bool) {
     use crate::systems::ParamValue;
     let values = &exp.axes[ai].values;
     let numbers: Option<Vec<f64>> = values
@@ -586,9 +834,708 @@ fn x_positions(exp: &Experiment, ai: usize) -> (Vec<f64>, std::ops::Range<f64>, 
     }
 }
 
+/// How a panel's chart is built: its ranges, the room for tick labels,
+/// its margin and title.
+struct PanelAxes {
+    x: Range<f64>,
+    y: Range<f64>,
+    x_room: u32,
+    y_room: u32,
+    margin: u32,
+}
+
+fn build<'a, DB: DrawingBackend + 'a>(
+    area: &'a DrawingArea<DB, Shift>,
+    axes: &PanelAxes,
+    title: &str,
+) -> Result<Chart2d<'a, DB>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .margin(axes.margin)
+        .x_label_area_size(axes.x_room)
+        .y_label_area_size(axes.y_room);
+    if !title.is_empty() {
+        builder.caption(title, ("sans-serif", 15));
+    }
+    Ok(builder.build_cartesian_2d(axes.x.clone(), axes.y.clone())?)
+}
+
+/// Where the legend goes and the areas the panels are drawn in: one panel
+/// gets the legend inside its plot where that covers none of `occupied`,
+/// else a strip beside it; several panels leave it an empty grid cell (or
+/// a strip on the right). `cols` forces the number of columns.
+struct Layout<DB: DrawingBackend> {
+    areas: Vec<DrawingArea<DB, Shift>>,
+    /// Top-left corner of the legend, in pixels of the whole picture.
+    legend_at: Option<(i32, i32)>,
+}
+
+fn layout<DB: DrawingBackend>(
+    body: &DrawingArea<DB, Shift>,
+    panels: usize,
+    cols: Option<usize>,
+    legend: Option<&LegendBox>,
+    single_axes: &PanelAxes,
+    occupied: &[(f64, f64)],
+) -> Result<Layout<DB>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let (bw, _) = body.dim_in_pixel();
+    let Some(legend) = legend else {
+        let areas = if panels == 1 {
+            vec![body.clone()]
+        } else {
+            let cols = cols.unwrap_or_else(|| (panels as f64).sqrt().ceil() as usize);
+            body.split_evenly((panels.div_ceil(cols), cols))
+        };
+        return Ok(Layout {
+            areas,
+            legend_at: None,
+        });
+    };
+    let (lw, _) = legend.size;
+    let strip = |body: &DrawingArea<DB, Shift>| {
+        let (plot, side) = body.split_horizontally(bw as i32 - lw - 14);
+        let base = side.get_base_pixel();
+        (plot, (base.0 + 4, base.1 + 24))
+    };
+    if panels == 1 {
+        let trial = build(body, single_axes, "")?;
+        let spot = clear_spot(&trial, legend.size, occupied);
+        drop(trial);
+        return Ok(match spot {
+            Some(at) => Layout {
+                areas: vec![body.clone()],
+                legend_at: Some(at),
+            },
+            None => {
+                let (plot, at) = strip(body);
+                Layout {
+                    areas: vec![plot],
+                    legend_at: Some(at),
+                }
+            }
+        });
+    }
+    let cols = cols.unwrap_or_else(|| (panels as f64).sqrt().ceil() as usize);
+    let rows = panels.div_ceil(cols);
+    let cells = body.split_evenly((rows, cols));
+    if rows * cols > panels {
+        let spare = &cells[panels];
+        let (sw, sh) = spare.dim_in_pixel();
+        if legend.size.0 <= sw as i32 && legend.size.1 <= sh as i32 {
+            let base = spare.get_base_pixel();
+            return Ok(Layout {
+                areas: cells[..panels].to_vec(),
+                legend_at: Some((base.0 + 16, base.1 + 24)),
+            });
+        }
+    }
+    let (plot, at) = strip(body);
+    Ok(Layout {
+        areas: plot.split_evenly((rows, cols)),
+        legend_at: Some(at),
+    })
+}
+
+/// Draws one Monte Carlo whisker at `x` from `lo` to `hi` (data
+/// coordinates) with caps, on `canvas`, where it is at least 3 pixels long.
+fn whisker<DB: DrawingBackend>(
+    canvas: &DrawingArea<DB, Shift>,
+    chart: &Chart2d<'_, DB>,
+    x: f64,
+    (lo, hi): (f64, f64),
+    colour: RGBAColor,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let y_range = chart.y_range();
+    let (lo, hi) = (lo.max(y_range.start), hi.min(y_range.end));
+    let (px, top) = chart.backend_coord(&(x, hi));
+    let (_, bottom) = chart.backend_coord(&(x, lo));
+    if bottom - top < 3 {
+        return Ok(());
+    }
+    let style = colour.stroke_width(1);
+    canvas.draw(&PathElement::new(vec![(px, top), (px, bottom)], style))?;
+    canvas.draw(&PathElement::new(vec![(px - 4, top), (px + 4, top)], style))?;
+    canvas.draw(&PathElement::new(
+        vec![(px - 4, bottom), (px + 4, bottom)],
+        style,
+    ))?;
+    Ok(())
+}
+
+/// The first of `texts` that fits `room` pixels at `size`, else nothing
+/// (the chart's title names the metric and axes anyway).
+fn fitting<DB: DrawingBackend>(
+    canvas: &DrawingArea<DB, Shift>,
+    texts: &[String],
+    size: u32,
+    room: i32,
+) -> String {
+    let style = TextStyle::from(("sans-serif", size).into_font());
+    texts
+        .iter()
+        .find(|t| text_width(canvas, t, &style) <= room)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// A group of bars: its label under it and its (profile, cell) bars.
+type BarGroup = (String, Vec<(usize, usize)>);
+
+/// What a bar chart draws: panels of groups of bars; each group a sweep
+/// cell with a bar per profile (or, with no sweep, one group of a bar per
+/// profile, each named under it); and what was left out.
+struct BarPlan {
+    /// (panel title, groups); each group its label and (profile, cell) bars.
+    panels: Vec<(String, Vec<BarGroup>)>,
+    /// What the groups along the x axis are, in words: the longest first,
+    /// then shorter ones for narrow panels.
+    x_desc: Vec<String>,
+    /// Columns of panels: one when a long sweep wraps onto rows.
+    cols: Option<usize>,
+    /// What did not fit, said on the chart.
+    left_out: Option<String>,
+}
+
+/// Most bars one full-width panel holds; a sweep with more wraps onto
+/// rows or gets a panel per value of its first axis.
+const MAX_BARS: usize = 48;
+/// Most rows a long one-axis sweep wraps onto.
+const MAX_ROWS: usize = 3;
+
+fn bar_plan(exp: &Experiment) -> BarPlan {
+    let np = exp.profiles.len().max(1);
+    let cells: usize = exp.axes.iter().map(|a| a.values.len()).product();
+    let label = |c: usize, skip: Option<usize>| {
+        exp.cell_values(c)
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != skip)
+            .map(|(_, v)| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let group = |c: usize, skip: Option<usize>| {
+        (label(c, skip), (0..np).map(|p| (p, c)).collect::<Vec<_>>())
+    };
+    let desc = |skip: Option<usize>| {
+        let axes: Vec<&str> = exp
+            .axes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != skip)
+            .map(|(_, a)| a.name.as_str())
+            .collect();
+        let words: Vec<String> = axes.iter().map(|a| axis_words(exp, a)).collect();
+        match axes.as_slice() {
+            [one] => vec![axis_title(exp, one), words.join(", "), (*one).to_string()],
+            _ => vec![words.join(", "), axes.join(", ")],
+        }
+    };
+    if exp.axes.is_empty() {
+        // one bar per profile, each named under it
+        let groups = exp
+            .profiles
+            .iter()
+            .enumerate()
+            .map(|(p, name)| (name.clone(), vec![(p, 0)]))
+            .collect();
+        return BarPlan {
+            panels: vec![(String::new(), groups)],
+            x_desc: Vec::new(),
+            cols: None,
+            left_out: None,
+        };
+    }
+    // the axis with fewest values (the first of equals) gets a panel per
+    // value; the others run along each panel's x axis
+    let pa = (0..exp.axes.len())
+        .min_by_key(|&i| exp.axes[i].values.len())
+        .unwrap_or(0);
+    let panel_axis = &exp.axes[pa];
+    if exp.axes.len() >= 2 && panel_axis.values.len() <= MAX_PANELS {
+        let stride: usize = exp.axes[pa + 1..].iter().map(|a| a.values.len()).product();
+        let of_value =
+            |v: usize| (0..cells).filter(move |c| (c / stride) % panel_axis.values.len() == v);
+        let per_value = cells / panel_axis.values.len();
+        let fit = (24 / np).max(1).min(per_value);
+        let panels = (0..panel_axis.values.len())
+            .map(|v| {
+                let groups = of_value(v).take(fit).map(|c| group(c, Some(pa))).collect();
+                (
+                    axis_value_words(exp, &panel_axis.name, &panel_axis.values[v]),
+                    groups,
+                )
+            })
+            .collect();
+        return BarPlan {
+            panels,
+            x_desc: desc(Some(pa)),
+            cols: None,
+            left_out: (fit < per_value).then(|| {
+                format!(
+                    "the first {fit} of {per_value} cells in each panel; every cell in data.csv and report.html"
+                )
+            }),
+        };
+    }
+    // one axis (or too many panels): rows of at most MAX_BARS bars
+    let per_row = (MAX_BARS / np).max(1);
+    let rows = cells.div_ceil(per_row).clamp(1, MAX_ROWS);
+    let per_row = cells.div_ceil(rows).min(per_row);
+    let shown = (rows * per_row).min(cells);
+    let panels = (0..rows)
+        .map(|r| {
+            let groups = (r * per_row..((r + 1) * per_row).min(shown))
+                .map(|c| group(c, None))
+                .collect();
+            (String::new(), groups)
+        })
+        .filter(|(_, g): &(String, Vec<_>)| !g.is_empty())
+        .collect();
+    BarPlan {
+        panels,
+        x_desc: desc(None),
+        cols: Some(1),
+        left_out: (shown < cells).then(|| {
+            format!(
+                "the first {shown} of {cells} sweep cells; every cell in data.csv and report.html"
+            )
+        }),
+    }
+}
+
+/// Font size of the values written over bars.
+const VALUE_FONT: u32 = 11;
+
+fn draw_bar<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    results: &Results,
+    data: &Lookup,
+    metric: &str,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let plan = bar_plan(exp);
+    let mut highest: f64 = 0.0;
+    for (_, groups) in &plan.panels {
+        for (_, bars) in groups {
+            for &(p, c) in bars {
+                if let Some(r) = data.get(&exp.profiles[p], c, metric) {
+                    highest = highest.max(shown(r).0).max(r.ci_high);
+                }
+            }
+        }
+    }
+    let ymax = y_top(exp, metric, highest, 1.25);
+    let probability = is_probability(exp, metric);
+    let mut subject = metric_label(exp, metric);
+    if let Some(note) = &plan.left_out {
+        subject = format!("{subject} ({note})");
+    }
+    let what = marks_note(exp, results, metric, true);
+    let body = frame(root, exp, &subject, &what)?;
+    let named_under = exp.axes.is_empty();
+    let entries: Vec<LegendEntry> = if named_under {
+        Vec::new()
+    } else {
+        exp.profiles
+            .iter()
+            .enumerate()
+            .map(|(p, name)| LegendEntry {
+                lines: vec![name.clone()],
+                colour: colour(p),
+                bar: true,
+            })
+            .collect()
+    };
+    let legend = (!entries.is_empty()).then(|| legend_box(root, &entries, LEGEND_TEXT_MAX));
+    let n = plan.panels.len();
+    let small = n > 1;
+    let (bw, _) = body.dim_in_pixel();
+    let panel_width = |cols: usize| f64::from(bw) / cols as f64 - if small { 80.0 } else { 110.0 };
+    let cols = plan
+        .cols
+        .unwrap_or_else(|| (n as f64).sqrt().ceil() as usize);
+    // label room is the same in every panel: the widest need
+    let label_room = plan
+        .panels
+        .iter()
+        .map(|(_, groups)| {
+            let labels: Vec<String> = groups.iter().map(|g| g.0.clone()).collect();
+            category_labels_in(&labels, panel_width(cols)).1
+        })
+        .max()
+        .unwrap_or(30)
+        + if plan.x_desc.is_empty() { 0 } else { 4 };
+    let label_room = label_room - 6;
+    let axes_of = |groups: usize| PanelAxes {
+        x: 0f64..groups.max(1) as f64,
+        y: 0f64..ymax,
+        x_room: label_room,
+        y_room: if small { 62 } else { 70 },
+        margin: if small { 8 } else { 15 },
+    };
+    // what one panel covers: the bars, their whiskers and the values over them
+    let single_groups = plan.panels.first().map_or(0, |p| p.1.len());
+    let mut occupied = Vec::new();
+    if let Some((_, groups)) = plan.panels.first() {
+        for (g, (_, bars)) in groups.iter().enumerate() {
+            let width = 0.8 / bars.len() as f64;
+            for (k, &(p, c)) in bars.iter().enumerate() {
+                if let Some(r) = data.get(&exp.profiles[p], c, metric) {
+                    let x = g as f64 + 0.1 + k as f64 * width;
+                    let top = shown(r).0.max(r.ci_high) + ymax * 0.06;
+                    occupied.extend(inside_bar(x, x + width * 0.9, top));
+                }
+            }
+        }
+    }
+    let placed = layout(
+        &body,
+        n,
+        plan.cols,
+        legend.as_ref(),
+        &axes_of(single_groups),
+        &occupied,
+    )?;
+    for ((title, groups), area) in plan.panels.iter().zip(&placed.areas) {
+        let chart = build(area, &axes_of(groups.len()), title)?;
+        draw_bar_panel(
+            root,
+            chart,
+            exp,
+            data,
+            metric,
+            groups,
+            &plan.x_desc,
+            probability,
+            small,
+        )?;
+    }
+    if let (Some(legend), Some(at)) = (&legend, placed.legend_at) {
+        draw_legend_box(root, &entries, legend, at)?;
+    }
+    Ok(())
+}
+
+/// One panel of a bar chart: the mesh, the labels under the groups, the
+/// bars with their Monte Carlo whiskers, and each bar's value over it
+/// where the values fit.
+#[allow(clippy::too_many_arguments)]
+fn draw_bar_panel<'a, DB: DrawingBackend + 'a>(
+    canvas: &DrawingArea<DB, Shift>,
+    mut chart: Chart2d<'a, DB>,
+    exp: &Experiment,
+    data: &Lookup,
+    metric: &str,
+    groups: &[BarGroup],
+    x_desc: &[String],
+    probability: bool,
+    small: bool,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let desc_size = if small { 13 } else { 15 };
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let x_desc = fitting(canvas, x_desc, desc_size, xr.end - xr.start);
+    let y_desc = fitting(
+        canvas,
+        &[axis_metric_title(exp, metric)],
+        desc_size,
+        yr.end - yr.start,
+    );
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .y_label_formatter(&|v| y_tick(probability, *v))
+        .label_style(("sans-serif", if small { 12 } else { 14 }))
+        .axis_desc_style(("sans-serif", desc_size))
+        .draw()?;
+    let labels: Vec<String> = groups.iter().map(|g| g.0.clone()).collect();
+    let (wrapped, _) = category_labels_in(&labels, f64::from(xr.end - xr.start));
+    draw_category_labels(canvas, &chart, &wrapped)?;
+    let value_style = TextStyle::from(("sans-serif", VALUE_FONT).into_font())
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    // values over the bars only where every one fits its bar
+    let mut texts = Vec::new();
+    let mut fits = true;
+    for (g, (_, bars)) in groups.iter().enumerate() {
+        let width = 0.8 / bars.len() as f64;
+        for (k, &(p, c)) in bars.iter().enumerate() {
+            let x0 = g as f64 + 0.1 + k as f64 * width;
+            let Some(r) = data.get(&exp.profiles[p], c, metric) else {
+                // the profile's model has no such metric: said, not left blank
+                let (px, base) = chart.backend_coord(&(x0 + width * 0.45, 0.0));
+                texts.push(("n/a".to_string(), (px, base - 3)));
+                continue;
+            };
+            let x1 = x0 + width * 0.9;
+            let (v, _) = shown(r);
+            let bar_colour = colour(p);
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(x0, 0.0), (x1, v)],
+                bar_colour.filled(),
+            )))?;
+            let (px0, base) = chart.backend_coord(&(x0, 0.0));
+            let (px1, top) = chart.backend_coord(&(x1, v));
+            if base - top < 2 {
+                // a zero (or nearly) still shows as a sliver of its colour
+                canvas.draw(&Rectangle::new(
+                    [(px0, base - 2), (px1, base)],
+                    bar_colour.filled(),
+                ))?;
+            }
+            whisker(
+                canvas,
+                &chart,
+                (x0 + x1) / 2.0,
+                (r.ci_low, r.ci_high),
+                BLACK.to_rgba(),
+            )?;
+            let text = shown_text(exp, metric, r);
+            if text_width(canvas, &text, &value_style) > px1 - px0 + 4 {
+                fits = false;
+            }
+            let (_, above) = chart.backend_coord(&((x0 + x1) / 2.0, v.max(r.ci_high)));
+            texts.push((text, ((px0 + px1) / 2, above.min(top) - 3)));
+        }
+    }
+    if fits {
+        for (text, at) in texts {
+            canvas.draw(&Text::new(text, at, value_style.clone()))?;
+        }
+    }
+    Ok(())
+}
+
+/// One before/after pair of compare's chart.
+pub(crate) struct Pair {
+    /// Profile name.
+    pub profile: String,
+    /// Sweep cell index.
+    pub cell: usize,
+    /// Value before the change.
+    pub before: f64,
+    /// Value after it.
+    pub after: f64,
+}
+
+/// Most cells one panel of compare's chart draws.
+const MAX_PAIR_GROUPS: usize = 24;
+
+/// Compare's chart of `metric`: a pair of bars (before, after) per sweep
+/// cell, a panel per profile (the first nine), each bar's value over it
+/// where the values fit; what did not fit is named in the title. `labels`
+/// are the two sides' legend entries; `what` goes in the footer.
+pub(crate) fn draw_pairs<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    metric: &str,
+    change: &str,
+    pairs: &[Pair],
+    labels: [String; 2],
+    what: &str,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let mut panels: Vec<(String, Vec<&Pair>)> = Vec::new();
+    for p in pairs {
+        match panels.iter_mut().find(|(name, _)| *name == p.profile) {
+            Some((_, list)) => list.push(p),
+            None => panels.push((p.profile.clone(), vec![p])),
+        }
+    }
+    let mut left_out = Vec::new();
+    if panels.len() > MAX_PANELS {
+        left_out.push(format!(
+            "the first {MAX_PANELS} of {} profiles",
+            panels.len()
+        ));
+        panels.truncate(MAX_PANELS);
+    }
+    let most = panels.iter().map(|p| p.1.len()).max().unwrap_or(0);
+    if most > MAX_PAIR_GROUPS {
+        left_out.push(format!(
+            "the first {MAX_PAIR_GROUPS} of {most} cells a profile"
+        ));
+        for (_, list) in &mut panels {
+            list.truncate(MAX_PAIR_GROUPS);
+        }
+    }
+    if panels.len() == 1 && exp.profiles.len() == 1 {
+        panels[0].0.clear();
+    }
+    let highest = panels
+        .iter()
+        .flat_map(|p| p.1.iter().map(|c| c.before.max(c.after)))
+        .fold(0.0, f64::max);
+    let ymax = y_top(exp, metric, highest, 1.25);
+    let probability = is_probability(exp, metric);
+    let mut subject = format!("{}: {change}", metric_label(exp, metric));
+    if !left_out.is_empty() {
+        subject = format!("{subject} ({}; all in compare.csv)", left_out.join(", "));
+    }
+    let body = frame(root, exp, &subject, what)?;
+    let entries: Vec<LegendEntry> = labels
+        .iter()
+        .enumerate()
+        .map(|(k, l)| LegendEntry {
+            lines: vec![l.clone()],
+            colour: colour(k),
+            bar: true,
+        })
+        .collect();
+    let legend = legend_box(root, &entries, LEGEND_TEXT_MAX);
+    let n = panels.len().max(1);
+    let small = n > 1;
+    let values = |c: usize| {
+        exp.cell_values(c)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let x_desc: Vec<String> = match exp.axes.as_slice() {
+        [] => Vec::new(),
+        [one] => vec![
+            axis_title(exp, &one.name),
+            axis_words(exp, &one.name),
+            one.name.clone(),
+        ],
+        axes => vec![
+            axes.iter()
+                .map(|a| axis_words(exp, &a.name))
+                .collect::<Vec<_>>()
+                .join(", "),
+            axes.iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ],
+    };
+    let (bw, _) = body.dim_in_pixel();
+    let cols = (n as f64).sqrt().ceil() as usize;
+    let width = f64::from(bw) / cols as f64 - if small { 80.0 } else { 110.0 };
+    let label_room = panels
+        .iter()
+        .map(|(_, list)| {
+            let l: Vec<String> = list.iter().map(|p| values(p.cell)).collect();
+            category_labels_in(&l, width).1
+        })
+        .max()
+        .unwrap_or(30)
+        - 2;
+    let axes_of = |groups: usize| PanelAxes {
+        x: 0f64..groups.max(1) as f64,
+        y: 0f64..ymax,
+        x_room: label_room,
+        y_room: if small { 62 } else { 70 },
+        margin: if small { 8 } else { 15 },
+    };
+    let mut occupied = Vec::new();
+    if let Some((_, list)) = panels.first() {
+        for (g, p) in list.iter().enumerate() {
+            let top = p.before.max(p.after) + ymax * 0.06;
+            occupied.extend(inside_bar(g as f64 + 0.1, g as f64 + 0.9, top));
+        }
+    }
+    let first_groups = panels.first().map_or(1, |p| p.1.len());
+    let placed = layout(
+        &body,
+        n,
+        None,
+        Some(&legend),
+        &axes_of(first_groups),
+        &occupied,
+    )?;
+    let value_style = TextStyle::from(("sans-serif", VALUE_FONT).into_font())
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    for ((title, list), area) in panels.iter().zip(&placed.areas) {
+        let mut chart = build(area, &axes_of(list.len()), title)?;
+        let desc_size = if small { 13 } else { 15 };
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        let x_text = fitting(root, &x_desc, desc_size, xr.end - xr.start);
+        let y_text = fitting(
+            root,
+            &[axis_metric_title(exp, metric)],
+            desc_size,
+            yr.end - yr.start,
+        );
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(0)
+            .x_desc(x_text)
+            .y_desc(y_text)
+            .y_label_formatter(&|v| y_tick(probability, *v))
+            .label_style(("sans-serif", if small { 12 } else { 14 }))
+            .axis_desc_style(("sans-serif", desc_size))
+            .draw()?;
+        let l: Vec<String> = list.iter().map(|p| values(p.cell)).collect();
+        let (wrapped, _) = category_labels_in(&l, f64::from(xr.end - xr.start));
+        draw_category_labels(root, &chart, &wrapped)?;
+        let mut texts = Vec::new();
+        let mut fits = true;
+        for (g, p) in list.iter().enumerate() {
+            for (k, v) in [p.before, p.after].into_iter().enumerate() {
+                let x0 = g as f64 + 0.1 + k as f64 * 0.4;
+                let x1 = x0 + 0.38;
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x0, 0.0), (x1, v)],
+                    colour(k).filled(),
+                )))?;
+                let (px0, base) = chart.backend_coord(&(x0, 0.0));
+                let (px1, top) = chart.backend_coord(&(x1, v));
+                if base - top < 2 {
+                    root.draw(&Rectangle::new(
+                        [(px0, base - 2), (px1, base)],
+                        colour(k).filled(),
+                    ))?;
+                }
+                let text = value_text(exp, metric, v);
+                if text_width(root, &text, &value_style) > px1 - px0 + 4 {
+                    fits = false;
+                }
+                texts.push((text, ((px0 + px1) / 2, top - 3)));
+            }
+        }
+        if fits {
+            for (text, at) in texts {
+                root.draw(&Text::new(text, at, value_style.clone()))?;
+            }
+        }
+    }
+    if let Some(at) = placed.legend_at {
+        draw_legend_box(root, &entries, &legend, at)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
 fn draw_line<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     exp: &Experiment,
+    results: &Results,
     data: &Lookup,
     metric: &str,
     x: &str,
@@ -601,107 +1548,141 @@ where
     root.fill(&WHITE)?;
     let ai = axis_index(exp, x);
     let plan = line_plan(exp, ai, by.map(|b| axis_index(exp, b)), at);
+    let groups = coincident(&plan, data, metric);
     let (xs, x_range, numeric) = x_positions(exp, ai);
-    let values = &exp.axes[ai].values;
     let mut ymax: f64 = 0.0;
     for (_, series) in &plan.panels {
         for s in series {
             for &c in &s.cells {
                 if let Some(r) = data.get(&s.profile, c, metric) {
-                    let (v, ci) = shown(r);
-                    ymax = ymax.max(v).max(ci.map_or(v, |c| c.1));
+                    ymax = ymax.max(shown(r).0).max(r.ci_high);
                 }
             }
         }
     }
     let ymax = y_top(exp, metric, ymax, 1.1);
     let probability = is_probability(exp, metric);
-    let mut caption = format!("{} — {} by {x}", exp.title, metric_label(exp, metric));
+    let mut subject = format!("{} by {}", metric_label(exp, metric), axis_words(exp, x));
     if let Some(v) = &plan.varies {
-        caption = format!("{caption}, {v}");
+        subject = format!("{subject}, {v}");
     }
     if !plan.held.is_empty() {
-        caption = format!("{caption} ({})", plan.held.join(", "));
+        subject = format!("{subject} ({})", plan.held.join(", "));
     }
-    let style = caption_style(&caption, 22);
-    // room for the footer below; the caption above
-    let (body, _) = root.split_vertically(SIZE.1 - 18);
-    let body = body.titled(&caption, style)?;
-    let n = plan.panels.len();
-    let cols = (n as f64).sqrt().ceil() as usize;
-    let rows = n.div_ceil(cols);
-    let small = n > 1;
-    // small multiples: the legend gets a place of its own (an empty grid
-    // cell, else a strip on the right), so it covers no panel's data
-    let (grid, strip) = if small && rows * cols == n {
-        let (g, s) = body.split_horizontally(SIZE.0 - 230);
-        (g, Some(s))
-    } else {
-        (body.clone(), None)
+    let what = marks_note(exp, results, metric, false);
+    let body = frame(root, exp, &subject, &what)?;
+    let entries: Vec<LegendEntry> = match plan.panels.first() {
+        Some((_, series)) => groups
+            .iter()
+            .map(|g| LegendEntry {
+                lines: g
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &s)| {
+                        if k == 0 {
+                            series[s].label.clone()
+                        } else {
+                            format!("= {}", series[s].label)
+                        }
+                    })
+                    .collect(),
+                colour: series[g[0]].colour,
+                bar: false,
+            })
+            .collect(),
+        None => Vec::new(),
     };
-    let areas = grid.split_evenly((rows, cols));
-    let legend_area = strip.or_else(|| small.then(|| areas[n].clone()));
-    if let (Some(area), Some((_, series))) = (&legend_area, plan.panels.first()) {
-        let entries: Vec<(String, RGBAColor)> =
-            series.iter().map(|s| (s.label.clone(), s.colour)).collect();
-        draw_legend_in(area, &entries)?;
-    }
-    let widths = line_widths(plan.panels.first().map_or(0, |p| p.1.len()));
-    for (k, ((title, series), area)) in plan.panels.iter().zip(&areas).enumerate() {
-        let mut builder = ChartBuilder::on(area);
-        builder
-            .margin(if small { 8 } else { 15 })
-            .x_label_area_size(if small { 36 } else { 50 })
-            .y_label_area_size(if small { 60 } else { 70 });
-        if !title.is_empty() {
-            builder.caption(title, ("sans-serif", 15));
+    let legend = (!entries.is_empty()).then(|| legend_box(root, &entries, LEGEND_TEXT_MAX));
+    let n = plan.panels.len();
+    let small = n > 1;
+    let axes = PanelAxes {
+        x: x_range.clone(),
+        y: 0f64..ymax,
+        x_room: if small { 36 } else { 50 },
+        y_room: if small { 60 } else { 70 },
+        margin: if small { 8 } else { 15 },
+    };
+    // what the single panel covers: its lines, points and whiskers
+    let mut occupied = Vec::new();
+    if let Some((_, series)) = plan.panels.first() {
+        for g in &groups {
+            let s = &series[g[0]];
+            let mut line = Vec::new();
+            for (i, &c) in s.cells.iter().enumerate() {
+                if let Some(r) = data.get(&s.profile, c, metric) {
+                    line.push((xs[i], shown(r).0));
+                    occupied.extend([(xs[i], r.ci_low), (xs[i], r.ci_high)]);
+                }
+            }
+            occupied.extend(along(&line));
         }
-        let mut chart = builder.build_cartesian_2d(x_range.clone(), 0f64..ymax)?;
-        let ticks = if numeric {
-            let span = x_range.end - x_range.start;
-            if span <= 13.0 {
-                span.ceil() as usize + 1
+    }
+    let placed = layout(&body, n, None, legend.as_ref(), &axes, &occupied)?;
+    let widths = line_widths(groups.len());
+    let values = &exp.axes[ai].values;
+    let integers = xs.iter().all(|x| x.fract() == 0.0);
+    let tick = |v: &f64| -> String {
+        if numeric {
+            if integers {
+                if (v - v.round()).abs() < 1e-6 {
+                    format!("{:.0}", v.round())
+                } else {
+                    String::new()
+                }
             } else {
-                10
+                format!("{v}")
             }
         } else {
-            values.len()
-        };
+            let i = v.round();
+            if (v - i).abs() < 0.01 && i >= 0.0 {
+                values
+                    .get(i as usize)
+                    .map(|x| x.to_string())
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            }
+        }
+    };
+    let ticks = if numeric {
+        let span = x_range.end - x_range.start;
+        if span <= 13.0 {
+            span.ceil() as usize + 1
+        } else {
+            10
+        }
+    } else {
+        values.len()
+    };
+    for ((title, series), area) in plan.panels.iter().zip(&placed.areas) {
+        let mut chart = build(area, &axes, title)?;
+        let desc_size = if small { 13 } else { 15 };
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        let x_desc = fitting(
+            root,
+            &[axis_title(exp, x), axis_words(exp, x), x.to_string()],
+            desc_size,
+            xr.end - xr.start,
+        );
+        let y_desc = fitting(
+            root,
+            &[axis_metric_title(exp, metric)],
+            desc_size,
+            yr.end - yr.start,
+        );
         chart
             .configure_mesh()
             .x_labels(ticks)
-            .x_label_formatter(&|v| {
-                if numeric {
-                    if xs.iter().all(|x| x.fract() == 0.0) {
-                        if (v - v.round()).abs() < 1e-6 {
-                            format!("{:.0}", v.round())
-                        } else {
-                            String::new()
-                        }
-                    } else {
-                        format!("{v}")
-                    }
-                } else {
-                    let i = v.round();
-                    if (v - i).abs() < 0.01 && i >= 0.0 {
-                        values
-                            .get(i as usize)
-                            .map(|x| x.to_string())
-                            .unwrap_or_default()
-                    } else {
-                        String::new()
-                    }
-                }
-            })
-            .x_desc(axis_title(exp, x))
-            .y_desc(axis_metric_title(exp, metric))
+            .x_label_formatter(&tick)
+            .x_desc(x_desc)
+            .y_desc(y_desc)
             .y_label_formatter(&|v| y_tick(probability, *v))
             .label_style(("sans-serif", if small { 12 } else { 14 }))
-            .axis_desc_style(("sans-serif", if small { 13 } else { 15 }))
+            .axis_desc_style(("sans-serif", desc_size))
             .draw()?;
-        let mut occupied = Vec::new();
-        for (s, &width) in series.iter().zip(&widths) {
-            let color = s.colour;
+        for (g, &width) in groups.iter().zip(&widths) {
+            let s = &series[g[0]];
+            let colour = s.colour;
             let pts: Vec<(f64, &Row)> = s
                 .cells
                 .iter()
@@ -709,33 +1690,36 @@ where
                 .filter_map(|(i, &c)| data.get(&s.profile, c, metric).map(|r| (xs[i], r)))
                 .collect();
             let line: Vec<(f64, f64)> = pts.iter().map(|(x, r)| (*x, shown(r).0)).collect();
-            occupied.extend(along(&line));
-            let drawn =
-                chart.draw_series(LineSeries::new(line.clone(), color.stroke_width(width)))?;
-            if k == 0 && !small {
-                drawn.label(s.label.as_str()).legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
-                });
+            chart.draw_series(LineSeries::new(line.clone(), colour.stroke_width(width)))?;
+            for &(x, r) in &pts {
+                whisker(root, &chart, x, (r.ci_low, r.ci_high), colour)?;
             }
-            chart.draw_series(
-                line.iter()
-                    .map(|&(x, v)| Circle::new((x, v), width + 1, color.filled())),
-            )?;
-            chart.draw_series(pts.iter().filter_map(|(x, r)| {
-                shown(r).1.map(|(lo, hi)| {
-                    PathElement::new(vec![(*x, lo), (*x, hi)], color.stroke_width(1))
-                })
+            let radius = width + 1;
+            chart.draw_series(pts.iter().map(|&(x, r)| {
+                let (v, exact) = shown(r);
+                let style = if exact {
+                    colour.filled()
+                } else {
+                    colour.stroke_width(2)
+                };
+                Circle::new((x, v), radius, style)
             }))?;
-            for (x, r) in &pts {
-                if let Some((lo, hi)) = shown(r).1 {
-                    occupied.extend([(*x, lo), (*x, hi)]);
-                }
-            }
+            // a hollow point shows white inside, not the line under it
+            chart.draw_series(
+                pts.iter()
+                    .filter(|(_, r)| r.exact.is_none())
+                    .map(|&(x, r)| {
+                        Circle::new(
+                            (x, r.value),
+                            radius.saturating_sub(2).max(1),
+                            WHITE.filled(),
+                        )
+                    }),
+            )?;
         }
-        if k == 0 && !small {
-            let labels: Vec<String> = series.iter().map(|s| s.label.clone()).collect();
-            draw_legend(&mut chart, &labels, &occupied)?;
-        }
+    }
+    if let (Some(legend), Some(at)) = (&legend, placed.legend_at) {
+        draw_legend_box(root, &entries, legend, at)?;
     }
     Ok(())
 }
@@ -744,6 +1728,7 @@ where
 fn draw_heatmap<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     exp: &Experiment,
+    results: &Results,
     data: &Lookup,
     metric: &str,
     x: &str,
@@ -767,7 +1752,7 @@ where
             if let Some(r) = data.get(profile, c, metric) {
                 let v = shown(r).0;
                 vmax = vmax.max(v);
-                cells.push((i, j, v));
+                cells.push((i, j, v, r));
             }
         }
     }
@@ -776,16 +1761,26 @@ where
     // room for the longest value name beside the y axis (14 px type)
     let longest = ys.iter().map(|v| v.to_string().chars().count()).max();
     let y_room = (longest.unwrap_or(0) as u32 * 9 + 40).clamp(70, 260);
-    let caption = format!(
-        "{} — {profile}: {} by {x} and {y}{}",
-        exp.title,
+    let subject = format!(
+        "{profile}: {} by {} and {}{}",
         metric_label(exp, metric),
+        axis_words(exp, x),
+        axis_words(exp, y),
         fixed_note(exp, &[xi, yi])
     );
-    let style = caption_style(&caption, 22);
-    let (body, _) = root.split_vertically(SIZE.1 - 18);
-    let body = body.titled(&caption, style)?;
-    let (plot, scale) = body.split_horizontally(SIZE.0 - 120);
+    let exact = results
+        .rows
+        .iter()
+        .filter(|r| r.metric == metric && r.profile == profile)
+        .all(|r| r.exact.is_some());
+    let what = if exact {
+        "cells: exact values".to_string()
+    } else {
+        "cells: exact values where known, else Monte Carlo estimates (≈)".to_string()
+    };
+    let body = frame(root, exp, &subject, &what)?;
+    let (bw, _) = body.dim_in_pixel();
+    let (plot, scale) = body.split_horizontally(bw - 110);
     let mut chart = ChartBuilder::on(&plot)
         .margin(15)
         .x_label_area_size(50)
@@ -801,8 +1796,9 @@ where
         .x_desc(axis_title(exp, x))
         .y_desc(axis_title(exp, y))
         .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
         .draw()?;
-    chart.draw_series(cells.iter().map(|&(i, j, v)| {
+    chart.draw_series(cells.iter().map(|&(i, j, v, _)| {
         Rectangle::new(
             [(i as f64, j as f64), (i as f64 + 1.0, j as f64 + 1.0)],
             heat(v / vmax).filled(),
@@ -811,14 +1807,11 @@ where
     // value names sized to their cells, light on the darkest colours
     let cell_px = chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0;
     let font = (f64::from(cell_px) / 6.0).clamp(9.0, 14.0);
-    let centre = plotters::style::text_anchor::Pos::new(
-        plotters::style::text_anchor::HPos::Center,
-        plotters::style::text_anchor::VPos::Center,
-    );
-    chart.draw_series(cells.iter().map(|&(i, j, v)| {
+    let centre = Pos::new(HPos::Center, VPos::Center);
+    chart.draw_series(cells.iter().map(|&(i, j, v, r)| {
         let ink: &'static RGBColor = if v / vmax > 0.6 { &WHITE } else { &BLACK };
         Text::new(
-            value_text(exp, metric, v),
+            shown_text(exp, metric, r),
             (i as f64 + 0.5, j as f64 + 0.5),
             TextStyle::from(("sans-serif", font).into_font())
                 .color(ink)
@@ -936,6 +1929,7 @@ fn chart_name(exp: &Experiment, chart: &ChartSpec) -> String {
 fn render<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     exp: &Experiment,
+    results: &Results,
     data: &Lookup,
     chart: &ChartSpec,
 ) -> DrawResult
@@ -943,57 +1937,18 @@ where
     DB::ErrorType: 'static,
 {
     match chart {
-        ChartSpec::Bar { metric } => draw_bar(&root, exp, data, metric),
+        ChartSpec::Bar { metric } => draw_bar(&root, exp, results, data, metric),
         ChartSpec::Line { metric, x, by, at } => {
-            draw_line(&root, exp, data, metric, x, by.as_deref(), at)
+            draw_line(&root, exp, results, data, metric, x, by.as_deref(), at)
         }
         ChartSpec::Heatmap {
             metric,
             x,
             y,
             profile,
-        } => draw_heatmap(&root, exp, data, metric, x, y, profile),
+        } => draw_heatmap(&root, exp, results, data, metric, x, y, profile),
     }?;
-    let what = format!(
-        "exact values where known, else Monte Carlo with {:.0}% interval",
-        exp.confidence * 100.0
-    );
-    draw_footer(&root, exp, &what)?;
     root.present()?;
-    Ok(())
-}
-
-/// Provenance on the picture itself, so a chart pasted elsewhere still says
-/// what produced it: `what` it shows, then krunch's version, trials, seed,
-/// variants and the spec's hash, along the bottom edge.
-pub(crate) fn draw_footer<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    exp: &Experiment,
-    what: &str,
-) -> DrawResult
-where
-    DB::ErrorType: 'static,
-{
-    let prov = super::Provenance::of(exp);
-    let footer = format!(
-        "{what} · krunch {} · {} trials · seed {} · {} · spec sha256 {}",
-        prov.version,
-        exp.trials,
-        prov.seed,
-        if prov.variants.is_empty() {
-            "no variants".into()
-        } else {
-            prov.variants
-        },
-        &prov.spec_hash[..12]
-    );
-    root.draw_text(
-        &footer,
-        &("sans-serif", caption_size(&footer, 11).max(8))
-            .into_font()
-            .color(&RGBColor(90, 90, 90)),
-        (8, SIZE.1 as i32 - 14),
-    )?;
     Ok(())
 }
 
@@ -1001,7 +1956,7 @@ where
 pub struct Drawn {
     /// File stem (without extension), ids only.
     pub file: String,
-    /// What it shows (`P(out of action) by range`).
+    /// What it shows (`P(out of action) by inches to the target`).
     pub title: String,
     /// The SVG text (for `report.html`, which carries it inline).
     pub svg: String,
@@ -1012,12 +1967,15 @@ fn chart_title(exp: &Experiment, chart: &ChartSpec) -> String {
     match chart {
         ChartSpec::Bar { metric } => metric_label(exp, metric),
         ChartSpec::Line { metric, x, by, at } => {
-            let mut title = format!("{} by {x}", metric_label(exp, metric));
+            let mut title = format!("{} by {}", metric_label(exp, metric), axis_words(exp, x));
             if let Some(b) = by {
-                title = format!("{title}, a line per {b}");
+                title = format!("{title}, a line per {}", axis_words(exp, b));
             }
             for (a, v) in at {
-                title = format!("{title}, {} {}", exp.axes[*a].name, exp.axes[*a].values[*v]);
+                title = format!(
+                    "{title}, {}",
+                    axis_value_words(exp, &exp.axes[*a].name, &exp.axes[*a].values[*v])
+                );
             }
             title
         }
@@ -1026,7 +1984,12 @@ fn chart_title(exp: &Experiment, chart: &ChartSpec) -> String {
             x,
             y,
             profile,
-        } => format!("{profile}: {} by {x} and {y}", metric_label(exp, metric)),
+        } => format!(
+            "{profile}: {} by {} and {}",
+            metric_label(exp, metric),
+            axis_words(exp, x),
+            axis_words(exp, y)
+        ),
     }
 }
 
@@ -1042,6 +2005,7 @@ pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::
         render(
             SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
             exp,
+            results,
             &data,
             chart,
         )
@@ -1052,6 +2016,7 @@ pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::
             render(
                 BitMapBackend::new(tmp, SIZE).into_drawing_area(),
                 exp,
+                results,
                 &data,
                 chart,
             )
@@ -1064,4 +2029,167 @@ pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::
         });
     }
     Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::{Axis, load};
+    use crate::systems::ParamValue;
+
+    fn bundled(name: &str) -> Experiment {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("experiments")
+            .join(format!("{name}.toml"));
+        load(&path).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// Every (profile, cell) bar a plan draws, once each.
+    fn bars_of(plan: &BarPlan) -> Vec<(usize, usize)> {
+        let mut bars: Vec<(usize, usize)> = plan
+            .panels
+            .iter()
+            .flat_map(|(_, groups)| groups.iter().flat_map(|(_, b)| b.iter().copied()))
+            .collect();
+        bars.sort_unstable();
+        bars
+    }
+
+    #[test]
+    fn a_two_axis_bar_chart_draws_every_cell_in_a_panel_per_value_of_its_shortest_axis() {
+        // 5 x 4 cells and 3 profiles: the old chart drew the first 12 cells
+        let exp = bundled("bfg_boarding");
+        let plan = bar_plan(&exp);
+        assert_eq!(plan.panels.len(), 4);
+        assert!(plan.left_out.is_none());
+        let mut every: Vec<(usize, usize)> =
+            (0..3).flat_map(|p| (0..20).map(move |c| (p, c))).collect();
+        every.sort_unstable();
+        assert_eq!(bars_of(&plan), every);
+        // panels named in words, groups by the other axis's values, the
+        // cells of each panel the ones at its value
+        assert_eq!(plan.panels[1].0, "remaining turrets of the boarded ship: 1");
+        let labels: Vec<&str> = plan.panels[1].1.iter().map(|g| g.0.as_str()).collect();
+        assert_eq!(labels, ["2", "3", "6", "9", "12"]);
+        for (_, bars) in &plan.panels[1].1 {
+            let ParamValue::Int(turrets) = exp.cell_values(bars[0].1)[1] else {
+                panic!("turrets are whole numbers")
+            };
+            assert_eq!(turrets, 1);
+        }
+        assert_eq!(
+            plan.x_desc[0],
+            "attacker_damage: boarding ship 1's damage left"
+        );
+    }
+
+    #[test]
+    fn a_long_sweep_wraps_onto_rows_and_says_what_it_leaves_out() {
+        let mut exp = bundled("bfg_boarding");
+        let axis = |n: i64| Axis {
+            name: "attacker_damage".into(),
+            values: (1..=n).map(ParamValue::Int).collect(),
+        };
+        // 40 cells x 3 profiles = 120 bars: three rows, nothing left out
+        exp.axes = vec![axis(40)];
+        let plan = bar_plan(&exp);
+        assert_eq!(plan.panels.len(), 3);
+        assert!(plan.left_out.is_none(), "{:?}", plan.left_out);
+        assert_eq!(bars_of(&plan).len(), 120);
+        // 100 cells: what fits is drawn and the rest is named on the chart
+        exp.axes = vec![axis(100)];
+        let plan = bar_plan(&exp);
+        let drawn = bars_of(&plan).len() / 3;
+        assert!(drawn < 100);
+        assert_eq!(
+            plan.left_out.as_deref(),
+            Some(
+                format!(
+                    "the first {drawn} of 100 sweep cells; every cell in data.csv and report.html"
+                )
+                .as_str()
+            )
+        );
+        // with no sweep each profile is a bar named under it
+        exp.axes.clear();
+        let plan = bar_plan(&exp);
+        let names: Vec<&str> = plan.panels[0].1.iter().map(|g| g.0.as_str()).collect();
+        assert_eq!(
+            names,
+            exp.profiles.iter().map(String::as_str).collect::<Vec<_>>()
+        );
+    }
+
+    /// Rows for every cell and profile of `exp`, `value(profile, cell)` exact.
+    fn rows(exp: &Experiment, metric: &str, value: impl Fn(usize, usize) -> f64) -> Results {
+        let cells: usize = exp.axes.iter().map(|a| a.values.len()).product();
+        let mut rows = Vec::new();
+        for c in 0..cells {
+            for (p, profile) in exp.profiles.iter().enumerate() {
+                let v = value(p, c);
+                rows.push(Row {
+                    profile: profile.clone(),
+                    cell_index: c,
+                    cell: exp.cell_values(c),
+                    metric: metric.into(),
+                    value: v,
+                    exact: Some(v),
+                    ci_low: v,
+                    ci_high: v,
+                    trials: 1,
+                    variants: String::new(),
+                });
+            }
+        }
+        Results { rows }
+    }
+
+    #[test]
+    fn lines_with_the_same_values_are_drawn_once_and_named_together() {
+        let exp = bundled("bfg_boarding");
+        // profiles 0 and 2 agree in every cell; 1 differs in one cell only
+        let results = rows(&exp, "p_hulk", |p, c| {
+            if p == 1 && c == 7 {
+                0.5
+            } else {
+                c as f64 / 40.0
+            }
+        });
+        let data = Lookup::new(&results);
+        let plan = line_plan(&exp, 0, None, &[]);
+        assert_eq!(
+            coincident(&plan, &data, "p_hulk"),
+            vec![vec![0, 2], vec![1]]
+        );
+        // a difference in one panel keeps the lines apart
+        let results = rows(&exp, "p_hulk", |p, c| c as f64 + p as f64);
+        let data = Lookup::new(&results);
+        assert_eq!(
+            coincident(&plan, &data, "p_hulk"),
+            vec![vec![0], vec![1], vec![2]]
+        );
+    }
+
+    #[test]
+    fn titles_and_legends_name_sweep_axes_in_words() {
+        let exp = bundled("bfg_boarding");
+        let plan = line_plan(&exp, 0, None, &[]);
+        assert_eq!(plan.panels[0].0, "remaining turrets of the boarded ship: 0");
+        assert_eq!(
+            plan.varies.as_deref(),
+            Some("a panel per remaining turrets of the boarded ship")
+        );
+        let title = chart_title(&exp, &exp.charts[0]);
+        assert_eq!(
+            title,
+            "P(boarded ship a hulk) by boarding ship 1's damage left"
+        );
+        // one profile: a line per value of the other axis, named in words
+        let mut one = bundled("bfg_boarding");
+        one.profiles.truncate(1);
+        let plan = line_plan(&one, 0, None, &[]);
+        let labels: Vec<&str> = plan.panels[0].1.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels[0], "remaining turrets of the boarded ship: 0");
+        assert_eq!(labels.len(), 4);
+    }
 }

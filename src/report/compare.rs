@@ -2,9 +2,7 @@
 //! MediaWiki tables, CSV, and a before/after chart.
 
 use super::csv::{CsvText, Field};
-use super::labels::{
-    axis_metric_title, cell_text, change_text, is_probability, metric_label, signed, value_text,
-};
+use super::labels::{cell_text, change_text, is_probability, metric_label, signed, value_text};
 use super::write_atomic;
 use crate::experiment::Experiment;
 use crate::experiment::compare::{Change, Sides};
@@ -333,11 +331,8 @@ fn html(exp: &Experiment, changes: &[Change], sides: &Sides, summary: &str, svg:
     page(&title, &body)
 }
 
-/// Most before/after pairs compare's chart draws.
-const CHART_BARS: usize = 24;
-
-/// Paired bars, before and after, for `metric` across cells and profiles
-/// (the first [`CHART_BARS`]).
+/// Compare's chart of `metric`: before and after for every cell, a panel
+/// per profile (see [`super::charts::draw_pairs`]).
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     exp: &Experiment,
@@ -348,91 +343,32 @@ fn draw<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    root.fill(&WHITE)?;
-    let all = changes.iter().filter(|c| c.metric == metric).count();
-    let rows: Vec<&Change> = changes
+    let pairs: Vec<super::charts::Pair> = changes
         .iter()
         .filter(|c| c.metric == metric)
-        .take(CHART_BARS)
-        .collect();
-    let top = rows
-        .iter()
-        .map(|c| c.before.max(c.after))
-        .fold(0.0, f64::max);
-    let top = if top <= 0.0 { 1.0 } else { top * 1.3 };
-    let probability = is_probability(exp, metric);
-    let labels: Vec<String> = rows
-        .iter()
-        .map(|c| {
-            let cell = cell_label(exp, c);
-            if exp.profiles.len() > 1 {
-                format!("{}, {cell}", c.profile)
-            } else {
-                cell
-            }
+        .map(|c| super::charts::Pair {
+            profile: c.profile.clone(),
+            cell: c.cell_index,
+            before: c.before,
+            after: c.after,
         })
         .collect();
-    let (wrapped, label_room) = super::charts::category_labels(&labels);
-    let mut caption = format!("{}: {}", metric_label(exp, metric), sides.change);
-    if all > rows.len() {
-        caption = format!(
-            "{caption} (the first {} of {all}; all in compare.csv)",
-            rows.len()
-        );
-    }
-    let style = super::charts::caption_style(&caption, 22);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(caption, style)
-        .margin(15)
-        .x_label_area_size(label_room)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0f64..rows.len() as f64, 0f64..top)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(rows.len() * 2 + 1)
-        .x_label_formatter(&|_| String::new())
-        .y_desc(axis_metric_title(exp, metric))
-        .y_label_formatter(&|v| super::charts::y_tick(probability, *v))
-        .label_style(("sans-serif", 12))
-        .draw()?;
-    super::charts::draw_category_labels(&root, &chart, &wrapped)?;
-    let before = super::charts::colour(0);
-    let after = super::charts::colour(1);
-    let mut occupied = Vec::new();
-    for (i, c) in rows.iter().enumerate() {
-        let x = i as f64;
-        occupied.extend(super::charts::inside_bar(x + 0.1, x + 0.48, c.before));
-        occupied.extend(super::charts::inside_bar(x + 0.52, x + 0.9, c.after));
-    }
-    chart
-        .draw_series(rows.iter().enumerate().map(|(i, c)| {
-            Rectangle::new(
-                [(i as f64 + 0.1, 0.0), (i as f64 + 0.48, c.before)],
-                before.filled(),
-            )
-        }))?
-        .label(format!("before: {}", sides.before))
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], before.filled()));
-    chart
-        .draw_series(rows.iter().enumerate().map(|(i, c)| {
-            Rectangle::new(
-                [(i as f64 + 0.52, 0.0), (i as f64 + 0.9, c.after)],
-                after.filled(),
-            )
-        }))?
-        .label(format!("after: {}", sides.after))
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], after.filled()));
-    let labels = [
-        format!("before: {}", sides.before),
-        format!("after: {}", sides.after),
-    ];
-    super::charts::draw_legend(&mut chart, &labels, &occupied)?;
-    let trials = rows.first().map_or(exp.trials, |c| c.trials);
+    let trials = changes.first().map_or(exp.trials, |c| c.trials);
     let what = format!(
         "paired trials on common random numbers ({trials} a cell); exact values where both sides have them"
     );
-    super::charts::draw_footer(&root, exp, &what)?;
+    super::charts::draw_pairs(
+        &root,
+        exp,
+        metric,
+        &sides.change,
+        &pairs,
+        [
+            format!("before: {}", sides.before),
+            format!("after: {}", sides.after),
+        ],
+        &what,
+    )?;
     root.present()?;
     Ok(())
 }

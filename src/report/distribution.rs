@@ -72,13 +72,15 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     a.max(1)
 }
 
-/// A probability in a table cell: six decimals, or three significant
-/// digits where six decimals would show nothing.
+/// A probability in a table cell, as a percentage people read: four
+/// decimals (the six of the probability), or three significant digits
+/// where those would show nothing.
 fn p_cell(p: f64) -> String {
+    let x = p * 100.0;
     if p != 0.0 && p < 5e-7 {
-        format!("{p:.3e}")
+        format!("{x:.3e}%")
     } else {
-        format!("{p:.6}")
+        format!("{x:.4}%")
     }
 }
 
@@ -358,12 +360,21 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let lo = items.iter().map(|i| i.dist.min_value()).min().unwrap_or(0);
-    let hi = items.iter().map(|i| i.dist.max_value()).max().unwrap_or(0);
+    let mut lo = items.iter().map(|i| i.dist.min_value()).min().unwrap_or(0);
+    let mut hi = items.iter().map(|i| i.dist.max_value()).max().unwrap_or(0);
     let peak = items
         .iter()
         .flat_map(|i| i.dist.iter().map(|(_, p)| p))
         .fold(0.0, f64::max);
+    // outcomes under a thousandth of the peak are below a pixel: the axis
+    // spans the outcomes that show (100d6: about 290 to 410, not 100 to 600)
+    let shows = |v: i64| items.iter().any(|i| i.dist.pmf(v) >= peak * 1e-3);
+    while lo < hi && !shows(lo) {
+        lo += 1;
+    }
+    while hi > lo && !shows(hi) {
+        hi -= 1;
+    }
     let title = items
         .iter()
         .map(|i| i.expression)
@@ -378,13 +389,27 @@ where
     chart
         .configure_mesh()
         .x_desc("outcome")
-        .y_desc("probability")
+        // outcomes are whole numbers: no "4.0", and no ticks between them
+        .x_label_formatter(&|v| {
+            if (v - v.round()).abs() < 1e-9 {
+                format!("{:.0}", v.round())
+            } else {
+                String::new()
+            }
+        })
+        .y_desc("probability, %")
+        .y_label_formatter(&|v| super::charts::y_tick(true, *v))
         .label_style(("sans-serif", 14))
         .draw()?;
     let mut occupied = Vec::new();
     for (k, item) in items.iter().enumerate() {
         let colour = super::charts::colour(k);
-        let pts: Vec<(f64, f64)> = item.dist.iter().map(|(v, p)| (v as f64, p)).collect();
+        let pts: Vec<(f64, f64)> = item
+            .dist
+            .iter()
+            .filter(|&(v, _)| (lo..=hi).contains(&v))
+            .map(|(v, p)| (v as f64, p))
+            .collect();
         occupied.extend(super::charts::along(&pts));
         if items.len() == 1 {
             chart

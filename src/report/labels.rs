@@ -137,6 +137,17 @@ pub fn axis_title(exp: &Experiment, name: &str) -> String {
     }
 }
 
+/// Sweep axis `name` in words for titles and legends: what the parameter
+/// means (`the target's Toughness`), else its id with spaces.
+pub fn axis_words(exp: &Experiment, name: &str) -> String {
+    param_about(exp, name).unwrap_or_else(|| name.replace('_', " "))
+}
+
+/// One value of sweep axis `name` in words: `the target's Toughness: 3`.
+pub fn axis_value_words(exp: &Experiment, name: &str, value: &ParamValue) -> String {
+    format!("{}: {value}", axis_words(exp, name))
+}
+
 /// A sweep cell as `range 6, cover partial` (`axis value` pairs).
 pub fn cell_text(exp: &Experiment, cell: &[ParamValue]) -> String {
     exp.axes
