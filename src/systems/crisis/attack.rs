@@ -778,14 +778,7 @@ mod tests {
         p
     }
 
-    fn value(m: &dyn Model, name: &str) -> f64 {
-        let i = m
-            .metrics()
-            .iter()
-            .position(|d| d.name == name)
-            .unwrap_or_else(|| panic!("{name}"));
-        m.exact().unwrap()[i]
-    }
+    use crate::systems::crisis::testing::value;
 
     const BASE: &[(&str, &str)] = &[("skill", "3"), ("damage", "5"), ("target_health", "10")];
 

@@ -304,18 +304,9 @@ mod tests {
     use super::*;
     use crate::systems::{ParamValue, build};
 
-    fn model(scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn Model> {
-        let mut p = Params::new();
-        for (k, v) in pairs {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        build("crisis", scenario, &p, &Params::new()).unwrap()
-    }
+    use crate::systems::crisis::testing::model_of as model;
 
-    fn value(m: &dyn Model, name: &str) -> f64 {
-        let i = m.metrics().iter().position(|d| d.name == name).unwrap();
-        m.exact().unwrap()[i]
-    }
+    use crate::systems::crisis::testing::value;
 
     #[test]
     fn check_on_two_d6_counts_extras_by_fours() {

@@ -504,21 +504,10 @@ mod tests {
     use crate::systems::{Model, ParamValue, Params, build};
 
     fn model(pairs: &[(&str, &str)]) -> Box<dyn Model> {
-        let mut p = Params::new();
-        for (k, v) in pairs {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        build("crisis", "damage", &p, &Params::new()).unwrap()
+        crate::systems::crisis::testing::model_of("damage", pairs)
     }
 
-    fn value(m: &dyn Model, name: &str) -> f64 {
-        let i = m
-            .metrics()
-            .iter()
-            .position(|d| d.name == name)
-            .unwrap_or_else(|| panic!("{name}"));
-        m.exact().unwrap()[i]
-    }
+    use crate::systems::crisis::testing::value;
 
     fn is(m: &dyn Model, name: &str, want: f64) {
         let got = value(m, name);

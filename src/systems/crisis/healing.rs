@@ -422,20 +422,12 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::{ParamValue, build as build_model};
 
     fn model(pairs: &[(&str, &str)]) -> Box<dyn Model> {
-        let mut p = Params::new();
-        for (k, v) in pairs {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        build_model("crisis", "healing", &p, &Params::new()).unwrap()
+        crate::systems::crisis::testing::model_of("healing", pairs)
     }
 
-    fn value(m: &dyn Model, name: &str) -> f64 {
-        let i = m.metrics().iter().position(|d| d.name == name).unwrap();
-        m.exact().unwrap()[i]
-    }
+    use crate::systems::crisis::testing::value;
 
     #[test]
     fn one_wound_heals_in_geometric_days() {

@@ -243,21 +243,10 @@ mod tests {
     use crate::systems::{Model, ParamValue, Params, build};
 
     fn model(pairs: &[(&str, &str)]) -> Box<dyn Model> {
-        let mut p = Params::new();
-        for (k, v) in pairs {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        build("crisis", "scatter", &p, &Params::new()).unwrap()
+        crate::systems::crisis::testing::model_of("scatter", pairs)
     }
 
-    fn value(m: &dyn Model, name: &str) -> f64 {
-        let i = m
-            .metrics()
-            .iter()
-            .position(|d| d.name == name)
-            .unwrap_or_else(|| panic!("{name}"));
-        m.exact().unwrap()[i]
-    }
+    use crate::systems::crisis::testing::value;
 
     #[test]
     fn a_miss_lands_the_range_increment_away_in_one_of_eight_directions() {
