@@ -457,7 +457,7 @@ pub(super) fn hit_modifier_params() -> Vec<ParamDecl> {
     vec![
         ParamDecl::choice("cover", &["none", "partial", "in"])
             .default("none")
-            .about("target in partial cover (-1) or in cover (-2)")
+            .about("the target's cover: none, partial (-1) or in cover (-2)")
             .seed(TO_HIT),
         flag(
             "overwatch",
