@@ -209,7 +209,7 @@ pub const TURN_ORDER_METRICS: [MetricDecl; 3] = [
     ),
     MetricDecl::probability(
         "pc_turns_first={k}",
-        "P(PC turns before the NPC's first = {k})",
+        "P(PC turns before the NPC: {k})",
         "P(the PC has exactly k turns before the NPC's first turn: a surprise round, then the first round in initiative order)",
     ),
 ];

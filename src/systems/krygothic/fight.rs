@@ -521,7 +521,7 @@ pub const METRICS: [MetricDecl; 15] = [
     ),
     MetricDecl::probability(
         "p_frozen",
-        "P(frozen 2\" out)",
+        "P(frozen by fear: no attack)",
         "the defender causes fear: P(the attacker fails its WILL test against 6 and freezes 2\" out from the model: no attack)",
     ),
     MetricDecl::probability(
