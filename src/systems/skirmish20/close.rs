@@ -345,3 +345,58 @@ pub fn build(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let m = METRICS.each_ref().map(|d| list.add(d));
     Ok(Box::new(StepModel::new(CloseRule { c, list, m })))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::seed_text::{available, seed};
+    use crate::systems::{ParamValue, build as build_model};
+
+    fn model(point: &[(&str, &str)]) -> Box<dyn Model> {
+        let mut p = Params::new();
+        for (k, v) in point {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        build_model("skirmish20", "close_combat", &p, &Params::new()).unwrap()
+    }
+
+    fn value(m: &dyn Model, name: &str) -> f64 {
+        let i = m.metrics().iter().position(|d| d.name == name).unwrap();
+        m.exact().unwrap()[i]
+    }
+
+    /// The numbers this file types by hand, found in the seed's words.
+    #[test]
+    fn the_close_combat_rules_quoted_are_the_seeds() {
+        if !available(super::super::SEED) {
+            return;
+        }
+        let text = seed(super::super::SEED);
+        let at = text.find("Martial Arts\n").expect("the skills table");
+        let bonus = text[at..].lines().nth(1).unwrap();
+        assert_eq!(bonus, format!("+{MARTIAL_ARTS} for Close Combat throw"));
+        for quote in [
+            "everyone rolls simultaneously for damage",
+            "has at least 50% dead or wounded then roll 1D6. on a roll of 1,2,3 they run away",
+            "If the unit comprises Tyrannids, Necrons or Human veterans then add +1 to the roll",
+            "Tau actually deduct 1",
+            "on a roll of \"10\" or less. (and get 2 attacks) No roll for injury, auto dead",
+            "Against a walker or vehicle this number is upped to 5",
+        ] {
+            assert!(text.contains(quote), "the seed says: {quote}");
+        }
+    }
+
+    /// "Sentinel or other walker destroy any target smaller than them on a
+    /// roll of "10" or less. (and get 2 attacks) No roll for injury, auto
+    /// dead": the walker's two attacks kill on 10 or less each.
+    #[test]
+    fn a_walker_kills_with_either_of_two_attacks_on_ten_or_less() {
+        let m = model(TEST_POINTS[1]);
+        let p_dead = 1.0 - (1.0 - 10.0 / 20.0) * (1.0 - 10.0 / 20.0);
+        assert!((value(&*m, "p_defender_dead") - p_dead).abs() < 1e-12);
+        // no injury roll: never merely wounded
+        assert!(value(&*m, "p_defender_wounded").abs() < 1e-12);
+        assert!((value(&*m, "mean_hits_on_defender") - 1.0).abs() < 1e-12);
+    }
+}
