@@ -78,18 +78,17 @@ impl BatchedRoller {
     /// eight read a fraction with 56 random bits: bias at most `6^8 / 2^56`,
     /// about 2e-11.
     pub fn fill_d6(&mut self, out: &mut [u8]) {
-        const SIX_POW_8: u128 = 1_679_616;
+        const SIX_POW_8: u64 = 1_679_616;
         let eight = |chunk: &mut [u8], index: usize| {
             chunk[..4].copy_from_slice(&FOUR_D6[(index / 1296) & 2047]);
             chunk[4..].copy_from_slice(&FOUR_D6[index % 1296]);
         };
         let mut chunks = out.chunks_exact_mut(16);
         for chunk in &mut chunks {
-            let first = u128::from(self.rng.next_u64()) * SIX_POW_8;
-            let second = u128::from(first as u64) * SIX_POW_8;
+            let [first, second] = split_word::<2>(self.rng.next_u64(), SIX_POW_8);
             let (a, b) = chunk.split_at_mut(8);
-            eight(a, (first >> 64) as usize);
-            eight(b, (second >> 64) as usize);
+            eight(a, first as usize);
+            eight(b, second as usize);
         }
         for die in chunks.into_remainder() {
             *die = self.d6() as u8;

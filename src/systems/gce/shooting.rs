@@ -10,7 +10,7 @@
 use super::tables::{Injury, hit_needed, hit_with, injury, sustained_fire};
 use super::warrior::Hit;
 use super::weapon::{Ammo, Template, Weapon};
-use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
+use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, split_word};
 use crate::systems::step_model::{Mechanic, StepModel};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model};
 use std::collections::BTreeMap;
@@ -612,21 +612,20 @@ impl ShootingModel {
         // four interleaved histograms so repeated classes do not queue on
         // one memory slot
         let mut hist = vec![0u64; 4 * FAST_CLASSES];
-        const SIX_POW_8: u128 = 1_679_616;
+        const SIX_POW_8: u64 = 1_679_616;
         let class_of = |index: usize| {
             let a = front[(index / 216) & 8191];
             let b = back[index % 216];
             (usize::from(a) * 16 + usize::from(b)) & (FAST_CLASSES - 1)
         };
         for pair in 0..trials / 2 {
-            let first = u128::from(roller.next_word()) * SIX_POW_8;
-            let second = u128::from(first as u64) * SIX_POW_8;
+            let [first, second] = split_word::<2>(roller.next_word(), SIX_POW_8);
             let copy = (pair as usize & 1) * 2 * FAST_CLASSES;
-            hist[copy + class_of((first >> 64) as usize)] += 1;
-            hist[copy + FAST_CLASSES + class_of((second >> 64) as usize)] += 1;
+            hist[copy + class_of(first as usize)] += 1;
+            hist[copy + FAST_CLASSES + class_of(second as usize)] += 1;
         }
         if trials % 2 == 1 {
-            let index = (u128::from(roller.next_word()) * SIX_POW_8) >> 64;
+            let [index] = split_word::<1>(roller.next_word(), SIX_POW_8);
             hist[class_of(index as usize)] += 1;
         }
         let every_shot = sh.weapon.ammo_after_every_shot;
