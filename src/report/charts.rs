@@ -9,7 +9,7 @@
 
 use super::labels::{
     axis_metric_title, axis_title, axis_value_words, axis_words, is_probability, metric_label,
-    value_text,
+    value_text, value_words,
 };
 use crate::experiment::{ChartSpec, Experiment, Results, Row};
 use plotters::coord::Shift;
@@ -121,6 +121,102 @@ struct LegendEntry {
     lines: Vec<String>,
     colour: RGBAColor,
     bar: bool,
+    /// The point shape of a line's series (none for bars).
+    marker: Option<Marker>,
+}
+
+/// The shape of a line chart's points: each series its own, so lines
+/// that run close together (or a reader who cannot tell the colours
+/// apart) can still be told apart, on the chart and in its legend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    Circle,
+    Square,
+    TriangleUp,
+    Diamond,
+    TriangleDown,
+    Hexagon,
+}
+
+impl Marker {
+    const ALL: [Marker; 6] = [
+        Marker::Circle,
+        Marker::Square,
+        Marker::TriangleUp,
+        Marker::Diamond,
+        Marker::TriangleDown,
+        Marker::Hexagon,
+    ];
+
+    /// The marker of series `i`.
+    fn nth(i: usize) -> Marker {
+        Self::ALL[i % Self::ALL.len()]
+    }
+
+    /// The outline of this shape around (0, 0) with radius `r` (pixels);
+    /// empty for the circle, which plotters draws itself.
+    fn outline(self, r: i32) -> Vec<(i32, i32)> {
+        let polygon = |corners: usize, turn: f64, scale: f64| -> Vec<(i32, i32)> {
+            (0..corners)
+                .map(|k| {
+                    let a = turn + std::f64::consts::TAU * k as f64 / corners as f64;
+                    let d = f64::from(r) * scale;
+                    ((d * a.cos()).round() as i32, (d * a.sin()).round() as i32)
+                })
+                .collect()
+        };
+        use std::f64::consts::FRAC_PI_2;
+        match self {
+            Marker::Circle => Vec::new(),
+            Marker::Square => {
+                let h = (f64::from(r) * 0.9).round() as i32;
+                vec![(-h, -h), (h, -h), (h, h), (-h, h)]
+            }
+            Marker::TriangleUp => polygon(3, -FRAC_PI_2, 1.3),
+            Marker::Diamond => polygon(4, -FRAC_PI_2, 1.25),
+            Marker::TriangleDown => polygon(3, FRAC_PI_2, 1.3),
+            Marker::Hexagon => polygon(6, 0.0, 1.1),
+        }
+    }
+
+    /// Draws this marker centred at `at` (pixels of `canvas`): filled in
+    /// `colour` for an exact value, else hollow (white inside, outlined).
+    fn draw<DB: DrawingBackend>(
+        self,
+        canvas: &DrawingArea<DB, Shift>,
+        at: (i32, i32),
+        r: i32,
+        colour: RGBAColor,
+        filled: bool,
+    ) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        let (x, y) = at;
+        if self == Marker::Circle {
+            if filled {
+                canvas.draw(&Circle::new(at, r, colour.filled()))?;
+            } else {
+                canvas.draw(&Circle::new(at, r, WHITE.filled()))?;
+                canvas.draw(&Circle::new(at, r, colour.stroke_width(2)))?;
+            }
+            return Ok(());
+        }
+        let pts: Vec<(i32, i32)> = self
+            .outline(r)
+            .into_iter()
+            .map(|(dx, dy)| (x + dx, y + dy))
+            .collect();
+        if filled {
+            canvas.draw(&Polygon::new(pts, colour.filled()))?;
+        } else {
+            canvas.draw(&Polygon::new(pts.clone(), WHITE.filled()))?;
+            let mut ring = pts;
+            ring.push(ring[0]);
+            canvas.draw(&PathElement::new(ring, colour.stroke_width(2)))?;
+        }
+        Ok(())
+    }
 }
 
 /// Height of one legend line, in pixels.
@@ -236,6 +332,9 @@ where
                 vec![(x + 8, mid), (x + 30, mid)],
                 entry.colour.stroke_width(4),
             ))?;
+            if let Some(marker) = entry.marker {
+                marker.draw(canvas, (x + 19, mid), 5, entry.colour, true)?;
+            }
         }
         for line in lines {
             canvas.draw(&Text::new(line.clone(), (x + 38, ty + 2), style.clone()))?;
@@ -385,6 +484,10 @@ fn shown_text(exp: &Experiment, metric: &str, r: &Row) -> String {
 /// Tick text of the value axis: percentages for a probability (none past
 /// 100%, where a little room is left above the top values).
 pub(crate) fn y_tick(probability: bool, v: f64) -> String {
+    // below zero is only the room that lifts a zero line off the axis
+    if v < -1e-12 {
+        return String::new();
+    }
     if probability {
         let x = v * 100.0;
         if x > 100.0 + 1e-6 {
@@ -767,11 +870,46 @@ fn line_plan(exp: &Experiment, xi: usize, by: Option<usize>, at: &[(usize, usize
 }
 
 /// The series of a line plan that draw the same values in every panel,
-/// grouped: each group lists series indices in drawing order, the first
-/// drawn and the others named with it in the legend.
-fn coincident(plan: &LinePlan, data: &Lookup, metric: &str) -> Vec<Vec<usize>> {
+/// to within `within` (0 for equal): grouped, each group the series
+/// indices in drawing order, the first drawn and the others named with it
+/// in the legend.
+fn coincident(plan: &LinePlan, data: &Lookup, metric: &str, within: f64) -> Vec<Vec<usize>> {
+    let values = series_values(plan, data, metric);
+    let same = |a: &[Option<f64>], b: &[Option<f64>]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| match (x, y) {
+                (Some(x), Some(y)) => {
+                    (x - y).abs() <= within.max(1e-9 * x.abs().max(y.abs()).max(1.0))
+                }
+                (None, None) => true,
+                _ => false,
+            })
+    };
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for s in 0..values.len() {
+        match groups.iter_mut().find(|g| same(&values[g[0]], &values[s])) {
+            Some(g) => g.push(s),
+            None => groups.push(vec![s]),
+        }
+    }
+    groups
+}
+
+/// The largest difference between series `a` and `b` of a line plan over
+/// every point both draw.
+fn largest_gap(plan: &LinePlan, data: &Lookup, metric: &str, a: usize, b: usize) -> f64 {
+    let values = series_values(plan, data, metric);
+    values[a]
+        .iter()
+        .zip(&values[b])
+        .filter_map(|(x, y)| Some((x.as_ref()? - y.as_ref()?).abs()))
+        .fold(0.0, f64::max)
+}
+
+/// Every series' shown values, panel after panel.
+fn series_values(plan: &LinePlan, data: &Lookup, metric: &str) -> Vec<Vec<Option<f64>>> {
     let count = plan.panels.first().map_or(0, |p| p.1.len());
-    let values: Vec<Vec<Option<f64>>> = (0..count)
+    (0..count)
         .map(|s| {
             plan.panels
                 .iter()
@@ -783,23 +921,24 @@ fn coincident(plan: &LinePlan, data: &Lookup, metric: &str) -> Vec<Vec<usize>> {
                 })
                 .collect()
         })
-        .collect();
-    let same = |a: &[Option<f64>], b: &[Option<f64>]| {
-        a.len() == b.len()
-            && a.iter().zip(b).all(|(x, y)| match (x, y) {
-                (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0),
-                (None, None) => true,
-                _ => false,
-            })
+        .collect()
+}
+
+/// Lines nearer than this share of the y axis at every point cannot be
+/// told apart on the chart (about a line's width): drawn once, named
+/// together with "≈".
+const SAME_AT_THIS_SCALE: f64 = 0.004;
+
+/// A gap between two lines of metric `metric`: percentage points for a
+/// probability, else a number, with enough digits to show it is not 0.
+fn gap_text(exp: &Experiment, metric: &str, gap: f64) -> String {
+    let (x, unit) = if is_probability(exp, metric) {
+        (gap * 100.0, " points")
+    } else {
+        (gap, "")
     };
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for s in 0..count {
-        match groups.iter_mut().find(|g| same(&values[g[0]], &values[s])) {
-            Some(g) => g.push(s),
-            None => groups.push(vec![s]),
-        }
-    }
-    groups
+    let digits = (-x.log10()).ceil().clamp(1.0, 6.0) as usize;
+    format!("{x:.digits$}{unit}")
 }
 
 /// Where each value of axis `ai` sits along the x axis: at the value
@@ -1019,7 +1158,7 @@ fn bar_plan(exp: &Experiment) -> BarPlan {
             .iter()
             .enumerate()
             .filter(|(i, _)| Some(*i) != skip)
-            .map(|(_, v)| v.to_string())
+            .map(|(_, v)| value_words(v))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -1127,7 +1266,23 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let plan = bar_plan(exp);
+    let mut plan = bar_plan(exp);
+    // a profile whose model has no such metric anywhere is left out (and
+    // said so), not drawn as a row of "n/a" with a legend entry
+    let absent: Vec<usize> = (0..exp.profiles.len())
+        .filter(|&p| {
+            exp.profiles.len() > 1
+                && (0..exp.models.len()).all(|c| data.get(&exp.profiles[p], c, metric).is_none())
+        })
+        .collect();
+    if absent.len() < exp.profiles.len() {
+        for (_, groups) in &mut plan.panels {
+            for (_, bars) in groups.iter_mut() {
+                bars.retain(|(p, _)| !absent.contains(p));
+            }
+            groups.retain(|(_, bars)| !bars.is_empty());
+        }
+    }
     let mut highest: f64 = 0.0;
     for (_, groups) in &plan.panels {
         for (_, bars) in groups {
@@ -1144,6 +1299,10 @@ where
     if let Some(note) = &plan.left_out {
         subject = format!("{subject} ({note})");
     }
+    if !absent.is_empty() && absent.len() < exp.profiles.len() {
+        let names: Vec<&str> = absent.iter().map(|&p| exp.profiles[p].as_str()).collect();
+        subject = format!("{subject}; not computed for {}", names.join(", "));
+    }
     let what = marks_note(exp, results, metric, true);
     let body = frame(root, exp, &subject, &what)?;
     let named_under = exp.axes.is_empty();
@@ -1153,10 +1312,12 @@ where
         exp.profiles
             .iter()
             .enumerate()
+            .filter(|(p, _)| !absent.contains(p))
             .map(|(p, name)| LegendEntry {
                 lines: vec![name.clone()],
                 colour: colour(p),
                 bar: true,
+                marker: None,
             })
             .collect()
     };
@@ -1402,6 +1563,7 @@ where
             lines: vec![l.clone()],
             colour: colour(k),
             bar: true,
+            marker: None,
         })
         .collect();
     let legend = legend_box(root, &entries, LEGEND_TEXT_MAX);
@@ -1548,7 +1710,6 @@ where
     root.fill(&WHITE)?;
     let ai = axis_index(exp, x);
     let plan = line_plan(exp, ai, by.map(|b| axis_index(exp, b)), at);
-    let groups = coincident(&plan, data, metric);
     let (xs, x_range, numeric) = x_positions(exp, ai);
     let mut ymax: f64 = 0.0;
     for (_, series) in &plan.panels {
@@ -1561,6 +1722,9 @@ where
         }
     }
     let ymax = y_top(exp, metric, ymax, 1.1);
+    // lines closer than a line's width everywhere are drawn once, and the
+    // legend says how far apart they are
+    let groups = coincident(&plan, data, metric, SAME_AT_THIS_SCALE * ymax);
     let probability = is_probability(exp, metric);
     let mut subject = format!("{} by {}", metric_label(exp, metric), axis_words(exp, x));
     if let Some(v) = &plan.varies {
@@ -1574,20 +1738,29 @@ where
     let entries: Vec<LegendEntry> = match plan.panels.first() {
         Some((_, series)) => groups
             .iter()
-            .map(|g| LegendEntry {
+            .enumerate()
+            .map(|(k, g)| LegendEntry {
                 lines: g
                     .iter()
                     .enumerate()
                     .map(|(k, &s)| {
+                        let gap = largest_gap(&plan, data, metric, g[0], s);
                         if k == 0 {
                             series[s].label.clone()
-                        } else {
+                        } else if gap <= 1e-9 {
                             format!("= {}", series[s].label)
+                        } else {
+                            format!(
+                                "\u{2248} {} (at most {} apart)",
+                                series[s].label,
+                                gap_text(exp, metric, gap)
+                            )
                         }
                     })
                     .collect(),
                 colour: series[g[0]].colour,
                 bar: false,
+                marker: Some(Marker::nth(k)),
             })
             .collect(),
         None => Vec::new(),
@@ -1597,7 +1770,8 @@ where
     let small = n > 1;
     let axes = PanelAxes {
         x: x_range.clone(),
-        y: 0f64..ymax,
+        // a little room under zero, so a line of zeros shows above the axis
+        y: -0.025 * ymax..ymax,
         x_room: if small { 36 } else { 50 },
         y_room: if small { 60 } else { 70 },
         margin: if small { 8 } else { 15 },
@@ -1635,10 +1809,7 @@ where
         } else {
             let i = v.round();
             if (v - i).abs() < 0.01 && i >= 0.0 {
-                values
-                    .get(i as usize)
-                    .map(|x| x.to_string())
-                    .unwrap_or_default()
+                values.get(i as usize).map(value_words).unwrap_or_default()
             } else {
                 String::new()
             }
@@ -1680,8 +1851,9 @@ where
             .label_style(("sans-serif", if small { 12 } else { 14 }))
             .axis_desc_style(("sans-serif", desc_size))
             .draw()?;
-        for (g, &width) in groups.iter().zip(&widths) {
+        for (k, (g, &width)) in groups.iter().zip(&widths).enumerate() {
             let s = &series[g[0]];
+            let marker = Marker::nth(k);
             let colour = s.colour;
             let pts: Vec<(f64, &Row)> = s
                 .cells
@@ -1694,28 +1866,11 @@ where
             for &(x, r) in &pts {
                 whisker(root, &chart, x, (r.ci_low, r.ci_high), colour)?;
             }
-            let radius = width + 1;
-            chart.draw_series(pts.iter().map(|&(x, r)| {
+            let radius = (width as i32 + 2).max(5);
+            for &(x, r) in &pts {
                 let (v, exact) = shown(r);
-                let style = if exact {
-                    colour.filled()
-                } else {
-                    colour.stroke_width(2)
-                };
-                Circle::new((x, v), radius, style)
-            }))?;
-            // a hollow point shows white inside, not the line under it
-            chart.draw_series(
-                pts.iter()
-                    .filter(|(_, r)| r.exact.is_none())
-                    .map(|&(x, r)| {
-                        Circle::new(
-                            (x, r.value),
-                            radius.saturating_sub(2).max(1),
-                            WHITE.filled(),
-                        )
-                    }),
-            )?;
+                marker.draw(root, chart.backend_coord(&(x, v)), radius, colour, exact)?;
+            }
         }
     }
     if let (Some(legend), Some(at)) = (&legend, placed.legend_at) {
@@ -1773,7 +1928,15 @@ where
         .iter()
         .filter(|r| r.metric == metric && r.profile == profile)
         .all(|r| r.exact.is_some());
-    let what = if exact {
+    // a yes/no answer (`is the best mode`) reads as words, not 0% / 100%
+    let yes_no = exact
+        && !cells.is_empty()
+        && cells
+            .iter()
+            .all(|&(.., v, _)| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12);
+    let what = if yes_no {
+        "cells: exact values (yes or no)".to_string()
+    } else if exact {
         "cells: exact values".to_string()
     } else {
         "cells: exact values where known, else Monte Carlo estimates (≈)".to_string()
@@ -1810,15 +1973,54 @@ where
     let centre = Pos::new(HPos::Center, VPos::Center);
     chart.draw_series(cells.iter().map(|&(i, j, v, r)| {
         let ink: &'static RGBColor = if v / vmax > 0.6 { &WHITE } else { &BLACK };
+        let text = match (yes_no, v > 0.5) {
+            (true, true) => "yes".to_string(),
+            (true, false) => "no".to_string(),
+            (false, _) => shown_text(exp, metric, r),
+        };
         Text::new(
-            shown_text(exp, metric, r),
+            text,
             (i as f64 + 0.5, j as f64 + 0.5),
             TextStyle::from(("sans-serif", font).into_font())
                 .color(ink)
                 .pos(centre),
         )
     }))?;
-    draw_colour_scale(&scale, exp, metric, vmax)
+    if yes_no {
+        draw_yes_no_key(&scale, exp, metric)
+    } else {
+        draw_colour_scale(&scale, exp, metric, vmax)
+    }
+}
+
+/// The key of a yes/no heatmap: the metric's name over a swatch for
+/// each answer.
+fn draw_yes_no_key<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    exp: &Experiment,
+    metric: &str,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let style = TextStyle::from(("sans-serif", 12).into_font()).color(&BLACK);
+    let (w, _) = area.dim_in_pixel();
+    let mut y = 20;
+    for line in wrap_pixels(area, &metric_label(exp, metric), &style, w as i32 - 14) {
+        area.draw(&Text::new(line, (4, y), style.clone()))?;
+        y += 15;
+    }
+    y += 8;
+    for (answer, colour) in [("yes", heat(1.0)), ("no", heat(0.0))] {
+        area.draw(&Rectangle::new([(4, y), (28, y + 20)], colour.filled()))?;
+        area.draw(&Rectangle::new(
+            [(4, y), (28, y + 20)],
+            BLACK.stroke_width(1),
+        ))?;
+        area.draw(&Text::new(answer, (34, y + 4), style.clone()))?;
+        y += 28;
+    }
+    Ok(())
 }
 
 /// The heatmap's colour at `t` of the top value (0 to 1): pale to deep blue.
@@ -1843,15 +2045,19 @@ where
         .margin_top(15)
         .margin_bottom(65)
         .margin_right(10)
-        .y_label_area_size(62)
+        .y_label_area_size(80)
         .build_cartesian_2d(0f64..1.0, 0f64..vmax)?;
     let probability = is_probability(exp, metric);
+    let (_, height) = key.plotting_area().dim_in_pixel();
+    let title = fitting(area, &[axis_metric_title(exp, metric)], 12, height as i32);
     key.configure_mesh()
         .disable_mesh()
         .disable_x_axis()
         .y_labels(6)
         .y_label_formatter(&|v| y_tick(probability, *v))
+        .y_desc(title)
         .label_style(("sans-serif", 12))
+        .axis_desc_style(("sans-serif", 12))
         .draw()?;
     let steps = 100;
     key.draw_series((0..steps).map(|k| {
@@ -1871,10 +2077,7 @@ where
 fn label_at(v: f64, values: &[crate::systems::ParamValue]) -> String {
     let i = (v - 0.5).round();
     if (v - 0.5 - i).abs() < 0.01 && i >= 0.0 {
-        values
-            .get(i as usize)
-            .map(|x| x.to_string())
-            .unwrap_or_default()
+        values.get(i as usize).map(value_words).unwrap_or_default()
     } else {
         String::new()
     }
@@ -2158,16 +2361,31 @@ mod tests {
         let data = Lookup::new(&results);
         let plan = line_plan(&exp, 0, None, &[]);
         assert_eq!(
-            coincident(&plan, &data, "p_hulk"),
+            coincident(&plan, &data, "p_hulk", 0.0),
             vec![vec![0, 2], vec![1]]
         );
         // a difference in one panel keeps the lines apart
         let results = rows(&exp, "p_hulk", |p, c| c as f64 + p as f64);
         let data = Lookup::new(&results);
         assert_eq!(
-            coincident(&plan, &data, "p_hulk"),
+            coincident(&plan, &data, "p_hulk", 0.0),
             vec![vec![0], vec![1], vec![2]]
         );
+        // lines a line's width apart are drawn once, with their gap said
+        let results = rows(&exp, "p_hulk", |p, c| {
+            c as f64 / 40.0 + if p == 1 { 0.0014 } else { 0.0 }
+        });
+        let data = Lookup::new(&results);
+        assert_eq!(
+            coincident(&plan, &data, "p_hulk", 0.0),
+            vec![vec![0, 2], vec![1]]
+        );
+        assert_eq!(
+            coincident(&plan, &data, "p_hulk", SAME_AT_THIS_SCALE),
+            vec![vec![0, 1, 2]]
+        );
+        assert!((largest_gap(&plan, &data, "p_hulk", 0, 1) - 0.0014).abs() < 1e-12);
+        assert_eq!(gap_text(&exp, "p_hulk", 0.0014), "0.1 points");
     }
 
     #[test]

@@ -145,7 +145,19 @@ pub fn axis_words(exp: &Experiment, name: &str) -> String {
 
 /// One value of sweep axis `name` in words: `the target's Toughness: 3`.
 pub fn axis_value_words(exp: &Experiment, name: &str, value: &ParamValue) -> String {
-    format!("{}: {value}", axis_words(exp, name))
+    format!("{}: {}", axis_words(exp, name), value_words(value))
+}
+
+/// A parameter value as a person reads it on a chart: a flag as `yes` or
+/// `no` (not `true`/`false`), a choice with spaces (`head butt`, not
+/// `head_butt`), numbers as they are.
+pub fn value_words(value: &ParamValue) -> String {
+    match value {
+        ParamValue::Bool(true) => "yes".into(),
+        ParamValue::Bool(false) => "no".into(),
+        ParamValue::Str(s) => s.replace('_', " "),
+        other => other.to_string(),
+    }
 }
 
 /// A sweep cell as `range 6, cover partial` (`axis value` pairs).

@@ -104,14 +104,15 @@ impl MetricList {
         self.push(decl, decl.id.to_string(), decl.label.to_string())
     }
 
-    /// Adds member `k` of a family and returns its handle.
+    /// Adds member `k` of a family and returns its handle. The label reads
+    /// `k` with spaces (`head_butt` in the id, "head butt" in the label).
     pub fn add_k(&mut self, decl: &MetricDecl, k: impl std::fmt::Display) -> Metric {
         debug_assert!(decl.is_family(), "{} is not a family", decl.id);
         let k = k.to_string();
         self.push(
             decl,
             decl.id.replace("{k}", &k),
-            decl.label.replace("{k}", &k),
+            decl.label.replace("{k}", &k.replace('_', " ")),
         )
     }
 

@@ -140,12 +140,12 @@ pub const METRICS: [MetricDecl; 5] = [
     ),
     MetricDecl::probability(
         "attack={k}",
-        "P(attack {k})",
+        "P(attacker plays {k})",
         "the attacker's optimal mixed strategy: how often it plays attack k",
     ),
     MetricDecl::probability(
         "defence={k}",
-        "P(defence {k})",
+        "P(defender plays {k})",
         "the defender's optimal mixed strategy: how often it plays defence k",
     ),
     MetricDecl::mean(

@@ -294,7 +294,7 @@ pub const PER_AP_METRICS: [MetricDecl; 2] = [
     ),
     MetricDecl::probability(
         "is_best_mode",
-        "best fire mode (1/0)",
+        "is the best fire mode",
         "1 when this mode gives the most wounds per AP of snap, standard and aimed at this range and target (0 out of reach, or suppressive)",
     ),
 ];

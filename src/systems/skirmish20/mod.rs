@@ -315,7 +315,7 @@ pub fn shooting_params() -> Vec<ParamDecl> {
             .seed("ASSAULT"),
         ParamDecl::int("others_under_template", 0, 12)
             .default("0")
-            .about("common troopers of the same armour wholly under the blast besides the target (second value)")
+            .about("troopers wholly under the blast besides the target (common troopers of the same armour; the chart's second value)")
             .seed("WEAPONS FACTOR CHART (explanation)"),
         ParamDecl::int("others_partly_under", 0, 12)
             .default("0")
