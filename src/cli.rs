@@ -86,7 +86,8 @@ Examples:
       every expectation printed, and a JUnit report for the CI server
 
 Exact values are compared to 1e-9; Monte Carlo ones by a test at a
-family-wise false-alarm rate of --alpha over all checks.";
+family-wise false-alarm rate of --alpha over all checks. A spec with
+nothing pinned is refused (exit 2) unless --allow-unpinned.";
 
 /// `krunch` and its options.
 #[derive(Parser)]
@@ -284,6 +285,11 @@ pub struct CheckArgs {
     /// Print every expectation, not only the moved ones.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Pass over specs with nothing pinned (no [[expect]], no baseline)
+    /// with a note, instead of refusing them (exit 2): a check that
+    /// checks nothing cannot fail, so by default it is an error.
+    #[arg(long)]
+    pub allow_unpinned: bool,
 }
 
 /// Options of `krunch prob`.

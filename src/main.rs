@@ -36,8 +36,10 @@ fn main() -> ExitCode {
         Command::New(args) => new_spec(args).map(|()| Verdict::Done),
         Command::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(args.shell, &mut cmd, "krunch", &mut std::io::stdout());
-            Ok(Verdict::Done)
+            // into memory first: clap_complete panics on a closed pipe
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut cmd, "krunch", &mut script);
+            say(&String::from_utf8_lossy(&script)).map(|()| Verdict::Done)
         }
         Command::Man => man().map(|()| Verdict::Done),
         Command::Roll(args) => roll(args).map(|()| Verdict::Done),
@@ -319,11 +321,21 @@ fn check(args: CheckArgs) -> anyhow::Result<Verdict> {
     if args.update {
         return Ok(Verdict::Done);
     }
-    for t in targets.iter().filter(|t| t.expected.is_empty()) {
-        eprintln!(
-            "{}: no expectations ([[expect]] in the spec, or `krunch check --update`)",
-            t.file.display()
+    let unpinned: Vec<String> = targets
+        .iter()
+        .filter(|t| t.expected.is_empty())
+        .map(|t| t.file.display().to_string())
+        .collect();
+    if !unpinned.is_empty() {
+        let what = format!(
+            "nothing pinned in {} (no [[expect]] in the spec and no baseline): pin today's values with `krunch check --update {}`",
+            unpinned.join(", "),
+            unpinned.join(" ")
         );
+        if !args.allow_unpinned {
+            anyhow::bail!("{what}, or pass --allow-unpinned to pass over them");
+        }
+        eprintln!("note: {what}; passed over (--allow-unpinned)");
     }
     let checked = check::check_all(&targets, options);
     // a reader that stops early (`| head`) ends the printing, not the

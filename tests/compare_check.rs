@@ -241,6 +241,61 @@ fn markdown_and_mediawiki_markup_is_exact() {
 }
 
 #[test]
+fn sides_name_the_change_that_really_happens() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let over = [("overwatch".to_string(), "original".to_string())];
+    // one profile of the bundled overwatch spec already plays the original
+    // rule: the change is current -> original, and that profile is named
+    let spec = root.join("overwatch_rule_change.toml");
+    let before = experiment::load(&spec).unwrap();
+    let after = experiment::load_with(&spec, &over).unwrap();
+    assert_eq!(
+        compare::Sides::of_overrides(&before, &after).change,
+        "overwatch=current -> original (already so in 'Overwatch -1 (original)')"
+    );
+    // a variant the scenario never reads changes nothing, and says so
+    let spec = root.join("vehicle_collisions.toml");
+    let before = experiment::load(&spec).unwrap();
+    let after = experiment::load_with(&spec, &over).unwrap();
+    assert!(
+        before.variants_read.contains("large_rake"),
+        "{:?}",
+        before.variants_read
+    );
+    assert!(!before.variants_read.contains("overwatch"));
+    assert_eq!(
+        compare::Sides::of_overrides(&before, &after).change,
+        "overwatch=current -> original (the ram scenario never reads overwatch: no result can change)"
+    );
+    // and the report's provenance names only the variants the scenario reads
+    assert_eq!(
+        krunch::report::Provenance::of(&before).variants,
+        "large_rake=versus_small"
+    );
+}
+
+#[test]
+fn a_spec_with_nothing_pinned_is_refused_unless_allowed() {
+    let dir = scratch("unpinned");
+    let loose = &SPEC[..SPEC.find("[[expect]]").unwrap()];
+    let path = write(&dir, "loose.toml", loose);
+    let s = path.to_str().unwrap();
+    let o = krunch(&["check", s]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("nothing pinned") && err.contains("loose.toml") && err.contains("--update"),
+        "{err}"
+    );
+    let o = krunch(&["check", s, "--allow-unpinned"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("passed over"));
+    // once pinned, it checks
+    assert!(krunch(&["check", "--update", s]).status.success());
+    assert_eq!(krunch(&["check", s]).status.code(), Some(0));
+}
+
+#[test]
 fn bad_input_is_named_with_exit_2() {
     let dir = scratch("bad");
     let spec = write(&dir, "pinned.toml", SPEC);
@@ -393,6 +448,8 @@ fn a_closed_stdout_ends_quietly() {
     for args in [
         &["prob", "1000d6"][..],
         &["roll", "3d6", "-n", "1000000", "--seed", "1"][..],
+        &["completions", "fish"][..],
+        &["man"][..],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_krunch"))
             .args(args)

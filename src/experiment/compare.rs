@@ -262,30 +262,62 @@ impl Sides {
 }
 
 /// The rule variants whose values differ between the sides: each side's
-/// `name=value` and the change `name=old -> new`. A variant whose value
-/// differs between profiles lists the values, `a/b`.
+/// `name=value` and the change `name=old -> new`. Where profiles differ,
+/// the change names the values that really change (`overwatch=current ->
+/// original`) and the profiles it leaves alone; a variant the scenario
+/// never reads is said to change nothing.
 fn variant_differences(
     before: &Experiment,
     after: &Experiment,
 ) -> (Vec<String>, Vec<String>, Vec<String>) {
-    let values = |e: &Experiment, name: &str| -> String {
-        let mut seen: Vec<&str> = Vec::new();
-        let lists = e.profile_variants.iter().chain([&e.variants]);
-        for (_, v) in lists.flatten().filter(|(n, _)| n == name) {
-            if !seen.contains(&v.as_str()) {
-                seen.push(v);
-            }
-        }
+    let value_of = |e: &Experiment, p: usize, name: &str| -> String {
+        e.profile_variants
+            .get(p)
+            .into_iter()
+            .chain([&e.variants])
+            .flatten()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let joined = |mut seen: Vec<String>| {
+        seen.dedup();
         seen.join("/")
     };
     let (mut was, mut is, mut change) = (Vec::new(), Vec::new(), Vec::new());
+    let profiles = before.profiles.len().max(1);
     for (name, _) in &before.variants {
-        let (old, new) = (values(before, name), values(after, name));
-        if old != new {
-            was.push(format!("{name}={old}"));
-            is.push(format!("{name}={new}"));
-            change.push(format!("{name}={old} -> {new}"));
+        let pairs: Vec<(String, String)> = (0..profiles)
+            .map(|p| (value_of(before, p, name), value_of(after, p, name)))
+            .collect();
+        let moved: Vec<&(String, String)> = pairs.iter().filter(|(o, n)| o != n).collect();
+        if moved.is_empty() {
+            continue;
         }
+        let mut old: Vec<String> = moved.iter().map(|(o, _)| o.clone()).collect();
+        let mut new: Vec<String> = moved.iter().map(|(_, n)| n.clone()).collect();
+        old.sort();
+        new.sort();
+        let (old, new) = (joined(old), joined(new));
+        was.push(format!("{name}={old}"));
+        is.push(format!("{name}={new}"));
+        let mut text = format!("{name}={old} -> {new}");
+        let unchanged: Vec<String> = pairs
+            .iter()
+            .zip(&before.profiles)
+            .filter(|((o, n), _)| o == n)
+            .map(|(_, p)| format!("'{p}'"))
+            .collect();
+        if !unchanged.is_empty() {
+            text = format!("{text} (already so in {})", unchanged.join(", "));
+        }
+        if !before.variants_read.contains(name) && !after.variants_read.contains(name) {
+            text = format!(
+                "{text} (the {} scenario never reads {name}: no result can change)",
+                before.scenario
+            );
+        }
+        change.push(text);
     }
     (was, is, change)
 }

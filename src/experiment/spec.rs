@@ -161,6 +161,9 @@ pub struct Experiment {
     /// Rule variants in force for each profile (the spec's, then the
     /// profile's own overrides).
     pub profile_variants: Vec<Vec<(String, String)>>,
+    /// The rule variants the scenario's models read: the ones that can
+    /// change a result, and so the ones reports name.
+    pub variants_read: std::collections::BTreeSet<String>,
     /// Profile names in order.
     pub profiles: Vec<String>,
     /// Sweep axes.
@@ -226,6 +229,24 @@ impl LocateError {
 }
 
 impl Experiment {
+    /// The spec's rule variants that its scenario reads (the others cannot
+    /// change a result, so reports do not name them).
+    pub fn variants_in_use(&self) -> Vec<(String, String)> {
+        self.in_use(&self.variants)
+    }
+
+    /// Profile `p`'s rule variants that its scenario reads.
+    pub fn profile_variants_in_use(&self, p: usize) -> Vec<(String, String)> {
+        self.in_use(&self.profile_variants[p])
+    }
+
+    fn in_use(&self, list: &[(String, String)]) -> Vec<(String, String)> {
+        list.iter()
+            .filter(|(k, _)| self.variants_read.contains(k))
+            .cloned()
+            .collect()
+    }
+
     /// [`locate`](Self::locate), then checks that the model there reports
     /// `metric`.
     pub fn locate_metric(
@@ -734,6 +755,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         confidence,
         variants: variant_list,
         profile_variants,
+        variants_read: Default::default(),
         profiles,
         axes,
         metrics: Vec::new(),
@@ -815,6 +837,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                     err(line, &field, format!("{} ({context})", e.message))
                 },
             )?;
+            experiment.variants_read.extend(variants.names_read());
             row.push(model);
         }
         experiment.models.push(row);

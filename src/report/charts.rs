@@ -680,7 +680,7 @@ where
         exp.trials,
         prov.seed,
         if prov.variants.is_empty() {
-            "no variants".into()
+            "no rule variants apply".into()
         } else {
             prov.variants.replace(';', ", ")
         },

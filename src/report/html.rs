@@ -110,7 +110,8 @@ fn readings(exp: &Experiment) -> String {
         return String::new();
     };
     let mut out = String::new();
-    for (name, value) in &exp.variants {
+    let spec_variants = exp.variants_in_use();
+    for (name, value) in &spec_variants {
         let about = rules
             .variants
             .iter()
@@ -124,18 +125,19 @@ fn readings(exp: &Experiment) -> String {
             escape(about)
         );
     }
-    for (profile, variants) in exp.profiles.iter().zip(&exp.profile_variants) {
-        if variants != &exp.variants {
+    for (p, profile) in exp.profiles.iter().enumerate() {
+        let variants = exp.profile_variants_in_use(p);
+        if variants != spec_variants {
             let _ = write!(
                 out,
                 "<li>profile <b>{}</b> runs with <code>{}</code></li>",
                 escape(profile),
-                escape(&crate::experiment::variants_text(variants))
+                escape(&crate::experiment::variants_text(&variants))
             );
         }
     }
     if out.is_empty() {
-        "<p>No rule variants: the rule set has one reading.</p>\n".into()
+        "<p>No rule variants: this scenario has one reading.</p>\n".into()
     } else {
         format!("<h2>Readings in force</h2>\n<ul>{out}</ul>\n")
     }

@@ -83,6 +83,7 @@ pub fn results_json(exp: &Experiment, results: &Results) -> Value {
         "trials": exp.trials,
         "confidence": exp.confidence,
         "variants": exp.variants.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        "variants_read": exp.variants_read,
         "profiles": exp.profiles,
         "axes": axes,
         "metrics": metrics,

@@ -326,7 +326,8 @@ pub struct Provenance {
     pub spec_hash: String,
     /// Seed.
     pub seed: u64,
-    /// Rule variants, `name=value` joined by `;`.
+    /// The rule variants the scenario reads, `name=value` joined by `;`
+    /// (a variant it never reads cannot change a result).
     pub variants: String,
 }
 
@@ -337,7 +338,7 @@ impl Provenance {
             version: env!("CARGO_PKG_VERSION"),
             spec_hash: exp.spec_hash.clone(),
             seed: exp.seed,
-            variants: crate::experiment::variants_text(&exp.variants),
+            variants: crate::experiment::variants_text(&exp.variants_in_use()),
         }
     }
 }

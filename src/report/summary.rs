@@ -280,12 +280,14 @@ pub fn write_summary(
         exp.file.display(),
         prov.spec_hash
     )?;
-    for (profile, variants) in exp.profiles.iter().zip(&exp.profile_variants) {
-        if variants != &exp.variants {
+    let spec_variants = exp.variants_in_use();
+    for (p, profile) in exp.profiles.iter().enumerate() {
+        let variants = exp.profile_variants_in_use(p);
+        if variants != spec_variants {
             writeln!(
                 md,
                 "Profile **{profile}** runs with variants `{}`.\n",
-                crate::experiment::variants_text(variants)
+                crate::experiment::variants_text(&variants)
             )?;
         }
     }

@@ -3,9 +3,9 @@
 //! its [`ParamDecl`] and nowhere else.
 
 use super::registry::{Need, ParamDecl, ParamKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// One parameter value.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,6 +110,9 @@ impl ParamError {
 pub struct Params {
     values: BTreeMap<String, ParamValue>,
     decls: Arc<[ParamDecl]>,
+    /// The names a rule has read, shared by every bound view and clone:
+    /// how a report learns which rule variants a scenario uses.
+    read: Arc<Mutex<BTreeSet<String>>>,
 }
 
 impl Params {
@@ -135,19 +138,36 @@ impl Params {
 
     /// The value given for `name`, if any (no default applied).
     pub fn given(&self, name: &str) -> Option<&ParamValue> {
+        self.note_read(name);
         self.values.get(name)
     }
 
     /// Whether `name` is given.
     pub fn has(&self, name: &str) -> bool {
+        self.note_read(name);
         self.values.contains_key(name)
     }
 
-    /// The same values read through `decls`.
+    /// The same values read through `decls` (reads are noted for both).
     pub fn bound(&self, decls: impl Into<Arc<[ParamDecl]>>) -> Params {
         Params {
             values: self.values.clone(),
             decls: decls.into(),
+            read: Arc::clone(&self.read),
+        }
+    }
+
+    /// Every name read so far through these parameters, their bound views
+    /// and their clones.
+    pub fn names_read(&self) -> BTreeSet<String> {
+        self.read.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    fn note_read(&self, name: &str) {
+        if let Ok(mut read) = self.read.lock() {
+            if !read.contains(name) {
+                read.insert(name.to_string());
+            }
         }
     }
 
@@ -162,6 +182,7 @@ impl Params {
 
     /// The checked value of `name`: given, else its declared default.
     fn value(&self, name: &str) -> Result<Option<ParamValue>, ParamError> {
+        self.note_read(name);
         let decl = self.decl(name)?;
         match self.values.get(name) {
             Some(v) => decl.check(v).map(Some),
