@@ -205,6 +205,36 @@ fn every_scenario_of_the_registry_has_a_bundled_or_own_test_point() {
     }
 }
 
+/// Every rule variant changes something somewhere: some scenario reads it
+/// at one of its test points (else `krunch new` and reports would never
+/// offer it, and it would be a switch wired to nothing). And the reads are
+/// the right ones where we know them: GCE shooting reads `overwatch` and
+/// not the vehicle variants.
+#[test]
+fn every_rule_variant_is_read_by_a_scenario() {
+    for r in krunch::systems::RULE_SETS {
+        for v in r.variants {
+            let readers: Vec<&str> = r
+                .scenarios
+                .iter()
+                .filter(|sc| sc.variants_read(r).contains(&v.name))
+                .map(|sc| sc.name)
+                .collect();
+            assert!(
+                !readers.is_empty(),
+                "{}: no scenario reads the variant {}",
+                r.name,
+                v.name
+            );
+        }
+    }
+    let gce = krunch::systems::rule_set("gce").unwrap();
+    assert_eq!(
+        gce.scenario("shooting").unwrap().variants_read(gce),
+        ["overwatch"]
+    );
+}
+
 #[test]
 fn presets_set_only_declared_parameters_with_valid_values() {
     for r in RULE_SETS {

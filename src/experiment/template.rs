@@ -94,9 +94,11 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
         .map(|m| format!("\"{}\"", m.id))
         .collect();
     let _ = writeln!(o, "# metrics = [{}]", ids.join(", "));
-    if !rules.variants.is_empty() {
+    // only the variants this scenario reads: the others change nothing here
+    let read = sc.variants_read(rules);
+    if !read.is_empty() {
         o.push_str("\n# Rule variants (a choice of reading or of rule version); the first value is\n# the default.\n[variants]\n");
-        for v in rules.variants {
+        for v in rules.variants.iter().filter(|v| read.contains(&v.name)) {
             comment(&mut o, &format!("{}: {}", v.name, v.about));
             let _ = writeln!(
                 o,

@@ -7,6 +7,7 @@
 use super::metrics::MetricDecl;
 use super::params::{ParamError, ParamErrorKind, ParamValue, Params};
 use super::{Model, bfg, crisis, gce, krygothic, skirmish20};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 /// Every rule set krunch knows: adding one is one line here.
@@ -82,6 +83,31 @@ pub struct Scenario {
     /// Parameter points the conformance tests run besides the example
     /// specs: `name=value` pairs.
     pub test_points: &'static [&'static [(&'static str, &'static str)]],
+}
+
+impl Scenario {
+    /// The rule variants of `rules` this scenario reads, found by building
+    /// it at each of its test points: what `krunch new` and `krunch list`
+    /// offer for it (a variant it never reads cannot change its results).
+    pub fn variants_read(&self, rules: &RuleSet) -> Vec<&'static str> {
+        let mut read = BTreeSet::new();
+        for point in self.test_points {
+            let mut given = Params::new();
+            for (k, v) in point.iter() {
+                given.set(*k, ParamValue::from_text(v));
+            }
+            let variants = Params::new();
+            if build(rules.name, self.name, &given, &variants).is_ok() {
+                read.extend(variants.names_read());
+            }
+        }
+        rules
+            .variants
+            .iter()
+            .map(|v| v.name)
+            .filter(|v| read.contains(*v))
+            .collect()
+    }
 }
 
 /// A parameter's type and allowed values.
@@ -589,6 +615,22 @@ pub fn reference_markdown() -> String {
                 "### `{}`: {}\n\nSeed: {}.\n",
                 sc.name, sc.about, sc.seed_section
             );
+            if !r.variants.is_empty() {
+                let read: Vec<String> = sc
+                    .variants_read(r)
+                    .iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect();
+                let _ = writeln!(
+                    o,
+                    "Rule variants it reads: {}.\n",
+                    if read.is_empty() {
+                        "none".to_string()
+                    } else {
+                        read.join(", ")
+                    }
+                );
+            }
             let _ = writeln!(
                 o,
                 "| parameter | type | need | meaning | seed |\n|---|---|---|---|---|"
@@ -685,6 +727,18 @@ pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String,
     for sc in scenarios {
         let _ = writeln!(o, "\nscenario {}: {}", sc.name, sc.about);
         let _ = writeln!(o, "  seed: {}", sc.seed_section);
+        if !r.variants.is_empty() {
+            let read = sc.variants_read(r);
+            let _ = writeln!(
+                o,
+                "  variants it reads: {}",
+                if read.is_empty() {
+                    "none".to_string()
+                } else {
+                    read.join(", ")
+                }
+            );
+        }
         let _ = writeln!(o, "  parameters:");
         for d in (sc.params)() {
             let _ = writeln!(
