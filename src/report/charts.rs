@@ -488,6 +488,8 @@ pub(crate) fn y_tick(probability: bool, v: f64) -> String {
     if v < -1e-12 {
         return String::new();
     }
+    // a zero that float arithmetic left a hair below 0 reads 0, not -0
+    let v = if v < 0.0 { 0.0 } else { v };
     if probability {
         let x = v * 100.0;
         if x > 100.0 + 1e-6 {
@@ -848,16 +850,14 @@ fn line_plan(exp: &Experiment, xi: usize, by: Option<usize>, at: &[(usize, usize
         panels.push((title, series));
     }
     let varies = match (by, panel_axis) {
-        (Some(b), _) => Some(format!("a line per {}", axis_words(exp, &exp.axes[b].name))),
+        (Some(b), _) => Some(format!("lines by {}", axis_words(exp, &exp.axes[b].name))),
         (None, Some(p)) => {
             let n = exp.axes[p].values.len();
             let words = axis_words(exp, &exp.axes[p].name);
             Some(if n > MAX_PANELS {
-                format!(
-                    "a panel per {words} (the first {MAX_PANELS} of {n}: use `at` for the rest)"
-                )
+                format!("panels by {words} (the first {MAX_PANELS} of {n}: use `at` for the rest)")
             } else {
-                format!("a panel per {words}")
+                format!("panels by {words}")
             })
         }
         _ => None,
@@ -933,7 +933,7 @@ const SAME_AT_THIS_SCALE: f64 = 0.004;
 /// probability, else a number, with enough digits to show it is not 0.
 fn gap_text(exp: &Experiment, metric: &str, gap: f64) -> String {
     let (x, unit) = if is_probability(exp, metric) {
-        (gap * 100.0, " points")
+        (gap * 100.0, " percentage points")
     } else {
         (gap, "")
     };
@@ -1572,7 +1572,7 @@ where
     let values = |c: usize| {
         exp.cell_values(c)
             .iter()
-            .map(ToString::to_string)
+            .map(value_words)
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -2056,6 +2056,7 @@ where
         .y_labels(6)
         .y_label_formatter(&|v| y_tick(probability, *v))
         .y_desc(title)
+        .set_tick_mark_size(plotters::chart::LabelAreaPosition::Left, 6)
         .label_style(("sans-serif", 12))
         .axis_desc_style(("sans-serif", 12))
         .draw()?;
@@ -2172,7 +2173,7 @@ fn chart_title(exp: &Experiment, chart: &ChartSpec) -> String {
         ChartSpec::Line { metric, x, by, at } => {
             let mut title = format!("{} by {}", metric_label(exp, metric), axis_words(exp, x));
             if let Some(b) = by {
-                title = format!("{title}, a line per {}", axis_words(exp, b));
+                title = format!("{title}, lines by {}", axis_words(exp, b));
             }
             for (a, v) in at {
                 title = format!(
@@ -2385,7 +2386,7 @@ mod tests {
             vec![vec![0, 1, 2]]
         );
         assert!((largest_gap(&plan, &data, "p_hulk", 0, 1) - 0.0014).abs() < 1e-12);
-        assert_eq!(gap_text(&exp, "p_hulk", 0.0014), "0.1 points");
+        assert_eq!(gap_text(&exp, "p_hulk", 0.0014), "0.1 percentage points");
     }
 
     #[test]
@@ -2395,7 +2396,7 @@ mod tests {
         assert_eq!(plan.panels[0].0, "remaining turrets of the boarded ship: 0");
         assert_eq!(
             plan.varies.as_deref(),
-            Some("a panel per remaining turrets of the boarded ship")
+            Some("panels by remaining turrets of the boarded ship")
         );
         let title = chart_title(&exp, &exp.charts[0]);
         assert_eq!(

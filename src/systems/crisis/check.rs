@@ -64,7 +64,7 @@ pub const CHECK_METRICS: [MetricDecl; 5] = [
     ),
     MetricDecl::probability(
         "extras={k}",
-        "P({k} Extras)",
+        "P(exactly {k} Extras)",
         "P(exactly k Extras; a failure counts 0)",
     ),
     MetricDecl::probability(
@@ -209,7 +209,7 @@ pub const TURN_ORDER_METRICS: [MetricDecl; 3] = [
     ),
     MetricDecl::probability(
         "pc_turns_first={k}",
-        "P(PC turns before the NPC: {k})",
+        "P(PC has exactly {k} turns before the NPC)",
         "P(the PC has exactly k turns before the NPC's first turn: a surprise round, then the first round in initiative order)",
     ),
 ];

@@ -736,7 +736,7 @@ pub const OWN_WOUNDS: MetricDecl = MetricDecl::mean(
 pub const BEST: [MetricDecl; 2] = [
     MetricDecl::probability(
         "is_best_defence",
-        "best defence (1/0)",
+        "is the best defence (fewest mean wounds)",
         "1 when this defence gives the fewest expected wounds against this attack among the defender's choices",
     ),
     MetricDecl::probability(

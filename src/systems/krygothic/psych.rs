@@ -62,12 +62,12 @@ pub const PINNING_METRICS: [MetricDecl; 5] = [
     ),
     MetricDecl::mean(
         "mean_ap_spent",
-        "mean AP spent",
+        "mean AP spent re-rolling to unpin",
         "expected AP spent re-rolling until unpinned (at most the budget)",
     ),
     MetricDecl::probability(
         "ap_spent={k}",
-        "P({k} AP spent)",
+        "P({k} AP spent re-rolling)",
         "P(exactly k AP spent re-rolling)",
     ),
 ];

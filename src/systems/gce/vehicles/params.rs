@@ -652,7 +652,7 @@ pub fn gate_params() -> Vec<ParamDecl> {
             .seed(GATE),
         ParamDecl::choice("until", &["gap", "destroyed"])
             .default("gap")
-            .about("count turns until there is a gap (or worse), or until the gate is destroyed")
+            .about("what the turns are counted until: gap (a gap in the gate, or worse) or destroyed (the gate destroyed)")
             .seed(GATE),
     ]
 }
