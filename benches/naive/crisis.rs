@@ -36,6 +36,18 @@ pub static LOOPS: &[NaiveLoop] = &[
         metric: "mean_days",
         run: healing,
     },
+    NaiveLoop {
+        system: "crisis",
+        scenario: "damage",
+        metric: "mean_wounds",
+        run: damage,
+    },
+    NaiveLoop {
+        system: "crisis",
+        scenario: "scatter",
+        metric: "p_thrower_caught",
+        run: scatter,
+    },
 ];
 
 /// Skill 2 against DL 4 (Normal): the Extras, 0 on a failure.
@@ -74,7 +86,8 @@ impl Target {
     /// A hit of `damage` through armour of DR `dr`: the armour blocks up
     /// to its DR and its Durability left (taken off the Durability); a hit
     /// reduced to 0 still deals a non-lethal wound; Health stops at -10.
-    fn take(&mut self, damage: i32, dr: i32) {
+    /// Returns the lethal wounds dealt.
+    fn take(&mut self, damage: i32, dr: i32) -> i32 {
         let blocked = if self.durability > 0 {
             dr.min(damage).min(self.durability)
         } else {
@@ -84,11 +97,13 @@ impl Target {
         let wounds = damage - blocked;
         if wounds <= 0 {
             self.nonlethal = (self.nonlethal + 1).min(self.full_health + 1);
+            0
         } else {
             self.health = (self.health - wounds).max(-10);
             if wounds > 12 {
                 self.overwhelmed = true;
             }
+            wounds
         }
     }
 
@@ -178,6 +193,63 @@ fn healing(rng: &mut Rng, n: u64) -> Sums {
             days += 1;
         }
         sums.add(days);
+    }
+    sums
+}
+
+/// One hit of a skill 3 attacker with a 5-damage weapon on Health 10 in
+/// armour of DR 3 / Durability 10: the attack (2D6 + 3 against DL 4) is
+/// rolled until it hits (the scenario is the damage of a hit), its Extras
+/// add to the damage, and the armour takes its share: the lethal wounds.
+fn damage(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let extras = loop {
+            let total = d(rng, 6) + d(rng, 6) + 3;
+            if total >= 4 {
+                break (total - 4) / 4;
+            }
+        };
+        let mut target = Target {
+            health: 10,
+            full_health: 10,
+            nonlethal: 0,
+            durability: 10,
+            overwhelmed: false,
+        };
+        let wounds = target.take(5 + extras as i32, 3);
+        sums.add(wounds as u64);
+    }
+    sums
+}
+
+/// A grenade thrown with Athletics 0 (2D6 against DL 4), 3 squares from
+/// the thrower, range increment 2, blast radius 1 on squares: a hit lands
+/// on the target; a miss rolls a d8 for the direction (1 straight back at
+/// the thrower, 5 away from him, 2 to 8 clockwise round the target) and
+/// lands 2 squares that way. The thrower is caught when the blast lands
+/// within 1 square of him (a diagonal step counts as one square).
+fn scatter(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        // squares right of and ahead of the target, as the thrower sees it
+        let (right, ahead): (i32, i32) = if d(rng, 6) + d(rng, 6) >= 4 {
+            (0, 0)
+        } else {
+            match d(rng, 8) {
+                1 => (0, -2),
+                2 => (-2, -2),
+                3 => (-2, 0),
+                4 => (-2, 2),
+                5 => (0, 2),
+                6 => (2, 2),
+                7 => (2, 0),
+                _ => (2, -2),
+            }
+        };
+        // the thrower stands 3 squares straight back, at (0, -3)
+        let from_thrower = right.abs().max((ahead + 3).abs());
+        sums.add(u64::from(from_thrower <= 1));
     }
     sums
 }
