@@ -232,10 +232,7 @@ pub fn write_compare(
             &dir.join("compare.wiki"),
             mediawiki(before, changes, sides).as_bytes(),
         )?;
-        let metric = changes
-            .iter()
-            .max_by(|a, b| a.diff.abs().total_cmp(&b.diff.abs()))
-            .map(|c| c.metric.clone());
+        let metric = chart_metric(before, changes);
         let mut svg = String::new();
         if let Some(metric) = &metric {
             super::register_fonts();
@@ -267,6 +264,38 @@ pub fn write_compare(
         Ok(())
     })?;
     Ok(text)
+}
+
+/// The metric compare's chart draws: the one that moves most (the spec's
+/// earlier metric on a tie); where nothing moves, the spec's first charted
+/// metric, so the picture still shows what the spec is about.
+fn chart_metric(exp: &Experiment, changes: &[Change]) -> Option<String> {
+    let order = |m: &str| {
+        exp.metrics
+            .iter()
+            .position(|x| x == m)
+            .unwrap_or(usize::MAX)
+    };
+    let moved = changes
+        .iter()
+        .filter(|c| c.diff.abs() > 1e-12)
+        .min_by(|a, b| {
+            b.diff
+                .abs()
+                .total_cmp(&a.diff.abs())
+                .then(order(&a.metric).cmp(&order(&b.metric)))
+        });
+    if let Some(c) = moved {
+        return Some(c.metric.clone());
+    }
+    let charted = exp.charts.iter().map(|c| match c {
+        crate::experiment::ChartSpec::Bar { metric }
+        | crate::experiment::ChartSpec::Line { metric, .. }
+        | crate::experiment::ChartSpec::Heatmap { metric, .. } => metric.clone(),
+    });
+    charted
+        .chain(exp.metrics.iter().cloned())
+        .find(|m| changes.iter().any(|c| &c.metric == m))
 }
 
 /// compare's `report.html`: the summary, the chart inline and every change
@@ -371,4 +400,52 @@ where
     )?;
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(metric: &str, diff: f64) -> Change {
+        Change {
+            profile: "p".into(),
+            cell_index: 0,
+            cell: Vec::new(),
+            metric: metric.into(),
+            before: 0.5,
+            after: 0.5 + diff,
+            diff,
+            relative: None,
+            ci_low: diff,
+            ci_high: diff,
+            p_value: None,
+            significant: diff != 0.0,
+            exact: true,
+            trials: 1,
+        }
+    }
+
+    #[test]
+    fn the_chart_shows_what_moved_most_else_what_the_spec_charts() {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("experiments/shoota_vs_kannon.toml");
+        let exp = crate::experiment::load(&path).unwrap();
+        let first_charted = match &exp.charts[0] {
+            crate::experiment::ChartSpec::Bar { metric }
+            | crate::experiment::ChartSpec::Line { metric, .. }
+            | crate::experiment::ChartSpec::Heatmap { metric, .. } => metric.clone(),
+        };
+        let all: Vec<Change> = exp.metrics.iter().map(|m| change(m, 0.0)).collect();
+        // nothing moves: the spec's first chart, not whichever came last
+        assert_eq!(chart_metric(&exp, &all), Some(first_charted));
+        // something moves: the largest move; on a tie the spec's earlier metric
+        let mut moved = all.clone();
+        let (a, b) = (exp.metrics[1].clone(), exp.metrics[2].clone());
+        for c in &mut moved {
+            if c.metric == a || c.metric == b {
+                c.diff = -0.25;
+            }
+        }
+        assert_eq!(chart_metric(&exp, &moved), Some(a));
+    }
 }
