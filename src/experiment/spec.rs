@@ -228,6 +228,17 @@ impl LocateError {
     }
 }
 
+impl ChartSpec {
+    /// The metric the chart draws.
+    pub fn metric(&self) -> &str {
+        match self {
+            ChartSpec::Bar { metric }
+            | ChartSpec::Line { metric, .. }
+            | ChartSpec::Heatmap { metric, .. } => metric,
+        }
+    }
+}
+
 impl Experiment {
     /// The spec's rule variants that its scenario reads (the others cannot
     /// change a result, so reports do not name them).

@@ -288,11 +288,7 @@ fn chart_metric(exp: &Experiment, changes: &[Change]) -> Option<String> {
     if let Some(c) = moved {
         return Some(c.metric.clone());
     }
-    let charted = exp.charts.iter().map(|c| match c {
-        crate::experiment::ChartSpec::Bar { metric }
-        | crate::experiment::ChartSpec::Line { metric, .. }
-        | crate::experiment::ChartSpec::Heatmap { metric, .. } => metric.clone(),
-    });
+    let charted = exp.charts.iter().map(|c| c.metric().to_string());
     charted
         .chain(exp.metrics.iter().cloned())
         .find(|m| changes.iter().any(|c| &c.metric == m))
@@ -430,11 +426,7 @@ mod tests {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("experiments/shoota_vs_kannon.toml");
         let exp = crate::experiment::load(&path).unwrap();
-        let first_charted = match &exp.charts[0] {
-            crate::experiment::ChartSpec::Bar { metric }
-            | crate::experiment::ChartSpec::Line { metric, .. }
-            | crate::experiment::ChartSpec::Heatmap { metric, .. } => metric.clone(),
-        };
+        let first_charted = exp.charts[0].metric().to_string();
         let all: Vec<Change> = exp.metrics.iter().map(|m| change(m, 0.0)).collect();
         // nothing moves: the spec's first chart, not whichever came last
         assert_eq!(chart_metric(&exp, &all), Some(first_charted));
