@@ -123,7 +123,7 @@ pub const THRUST_METRICS: [MetricDecl; 12] = [
     ),
     MetricDecl::probability(
         "p_reaches",
-        "P(covers the distance)",
+        "P(covers the goal distance)",
         "P(the move covers at least the goal's inches)",
     ),
     MetricDecl::probability(

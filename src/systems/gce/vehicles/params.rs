@@ -321,7 +321,7 @@ pub fn thrust_params() -> Vec<ParamDecl> {
             .about("the driver turns after each Thrust: a Leadership Test on this Leadership (fail: D6\" forward, move over)")
             .seed(THRUST),
         ParamDecl::int("goal_inches", 1, 200)
-            .about("inches the move must cover, for P(covers the distance)")
+            .about("inches the move must cover, for P(covers the goal distance)")
             .seed(THRUST),
     ]);
     p
