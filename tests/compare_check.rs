@@ -296,6 +296,24 @@ fn a_spec_with_nothing_pinned_is_refused_unless_allowed() {
 }
 
 #[test]
+fn a_moved_exact_value_prints_digits_that_differ() {
+    let dir = scratch("digits");
+    // off by 2e-8: beyond the 1e-9 tolerance, invisible at six decimals
+    let path = write(
+        &dir,
+        "close.toml",
+        &SPEC.replace("value = 0.8333333333333334", "value = 0.83333335"),
+    );
+    let o = krunch(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("expected 0.83333335, got 0.83333333333333"),
+        "{out}"
+    );
+}
+
+#[test]
 fn bad_input_is_named_with_exit_2() {
     let dir = scratch("bad");
     let spec = write(&dir, "pinned.toml", SPEC);

@@ -87,11 +87,17 @@ pub fn describe_outcome(o: &Outcome) -> String {
             o.trials
         )
     };
+    // six decimals, or every digit where six would print two different
+    // values the same (an exact value off by 1e-8 must not read "0.5, got 0.5")
+    let (expected, got) = match (format!("{:.6}", o.expected.value), format!("{:.6}", o.got)) {
+        (a, b) if a == b && o.expected.value != o.got => {
+            (o.expected.value.to_string(), o.got.to_string())
+        }
+        pair => pair,
+    };
     format!(
-        "{} {place}: expected {:.6}, got {:.6} ({how}) — {}{}",
+        "{} {place}: expected {expected}, got {got} ({how}) — {}{}",
         if o.passed { "ok  " } else { "FAIL" },
-        o.expected.value,
-        o.got,
         o.expected.source,
         o.note
             .as_ref()
