@@ -937,6 +937,9 @@ fn gap_text(exp: &Experiment, metric: &str, gap: f64) -> String {
     } else {
         (gap, "")
     };
+    if x < 1e-4 {
+        return format!("{x:.1e}{unit}");
+    }
     let digits = (-x.log10()).ceil().clamp(1.0, 6.0) as usize;
     format!("{x:.digits$}{unit}")
 }
@@ -1747,7 +1750,7 @@ where
                         let gap = largest_gap(&plan, data, metric, g[0], s);
                         if k == 0 {
                             series[s].label.clone()
-                        } else if gap <= 1e-9 {
+                        } else if gap <= 1e-9 * ymax.max(1.0) {
                             format!("= {}", series[s].label)
                         } else {
                             format!(
@@ -1930,6 +1933,7 @@ where
         .all(|r| r.exact.is_some());
     // a yes/no answer (`is the best mode`) reads as words, not 0% / 100%
     let yes_no = exact
+        && metric.starts_with("is_")
         && !cells.is_empty()
         && cells
             .iter()
@@ -2387,6 +2391,7 @@ mod tests {
         );
         assert!((largest_gap(&plan, &data, "p_hulk", 0, 1) - 0.0014).abs() < 1e-12);
         assert_eq!(gap_text(&exp, "p_hulk", 0.0014), "0.1 percentage points");
+        assert_eq!(gap_text(&exp, "p_hulk", 3e-9), "3.0e-7 percentage points");
     }
 
     #[test]

@@ -160,14 +160,19 @@ impl Params {
     /// Every name read so far through these parameters, their bound views
     /// and their clones.
     pub fn names_read(&self) -> BTreeSet<String> {
-        self.read.lock().map(|r| r.clone()).unwrap_or_default()
+        self.read
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     fn note_read(&self, name: &str) {
-        if let Ok(mut read) = self.read.lock() {
-            if !read.contains(name) {
-                read.insert(name.to_string());
-            }
+        let mut read = self
+            .read
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !read.contains(name) {
+            read.insert(name.to_string());
         }
     }
 

@@ -980,7 +980,7 @@ fn fighter(p: &Params, prefix: &str) -> Result<Fighter, ParamError> {
 
 /// The fight of checked parameters.
 pub fn fight_of(p: &Params, v: &Params) -> Result<Fight, ParamError> {
-    let (reading, _, critical) = super::readings(v)?;
+    let (reading, critical) = (super::seven_plus(v)?, super::critical(v)?);
     if p.flag("initiator")? && p.flag("charged")? {
         return Err(ParamError::new(
             "charged",

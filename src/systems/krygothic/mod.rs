@@ -302,16 +302,25 @@ pub const PRESETS: &[PresetDecl] = &[
     },
 ];
 
-/// The readings of a spec's variants.
-pub fn readings(v: &Params) -> Result<(Reading, WoundBy, Critical), ParamError> {
-    let reading = Reading::from_word(&v.need_word("seven_plus")?);
-    let wound = if v.need_word("wound_target")? == "strength" {
+/// The spec's reading of targets of 7+ (variant `seven_plus`). Each variant
+/// has its own accessor, so a scenario reads only the variants it uses and
+/// reports name only those.
+pub fn seven_plus(v: &Params) -> Result<Reading, ParamError> {
+    Ok(Reading::from_word(&v.need_word("seven_plus")?))
+}
+
+/// What a ranged wound roll is against (variant `wound_target`).
+pub fn wound_by(v: &Params) -> Result<WoundBy, ParamError> {
+    Ok(if v.need_word("wound_target")? == "strength" {
         WoundBy::Strength
     } else {
         WoundBy::KValue
-    };
-    let critical = Critical::from_word(&v.need_word("critical_pass")?);
-    Ok((reading, wound, critical))
+    })
+}
+
+/// What a critical pass takes (variant `critical_pass`).
+pub fn critical(v: &Params) -> Result<Critical, ParamError> {
+    Ok(Critical::from_word(&v.need_word("critical_pass")?))
 }
 
 const DICE: &str = "Chapter 1: Dice and their use";
@@ -412,7 +421,7 @@ impl Outcomes for DiceRule {
 }
 
 fn build_dice(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let (reading, _, _) = readings(v)?;
+    let reading = seven_plus(v)?;
     let n = p.need_int("dice")? as u32;
     let check = match p.need_word("check")?.as_str() {
         "keep" => {
@@ -536,7 +545,7 @@ fn ranged_params() -> Vec<ParamDecl> {
 
 /// The ranged shot of checked parameters.
 pub fn shot_of(p: &Params, v: &Params) -> Result<Shot, ParamError> {
-    let (reading, wound_by, critical) = readings(v)?;
+    let (reading, wound_by, critical) = (seven_plus(v)?, wound_by(v)?, critical(v)?);
     let weapon = Weapon {
         aim: p.need_int("weapon_aim")? as i32,
         damage: p.need_int("weapon_damage")? as i32,

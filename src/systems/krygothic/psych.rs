@@ -149,7 +149,7 @@ impl Outcomes for Pinning {
 
 /// Builds the pinning model.
 pub fn build_pinning(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let (reading, _, _) = super::readings(v)?;
+    let reading = super::seven_plus(v)?;
     let hit = p.need_word("shot")? == "hit";
     let target = pinning_target(hit, p.need_int("shooters")? as i32, p.flag("squad_leader")?);
     let budget = p.need_int("ap_budget")? as u32;
@@ -248,7 +248,7 @@ impl Outcomes for Fear {
 
 /// Builds the fear model.
 pub fn build_fear(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let (reading, _, _) = super::readings(v)?;
+    let reading = super::seven_plus(v)?;
     let will = p.need_int("will")? as u32;
     let horror = p.need_word("cause")? == "pure_horror";
     let mut list = MetricList::new();
@@ -541,7 +541,7 @@ impl Outcomes for Combo {
 
 /// Builds the order-combo model.
 pub fn build_combo(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let (reading, _, _) = super::readings(v)?;
+    let reading = super::seven_plus(v)?;
     let mut list = MetricList::new();
     let m = [list.add(&COMBO_METRICS[0]), list.add(&COMBO_METRICS[1])];
     Ok(Box::new(OutcomeModel(Combo {
