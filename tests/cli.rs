@@ -31,6 +31,7 @@ fn every_example_spec_runs_end_to_end() {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     assert!(specs.len() >= 3);
+    let mut id_texts = Vec::new();
     for spec in &specs {
         let o = krunch(&[
             "run",
@@ -96,6 +97,7 @@ fn every_example_spec_runs_end_to_end() {
             .unwrap()
             .map(|e| e.unwrap().path())
             .collect();
+        let axes = sweep_axes(spec);
         for chart in &charts {
             let file = chart.file_name().unwrap().to_string_lossy().into_owned();
             assert!(
@@ -103,6 +105,15 @@ fn every_example_spec_runs_end_to_end() {
                     .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)),
                 "{name}: file name {file}"
             );
+            // every title, legend, tick and axis in words, not ids
+            if chart.extension().is_some_and(|x| x == "svg") {
+                let svg = std::fs::read_to_string(chart).unwrap();
+                for text in texts(&svg) {
+                    for id in ids_in(&text, &axes) {
+                        id_texts.push(format!("{name}/{file}: {id:?} in {text:?}"));
+                    }
+                }
+            }
         }
         assert!(
             charts
@@ -133,6 +144,90 @@ fn every_example_spec_runs_end_to_end() {
             assert!(lo <= value + 1e-12 && value <= hi + 1e-12, "{name}: {line}");
         }
     }
+    // the parameter id an axis title leads with (so a designer finds the
+    // field) and the provenance line keep ids on purpose; nothing else does
+    assert!(
+        id_texts.is_empty(),
+        "{} chart texts show ids instead of words:\n{}",
+        id_texts.len(),
+        id_texts.join("\n")
+    );
+}
+
+/// The text nodes of an SVG, unescaped and trimmed.
+fn texts(svg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = svg;
+    while let Some(start) = rest.find("<text") {
+        rest = &rest[start..];
+        let Some(open_end) = rest.find('>') else {
+            break;
+        };
+        let Some(close) = rest.find("</text>") else {
+            break;
+        };
+        let body = &rest[open_end + 1..close];
+        out.push(
+            body.replace("&apos;", "'")
+                .replace("&quot;", "\"")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&")
+                .trim()
+                .to_string(),
+        );
+        rest = &rest[close + 7..];
+    }
+    out
+}
+
+/// What in `text` reads as an id rather than words: a snake_case token,
+/// or a bare `true`/`false`. `axes` are the spec's sweep axes, whose ids
+/// may lead an axis title.
+fn ids_in(text: &str, axes: &[String]) -> Vec<String> {
+    // the provenance line keeps ids on purpose
+    if text.starts_with("krunch ") {
+        return Vec::new();
+    }
+    // an axis title leads with its parameter id: `b_ws: B's Weapon Skill`
+    let body = match text.split_once(": ") {
+        Some((id, words)) if axes.iter().any(|a| a == id) => words,
+        _ => text,
+    };
+    let mut found = Vec::new();
+    for token in body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        let snake = token.contains('_') && token.split('_').filter(|p| !p.is_empty()).count() >= 2;
+        if snake || token == "true" || token == "false" {
+            found.push(token.to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn the_id_finder_sees_ids_and_lets_words_through() {
+    let axes = ["b_ws".to_string()];
+    assert_eq!(ids_in("P(attack head_butt), %", &axes), ["head_butt"]);
+    assert_eq!(
+        ids_in("others_under_template", &axes),
+        ["others_under_template"]
+    );
+    assert!(ids_in("b_ws: B's Weapon Skill", &axes).is_empty());
+    // only a swept axis may lead a text with its id
+    assert_eq!(ids_in("a_ws: A's Weapon Skill", &axes), ["a_ws"]);
+    assert_eq!(ids_in("false", &axes), ["false"]);
+    assert!(ids_in("krunch 0.1.0 · seed 1 · large_rake=versus_small", &axes).is_empty());
+    assert!(ids_in("P(attacker plays head butt), %", &axes).is_empty());
+}
+
+/// The `[sweep]` axes of the spec at `path`.
+fn sweep_axes(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let spec: toml::Table = text.parse().unwrap();
+    spec.get("sweep")
+        .and_then(|s| s.as_table())
+        .map(|t| t.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 #[test]
