@@ -128,6 +128,14 @@ fn every_registered_scenario_conforms() {
             let mut sums: BTreeMap<String, f64> = BTreeMap::new();
             let mut whole: std::collections::BTreeSet<String> = Default::default();
             for (m, v) in model.metrics().iter().zip(&exact) {
+                // a yes/no answer is 0 or 1 (up to the rounding of the
+                // exact evaluator's sum over paths), never in between
+                assert!(
+                    !m.yes_no || v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12,
+                    "{}: yes/no {} = {v}",
+                    case.label,
+                    m.name
+                );
                 assert!(
                     v.is_finite() && *v >= -1e-12,
                     "{}: {} = {v}",

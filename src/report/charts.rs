@@ -1933,7 +1933,7 @@ where
         .all(|r| r.exact.is_some());
     // a yes/no answer (`is the best mode`) reads as words, not 0% / 100%
     let yes_no = exact
-        && metric.starts_with("is_")
+        && super::labels::metric_def(exp, metric).is_some_and(|m| m.yes_no)
         && !cells.is_empty()
         && cells
             .iter()

@@ -27,6 +27,9 @@ pub struct MetricDecl {
     pub kind: MetricKind,
     /// One line saying what it measures.
     pub about: &'static str,
+    /// A yes/no answer about a setting (`is_best_mode`): exactly 0 or 1 in
+    /// every cell, so charts show "yes"/"no", not a 0-100% scale.
+    pub yes_no: bool,
 }
 
 impl MetricDecl {
@@ -37,6 +40,19 @@ impl MetricDecl {
             label,
             kind: MetricKind::Probability,
             about,
+            yes_no: false,
+        }
+    }
+
+    /// A yes/no answer about the setting itself (1 when it holds): a
+    /// probability that is always exactly 0 or 1.
+    pub const fn yes_no(id: &'static str, label: &'static str, about: &'static str) -> Self {
+        MetricDecl {
+            id,
+            label,
+            kind: MetricKind::Probability,
+            about,
+            yes_no: true,
         }
     }
 
@@ -47,6 +63,7 @@ impl MetricDecl {
             label,
             kind: MetricKind::Mean,
             about,
+            yes_no: false,
         }
     }
 
@@ -84,6 +101,8 @@ pub struct MetricDef {
     pub about: &'static str,
     /// The declaration it comes from (its id, `hits={k}` for a member).
     pub declared_as: &'static str,
+    /// A yes/no answer (see [`MetricDecl::yes_no`]).
+    pub yes_no: bool,
 }
 
 /// The metrics a model reports, in tally order, built from declarations.
@@ -152,6 +171,7 @@ impl MetricList {
             kind: decl.kind,
             about: decl.about,
             declared_as: decl.id,
+            yes_no: decl.yes_no,
         });
         Metric::at(self.defs.len() - 1)
     }

@@ -656,9 +656,10 @@ pub fn reference_markdown() -> String {
                     "| `{}` | {} | {} | {} |",
                     m.id,
                     cell(m.label),
-                    match m.kind {
-                        super::MetricKind::Probability => "probability",
-                        super::MetricKind::Mean => "mean",
+                    match (m.kind, m.yes_no) {
+                        (_, true) => "yes/no",
+                        (super::MetricKind::Probability, _) => "probability",
+                        (super::MetricKind::Mean, _) => "mean",
                     },
                     cell(m.about)
                 );

@@ -734,7 +734,7 @@ pub const OWN_WOUNDS: MetricDecl = MetricDecl::mean(
 
 /// Constant metrics: whether this pair is a best reply.
 pub const BEST: [MetricDecl; 2] = [
-    MetricDecl::probability(
+    MetricDecl::yes_no(
         "is_best_defence",
         "is the best defence (fewest mean wounds)",
         "1 when this defence gives the fewest expected wounds against this attack among the defender's choices",

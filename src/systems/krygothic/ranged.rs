@@ -292,7 +292,7 @@ pub const PER_AP_METRICS: [MetricDecl; 2] = [
         "wounds per AP",
         "expected wounds divided by the AP the attacks cost (0 out of reach)",
     ),
-    MetricDecl::probability(
+    MetricDecl::yes_no(
         "is_best_mode",
         "is the best fire mode (most wounds per AP)",
         "1 when this mode gives the most wounds per AP of snap, standard and aimed at this range and target (0 out of reach, or suppressive)",
