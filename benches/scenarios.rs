@@ -159,7 +159,7 @@ fn hand_to_hand(c: &mut Criterion) {
         let mut r = BatchedRoller::new(3, &[0]);
         b.iter(|| {
             let mut t = Tally::new(round.metrics().len());
-            round.run_general(&mut r, TRIALS * 8, &mut t);
+            round.run_reference(&mut r, TRIALS * 8, &mut t);
             black_box(t)
         })
     });

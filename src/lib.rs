@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod dice;
+pub mod engine;
 pub mod experiment;
 pub mod limits;
 pub mod report;

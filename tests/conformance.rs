@@ -18,8 +18,9 @@
 
 mod common;
 
-use common::metric_p_values;
-use krunch::experiment::{self, simulate};
+use common::{metric_p_values, two_sample_p_values};
+use krunch::dice::{BatchedRoller, Tally};
+use krunch::experiment::{self, CHUNK, simulate};
 use krunch::systems::{self, MetricKind, Model, ParamValue, Params, RULE_SETS};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -118,7 +119,14 @@ fn every_registered_scenario_conforms() {
                 assert_eq!(decl.kind, m.kind, "{}: {}", case.label, m.name);
                 reported.insert(decl.id);
             }
+            // the engine's sampler against the reference sampler (the rule
+            // on real dice, trial by trial), on other streams
+            let tally = simulate(model, 7_000 + k as u64, TRIALS, &|_| {});
+            let reference = simulate_reference(model, 9_000 + k as u64, TRIALS);
             let Some(exact) = model.exact() else {
+                for (metric, p) in two_sample_p_values(model, &tally, &reference) {
+                    comparisons.push((format!("{}: fast vs reference: {metric}", case.label), p));
+                }
                 continue;
             };
             assert_eq!(exact.len(), model.metrics().len());
@@ -163,9 +171,11 @@ fn every_registered_scenario_conforms() {
                     case.label
                 );
             }
-            let tally = simulate(model, 7_000 + k as u64, TRIALS, &|_| {});
             for (metric, p) in metric_p_values(model, &tally, &exact) {
                 comparisons.push((format!("{}: {metric}", case.label), p));
+            }
+            for (metric, p) in metric_p_values(model, &reference, &exact) {
+                comparisons.push((format!("{}: reference: {metric}", case.label), p));
             }
         }
         for d in &catalogue {
@@ -196,6 +206,104 @@ fn every_registered_scenario_conforms() {
         failed.is_empty(),
         "Monte Carlo disagrees with exact: {failed:?}"
     );
+}
+
+/// `trials` trials of the model's reference sampler, chunk by chunk as the
+/// runner keys its streams.
+fn simulate_reference(model: &dyn Model, seed: u64, trials: u64) -> Tally {
+    let mut tally = Tally::new(model.metrics().len());
+    for c in 0..trials.div_ceil(CHUNK) {
+        let n = CHUNK.min(trials - c * CHUNK);
+        model.run_reference(&mut BatchedRoller::new(seed, &[c]), n, &mut tally);
+    }
+    tally
+}
+
+/// The sampler the engine picks for each scenario at its first test point,
+/// pinned: a change of shape that drops a scenario back to the reference
+/// sampler (every metric recorded every trial) fails here, not only in the
+/// benchmarks.
+#[test]
+fn the_engine_picks_the_sampler_the_design_names() {
+    use krunch::engine::Sampler::*;
+    let mut got = Vec::new();
+    for r in RULE_SETS {
+        for sc in r.scenarios {
+            let mut p = Params::new();
+            for (k, v) in sc.test_points[0].iter() {
+                p.set(*k, ParamValue::from_text(v));
+            }
+            let model = systems::build(r.name, sc.name, &p, &Params::new()).unwrap();
+            got.push((r.name, sc.name, model.sampler()));
+        }
+    }
+    let want: &[(&str, &str, krunch::engine::Sampler)] = &[
+        (
+            "gce",
+            "shooting",
+            Custom("shot face tables (sixteen D6 a word)"),
+        ),
+        ("gce", "grenade", StepLaws),
+        ("gce", "fire", RoundLaws),
+        ("gce", "hand_to_hand", RoundLaws),
+        ("gce", "multiple_combat", StepLaws),
+        ("gce", "fall", StepLaws),
+        ("gce", "vehicle_hits", CountedDice),
+        ("gce", "vehicle_fire", RoundLaws),
+        ("gce", "thrust", StepLaws),
+        ("gce", "out_of_control", RoundLaws),
+        ("gce", "vehicle_hazard", StepLaws),
+        ("gce", "ram", CountedDice),
+        ("gce", "boarding", StepLaws),
+        ("gce", "gate", RoundLaws),
+        ("bfg", "ram", StepLaws),
+        ("bfg", "boarding", RoundLaws),
+        ("bfg", "hit_and_run", StepLaws),
+        ("bfg", "disengage", StepLaws),
+        ("bfg", "asteroid_field", StepLaws),
+        ("bfg", "warp_rift", StepLaws),
+        ("krygothic", "dice", CountedDice),
+        ("krygothic", "ranged", CountedDice),
+        ("krygothic", "close_combat", CountedDice),
+        ("krygothic", "close_combat_game", CountedDice),
+        ("krygothic", "close_combat_fight", CountedDice),
+        ("krygothic", "pinning", CountedDice),
+        ("krygothic", "fear", CountedDice),
+        ("krygothic", "action_points", CountedDice),
+        ("krygothic", "order_combo", CountedDice),
+        ("krygothic", "damaged_structure", CountedDice),
+        ("skirmish20", "shooting", StepLaws),
+        ("skirmish20", "effect_of_hit", StepLaws),
+        ("skirmish20", "vehicle_damage", StepLaws),
+        ("skirmish20", "quick_draw", CountedDice),
+        ("skirmish20", "hit_allocation", StepLaws),
+        ("skirmish20", "necron_repair", StepLaws),
+        ("skirmish20", "close_combat", StepLaws),
+        ("skirmish20", "squad_under_fire", Reference),
+        (
+            "crisis",
+            "check",
+            Custom("dice totals counted in a dense table"),
+        ),
+        (
+            "crisis",
+            "turn_order",
+            Custom("dice totals counted in a dense table"),
+        ),
+        ("crisis", "attack", StepLaws),
+        ("crisis", "fight", RoundLaws),
+        (
+            "crisis",
+            "damage",
+            Custom("Extras counted, each count played once"),
+        ),
+        ("crisis", "scatter", StepLaws),
+        ("crisis", "healing", Reference),
+    ];
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g, w, "the engine's sampler for {} {}", g.0, g.1);
+    }
+    assert_eq!(got.len(), want.len(), "one pinned sampler per scenario");
 }
 
 #[test]

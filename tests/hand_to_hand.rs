@@ -168,7 +168,7 @@ fn all_p_values(shift: f64) -> Vec<(String, f64)> {
         let (mut fast, mut general) =
             (Tally::new(m.metrics().len()), Tally::new(m.metrics().len()));
         m.run_chunk(&mut BatchedRoller::new(21, &[k as u64]), TRIALS, &mut fast);
-        m.run_general(
+        m.run_reference(
             &mut BatchedRoller::new(22, &[k as u64]),
             TRIALS,
             &mut general,
@@ -180,7 +180,7 @@ fn all_p_values(shift: f64) -> Vec<(String, f64)> {
         let (mut fast, mut general) =
             (Tally::new(m.metrics().len()), Tally::new(m.metrics().len()));
         m.run_chunk(&mut BatchedRoller::new(23, &[k as u64]), TRIALS, &mut fast);
-        m.run_general(
+        m.run_reference(
             &mut BatchedRoller::new(24, &[k as u64]),
             TRIALS,
             &mut general,

@@ -18,7 +18,7 @@ pub use expr::{
     Reroll, TooBig,
 };
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
-pub use pool::{Alias, ChainWalk, Extremes, LawCache, SharedLaw, extremes_law};
+pub use pool::{Alias, Extremes, LawCache, SharedLaw, extremes_law};
 pub use roller::{
     BATCH_LIMIT, BatchedRoller, Replay, Roller, StateDist, TooManyPaths, enumerate, split_word,
     stream_seed,

@@ -188,83 +188,6 @@ impl<T: Clone> Alias<T> {
     }
 }
 
-/// A fast sampler for a chain whose one-step laws are known exactly (a
-/// fight round by round, attackers one after another): states are interned
-/// once, and each state's law becomes an alias table over the indices of
-/// the states it leads to, so a step costs one word and one table lookup,
-/// with no hashing once the chain has been walked.
-#[derive(Debug)]
-pub struct ChainWalk<S> {
-    states: Vec<S>,
-    ids: foldhash::HashMap<S, usize>,
-    /// Per state: not yet asked, no law (`Some(None)`), or its table.
-    steps: Vec<Option<Option<Alias<usize>>>>,
-    /// Per state: the state a deterministic follow-up leads to.
-    then: Vec<usize>,
-}
-
-impl<S: Clone + Eq + std::hash::Hash> Default for ChainWalk<S> {
-    fn default() -> Self {
-        ChainWalk {
-            states: Vec::new(),
-            ids: Default::default(),
-            steps: Vec::new(),
-            then: Vec::new(),
-        }
-    }
-}
-
-impl<S: Clone + Eq + std::hash::Hash> ChainWalk<S> {
-    /// The index of `s`, interning it the first time.
-    pub fn id(&mut self, s: &S) -> usize {
-        if let Some(&i) = self.ids.get(s) {
-            return i;
-        }
-        let i = self.states.len();
-        self.states.push(s.clone());
-        self.ids.insert(s.clone(), i);
-        self.steps.push(None);
-        self.then.push(usize::MAX);
-        i
-    }
-
-    /// The state at `id`.
-    pub fn state(&self, id: usize) -> &S {
-        &self.states[id]
-    }
-
-    /// One step from `id` on uniform `word`; `law` gives the step's exact
-    /// law the first time `id` steps (empty when it has none: then `None`,
-    /// and the caller plays the step itself).
-    pub fn step(
-        &mut self,
-        id: usize,
-        word: u64,
-        law: impl FnOnce(&S) -> Vec<(S, f64)>,
-    ) -> Option<usize> {
-        if self.steps[id].is_none() {
-            let outcomes = law(&self.states[id]);
-            let table = (!outcomes.is_empty()).then(|| {
-                let indexed: Vec<(usize, f64)> =
-                    outcomes.iter().map(|(t, p)| (self.id(t), *p)).collect();
-                Alias::new(&indexed)
-            });
-            self.steps[id] = Some(table);
-        }
-        let table = self.steps[id].as_ref().expect("filled above").as_ref()?;
-        Some(*table.sample(word))
-    }
-
-    /// The state `follow` makes of the state at `id` (memoised).
-    pub fn then(&mut self, id: usize, follow: impl FnOnce(&S) -> S) -> usize {
-        if self.then[id] == usize::MAX {
-            let next = follow(&self.states[id]);
-            self.then[id] = self.id(&next);
-        }
-        self.then[id]
-    }
-}
-
 /// The exact distribution of the extremes of `n` dice with `sides` faces
 /// (`sides >= 3`, so the top face, the 1 and the faces between differ).
 /// With `t` tops, `o` ones and `r = n - t - o` dice between:
@@ -356,30 +279,6 @@ mod tests {
             .map(|&w| *t.sample(w))
             .collect();
         assert!(seen.contains(&'a') && seen.contains(&'b'), "{seen:?}");
-    }
-
-    #[test]
-    fn a_chain_walk_steps_by_its_laws() {
-        // a countdown that drops by 1 or 2: from 3 it must reach 0 or below
-        let mut w: ChainWalk<i32> = ChainWalk::default();
-        let start = w.id(&3);
-        let mut roller = crate::dice::BatchedRoller::new(1, &[0]);
-        let mut twos = 0;
-        for _ in 0..1000 {
-            let mut at = start;
-            while *w.state(at) > 0 {
-                at = w
-                    .step(at, roller.next_word(), |s| vec![(s - 1, 0.5), (s - 2, 0.5)])
-                    .unwrap();
-            }
-            twos += u32::from(*w.state(at) == -1);
-        }
-        // P(end at -1): f(1) = 1/2, f(2) = 1/4, f(3) = 3/8; a binomial test
-        // at a stated false-alarm rate of 1e-6, fixed seed
-        let p = crate::dice::stats::binomial_p_value(u64::from(twos), 1000, 0.375);
-        assert!(p > 1e-6, "{twos} of 1000: p = {p}");
-        // laws are asked once per state
-        assert!(w.step(start, 0, |_| unreachable!("cached")).is_some());
     }
 
     #[test]

@@ -53,6 +53,9 @@ pub struct BatchedRoller {
     rng: Xoshiro256PlusPlus,
     word: u64,
     used: u64,
+    /// Words drawn from the stream so far: what the benchmarks divide by
+    /// the trials to give each sampler's share of the generator's limit.
+    words: u64,
 }
 
 impl BatchedRoller {
@@ -62,13 +65,20 @@ impl BatchedRoller {
             rng: Xoshiro256PlusPlus::seed_from_u64(stream_seed(seed, key)),
             word: 0,
             used: BATCH_LIMIT + 1,
+            words: 0,
         }
     }
 
     /// A fresh 64-bit word from the stream, for hand-batched fast paths.
     #[inline]
     pub fn next_word(&mut self) -> u64 {
+        self.words += 1;
         self.rng.next_u64()
+    }
+
+    /// How many 64-bit words this roller has drawn from its stream.
+    pub fn words(&self) -> u64 {
+        self.words
     }
 
     /// Fills `out` with D6 results (1-6), sixteen per 64-bit word: the
@@ -85,7 +95,7 @@ impl BatchedRoller {
         };
         let mut chunks = out.chunks_exact_mut(16);
         for chunk in &mut chunks {
-            let [first, second] = split_word::<2>(self.rng.next_u64(), SIX_POW_8);
+            let [first, second] = split_word::<2>(self.next_word(), SIX_POW_8);
             let (a, b) = chunk.split_at_mut(8);
             eight(a, first as usize);
             eight(b, second as usize);
@@ -119,7 +129,7 @@ impl Roller for BatchedRoller {
     fn roll(&mut self, sides: u32) -> u32 {
         let s = u64::from(sides);
         if self.used * s > BATCH_LIMIT {
-            self.word = self.rng.next_u64();
+            self.word = self.next_word();
             self.used = 1;
         }
         self.used *= s;

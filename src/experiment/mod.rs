@@ -10,8 +10,8 @@ mod spec;
 pub mod template;
 
 pub use run::{
-    CHUNK, Results, Row, Shard, results_from, run, simulate, simulate_share, tally_share,
-    variants_text,
+    CHUNK, Results, Row, Shard, exact_values, results_from, run, simulate, simulate_share,
+    tally_share, variants_text,
 };
 pub use spec::{
     Axis, ChartSpec, Expected, Experiment, LocateError, MAX_NAME_LEN, NameError, SpecError,

@@ -3,7 +3,7 @@
 
 use super::spec::Experiment;
 use crate::dice::{BatchedRoller, Tally, stats};
-use crate::systems::{MetricKind, ParamValue};
+use crate::systems::{MetricKind, Model, ParamValue};
 use rayon::prelude::*;
 
 /// Trials per chunk. Each chunk has its own random stream keyed by its index,
@@ -116,31 +116,79 @@ pub fn simulate_share(
 }
 
 /// The Monte Carlo tallies of `shard`'s chunks of every model:
-/// `tallies[cell][profile]`.
+/// `tallies[cell][profile]`. Every (model, chunk) pair is one job on
+/// rayon's pool, so both cores stay busy across cells and profiles, not
+/// only within one model; each thread folds its chunks into one tally per
+/// model, so memory does not grow with the trials. Integer sums add up the
+/// same in any order: the tallies are identical for any thread count.
 pub fn tally_share(
     exp: &Experiment,
     shard: Shard,
     on_progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<Vec<Tally>> {
+    let models: Vec<&dyn Model> = exp.models.iter().flatten().map(|m| m.as_ref()).collect();
+    let chunks: Vec<u64> = shard.chunks(exp.trials).collect();
+    let jobs: Vec<(usize, u64)> = (0..models.len())
+        .flat_map(|m| chunks.iter().map(move |&c| (m, c)))
+        .collect();
+    let empty = || -> Vec<Tally> {
+        models
+            .iter()
+            .map(|m| Tally::new(m.metrics().len()))
+            .collect()
+    };
+    let mut flat = jobs
+        .into_par_iter()
+        .fold(empty, |mut acc, (m, c)| {
+            let n = CHUNK.min(exp.trials - c * CHUNK);
+            let mut roller = BatchedRoller::new(exp.seed, &[c]);
+            models[m].run_chunk(&mut roller, n, &mut acc[m]);
+            on_progress(n);
+            acc
+        })
+        .reduce(empty, |mut a, b| {
+            for (x, y) in a.iter_mut().zip(&b) {
+                *x += y;
+            }
+            a
+        })
+        .into_iter();
     exp.models
         .iter()
-        .map(|models| {
-            models
-                .iter()
-                .map(|m| simulate_share(m.as_ref(), exp.seed, exp.trials, shard, on_progress))
-                .collect()
-        })
+        .map(|row| flat.by_ref().take(row.len()).collect())
         .collect()
 }
 
-/// Runs the whole experiment, calling `on_progress(trials_done)` as chunks finish.
+/// The exact values of every model (`None` where it has none), evaluated
+/// side by side on rayon's pool: `exact[cell][profile]`.
+pub fn exact_values(exp: &Experiment) -> Vec<Vec<Option<Vec<f64>>>> {
+    exp.models
+        .par_iter()
+        .map(|row| row.par_iter().map(|m| m.exact()).collect())
+        .collect()
+}
+
+/// Runs the whole experiment, calling `on_progress(trials_done)` as chunks
+/// finish; the exact values are evaluated alongside the Monte Carlo.
 pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
-    results_from(exp, &tally_share(exp, Shard::WHOLE, on_progress))
+    let (tallies, exact) = rayon::join(
+        || tally_share(exp, Shard::WHOLE, on_progress),
+        || exact_values(exp),
+    );
+    rows_from(exp, &tallies, &exact)
 }
 
 /// The results of the whole run from its tallies (`tallies[cell][profile]`,
 /// every chunk counted once), with the exact values beside them.
 pub fn results_from(exp: &Experiment, tallies: &[Vec<Tally>]) -> Results {
+    rows_from(exp, tallies, &exact_values(exp))
+}
+
+fn rows_from(
+    exp: &Experiment,
+    tallies: &[Vec<Tally>],
+    exact_values: &[Vec<Option<Vec<f64>>>],
+) -> Results {
     let mut rows = Vec::new();
     for (ci, models) in exp.models.iter().enumerate() {
         let cell = exp.cell_values(ci);
@@ -150,7 +198,7 @@ pub fn results_from(exp: &Experiment, tallies: &[Vec<Tally>]) -> Results {
                 variants.push_str(&format!(";{k}={v}"));
             }
             let tally = &tallies[ci][pi];
-            let exact = model.exact();
+            let exact = &exact_values[ci][pi];
             for name in &exp.metrics {
                 let Some(mi) = model.metrics().iter().position(|m| &m.name == name) else {
                     continue;

@@ -4,9 +4,9 @@
 //! errors, `krunch list`, `docs/RULES.md` and the conformance tests are all
 //! derived from these declarations, so they cannot drift from the code.
 
-use super::metrics::MetricDecl;
 use super::params::{ParamError, ParamErrorKind, ParamValue, Params};
 use super::{Model, bfg, crisis, gce, krygothic, skirmish20};
+use crate::engine::MetricDecl;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 

@@ -49,3 +49,31 @@ pub fn metric_p_values(model: &dyn Model, tally: &Tally, exact: &[f64]) -> Vec<(
         })
         .collect()
 }
+
+/// Two-sided p-value of every metric's difference between two Monte Carlo
+/// tallies of the same model (a fast sampler against the reference): z on
+/// the difference of the two sample means, each with its own variance.
+/// Where both samples are constant the p-value is 1 if they agree, else 0.
+pub fn two_sample_p_values(model: &dyn Model, a: &Tally, b: &Tally) -> Vec<(String, f64)> {
+    let moments = |t: &Tally, m: usize| {
+        let n = t.trials() as f64;
+        let mean = t.sum(m) as f64 / n;
+        let var = (t.sum_sq(m) as f64 / n - mean * mean).max(0.0) * n / (n - 1.0);
+        (mean, var / n)
+    };
+    model
+        .metrics()
+        .iter()
+        .enumerate()
+        .map(|(m, def)| {
+            let ((ma, va), (mb, vb)) = (moments(a, m), moments(b, m));
+            let se = (va + vb).sqrt();
+            let p = if se == 0.0 {
+                if ma == mb { 1.0 } else { 0.0 }
+            } else {
+                stats::mean_p_value(ma - mb, se, 0.0)
+            };
+            (def.name.clone(), p)
+        })
+        .collect()
+}

@@ -9,7 +9,7 @@
 
 use super::tables::{Critical, boarding_crit_scores, boarding_value_modifier, critical_for};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::systems::repeat_model::{RepeatModel, Repeated, round_metrics};
+use crate::engine::repeat_model::{RepeatModel, Repeated, round_metrics};
 use crate::systems::{MetricDecl, MetricList};
 
 /// Most ships boarding at once.
@@ -48,7 +48,7 @@ pub struct Boarding {
 }
 
 /// Everything the action has done so far.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Board {
     att: [u8; MAX_ATTACKERS],
     def: u8,

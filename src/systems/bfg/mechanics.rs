@@ -3,7 +3,7 @@
 
 use super::tables::{CRITICALS, hit_and_run, leadership_test};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::systems::step_model::Mechanic;
+use crate::engine::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
 
 /// "Any dice that equal or beat the target's armour value score a point of
@@ -38,7 +38,7 @@ pub struct Ram {
 }
 
 /// Ram outcome.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RamState {
     passed: bool,
     dealt: u32,
@@ -199,7 +199,7 @@ pub struct HitAndRun {
 }
 
 /// Hit-and-run outcome: how many of each critical, extra damage.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HitAndRunState {
     counts: [u8; 9],
     extra: u32,
@@ -329,7 +329,7 @@ pub enum HazardKind {
 }
 
 /// Hazard outcome.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HazardState {
     passed: bool,
     damage: u32,

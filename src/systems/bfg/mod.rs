@@ -6,8 +6,8 @@ pub mod boarding;
 pub mod mechanics;
 pub mod tables;
 
+use crate::engine::step_model::StepModel;
 use crate::systems::registry::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
-use crate::systems::step_model::StepModel;
 use crate::systems::{Model, ParamError, Params};
 use boarding::{Boarding, Side};
 use mechanics::{Hazard, HazardKind, HitAndRun, Ram};

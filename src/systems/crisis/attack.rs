@@ -10,9 +10,11 @@ use super::rules::{
 };
 use super::{roll_params, skill_roll};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
-use crate::systems::repeat_model::{RepeatModel, Repeated};
-use crate::systems::step_model::{Mechanic, StepModel};
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamDecl, ParamError, Params};
+use crate::engine::repeat_model::{RepeatModel, Repeated};
+use crate::engine::step_model::{Mechanic, StepModel};
+use crate::systems::{
+    MetricDecl, MetricDef, MetricList, Model, ParamDecl, ParamError, Params, Sampler,
+};
 
 const ATTACKS: &str = "Attacks; Making an Attack; Ranged Attacks; Melee Attacks";
 const ROF: &str = "RoF; Action Points";
@@ -551,7 +553,7 @@ pub struct Fight {
 }
 
 /// The fight's state between and during turns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FightState {
     /// The target.
     pub target: Target,
@@ -695,6 +697,14 @@ impl Model for FightModel {
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         self.chain.run_chunk(roller, trials, tally);
+    }
+
+    fn sampler(&self) -> Sampler {
+        self.chain.sampler()
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.chain.run_trials(roller, trials, tally);
     }
 
     fn exact(&self) -> Option<Vec<f64>> {

@@ -5,7 +5,7 @@ use super::counted::CountedTotals;
 use super::rules::{SkillRoll, asset_list, difficulty_param, modifier, read_difficulty};
 use super::{roll_params, skill_roll};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::systems::step_model::{Mechanic, StepModel};
+use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Params};
 
 const DIFFICULTY: &str = "Difficulty; Difficulty Modifier; Stacking Modifiers";

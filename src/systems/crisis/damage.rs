@@ -8,8 +8,10 @@ use super::rules::{
 };
 use super::{roll_params, skill_roll};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, Times};
-use crate::systems::step_model::{Mechanic, StepModel};
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamDecl, ParamError, Params};
+use crate::engine::step_model::{Mechanic, StepModel};
+use crate::systems::{
+    MetricDecl, MetricDef, MetricList, Model, ParamDecl, ParamError, Params, Sampler,
+};
 use std::sync::Arc;
 
 const DAMAGE: &str = "Damage; Dealing Damage; Attacking and Damaging";
@@ -337,6 +339,14 @@ impl Model for DamageModel {
             );
         }
         tally.add_trials(trials);
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler::Custom("Extras counted, each count played once")
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.0.run_trials(roller, trials, tally);
     }
 
     fn exact(&self) -> Option<Vec<f64>> {

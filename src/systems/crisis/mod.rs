@@ -263,7 +263,7 @@ pub static RULES: RuleSet = RuleSet {
 /// The fight's metrics: its own, then the turns it takes.
 fn fight_metrics() -> Vec<crate::systems::MetricDecl> {
     let mut m = attack::FIGHT_METRICS.to_vec();
-    m.extend(crate::systems::repeat_model::round_metrics("turns"));
+    m.extend(crate::engine::repeat_model::round_metrics("turns"));
     m
 }
 

@@ -3,11 +3,10 @@
 //! squares as the throw's range increment. From the landing square follow
 //! who the blast still catches: the target, the thrower, a bystander.
 
-use super::counted::CountedSteps;
 use super::rules::{Cover, Grid, NORMAL_DIFFICULTY, SkillRoll, Square};
 use super::{roll_params, skill_roll};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::systems::step_model::{Mechanic, StepModel};
+use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Params};
 
 const AREA: &str = "Area of Effect; Missing an AoE Attack and Hex Grids";
@@ -219,7 +218,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     let from_thrower = thrower.map_or_else(Vec::new, |t| {
         list.family(from_thrower, 0..=grid.distance(t, (0, 0)) + increment)
     });
-    Ok(Box::new(CountedSteps(StepModel::new(Scatter {
+    Ok(Box::new(StepModel::new(Scatter {
         roll,
         bonus,
         hittable,
@@ -235,7 +234,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
         bystander_caught,
         landed,
         from_thrower,
-    }))))
+    })))
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@ use super::tables::{hit_needed, hit_with};
 use super::warrior::{Condition, Hit, Status, WarriorStats};
 use super::weapon::Damage;
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::systems::repeat_model::{RepeatModel, Repeated, round_metrics};
-use crate::systems::step_model::Mechanic;
+use crate::engine::repeat_model::{RepeatModel, Repeated, round_metrics};
+use crate::engine::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
 
 /// "Maximum range of throw = (Warrior’s Strength x 2) + 2”" and "it can
@@ -114,7 +114,7 @@ impl Grenade {
 }
 
 /// Where a grenade ends up.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GrenadeState {
     natural_six: bool,
     hit: bool,
@@ -209,7 +209,7 @@ pub struct Fire {
 pub const TURNS_SHOWN: usize = 6;
 
 /// A burning warrior's state.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Burning {
     condition: Condition,
     out: bool,
@@ -351,7 +351,7 @@ pub struct Fall {
 }
 
 /// A fall's outcome.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FallState {
     condition: Condition,
     damage: u8,

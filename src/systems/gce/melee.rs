@@ -12,12 +12,11 @@ use super::tables::leadership_test;
 use super::warrior::{Condition, Hit, Status, WarriorStats};
 use super::weapon::Damage;
 use crate::dice::{
-    BatchedRoller, ChainWalk, Extremes, LawCache, Metric, MetricSink, Replay, Roller, StateDist,
-    Tally, Times, extremes_law,
+    Extremes, LawCache, Metric, MetricSink, Replay, Roller, StateDist, extremes_law,
 };
-use crate::systems::repeat_model::{RepeatModel, Repeated, round_metrics};
-use crate::systems::step_model::{Mechanic, StepModel};
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model};
+use crate::engine::repeat_model::{RepeatModel, Repeated, round_metrics};
+use crate::engine::step_model::{Mechanic, StepModel};
+use crate::systems::{MetricDecl, MetricList};
 
 /// Faces of an Attack Dice.
 const D6: u32 = 6;
@@ -1103,116 +1102,24 @@ impl Duel {
             mean_a_strikes: list.add(&d[16]),
         };
         let clashes = ClashLaws::up_to(self.max_dice());
-        DuelModel {
-            model: RepeatModel::new(
-                DuelRule {
-                    duel: self,
-                    clashes,
-                    strike_laws: StrikeLaws::new(),
-                    max_strikes,
-                    list,
-                    m,
-                },
-                ROUNDS_SHOWN,
-            ),
-            rounds: LawCache::new(),
-        }
+        RepeatModel::new(
+            DuelRule {
+                duel: self,
+                clashes,
+                strike_laws: StrikeLaws::new(),
+                max_strikes,
+                list,
+                m,
+            },
+            ROUNDS_SHOWN,
+        )
     }
 }
 
-/// The duel's model. Exact: the chain of rounds (`RepeatModel`). Monte
-/// Carlo: a fast sampler that walks the same chain, each round one draw
-/// from that round's exact law (computed once per state the fight reaches,
-/// shared by every chunk); [`DuelModel::run_general`] plays the rule on
-/// real dice instead, and is what the tests hold both to.
-pub struct DuelModel {
-    model: RepeatModel<DuelRule>,
-    /// The law of a round from each state met (empty: not enumerable).
-    rounds: LawCache<Fight, Fight>,
-}
-
-impl DuelModel {
-    /// The rule.
-    pub fn rule(&self) -> &DuelRule {
-        self.model.rule()
-    }
-
-    /// Monte Carlo through the sub-steps on real dice.
-    pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        self.model.run_chunk(roller, trials, tally);
-    }
-}
-
-impl Model for DuelModel {
-    fn metrics(&self) -> &[MetricDef] {
-        self.model.metrics()
-    }
-
-    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let model = &self.model;
-        let rule = model.rule();
-        let mut walk: ChainWalk<Fight> = ChainWalk::default();
-        let start = walk.id(&rule.start());
-        let law = |s: &Fight| {
-            let law = self
-                .rounds
-                .law(s.clone(), || model.round_law(s).unwrap_or_default());
-            law.as_ref().to_vec()
-        };
-        // how many trials ended where, played which first round, took how
-        // many rounds: recorded once per outcome at the end
-        let (mut finals, mut firsts, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
-        let count = |hist: &mut Vec<u64>, i: usize| {
-            if hist.len() <= i {
-                hist.resize(i + 1, 0);
-            }
-            hist[i] += 1;
-        };
-        for _ in 0..trials {
-            let mut at = start;
-            let mut rounds = 0;
-            while !rule.over(walk.state(at)) {
-                let played = match walk.step(at, roller.next_word(), law) {
-                    Some(end) => end,
-                    None => {
-                        let mut s = walk.state(at).clone();
-                        model.play_round(roller, &mut s);
-                        walk.id(&s)
-                    }
-                };
-                if rounds == 0 {
-                    count(&mut firsts, played);
-                }
-                at = walk.then(played, |s| {
-                    let mut s = s.clone();
-                    rule.end_round(&mut s);
-                    s
-                });
-                rounds += 1;
-            }
-            count(&mut finals, at);
-            count(&mut lengths, rounds);
-        }
-        for (id, &n) in firsts.iter().enumerate().filter(|(_, n)| **n > 0) {
-            rule.record_first_round(walk.state(id), &mut Times { tally, count: n });
-        }
-        for (id, &n) in finals.iter().enumerate().filter(|(_, n)| **n > 0) {
-            rule.record(walk.state(id), &mut Times { tally, count: n });
-        }
-        for (rounds, &n) in lengths.iter().enumerate().filter(|(_, n)| **n > 0) {
-            model.record_rounds(rounds, &mut Times { tally, count: n });
-        }
-        tally.add_trials(trials);
-    }
-
-    fn exact(&self) -> Option<Vec<f64>> {
-        self.model.exact()
-    }
-
-    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        self.model.sample_one(roller, values);
-    }
-}
+/// The duel's model: the chain of rounds, exact by [`RepeatModel`]'s
+/// solver and sampled by the engine a round at a time, each round one draw
+/// from its exact law ([`Model::run_reference`] plays it on real dice).
+pub type DuelModel = RepeatModel<DuelRule>;
 
 impl DuelRule {
     /// The duel.
@@ -1391,84 +1298,11 @@ pub struct Melee {
 /// strikes, and settling the attacker's fate.
 const MELEE_STEPS: usize = 3;
 
-/// The multiple combat's model: exact by its steps, Monte Carlo by a fast
-/// sampler drawing each attacker's round from that round's exact law
-/// (computed once per state reached); [`OutnumberedModel::run_general`]
-/// plays the rule on real dice.
-pub struct OutnumberedModel {
-    model: StepModel<OutnumberedRule>,
-    /// The law of attacker `k`'s round from each state met (empty: not
-    /// enumerable).
-    rounds: LawCache<(usize, Melee), Melee>,
-}
-
-impl OutnumberedModel {
-    /// Monte Carlo through the steps on real dice.
-    pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        self.model.run_chunk(roller, trials, tally);
-    }
-}
-
-impl Model for OutnumberedModel {
-    fn metrics(&self) -> &[MetricDef] {
-        self.model.metrics()
-    }
-
-    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let rule = self.model.mechanic();
-        let per = rule.per_attacker();
-        let attackers = usize::from(rule.fight.attackers);
-        let mut walk: ChainWalk<(usize, Melee)> = ChainWalk::default();
-        let start = walk.id(&(0, rule.start()));
-        let law = |(k, s): &(usize, Melee)| {
-            let law = self.rounds.law((*k, s.clone()), || {
-                self.model
-                    .law_of_steps(s, k * per..(k + 1) * per)
-                    .unwrap_or_default()
-            });
-            law.as_ref()
-                .iter()
-                .map(|(t, p)| ((k + 1, t.clone()), *p))
-                .collect()
-        };
-        let mut finals: Vec<u64> = Vec::new();
-        for _ in 0..trials {
-            let mut at = start;
-            loop {
-                let (k, s) = walk.state(at);
-                if *k == attackers || s.defender.is_down_or_out() {
-                    break;
-                }
-                at = match walk.step(at, roller.next_word(), law) {
-                    Some(next) => next,
-                    None => {
-                        let (k, mut s) = walk.state(at).clone();
-                        for i in k * per..(k + 1) * per {
-                            rule.step(i, roller, &mut s);
-                        }
-                        walk.id(&(k + 1, s))
-                    }
-                };
-            }
-            if finals.len() <= at {
-                finals.resize(at + 1, 0);
-            }
-            finals[at] += 1;
-        }
-        for (id, &n) in finals.iter().enumerate().filter(|(_, n)| **n > 0) {
-            rule.record(&walk.state(id).1, &mut Times { tally, count: n });
-        }
-        tally.add_trials(trials);
-    }
-
-    fn exact(&self) -> Option<Vec<f64>> {
-        self.model.exact()
-    }
-
-    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        self.model.sample_one(roller, values);
-    }
-}
+/// The multiple combat's model: exact by its steps, sampled by the engine
+/// an attacker's round at a time (each one draw from that round's exact
+/// law, [`Mechanic::steps_per_draw`]); [`Model::run_reference`] plays the
+/// rule on real dice.
+pub type OutnumberedModel = StepModel<OutnumberedRule>;
 
 /// Every metric of the multiple-combat scenario.
 pub const OUTNUMBERED_METRICS: [MetricDecl; 5] = [
@@ -1511,10 +1345,7 @@ pub struct OutnumberedRule {
 impl Outnumbered {
     /// The multiple combat's model.
     pub fn into_model(self) -> OutnumberedModel {
-        OutnumberedModel {
-            model: StepModel::new(self.into_rule()),
-            rounds: LawCache::new(),
-        }
+        StepModel::new(self.into_rule())
     }
 
     /// The multiple combat as a fixed number of steps.
@@ -1550,14 +1381,14 @@ impl Outnumbered {
     }
 }
 
-impl OutnumberedRule {
-    fn per_attacker(&self) -> usize {
-        MELEE_STEPS
-    }
-}
-
 impl Mechanic for OutnumberedRule {
     type State = Melee;
+
+    /// An attacker's round (both pools, the strikes, the attacker's fate)
+    /// is one draw of the fast sampler.
+    fn steps_per_draw(&self) -> usize {
+        MELEE_STEPS
+    }
 
     fn start(&self) -> Melee {
         Melee {
@@ -1572,7 +1403,7 @@ impl Mechanic for OutnumberedRule {
     }
 
     fn steps(&self) -> usize {
-        usize::from(self.fight.attackers) * self.per_attacker()
+        usize::from(self.fight.attackers) * MELEE_STEPS
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut Melee) {
@@ -1580,8 +1411,8 @@ impl Mechanic for OutnumberedRule {
         if s.defender.is_down_or_out() {
             return;
         }
-        let k = (i / self.per_attacker()) as u8;
-        let j = i % self.per_attacker();
+        let k = (i / MELEE_STEPS) as u8;
+        let j = i % MELEE_STEPS;
         match j {
             0 => {
                 let a = f.attacker_side(k, s.current.ws);

@@ -9,8 +9,8 @@ pub mod vehicles;
 pub mod warrior;
 pub mod weapon;
 
+use crate::engine::step_model::StepModel;
 use crate::systems::registry::{ParamDecl, RuleSet, Scenario, VariantDef};
-use crate::systems::step_model::StepModel;
 use crate::systems::{Model, ParamError, Params};
 use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use warrior::WarriorStats;

@@ -11,8 +11,8 @@ use super::tables::{Injury, hit_needed, hit_with, injury, sustained_fire};
 use super::warrior::Hit;
 use super::weapon::{Ammo, Template, Weapon};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, split_word};
-use crate::systems::step_model::{Mechanic, StepModel};
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model};
+use crate::engine::step_model::{Mechanic, StepModel};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -678,7 +678,7 @@ impl ShootingModel {
 
     /// The general sampler: the rule's steps on batched dice.
     pub fn run_general(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        self.model.run_chunk(roller, trials, tally);
+        self.model.run_trials(roller, trials, tally);
     }
 }
 
@@ -839,8 +839,20 @@ impl Model for ShootingModel {
         if self.fast_path_applies() {
             self.run_fast(roller, trials, tally);
         } else {
-            self.run_general(roller, trials, tally);
+            self.model.run_chunk(roller, trials, tally);
         }
+    }
+
+    fn sampler(&self) -> Sampler {
+        if self.fast_path_applies() {
+            Sampler::Custom("shot face tables (sixteen D6 a word)")
+        } else {
+            self.model.sampler()
+        }
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.run_general(roller, trials, tally);
     }
 
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {

@@ -7,8 +7,8 @@
 //! roll; sampled on real dice.
 
 use super::dice::{Critical, Pool, Reading, binomial, count_passes, p_attribute_check, p_meets};
-use super::model::{OutcomeModel, Outcomes};
 use crate::dice::{Metric, MetricSink, Roller};
+use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 use std::collections::BTreeMap;
@@ -221,7 +221,7 @@ pub fn unavailable(f: &Fight, a: Attack, d: Defence) -> Option<&'static str> {
 }
 
 /// What one attack did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CcOut {
     /// The defender failed its fear (or pure horror) test.
     pub fear_failed: bool,

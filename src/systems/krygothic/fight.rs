@@ -20,8 +20,8 @@ use super::close::{
     choices, fight_of, played, situation_params, unavailable,
 };
 use super::dice::{Reading, attribute_check, p_attribute_check};
-use super::model::{OutcomeModel, Outcomes};
 use crate::dice::{Metric, MetricSink, Roller};
+use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 use std::collections::BTreeMap;
@@ -71,7 +71,7 @@ pub struct Plan {
 }
 
 /// Where a fight stands (and, once it has ended, how it ended).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FightState {
     /// The attacker's AP left.
     pub att_ap: u8,

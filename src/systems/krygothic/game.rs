@@ -11,8 +11,8 @@
 
 use super::close::{Exchange, choices, fight_of, situation_params};
 use super::fight::{Plan, plan_of, plan_params};
-use super::model::{OutcomeModel, Outcomes};
 use crate::dice::{Metric, MetricSink, Roller};
+use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 
@@ -198,7 +198,7 @@ pub struct GameRule {
 }
 
 /// One play: the attack and defence drawn, and the wounds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Play {
     attack: usize,
     defence: usize,

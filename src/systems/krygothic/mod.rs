@@ -8,14 +8,13 @@ pub mod close;
 pub mod dice;
 pub mod fight;
 pub mod game;
-pub mod model;
 pub mod psych;
 pub mod ranged;
 
+use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::registry::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 use dice::{Critical, Reading};
-use model::{OutcomeModel, Outcomes};
 use ranged::{FireMode, RangedRule, Shot, Weapon, WoundBy};
 
 /// The seed file.

@@ -3,8 +3,8 @@
 //! Each is a short closed form, exact, beside a sampler on real dice.
 
 use super::dice::{Reading, attribute_check, p_attribute_check};
-use super::model::{OutcomeModel, Outcomes};
 use crate::dice::{Metric, MetricSink, Roller, enumerate};
+use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 

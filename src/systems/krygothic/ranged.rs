@@ -6,8 +6,8 @@
 //! binomial wound roll; sampled on real dice.
 
 use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, p_meets};
-use super::model::Outcomes;
 use crate::dice::{Metric, MetricSink, Roller};
+use crate::engine::outcome_model::Outcomes;
 use crate::systems::{MetricDecl, MetricList};
 use std::collections::BTreeMap;
 
@@ -220,7 +220,7 @@ impl Shot {
 }
 
 /// What a shot (all its attacks) did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ShotOut {
     /// To-hit dice kept (the target "has been hit": a pinning test).
     pub hits: u8,

@@ -8,8 +8,8 @@ use super::chart::{Armour, CloseRow, Effect, parse_close_row};
 use super::fire::{Figure, Toughness, roll_effect};
 use super::{armour, toughness, toughness_params};
 use crate::dice::{Metric, MetricSink, Roller};
+use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::registry::ParamDecl;
-use crate::systems::step_model::{Mechanic, StepModel};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 
 const CHART: &str = "CLOSE COMBAT WEAPONS FACTOR CHART";
@@ -62,7 +62,7 @@ pub struct CloseCombat {
 }
 
 /// The fight so far.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CloseState {
     hits_on_defender: u8,
     defender: Figure,

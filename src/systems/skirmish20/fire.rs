@@ -110,7 +110,7 @@ pub struct Toughness {
 }
 
 /// One figure's state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Figure {
     /// Wounds taken (two kill: "A 2nd wound ... destroys same as anything else").
     pub wounds: u8,

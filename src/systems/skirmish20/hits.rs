@@ -5,7 +5,7 @@
 use super::chart::{AHEAD_OF_TURN, Armour, FAST_DRAW, quick_draw_armour, quick_draw_weapon};
 use super::fire::{Figure, Toughness, roll_effect};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::systems::step_model::Mechanic;
+use crate::engine::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
 
 /// Every metric of the effect-of-hit scenario.
@@ -270,7 +270,7 @@ pub enum Tie {
 }
 
 /// Who fires first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum First {
     /// A fires first.
     A,

@@ -14,8 +14,8 @@ pub mod shooting;
 pub mod squad;
 pub mod vehicle;
 
+use crate::engine::step_model::StepModel;
 use crate::systems::registry::{ParamDecl, RuleSet, Scenario, VariantDef};
-use crate::systems::step_model::StepModel;
 use crate::systems::{Model, ParamError, Params};
 use chart::{AREAS, Armour, RangedRow, WEAPON_CLASSES, parse_ranged_row};
 use fire::{Firer, Modifiers, Toughness};

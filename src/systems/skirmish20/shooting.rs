@@ -6,7 +6,7 @@ use super::chart::Effect;
 use super::fire::{Figure, Firer, Roll, Toughness, effect_law, read_d20, roll_effect};
 use super::vehicle::{VehicleDamage, VehicleState};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::systems::step_model::Mechanic;
+use crate::engine::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
 
 /// How a figure near the target is covered.
@@ -57,7 +57,7 @@ pub struct Shooting {
 }
 
 /// Figures under a template, by wounds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Group {
     healthy: u8,
     wounded: u8,
@@ -68,7 +68,7 @@ pub struct Group {
 }
 
 /// A turn of fire so far.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ShotState {
     /// The firing being resolved went off (locked on, not jammed).
     firing: bool,
@@ -423,8 +423,8 @@ impl Mechanic for ShootingRule {
 mod tests {
     use super::super::chart::parse_ranged_row;
     use super::*;
+    use crate::engine::step_model::StepModel;
     use crate::systems::Model;
-    use crate::systems::step_model::StepModel;
 
     fn turn(row: &str, column: usize, range: u32, others: u8) -> (Vec<String>, Vec<f64>) {
         let row = parse_ranged_row(row, "w").unwrap();

@@ -7,7 +7,7 @@
 use super::chart::Effect;
 use super::chart::{VehicleResult, effect_of_hit};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::systems::step_model::Mechanic;
+use crate::engine::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
 
 /// How a 5 reads on a vehicle with no minor gun left.
@@ -33,7 +33,7 @@ pub struct VehicleDamage {
 }
 
 /// The vehicle so far.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct VehicleState {
     minor_guns_out: u8,
     biggest_gun_out: bool,
@@ -360,8 +360,8 @@ mod tests {
 #[cfg(test)]
 mod chain_tests {
     use super::*;
+    use crate::engine::step_model::StepModel;
     use crate::systems::Model;
-    use crate::systems::step_model::StepModel;
 
     fn exact(hits: u32, passengers: u8) -> (Vec<String>, Vec<f64>) {
         let m = StepModel::new(

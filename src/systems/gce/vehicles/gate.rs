@@ -10,8 +10,8 @@
 
 use super::damage::{Size, p_sum_at_least};
 use crate::dice::{Metric, MetricSink, Roller};
+use crate::engine::repeat_model::{RepeatModel, Repeated};
 use crate::systems::gce::tables::d3;
-use crate::systems::repeat_model::{RepeatModel, Repeated};
 use crate::systems::{MetricDecl, MetricList};
 
 /// What the gate table's result does.

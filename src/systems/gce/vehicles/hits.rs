@@ -16,7 +16,7 @@ use crate::dice::{
 };
 use crate::systems::gce::tables::hit_with;
 use crate::systems::gce::warrior::{Condition, Hit, Status, WarriorStats};
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model, TrialValues};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler, TrialValues};
 
 /// How a template lies over the vehicle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -438,6 +438,10 @@ impl Model for VolleyModel {
             self.record(&o, &mut Times { tally, count });
         }
         tally.add_trials(trials);
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler::CountedDice
     }
 
     fn exact(&self) -> Option<Vec<f64>> {

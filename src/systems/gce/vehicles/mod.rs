@@ -11,8 +11,8 @@ pub mod movement;
 pub mod params;
 pub mod rams;
 
+use crate::engine::repeat_model::round_metrics;
 use crate::systems::MetricDecl;
-use crate::systems::repeat_model::round_metrics;
 
 /// Every metric of the vehicle-fire scenario, its turns included.
 pub fn fire_metric_catalog() -> Vec<MetricDecl> {

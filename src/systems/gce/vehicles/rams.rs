@@ -12,7 +12,7 @@
 use super::damage::{Penetration, Size, Vehicle};
 use crate::dice::{BatchedRoller, Dist, Metric, MetricSink, Roller, Tally, Times};
 use crate::systems::gce::tables::{d3, leadership_test};
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model, TrialValues};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler, TrialValues};
 
 /// What hits what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -732,6 +732,10 @@ impl Model for RamModel {
             self.record(&t, &mut Times { tally, count });
         }
         tally.add_trials(trials);
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler::CountedDice
     }
 
     fn exact(&self) -> Option<Vec<f64>> {

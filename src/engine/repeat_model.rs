@@ -1,15 +1,19 @@
 //! A [`Model`] for "repeat until" rules: a round, written once as
 //! sub-steps on a state, repeats until the state says it is over (a
 //! boarding grapple until one ship is taken, a fire until it goes out). The
-//! sampler loops rounds; the exact evaluator enumerates one round (merging
-//! equal states between sub-steps) and solves the chain with the kernel's
-//! [`absorb_monotone`], which needs every cycle to be a self-loop.
+//! reference sampler loops rounds on real dice; the exact evaluator
+//! enumerates one round (merging equal states between sub-steps) and solves
+//! the chain with the kernel's [`absorb_monotone`], which needs every cycle
+//! to be a self-loop; the fast sampler walks the chain a round at a time,
+//! each round one draw from that round's exact law ([`Sampler::RoundLaws`]).
 
-use super::{MetricDecl, MetricDef, MetricList, Model, TrialValues};
+use super::walk::{Counts, Law, SharedLaws, Walk};
+use super::{MetricDecl, MetricDef, MetricList, Model, Sampler, TrialValues};
 use crate::dice::{
-    BatchedRoller, Expectation, Metric, MetricSink, Replay, Roller, StateDist, Tally,
+    BatchedRoller, Expectation, Metric, MetricSink, Replay, Roller, StateDist, Tally, Times,
     absorb_monotone,
 };
+use std::hash::Hash;
 
 /// Cap on dice paths for one sub-step of the exact evaluator.
 const PATHS: usize = 1 << 16;
@@ -17,7 +21,7 @@ const PATHS: usize = 1 << 16;
 /// A rule that repeats a round until it is over.
 pub trait Repeated: Send + Sync {
     /// Everything the rule has done so far.
-    type State: Ord + Clone + Send;
+    type State: Ord + Hash + Clone + Send + Sync;
 
     /// What one round is called in metric names (`end_phases`, `turns`).
     const ROUND: &'static str;
@@ -102,6 +106,8 @@ pub struct RepeatModel<M: Repeated> {
     /// "not over after `shown`".
     rounds: Vec<Metric>,
     shown: usize,
+    /// The law of a round from each state met.
+    laws: SharedLaws<M::State>,
 }
 
 impl<M: Repeated> RepeatModel<M> {
@@ -118,7 +124,76 @@ impl<M: Repeated> RepeatModel<M> {
             mean_rounds,
             rounds,
             shown,
+            laws: SharedLaws::default(),
         }
+    }
+
+    /// The reference sampler: every round on real dice, every metric
+    /// recorded every trial.
+    pub fn run_trials(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        for _ in 0..trials {
+            self.trial(roller, tally);
+            tally.finish_trial();
+        }
+    }
+
+    /// Each round drawn from its exact law once its state is warm; where
+    /// trials ended, what their first round did and how many rounds they
+    /// took are counted and recorded once each at the end.
+    fn run_round_laws(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let rule = &self.rule;
+        let mut walk: Walk<M::State> = Walk::default();
+        let start = walk.id(&rule.start());
+        let law =
+            |s: &M::State| -> Option<Law<M::State>> { self.laws.get(s, || self.round_law(s)) };
+        let play = |s: &M::State, r: &mut BatchedRoller| {
+            let mut t = s.clone();
+            self.play_round(r, &mut t);
+            t
+        };
+        let end_round = |s: &M::State| {
+            let mut t = s.clone();
+            rule.end_round(&mut t);
+            t
+        };
+        // whether each state met is over (0 not asked, 1 over, 2 not)
+        let mut over: Vec<u8> = Vec::new();
+        let mut firsts = Counts::default();
+        let mut lengths = Counts::default();
+        for _ in 0..trials {
+            let mut at = start;
+            let mut rounds = 0;
+            loop {
+                let i = at as usize;
+                if over.len() <= i {
+                    over.resize(walk.len().max(i + 1), 0);
+                }
+                if over[i] == 0 {
+                    over[i] = if rule.over(walk.key(at)) { 1 } else { 2 };
+                }
+                if over[i] == 1 {
+                    break;
+                }
+                let played = walk.step(at, roller, law, play);
+                if rounds == 0 {
+                    firsts.add(played as usize);
+                }
+                at = walk.then(played, end_round);
+                rounds += 1;
+            }
+            walk.end(at);
+            lengths.add(rounds);
+        }
+        for (id, count) in firsts.iter() {
+            rule.record_first_round(walk.key(id as u32), &mut Times { tally, count });
+        }
+        for (s, count) in walk.ends() {
+            rule.record(s, &mut Times { tally, count });
+        }
+        for (rounds, count) in lengths.iter() {
+            self.record_rounds(rounds, &mut Times { tally, count });
+        }
+        tally.add_trials(trials);
     }
 
     /// The rule.
@@ -207,10 +282,15 @@ impl<M: Repeated> Model for RepeatModel<M> {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        for _ in 0..trials {
-            self.trial(roller, tally);
-            tally.finish_trial();
-        }
+        self.run_round_laws(roller, trials, tally);
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler::RoundLaws
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.run_trials(roller, trials, tally);
     }
 
     fn exact(&self) -> Option<Vec<f64>> {

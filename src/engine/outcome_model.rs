@@ -1,14 +1,18 @@
 //! A rule whose outcome has an exact law computed by dynamic programming
 //! (not by replaying dice) and a sampler on real dice: both record the same
-//! outcome through the same metric handles.
+//! outcome through the same metric handles. The engine counts a chunk's
+//! outcomes and records each once ([`Sampler::CountedDice`]); the final
+//! law is never sampled, so the Monte Carlo stays a check of the dynamic
+//! programming.
 
-use crate::dice::{BatchedRoller, Expectation, MetricSink, Roller, Tally};
-use crate::systems::{MetricDef, MetricKind, MetricList, Model, TrialValues};
+use super::walk::Walk;
+use super::{MetricDef, MetricKind, MetricList, Model, Sampler, TrialValues};
+use crate::dice::{BatchedRoller, Expectation, MetricSink, Roller, Tally, Times};
 
 /// An outcome with an exact law and a sampler.
 pub trait Outcomes: Send + Sync {
     /// What one trial yields.
-    type Out;
+    type Out: Clone + Eq + std::hash::Hash;
 
     /// The metric handles `record` uses.
     fn metrics(&self) -> &MetricList;
@@ -32,6 +36,29 @@ impl<O: Outcomes> Model for OutcomeModel<O> {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let mut ends: Walk<O::Out> = Walk::default();
+        for _ in 0..trials {
+            let out = self.0.sample(roller);
+            let id = ends.id(&out);
+            ends.end(id);
+        }
+        for (out, count) in ends.ends() {
+            self.0.record(
+                out,
+                &mut Times {
+                    tally: &mut *tally,
+                    count,
+                },
+            );
+        }
+        tally.add_trials(trials);
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler::CountedDice
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         for _ in 0..trials {
             let out = self.0.sample(roller);
             self.0.record(&out, tally);

@@ -1,0 +1,317 @@
+//! Walking a chain whose steps have exact laws: the fast samplers of
+//! [`StepModel`](super::StepModel) (a step at a time) and
+//! [`RepeatModel`](super::RepeatModel) (a round at a time).
+//!
+//! A chunk walks its own [`Walk`]: states are interned as the chunk meets
+//! them, and a state met often enough in this chunk gets an alias table over
+//! the states its step leads to, so from then on a step costs one random word
+//! and a table lookup, with no hashing, no allocation and no record until
+//! the chunk ends. A state met only a few times plays its step on real dice
+//! (building a table would cost more than it saves), and so does a state
+//! whose step has no law small enough to enumerate. Either way the step's
+//! outcome has the same law, and which of the two a state uses depends only
+//! on the chunk's own dice, so the tallies are the same for any thread
+//! count. The laws themselves are computed once per model ([`SharedLaws`]),
+//! up to a cap, so memory stays flat in the number of trials.
+
+use crate::dice::{Alias, BatchedRoller};
+use std::collections::BTreeMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex};
+
+/// Visits to a state within one chunk before its law is laid out as an
+/// alias table (until then its step plays on real dice).
+pub const WARM_VISITS: u32 = 4;
+
+/// Most outcomes a step's law may have to be drawn from: a larger law
+/// plays on real dice.
+pub const LAW_OUTCOMES: usize = 1 << 12;
+
+/// Most laws a model keeps between chunks; past it laws are computed again
+/// in each chunk that needs them (same values, no growth in memory).
+pub const KEPT_LAWS: usize = 1 << 14;
+
+/// A law over the keys of the states a step leads to.
+pub type Law<K> = Arc<Vec<(K, f64)>>;
+
+/// The laws of a model's steps, computed once per state and shared by every
+/// chunk (a state whose law cannot be enumerated is kept as `None`).
+#[derive(Debug)]
+pub struct SharedLaws<K> {
+    laws: Mutex<BTreeMap<K, Option<Law<K>>>>,
+}
+
+impl<K> Default for SharedLaws<K> {
+    fn default() -> Self {
+        SharedLaws {
+            laws: Mutex::new(BTreeMap::new()),
+        }
+    }
+}
+
+impl<K: Ord + Clone> SharedLaws<K> {
+    /// The law from `key`, computed by `compute` the first time (`None`:
+    /// none small enough).
+    pub fn get(&self, key: &K, compute: impl FnOnce() -> Option<Vec<(K, f64)>>) -> Option<Law<K>> {
+        if let Some(law) = self.lock().get(key) {
+            return law.clone();
+        }
+        // computed outside the lock: the other thread may compute the same
+        // law meanwhile, and both get the same values
+        let law = compute()
+            .filter(|l| !l.is_empty() && l.len() <= LAW_OUTCOMES)
+            .map(Arc::new);
+        let mut laws = self.lock();
+        if laws.len() < KEPT_LAWS {
+            laws.insert(key.clone(), law.clone());
+        }
+        law
+    }
+
+    /// How many laws are kept.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<K, Option<Law<K>>>> {
+        self.laws.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// What a state's step does in this chunk.
+#[derive(Debug)]
+enum Next {
+    /// Not laid out yet: plays on real dice.
+    Dice,
+    /// Its law has no table (too large, or not enumerable): real dice.
+    NoLaw,
+    /// Always leads to the one state.
+    Fixed(u32),
+    /// One word through the alias table.
+    Table(Alias<u32>),
+}
+
+/// One chunk's walk over interned states.
+#[derive(Debug)]
+pub struct Walk<K> {
+    keys: Vec<K>,
+    ids: foldhash::HashMap<K, u32>,
+    next: Vec<Next>,
+    visits: Vec<u32>,
+    /// Per state: the state a deterministic follow-up leads to (`u32::MAX`:
+    /// not yet asked).
+    then: Vec<u32>,
+    /// Per state: how many trials ended there.
+    ends: Vec<u64>,
+}
+
+impl<K: Clone + Eq + Hash> Default for Walk<K> {
+    fn default() -> Self {
+        Walk {
+            keys: Vec::new(),
+            ids: Default::default(),
+            next: Vec::new(),
+            visits: Vec::new(),
+            then: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+impl<K: Clone + Eq + Hash> Walk<K> {
+    /// The id of `key`, interning it the first time.
+    pub fn id(&mut self, key: &K) -> u32 {
+        if let Some(&i) = self.ids.get(key) {
+            return i;
+        }
+        let i = self.keys.len() as u32;
+        self.keys.push(key.clone());
+        self.ids.insert(key.clone(), i);
+        self.next.push(Next::Dice);
+        self.visits.push(0);
+        self.then.push(u32::MAX);
+        self.ends.push(0);
+        i
+    }
+
+    /// The state at `id`.
+    pub fn key(&self, id: u32) -> &K {
+        &self.keys[id as usize]
+    }
+
+    /// How many states the chunk has met.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// One step from `id`: a draw from its table once the state is warm
+    /// (`law` gives the step's exact law the first time), else `play` on
+    /// real dice.
+    #[inline]
+    pub fn step(
+        &mut self,
+        id: u32,
+        roller: &mut BatchedRoller,
+        law: impl FnOnce(&K) -> Option<Law<K>>,
+        play: impl FnOnce(&K, &mut BatchedRoller) -> K,
+    ) -> u32 {
+        let i = id as usize;
+        match &self.next[i] {
+            Next::Fixed(to) => return *to,
+            Next::Table(t) => return *t.sample(roller.next_word()),
+            Next::NoLaw => {}
+            Next::Dice => {
+                self.visits[i] += 1;
+                if self.visits[i] >= WARM_VISITS {
+                    self.lay_out(i, law);
+                    match &self.next[i] {
+                        Next::Fixed(to) => return *to,
+                        Next::Table(t) => return *t.sample(roller.next_word()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let to = play(&self.keys[i], roller);
+        self.id(&to)
+    }
+
+    #[cold]
+    fn lay_out(&mut self, i: usize, law: impl FnOnce(&K) -> Option<Law<K>>) {
+        self.next[i] = match law(&self.keys[i]) {
+            None => Next::NoLaw,
+            Some(law) => {
+                let to: Vec<(u32, f64)> = law.iter().map(|(k, p)| (self.id(k), *p)).collect();
+                if to.len() == 1 {
+                    Next::Fixed(to[0].0)
+                } else {
+                    Next::Table(Alias::new(&to))
+                }
+            }
+        };
+    }
+
+    /// The state `follow` makes of the state at `id` (memoised).
+    #[inline]
+    pub fn then(&mut self, id: u32, follow: impl FnOnce(&K) -> K) -> u32 {
+        let i = id as usize;
+        if self.then[i] == u32::MAX {
+            let next = follow(&self.keys[i]);
+            self.then[i] = self.id(&next);
+        }
+        self.then[i]
+    }
+
+    /// Counts a trial that ended at `id`.
+    #[inline]
+    pub fn end(&mut self, id: u32) {
+        self.ends[id as usize] += 1;
+    }
+
+    /// Every state some trial ended at, with how many did.
+    pub fn ends(&self) -> impl Iterator<Item = (&K, u64)> {
+        self.keys
+            .iter()
+            .zip(&self.ends)
+            .filter(|(_, n)| **n > 0)
+            .map(|(k, n)| (k, *n))
+    }
+}
+
+/// A histogram over small counts (rounds a trial took, say).
+#[derive(Debug, Default)]
+pub struct Counts(Vec<u64>);
+
+impl Counts {
+    /// Counts one at `i`.
+    #[inline]
+    pub fn add(&mut self, i: usize) {
+        if self.0.len() <= i {
+            self.0.resize(i + 1, 0);
+        }
+        self.0[i] += 1;
+    }
+
+    /// Every `i` counted, with its count.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(i, n)| (i, *n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Roller;
+
+    /// A coin walk: from `n` heads so far, a d6 of 4+ adds one.
+    fn law(k: &u32) -> Option<Law<u32>> {
+        Some(Arc::new(vec![(*k, 0.5), (k + 1, 0.5)]))
+    }
+
+    #[test]
+    fn warm_states_draw_from_their_table_and_cold_ones_roll() {
+        let mut w: Walk<u32> = Walk::default();
+        let mut r = BatchedRoller::new(1, &[0]);
+        let start = w.id(&0);
+        let mut laws_asked = 0;
+        for _ in 0..WARM_VISITS + 5 {
+            w.step(
+                start,
+                &mut r,
+                |k| {
+                    laws_asked += 1;
+                    law(k)
+                },
+                |k, r| k + u32::from(r.d6() >= 4),
+            );
+        }
+        // the law is asked for once, on the warming visit
+        assert_eq!(laws_asked, 1);
+        assert!(matches!(w.next[start as usize], Next::Table(_)));
+    }
+
+    #[test]
+    fn a_walk_ends_where_its_laws_and_its_dice_lead() {
+        // a countdown that drops by 1 or 2 (a die of 1-3 or 4-6): from 3 it
+        // ends at 0 or -1; P(-1) = 3/8 (f(1) = 1/2, f(2) = 1/4, f(3) =
+        // (f(2) + f(1)) / 2). The first visits roll the die, the rest draw
+        // from the law: both must give it.
+        let mut w: Walk<i32> = Walk::default();
+        let mut roller = BatchedRoller::new(1, &[0]);
+        let start = w.id(&3);
+        let law = |s: &i32| Some(Arc::new(vec![(s - 1, 0.5), (s - 2, 0.5)]));
+        let play = |s: &i32, r: &mut BatchedRoller| if r.d6() <= 3 { s - 1 } else { s - 2 };
+        let n = 100_000u64;
+        for _ in 0..n {
+            let mut at = start;
+            while *w.key(at) > 0 {
+                at = w.step(at, &mut roller, law, play);
+            }
+            w.end(at);
+        }
+        let ends: BTreeMap<i32, u64> = w.ends().map(|(k, n)| (*k, n)).collect();
+        assert_eq!(ends.values().sum::<u64>(), n);
+        // a binomial test at a stated false-alarm rate of 1e-6, fixed seed;
+        // P = 1/2 (a walk that ignored the second step) fails it by far
+        let minus = ends[&-1];
+        let p = crate::dice::stats::binomial_p_value(minus, n, 0.375);
+        assert!(p > 1e-6, "{minus} of {n}: p = {p}");
+        assert!(crate::dice::stats::binomial_p_value(minus, n, 0.5) < 1e-6);
+    }
+
+    #[test]
+    fn shared_laws_refuse_laws_too_large_and_keep_the_answer() {
+        let laws: SharedLaws<u32> = SharedLaws::default();
+        let big = || Some((0..=LAW_OUTCOMES as u32).map(|k| (k, 1.0)).collect());
+        assert!(laws.get(&7, big).is_none());
+        // asked again, the kept answer is used without computing
+        assert!(laws.get(&7, || unreachable!("kept")).is_none());
+        assert_eq!(laws.len(), 1);
+        assert!(laws.get(&1, || law(&1).map(|l| l.to_vec())).is_some());
+    }
+}
