@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use krunch::dice::{BatchedRoller, Expr};
 use krunch::experiment::{self, check, compare};
 use krunch::{limits, report, systems};
+use rayon::prelude::*;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -144,18 +145,33 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
     let dirs = report::report_folders(&args.out, &loaded)?;
     prepare_out(&args.out)?;
     report::register_fonts();
-    for (exp, dir) in loaded.iter().zip(dirs) {
-        let total = exp.trials * (exp.models.len() * exp.profiles.len()) as u64;
-        let bar = progress(total, args.quiet, &exp.name);
-        let results = experiment::run(exp, &|n| bar.inc(n));
-        bar.finish_and_clear();
-        report::write_report(&dir, exp, &results)
-            .with_context(|| format!("writing {}", dir.display()))?;
+    // every spec at once on rayon's pool (each spreads its models and
+    // chunks over the same pool), so a suite of small specs keeps both
+    // cores busy; each report is still swapped in whole
+    let total: u64 = loaded
+        .iter()
+        .map(|exp| exp.trials * (exp.models.len() * exp.profiles.len()) as u64)
+        .sum();
+    let name = match &loaded[..] {
+        [one] => one.name.clone(),
+        many => format!("{} specs", many.len()),
+    };
+    let bar = progress(total, args.quiet, &name);
+    let written: Vec<anyhow::Result<usize>> = loaded
+        .par_iter()
+        .zip(&dirs)
+        .map(|(exp, dir)| {
+            let results = experiment::run(exp, &|n| bar.inc(n));
+            report::write_report(dir, exp, &results)
+                .with_context(|| format!("writing {}", dir.display()))?;
+            Ok(results.rows.len())
+        })
+        .collect();
+    bar.finish_and_clear();
+    for ((exp, dir), rows) in loaded.iter().zip(&dirs).zip(written) {
+        let rows = rows?;
         if !args.quiet {
-            eprintln!(
-                "{}",
-                report::labels::run_note(exp, results.rows.len(), &dir)
-            );
+            eprintln!("{}", report::labels::run_note(exp, rows, dir));
         }
     }
     Ok(())

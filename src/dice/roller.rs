@@ -24,6 +24,21 @@ pub trait Roller {
         (0..count).map(|_| self.roll(sides)).sum()
     }
 
+    /// Whether dice come in bulk from a random stream, where a rule may roll
+    /// a pool's first faces all at once ([`Roller::sum_d6_by`]) and its
+    /// follow-ups after; scripted and enumerated dice come one at a time in
+    /// the order a player rolls them.
+    fn in_bulk(&self) -> bool {
+        false
+    }
+
+    /// `n` D6 rolled, each face read through `values` and the readings
+    /// added up (a pool's passes, sixes and ones packed in one number, say):
+    /// the batched roller reads sixteen dice a word, four a lookup.
+    fn sum_d6_by(&mut self, n: u32, values: &FaceSums) -> u32 {
+        (0..n).map(|_| values.one[self.d6() as usize - 1]).sum()
+    }
+
     /// A roll summarised by a value whose exact distribution is known
     /// (`exact` gives each possible value once, with its probability): the
     /// sampler rolls the real dice through `sample` and never asks for the
@@ -56,6 +71,8 @@ pub struct BatchedRoller {
     /// Words drawn from the stream so far: what the benchmarks divide by
     /// the trials to give each sampler's share of the generator's limit.
     words: u64,
+    /// Dice rolled one by one through [`Roller::roll`] so far.
+    dice: u64,
 }
 
 impl BatchedRoller {
@@ -66,6 +83,7 @@ impl BatchedRoller {
             word: 0,
             used: BATCH_LIMIT + 1,
             words: 0,
+            dice: 0,
         }
     }
 
@@ -79,6 +97,13 @@ impl BatchedRoller {
     /// How many 64-bit words this roller has drawn from its stream.
     pub fn words(&self) -> u64 {
         self.words
+    }
+
+    /// How many dice it has rolled one by one ([`Roller::roll`]; dice read
+    /// in bulk by [`Roller::sum_d6_by`] or [`BatchedRoller::fill_d6`] are
+    /// not counted).
+    pub fn dice(&self) -> u64 {
+        self.dice
     }
 
     /// Fills `out` with D6 results (1-6), sixteen per 64-bit word: the
@@ -106,6 +131,27 @@ impl BatchedRoller {
     }
 }
 
+/// What each face of a D6 counts for in [`Roller::sum_d6_by`], with the
+/// sums of every four dice laid out once, so a pool is added up four dice
+/// a lookup.
+#[derive(Clone, Debug)]
+pub struct FaceSums {
+    one: [u32; 6],
+    /// `four[i]`: the sum over the four dice `FOUR_D6[i]`.
+    four: Box<[u32]>,
+}
+
+impl FaceSums {
+    /// The table for faces 1-6 counting `one[face - 1]` each.
+    pub fn new(one: [u32; 6]) -> Self {
+        let four = FOUR_D6[..1296]
+            .iter()
+            .map(|dice| dice.iter().map(|&d| one[usize::from(d) - 1]).sum())
+            .collect();
+        FaceSums { one, four }
+    }
+}
+
 /// `FOUR_D6[i]` is the four base-6 digits of `i` (most significant first),
 /// each plus one: four D6 results. Padded to 2048 entries so the compiler
 /// can see every index is in bounds (only the first 1296 are ever used).
@@ -125,8 +171,38 @@ static FOUR_D6: [[u8; 4]; 2048] = {
 };
 
 impl Roller for BatchedRoller {
+    fn in_bulk(&self) -> bool {
+        true
+    }
+
+    /// Sixteen dice a word (as [`BatchedRoller::fill_d6`] reads them), four
+    /// dice a lookup; a last group of fewer than four reads its own digits.
+    fn sum_d6_by(&mut self, mut n: u32, values: &FaceSums) -> u32 {
+        const SIX_POW_8: u64 = 1_679_616;
+        let mut total = 0;
+        while n > 0 {
+            let [first, second] = split_word::<2>(self.next_word(), SIX_POW_8);
+            for group in [first / 1296, first % 1296, second / 1296, second % 1296] {
+                if n >= 4 {
+                    total += values.four[group as usize];
+                    n -= 4;
+                } else {
+                    for &d in &FOUR_D6[group as usize][..n as usize] {
+                        total += values.one[usize::from(d) - 1];
+                    }
+                    n = 0;
+                }
+                if n == 0 {
+                    break;
+                }
+            }
+        }
+        total
+    }
+
     #[inline]
     fn roll(&mut self, sides: u32) -> u32 {
+        self.dice += 1;
         let s = u64::from(sides);
         if self.used * s > BATCH_LIMIT {
             self.word = self.next_word();
@@ -280,6 +356,16 @@ impl<S: Ord + Clone> StateDist<S> {
         }
     }
 
+    /// The distribution with these states and probabilities (equal states
+    /// merged).
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (S, f64)>) -> Self {
+        let mut states = BTreeMap::new();
+        for (s, p) in pairs {
+            *states.entry(s).or_insert(0.0) += p;
+        }
+        StateDist { states }
+    }
+
     /// Applies a mechanic step to every state, enumerating its dice.
     pub fn step<F>(&self, limit: usize, mut step: F) -> Result<Self, TooManyPaths>
     where
@@ -416,6 +502,38 @@ mod tests {
             assert_eq!(chunk, &want[..]);
         }
         assert!(filled.iter().all(|d| (1..=6).contains(d)));
+    }
+
+    #[test]
+    fn face_sums_read_the_same_dice_as_fill_d6() {
+        // count sixes (x1), ones (x256) and faces (x65536) over pools of
+        // every size to 40: the batched sums are the dice fill_d6 draws
+        let values = FaceSums::new([
+            1 << 8 | 1 << 16,
+            1 << 16,
+            1 << 16,
+            1 << 16,
+            1 << 16,
+            1 | 1 << 16,
+        ]);
+        for n in 0..40u32 {
+            let mut summed = BatchedRoller::new(5, &[u64::from(n)]);
+            let mut filled = BatchedRoller::new(5, &[u64::from(n)]);
+            let got = summed.sum_d6_by(n, &values);
+            let mut dice = vec![0u8; n.div_ceil(16) as usize * 16];
+            filled.fill_d6(&mut dice);
+            let want: u32 = dice[..n as usize]
+                .iter()
+                .map(|&d| values.one[usize::from(d) - 1])
+                .sum();
+            assert_eq!(got, want, "{n} dice");
+            assert_eq!(got >> 16, n, "every die counted once");
+            assert_eq!(
+                summed.words(),
+                u64::from(n.div_ceil(16)),
+                "sixteen dice a word"
+            );
+        }
     }
 
     #[test]

@@ -265,9 +265,11 @@ impl<M: Repeated> RepeatModel<M> {
     }
 
     /// The exact one-round transition from `s`.
+    /// Reads the round laws the fast sampler keeps ([`SharedLaws`]), so a
+    /// run that does both enumerates each state's round once.
     fn transition(&self, s: &M::State) -> Option<Vec<(M::State, f64)>> {
         let mut merged: std::collections::BTreeMap<M::State, f64> = Default::default();
-        for (b, p) in self.round_from(s)?.iter() {
+        for (b, p) in self.laws.get(s, || self.round_law(s))?.iter() {
             let mut b = b.clone();
             self.rule.end_round(&mut b);
             *merged.entry(b).or_insert(0.0) += p;

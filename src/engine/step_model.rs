@@ -44,11 +44,16 @@ pub trait Mechanic: Send + Sync {
     fn record(&self, state: &Self::State, sink: &mut impl MetricSink);
 }
 
+/// Trials of the pilot that picks a step model's sampler.
+const PILOT_TRIALS: u64 = 4096;
+
 /// The model of a [`Mechanic`].
 pub struct StepModel<M: Mechanic> {
     mechanic: M,
     /// Step `i`'s law from each state met, keyed `(i, state)`.
     laws: SharedLaws<(usize, M::State)>,
+    /// The sampler, picked by a pilot the first time it is asked.
+    sampler: std::sync::OnceLock<Sampler>,
 }
 
 impl<M: Mechanic> StepModel<M> {
@@ -57,6 +62,37 @@ impl<M: Mechanic> StepModel<M> {
         StepModel {
             mechanic,
             laws: SharedLaws::default(),
+            sampler: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Step laws where their draws stand for clearly more dice: a step of
+    /// one die costs a word as a draw but a fraction of one as a die, a
+    /// step of a pool the other way round. A pilot of [`PILOT_TRIALS`]
+    /// trials of each on one fixed stream (the same for every seed, so the
+    /// choice, and with it every result, is the same run to run) counts the
+    /// words the step laws draw and the dice the rule rolls. A rule of one
+    /// draw always counts its real dice: drawing it from its law would draw
+    /// the whole trial from the exact answer.
+    fn pick_sampler(&self) -> Sampler {
+        if self.draws() < 2 {
+            return Sampler::CountedDice;
+        }
+        let pilot = |run: &dyn Fn(&mut BatchedRoller, &mut Tally)| {
+            let mut dice = BatchedRoller::new(0, &[u64::MAX]);
+            run(&mut dice, &mut Tally::new(self.mechanic.metrics().len()));
+            (dice.words(), dice.dice())
+        };
+        let (laws, _) = pilot(&|d, t| self.run_step_laws(d, PILOT_TRIALS, t));
+        let (_, dice) = pilot(&|d, t| self.run_counted(d, PILOT_TRIALS, t));
+        // a draw costs a whole word and a table look-up where a die costs a
+        // fraction of a word: step laws pay where they stand for a third
+        // more dice than they draw words (calibrated on every step model
+        // of the registry, docs/BENCHMARKS.md)
+        if 4 * laws <= 3 * dice {
+            Sampler::StepLaws
+        } else {
+            Sampler::CountedDice
         }
     }
 
@@ -99,12 +135,7 @@ impl<M: Mechanic> StepModel<M> {
         let mut walk: Walk<(usize, M::State)> = Walk::default();
         let start = walk.id(&(0, self.mechanic.start()));
         let law = |(i, s): &(usize, M::State)| -> Option<Law<(usize, M::State)>> {
-            self.laws.get(&(*i, s.clone()), || {
-                let steps = self.draw_from(*i);
-                let end = steps.end;
-                let law = self.law_of_steps(s, steps)?;
-                Some(law.into_iter().map(|(t, p)| ((end, t), p)).collect())
-            })
+            self.laws.get(&(*i, s.clone()), || self.step_law(*i, s))
         };
         let play = |(i, s): &(usize, M::State), r: &mut BatchedRoller| {
             let mut t = s.clone();
@@ -178,14 +209,39 @@ impl<M: Mechanic> StepModel<M> {
     }
 
     /// The exact distribution of final states.
+    ///
+    /// Where the fast sampler draws one step at a time, the exact
+    /// evaluator reads the step laws it keeps ([`SharedLaws`]), so a run
+    /// that does both enumerates each state's step once. The sums run in the
+    /// same order as [`StateDist::step`]'s.
     pub fn exact_states(&self) -> Option<StateDist<M::State>> {
         let mut d = StateDist::certain(self.mechanic.start());
         for i in 0..self.mechanic.steps() {
-            d = d
-                .step(STEP_PATHS, |r: &mut Replay, s| self.mechanic.step(i, r, s))
-                .ok()?;
+            if self.mechanic.steps_per_draw() > 1 {
+                d = d
+                    .step(STEP_PATHS, |r: &mut Replay, s| self.mechanic.step(i, r, s))
+                    .ok()?;
+                continue;
+            }
+            let mut next: std::collections::BTreeMap<M::State, f64> = Default::default();
+            for (s, p) in d.iter() {
+                let law = self.laws.get(&(i, s.clone()), || self.step_law(i, s))?;
+                for ((_, t), q) in law.iter() {
+                    *next.entry(t.clone()).or_insert(0.0) += p * q;
+                }
+            }
+            d = StateDist::from_pairs(next);
         }
         Some(d)
+    }
+
+    /// The law of the draw that starts at step `i` from `s`, keyed by the
+    /// step the draw ends at.
+    fn step_law(&self, i: usize, s: &M::State) -> Option<Vec<((usize, M::State), f64)>> {
+        let steps = self.draw_from(i);
+        let end = steps.end;
+        let law = self.law_of_steps(s, steps)?;
+        Some(law.into_iter().map(|(t, p)| ((end, t), p)).collect())
     }
 }
 
@@ -201,15 +257,9 @@ impl<M: Mechanic> Model for StepModel<M> {
         }
     }
 
-    /// Step laws where a trial has steps to chain; a rule of one step
-    /// counts its real dice instead (drawing it from its law would draw the
-    /// whole trial from the exact answer).
+    /// See [`StepModel::pick_sampler`].
     fn sampler(&self) -> Sampler {
-        if self.draws() >= 2 {
-            Sampler::StepLaws
-        } else {
-            Sampler::CountedDice
-        }
+        *self.sampler.get_or_init(|| self.pick_sampler())
     }
 
     fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {

@@ -35,7 +35,8 @@ pub const KEPT_LAWS: usize = 1 << 14;
 pub type Law<K> = Arc<Vec<(K, f64)>>;
 
 /// The laws of a model's steps, computed once per state and shared by every
-/// chunk (a state whose law cannot be enumerated is kept as `None`).
+/// chunk and by the exact evaluator (a state whose law cannot be enumerated
+/// is kept as `None`).
 #[derive(Debug)]
 pub struct SharedLaws<K> {
     laws: Mutex<BTreeMap<K, Option<Law<K>>>>,
@@ -58,9 +59,7 @@ impl<K: Ord + Clone> SharedLaws<K> {
         }
         // computed outside the lock: the other thread may compute the same
         // law meanwhile, and both get the same values
-        let law = compute()
-            .filter(|l| !l.is_empty() && l.len() <= LAW_OUTCOMES)
-            .map(Arc::new);
+        let law = compute().filter(|l| !l.is_empty()).map(Arc::new);
         let mut laws = self.lock();
         if laws.len() < KEPT_LAWS {
             laws.insert(key.clone(), law.clone());
@@ -179,7 +178,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
 
     #[cold]
     fn lay_out(&mut self, i: usize, law: impl FnOnce(&K) -> Option<Law<K>>) {
-        self.next[i] = match law(&self.keys[i]) {
+        self.next[i] = match law(&self.keys[i]).filter(|l| l.len() <= LAW_OUTCOMES) {
             None => Next::NoLaw,
             Some(law) => {
                 let to: Vec<(u32, f64)> = law.iter().map(|(k, p)| (self.id(k), *p)).collect();
@@ -305,13 +304,21 @@ mod tests {
     }
 
     #[test]
-    fn shared_laws_refuse_laws_too_large_and_keep_the_answer() {
+    fn shared_laws_keep_their_answers_and_walks_skip_laws_too_large() {
         let laws: SharedLaws<u32> = SharedLaws::default();
-        let big = || Some((0..=LAW_OUTCOMES as u32).map(|k| (k, 1.0)).collect());
-        assert!(laws.get(&7, big).is_none());
+        assert!(laws.get(&7, || None).is_none());
         // asked again, the kept answer is used without computing
         assert!(laws.get(&7, || unreachable!("kept")).is_none());
-        assert_eq!(laws.len(), 1);
         assert!(laws.get(&1, || law(&1).map(|l| l.to_vec())).is_some());
+        assert_eq!(laws.len(), 2);
+        // a law too large for a table: the state keeps rolling real dice
+        let big: Law<u32> = Arc::new((0..=LAW_OUTCOMES as u32).map(|k| (k, 1.0)).collect());
+        let mut w: Walk<u32> = Walk::default();
+        let mut r = BatchedRoller::new(1, &[0]);
+        let start = w.id(&0);
+        for _ in 0..WARM_VISITS {
+            w.step(start, &mut r, |_| Some(big.clone()), |k, _| k + 1);
+        }
+        assert!(matches!(w.next[start as usize], Next::NoLaw));
     }
 }
