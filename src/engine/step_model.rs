@@ -44,6 +44,9 @@ pub trait Mechanic: Send + Sync {
     fn record(&self, state: &Self::State, sink: &mut impl MetricSink);
 }
 
+/// A state with the step it stands at, as the step-law walk keys it.
+type Node<M> = (usize, <M as Mechanic>::State);
+
 /// Trials of the pilot that picks a step model's sampler.
 const PILOT_TRIALS: u64 = 4096;
 
@@ -237,7 +240,7 @@ impl<M: Mechanic> StepModel<M> {
 
     /// The law of the draw that starts at step `i` from `s`, keyed by the
     /// step the draw ends at.
-    fn step_law(&self, i: usize, s: &M::State) -> Option<Vec<((usize, M::State), f64)>> {
+    fn step_law(&self, i: usize, s: &M::State) -> Option<Vec<(Node<M>, f64)>> {
         let steps = self.draw_from(i);
         let end = steps.end;
         let law = self.law_of_steps(s, steps)?;
