@@ -246,6 +246,32 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Dice that show given faces in turn: a face table's entry is laid out by
+/// running the rule on the faces the entry stands for.
+#[derive(Debug)]
+pub struct GivenFaces<'a> {
+    faces: &'a [u32],
+    at: usize,
+}
+
+impl<'a> GivenFaces<'a> {
+    /// Dice showing `faces`, first to last.
+    pub fn new(faces: &'a [u32]) -> Self {
+        GivenFaces { faces, at: 0 }
+    }
+}
+
+impl Roller for GivenFaces<'_> {
+    /// The next given face; past the last, a table entry was asked for
+    /// more dice than it stands for, a bug in the table's layout.
+    fn roll(&mut self, sides: u32) -> u32 {
+        let f = self.faces[self.at];
+        debug_assert!((1..=sides).contains(&f));
+        self.at += 1;
+        f
+    }
+}
+
 /// Exact dice: replays a mechanic once for every path through its dice,
 /// odometer-style, weighting each path by its probability.
 pub struct Replay {

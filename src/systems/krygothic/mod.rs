@@ -615,7 +615,7 @@ fn build_ranged(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
             ),
         ));
     }
-    Ok(Box::new(OutcomeModel(
+    Ok(Box::new(ranged::RangedModel::new(
         RangedRule::new(shot).with_best_mode(),
     )))
 }

@@ -5,10 +5,10 @@
 //! and fails. Exact by a dynamic programme over the pool's counts then a
 //! binomial wound roll; sampled on real dice.
 
-use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, p_meets};
-use crate::dice::{Metric, MetricSink, Roller};
-use crate::engine::outcome_model::Outcomes;
-use crate::systems::{MetricDecl, MetricList};
+use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, depth_for, p_meets};
+use crate::dice::{BatchedRoller, GivenFaces, Metric, MetricSink, Roller, Tally, Times};
+use crate::engine::outcome_model::{OutcomeModel, Outcomes};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler};
 use std::collections::BTreeMap;
 
 /// A ranged weapon: "3 values, one before the K, one after the K, and one
@@ -563,6 +563,213 @@ impl Outcomes for RangedRule {
             sink.record(mean, u64::from(o.own_wounds));
             sink.record(any, u64::from(o.own_wounds > 0));
         }
+    }
+}
+
+/// Kry-Gothic ranged fire sampled an attack a word: the to-hit pool's
+/// first faces and the wound dice are real dice, read as one face index
+/// each of a table laid out once per model (the pool's outcome for each of
+/// its `6^dice` faces; the passes among the first `n` of `6^keep` wound
+/// faces), both split from one random word; a trial's outcome is counted
+/// in a dense table and recorded once per outcome at the chunk's end. It
+/// applies where no die of either roll is re-rolled (to-hit and wound
+/// targets of 6 or less, criticals by three sixes) and the faces fit
+/// (`6^dice` and `6^keep` each at most [`FACES`]); elsewhere, and for the
+/// rare critical fail that wounds the firer, the rule rolls on as before.
+pub struct RangedModel {
+    model: OutcomeModel<RangedRule>,
+    faces: Option<AttackFaces>,
+}
+
+/// Most faces of one face table (`6^5`).
+const FACES: u32 = 7776;
+
+/// Most distinct outcomes counted in the dense table.
+const DENSE_OUTCOMES: usize = 1 << 16;
+
+struct AttackFaces {
+    /// `6^dice` and `6^keep`.
+    pool_faces: u64,
+    wound_faces: u64,
+    /// The pool's outcome for each face index.
+    pool: Vec<PoolOut>,
+    /// `wound[n * wound_faces + j]`: passes among the first `n` dice of
+    /// wound face `j`.
+    wound: Vec<u8>,
+    /// Sizes of the dense outcome table's axes: hits, wounds, own wounds.
+    hits: usize,
+    wounds: usize,
+    own: usize,
+}
+
+impl AttackFaces {
+    fn new(rule: &RangedRule) -> Option<Self> {
+        let pool = rule.pool;
+        let r = rule.r;
+        let settles = |target: i32| depth_for(target, rule.shot.reading) == 1;
+        if !r.can_shoot
+            || pool.critical != Critical::ThreeSixes
+            || !settles(pool.target)
+            || !settles(r.to_wound)
+        {
+            return None;
+        }
+        let pool_faces = 6u32
+            .checked_pow(u32::from(pool.dice))
+            .filter(|&f| f <= FACES)?;
+        let keep = pool.keep.min(pool.dice);
+        let wound_faces = 6u32.pow(u32::from(keep));
+        let digits = |mut i: u32, n: u8| -> Vec<u32> {
+            let mut d = vec![0; usize::from(n)];
+            for k in (0..usize::from(n)).rev() {
+                d[k] = i % 6 + 1;
+                i /= 6;
+            }
+            d
+        };
+        let pool_table = (0..pool_faces)
+            .map(|i| {
+                let faces = digits(i, pool.dice);
+                pool.roll(&mut GivenFaces::new(&faces))
+            })
+            .collect();
+        let mut wound = Vec::with_capacity((usize::from(keep) + 1) * wound_faces as usize);
+        for n in 0..=usize::from(keep) {
+            for j in 0..wound_faces {
+                let d = digits(j, keep);
+                let passes = d[..n].iter().filter(|&&f| f as i32 >= r.to_wound).count();
+                wound.push(passes as u8);
+            }
+        }
+        let attacks = usize::from(r.attacks);
+        let most_wounds = 2 * usize::from(keep).min(r.cap.max(0) as usize) * attacks;
+        let most_own = usize::from(keep) * attacks;
+        let faces = AttackFaces {
+            pool_faces: u64::from(pool_faces),
+            wound_faces: u64::from(wound_faces),
+            pool: pool_table,
+            wound,
+            hits: usize::from(keep) * attacks + 1,
+            wounds: most_wounds + 1,
+            own: most_own + 1,
+        };
+        (faces.outcomes() <= DENSE_OUTCOMES).then_some(faces)
+    }
+
+    /// Cells of the dense table: hits x wounds x own wounds x three flags.
+    fn outcomes(&self) -> usize {
+        self.hits * self.wounds * self.own * 8
+    }
+
+    fn index(&self, o: &ShotOut) -> usize {
+        let flags = usize::from(o.critical_pass)
+            | usize::from(o.critical_fail) << 1
+            | usize::from(o.per_ap_share) << 2;
+        ((usize::from(o.hits) * self.wounds + usize::from(o.wounds)) * self.own
+            + usize::from(o.own_wounds))
+            * 8
+            + flags
+    }
+
+    fn outcome(&self, i: usize) -> ShotOut {
+        let flags = i % 8;
+        let rest = i / 8;
+        ShotOut {
+            hits: (rest / self.own / self.wounds) as u8,
+            wounds: (rest / self.own % self.wounds) as u8,
+            own_wounds: (rest % self.own) as u8,
+            critical_pass: flags & 1 != 0,
+            critical_fail: flags & 2 != 0,
+            per_ap_share: flags & 4 != 0,
+        }
+    }
+}
+
+impl RangedModel {
+    /// The model of `rule`, with its face tables where they apply.
+    pub fn new(rule: RangedRule) -> Self {
+        let faces = AttackFaces::new(&rule);
+        RangedModel {
+            model: OutcomeModel(rule),
+            faces,
+        }
+    }
+
+    /// One attack from one word (and, on a critical fail that wounds the
+    /// firer, the firer's own wound dice from the roller).
+    #[inline]
+    fn attack(&self, f: &AttackFaces, roller: &mut BatchedRoller) -> ShotOut {
+        let rule = &self.model.0;
+        let wide = u128::from(roller.next_word()) * u128::from(f.pool_faces);
+        let po = f.pool[(wide >> 64) as usize];
+        let j = (u128::from(wide as u64) * u128::from(f.wound_faces) >> 64) as u64;
+        let n = rule.wound_dice(po) as u64;
+        let passes = u32::from(f.wound[(n * f.wound_faces + j) as usize]);
+        let own = match rule.own_roll(po) {
+            Some((n, t)) => count_passes(roller, n, t, rule.shot.reading).min(rule.r.cap as u32),
+            None => 0,
+        };
+        ShotOut {
+            hits: po.kept,
+            wounds: rule.wounds_of(po, passes),
+            critical_pass: po.critical_pass,
+            critical_fail: po.critical_fail,
+            own_wounds: own as u8,
+            per_ap_share: false,
+        }
+    }
+}
+
+impl Model for RangedModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let Some(f) = &self.faces else {
+            return self.model.run_chunk(roller, trials, tally);
+        };
+        let rule = &self.model.0;
+        let ap = rule.r.ap_spent.max(1) as u32;
+        let mut counts = vec![0u64; f.outcomes()];
+        for _ in 0..trials {
+            let mut o = self.attack(f, roller);
+            for _ in 1..rule.r.attacks {
+                o = o.plus(self.attack(f, roller));
+            }
+            o.per_ap_share = ap == 1 || roller.roll(ap) == 1;
+            counts[f.index(&o)] += 1;
+        }
+        for (i, &count) in counts.iter().enumerate().filter(|(_, n)| **n > 0) {
+            rule.record(
+                &f.outcome(i),
+                &mut Times {
+                    tally: &mut *tally,
+                    count,
+                },
+            );
+        }
+        tally.add_trials(trials);
+    }
+
+    fn sampler(&self) -> Sampler {
+        if self.faces.is_some() {
+            Sampler::Custom("attack face tables (an attack a word)")
+        } else {
+            self.model.sampler()
+        }
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_reference(roller, trials, tally);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
     }
 }
 
