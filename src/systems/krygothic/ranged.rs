@@ -702,7 +702,7 @@ impl RangedModel {
         let rule = &self.model.0;
         let wide = u128::from(roller.next_word()) * u128::from(f.pool_faces);
         let po = f.pool[(wide >> 64) as usize];
-        let j = (u128::from(wide as u64) * u128::from(f.wound_faces) >> 64) as u64;
+        let j = ((u128::from(wide as u64) * u128::from(f.wound_faces)) >> 64) as u64;
         let n = rule.wound_dice(po) as u64;
         let passes = u32::from(f.wound[(n * f.wound_faces + j) as usize]);
         let own = match rule.own_roll(po) {
