@@ -138,3 +138,21 @@ pub fn choose(n: u64, k: u64) -> f64 {
 pub fn binom(n: u64, k: u64, p: f64) -> f64 {
     choose(n, k) * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
 }
+
+/// As [`check`] with an explicit tolerance, for evaluators that truncate
+/// an unbounded chain (say why at the call).
+#[track_caller]
+pub fn check_tol(
+    system: &str,
+    scenario: &str,
+    pairs: &[(&str, &str)],
+    metric: &str,
+    want: f64,
+    tol: f64,
+) {
+    let got = exact(system, scenario, pairs, metric);
+    assert!(
+        (got - want).abs() < tol,
+        "{system} {scenario} {pairs:?} {metric}: krunch {got:.15}, derived {want:.15} (tolerance {tol:e})"
+    );
+}
