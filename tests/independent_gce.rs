@@ -332,3 +332,265 @@ fn multiple_combat_two_attackers() {
         single,
     );
 }
+
+// ------------------------------------------------------------------ grenade
+
+/// "Maximum range of throw = (Warrior’s Strength x 2) + 2”" (8" at S3);
+/// BS 3 hits on 4+. A miss: "roll a D6 ... Any other result tells you how
+/// far off the Target they were (in inches) ... If you rolled a 6 for
+/// distance and a direction on the scatter dice then the grenade is a dud
+/// ... If on the other hand the scatter dice shows Hit and the distance D6
+/// is a 6 then ... Roll on the table below" (the scatter die: 4 arrows, 2
+/// "Hit"); Unreliable Explosives "6 The Warrior fumbles the grenade".
+#[test]
+fn grenade_in_range() {
+    let p = [("bs", "3"), ("user_strength", "3"), ("range", "6")];
+    check(SYS, "grenade", &p, "p_on_target", 0.5);
+    check(SYS, "grenade", &p, "p_scatters", 0.5 * 5.0 / 6.0);
+    check(SYS, "grenade", &p, "scatter=3", 0.5 / 6.0);
+    check(SYS, "grenade", &p, "p_dud", 0.5 / 6.0 * 4.0 / 6.0);
+    check(SYS, "grenade", &p, "p_unreliable", 0.5 / 6.0 * 2.0 / 6.0);
+    check(SYS, "grenade", &p, "p_fumbled", 0.5 / 6.0 * 2.0 / 6.0 / 6.0);
+}
+
+/// "If you fail to Hit your chosen Target (if you miss, or find you have
+/// insufficient range to reach after declaring the shot) then you must
+/// roll to see how far it scatters": 10" at S3 (8") always scatters.
+#[test]
+fn grenade_out_of_range() {
+    let p = [("bs", "3"), ("user_strength", "3"), ("range", "10")];
+    check(SYS, "grenade", &p, "p_on_target", 0.0);
+    check(SYS, "grenade", &p, "p_scatters", 5.0 / 6.0);
+    // S5+ throws 12" at most ("it can never be more than 12”").
+    let far = [("bs", "3"), ("user_strength", "6"), ("range", "12")];
+    check(SYS, "grenade", &far, "p_on_target", 0.5);
+}
+
+// --------------------------------------------------------------------- fire
+
+/// "roll a D6 for them before they Move. On a 6 the Fire goes out ...
+/// Anything less than 6 causes them to take a Strength 4 Hit ... For each
+/// friendly helping add +1 to the D6 roll. A total of 6 causes the Fire to
+/// go out." Five helpers: out at once, unhurt.
+#[test]
+fn fire_with_five_helpers() {
+    let p = [
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+        ("helpers", "5"),
+    ];
+    check(SYS, "fire", &p, "p_unhurt", 1.0);
+    check(SYS, "fire", &p, "mean_turns", 1.0);
+}
+
+/// No helpers, T3, 1 Wound, WS 3 BS 3: each turn out 1/6; else an S4 hit
+/// wounds on 3+ (row "4 | 2 | 2 | 3"): no wound 10/36, a Flesh Wound
+/// (burning on) 40/216, Down 60/216 ("Down, which puts the fire out":
+/// krunch's reading), Out of Action 20/216. Leaving a state: fire out
+/// 36/156, Flesh Wound a = 40/156, Down 60/156, Out of Action 20/156; the
+/// third Flesh Wound brings WS and BS to 0: Out of Action.
+#[test]
+fn fire_burning_on() {
+    let p = [
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+    ];
+    let a: f64 = 40.0 / 156.0;
+    let reach = 1.0 + a + a * a;
+    check(SYS, "fire", &p, "p_unhurt", 36.0 / 156.0);
+    check(
+        SYS,
+        "fire",
+        &p,
+        "p_out_of_action",
+        20.0 / 156.0 * reach + a.powi(3),
+    );
+    check(SYS, "fire", &p, "p_down", 60.0 / 156.0 * reach);
+}
+
+// --------------------------------------------------------------------- fall
+
+/// "If a Warrior falls from height greater than 2” ... they take a Hit.
+/// The Strength is equal to the number of inches they have fallen rounding
+/// up. However a fall of 10” or more will take a Warrior Out of Action
+/// instantly. A fall of under 6” inflicts 1 Damage, 6” or more inflicts
+/// D3 Damage. Warriors cannot take any sort of saving throw ... Falling
+/// like this will Pin Warriors ... regardless of whether any Damage is
+/// inflicted."
+#[test]
+fn fall_heights() {
+    let base = |h: &'static str| {
+        vec![
+            ("toughness", "3"),
+            ("wounds", "1"),
+            ("target_ws", "3"),
+            ("target_bs", "3"),
+            ("save", "2"),
+            ("height", h),
+        ]
+    };
+    // 3.5": S4 against T3 wounds on 3+; the 2+ save does not count.
+    let p = base("3.5");
+    check(SYS, "fall", &p, "p_out_of_action", 4.0 / 6.0 / 6.0);
+    check(SYS, "fall", &p, "p_down", 4.0 / 6.0 * 3.0 / 6.0);
+    // Pinned "regardless of whether any Damage is inflicted", when it ends
+    // on its feet (a Down or Out of Action warrior is not also Pinned:
+    // krunch's reading): 1 - 4/6 * 4/6.
+    check(SYS, "fall", &p, "p_pinned", 1.0 - 16.0 / 36.0);
+    check(SYS, "fall", &base("2"), "p_wounded", 0.0);
+    check(SYS, "fall", &base("10"), "p_out_of_action", 1.0);
+    // 7": S7 against T3 wounds on 2+, D3 Damage on 3 Wounds: E = 5/6 * 2.
+    let seven = [
+        ("toughness", "3"),
+        ("wounds", "3"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+        ("height", "7"),
+    ];
+    check(SYS, "fall", &seven, "mean_damage", 5.0 / 6.0 * 2.0);
+}
+
+// ------------------------------------------------------------------- thrust
+
+/// The Ork Trukk: "1 2+, 2 3+, 3+ 4+". Three Thrusts of 6" after 6" of Gas
+/// Engines: all three 5/6 * 4/6 * 3/6; the Thruster Buster Table on a
+/// failure: "1 Spin ... 2 D6” forward and Spin ... 3 Swerve and move D6”
+/// forward ... 4+ D6” forward".
+#[test]
+fn thrust_three_declared() {
+    let p = [("vehicle", "ork_trukk"), ("thrusts", "3")];
+    let all = 5.0 / 6.0 * 4.0 / 6.0 * 3.0 / 6.0;
+    let made = 5.0 / 6.0 + 5.0 / 6.0 * 4.0 / 6.0 + all;
+    check(SYS, "thrust", &p, "p_all_thrusts", all);
+    check(SYS, "thrust", &p, "mean_thrusts_made", made);
+    check(SYS, "thrust", &p, "p_buster_spin", (1.0 - all) / 6.0);
+    let dist = 6.0 + 6.0 * made + (1.0 - all) * 5.0 / 6.0 * 3.5;
+    check(SYS, "thrust", &p, "mean_distance", dist);
+}
+
+/// "If you wish to turn then the Driver must pass a Leadership Test (roll
+/// 2D6 - the total must be equal or under their Leadership
+/// characteristic) ... if they fail then move the Vehicle another D6”
+/// forward - that’s the end of its Movement": one Thrust then a turn at
+/// Ld 7 (21/36).
+#[test]
+fn thrust_and_turn() {
+    let p = [
+        ("vehicle", "ork_trukk"),
+        ("thrusts", "1"),
+        ("turn_leadership", "7"),
+    ];
+    check(SYS, "thrust", &p, "p_turn_failed", 5.0 / 6.0 * 15.0 / 36.0);
+    check(SYS, "thrust", &p, "p_all_thrusts", 5.0 / 6.0 * 21.0 / 36.0);
+}
+
+// ----------------------------------------------------------- out of control
+
+/// "One Crew member may attempt to take control each turn and will succeed
+/// on a D6 result of 4+ ... If they fail then they can try again next turn
+/// ... However if it’s a Small Vehicle (e.g. a Bike) they only get one
+/// attempt. After that it’ll become Immobilised".
+#[test]
+fn out_of_control_taking_the_wheel() {
+    let large = [("crew_able", "1")];
+    check(SYS, "out_of_control", &large, "p_regained", 1.0);
+    check(SYS, "out_of_control", &large, "mean_turns", 2.0);
+    check(SYS, "out_of_control", &large, "turns=3", 0.125);
+    let small = [("crew_able", "1"), ("size", "small")];
+    check(SYS, "out_of_control", &small, "p_immobilised", 0.5);
+    check(SYS, "out_of_control", &small, "p_regained", 0.5);
+}
+
+/// "If no one else has taken control and a Driver recovers from being Down
+/// then they automatically bring the Vehicle under control"; a Down
+/// warrior rolls the Injury Table in its Recovery Phase: "A result of
+/// Flesh Wound lets the Warrior get back in the fight ... A result of Down
+/// leaves the Warrior face down ... An Out of Action result removes the
+/// Warrior": with no crew, recovered 2/3, lost 1/3, a turn ending it 1/2.
+#[test]
+fn out_of_control_down_driver() {
+    let p = [("crew_able", "0"), ("driver", "down")];
+    check(SYS, "out_of_control", &p, "p_by_driver", 2.0 / 3.0);
+    check(SYS, "out_of_control", &p, "p_adrift", 1.0 / 3.0);
+    check(SYS, "out_of_control", &p, "mean_turns", 2.0);
+    let gone = [("crew_able", "0"), ("driver", "gone")];
+    check(SYS, "out_of_control", &gone, "p_adrift", 1.0);
+}
+
+// ------------------------------------------------------------- vehicle hits
+
+/// "Hit location D6" on the Ork Trukk ("1 Crew 8, 2 Fixed Weapon 8, 3
+/// Gubbins 8, 4 Wheels 8, 5 Driver 8, 6 Engines 10"); "roll a D6 and add
+/// the Strength of the Hit. If that score equals or exceeds the listed
+/// Armour value ... the Hit Penetrates": S5 needs 3+ on armour 8, 5+ on
+/// 10: 5/6 * 4/6 + 1/6 * 2/6 = 22/36.
+#[test]
+fn vehicle_hits_penetration() {
+    let p = [("vehicle", "ork_trukk"), ("strength", "5")];
+    check(SYS, "vehicle_hits", &p, "p_penetrated", 22.0 / 36.0);
+    check(SYS, "vehicle_hits", &p, "mean_pen_engines", 2.0 / 36.0);
+    check(SYS, "vehicle_hits", &p, "mean_pen_wheels", 4.0 / 36.0);
+    // "things like Ramming and Crashing automatically Penetrate": D3
+    // points, one location roll each.
+    let ram = [
+        ("vehicle", "ork_trukk"),
+        ("auto_penetrate", "true"),
+        ("damage", "D3"),
+    ];
+    check(SYS, "vehicle_hits", &ram, "mean_penetrating", 2.0);
+    check(SYS, "vehicle_hits", &ram, "p_penetrated", 1.0);
+}
+
+/// Two shots at BS 3 (4+ to hit), S5: each penetrates 1/2 * 22/36.
+#[test]
+fn vehicle_hits_two_shots() {
+    let p = [
+        ("vehicle", "ork_trukk"),
+        ("strength", "5"),
+        ("bs", "3"),
+        ("shots", "2"),
+    ];
+    let one: f64 = 0.5 * 22.0 / 36.0;
+    check(
+        SYS,
+        "vehicle_hits",
+        &p,
+        "p_penetrated",
+        1.0 - (1.0 - one).powi(2),
+    );
+    check(SYS, "vehicle_hits", &p, "mean_penetrating", 2.0 * one);
+}
+
+// ------------------------------------------------------------- vehicle fire
+
+/// "roll a D6 for each Location that is on Fire! On a 1 - 5 it takes a S4
+/// Hit. On a 6 the Fire goes out ... Each Warrior helping ... Modifies the
+/// dice roll above by +1" (the seed: "3+3 giving the 6 needed"). Wheels
+/// (armour 8) with two helpers: out on 4+ (1/2 a turn); else an S4 hit
+/// penetrating on 4+. Per turn: out 1/2, a penetrating hit 1/4, a hit that
+/// does not penetrate 1/4: at least one penetration before it goes out
+/// 1/3, at least two 1/9; turns geometric, mean 2.
+#[test]
+fn vehicle_fire_wheels() {
+    let p = [
+        ("vehicle", "ork_trukk"),
+        ("location", "wheels"),
+        ("helpers", "2"),
+    ];
+    check(SYS, "vehicle_fire", &p, "p_penetrated_1_plus", 1.0 / 3.0);
+    check(SYS, "vehicle_fire", &p, "p_penetrated_2_plus", 1.0 / 9.0);
+    check(SYS, "vehicle_fire", &p, "mean_turns", 2.0);
+    let engines = [("vehicle", "ork_trukk"), ("location", "engines")];
+    // Engines (10): S4 penetrates on 6; out 1/6, a penetration 5/36.
+    check(
+        SYS,
+        "vehicle_fire",
+        &engines,
+        "p_penetrated_1_plus",
+        (5.0 / 36.0) / (5.0 / 36.0 + 1.0 / 6.0),
+    );
+}
