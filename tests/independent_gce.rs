@@ -848,3 +848,33 @@ fn boarding_one_on_one_every_loser_is_thrown() {
         .sum();
     check(SYS, "boarding", &p, "p_all_crew_thrown", 4.0 / 6.0 * wins);
 }
+
+/// "For each additional close combat weapon they are armed with they may
+/// roll an extra Attack Dice ... All Warriors count as carrying a Knife
+/// ... If they carry another single-handed Hand-to-Hand Combat Weapon that
+/// is enough to provide the bonus Attack Dice" (Krixit: "a Choppa and an
+/// Attack characteristic of 1 rolls two Attack Dice"): with single-handed
+/// weapons A rolls 2 dice and B 3.
+#[test]
+fn hand_to_hand_specialisation_bonus_die() {
+    let p = h2h(&[
+        ("charger", "a"),
+        ("a_custom_double_handed", "false"),
+        ("b_custom_double_handed", "false"),
+    ]);
+    let dist = round_one((3, 2, 1, 3), (2, 3, 0, 2));
+    let a_wins: f64 = dist.iter().filter(|(k, _)| *k > 0).map(|(_, p)| p).sum();
+    check(SYS, "hand_to_hand", &p, "p_a_wins_first_round", a_wins);
+    let strikes: f64 = dist
+        .iter()
+        .filter(|(k, _)| *k > 0)
+        .map(|(k, p)| *k as f64 * p)
+        .sum();
+    check(
+        SYS,
+        "hand_to_hand",
+        &p,
+        "mean_a_strikes_first_round",
+        strikes,
+    );
+}
