@@ -623,3 +623,54 @@ fn close_combat_game_value_against_a_helpless_defender() {
     );
     check(SYS, "close_combat_game", &pairs, "attack=kick", 1.0);
 }
+
+/// "Punch: +1 Strength": CC 3, Strength 1 keeps up to 2 hits with a punch
+/// (CC 3 K 2) where a kick keeps 1 (CC 4 K 1, "Kick: +1 CC stat").
+#[test]
+fn close_combat_punch_adds_strength() {
+    let punch = cc_pairs(&[
+        ("attacker_cc", "3"),
+        ("attacker_strength", "1"),
+        ("attack", "punch"),
+    ]);
+    let (hit, through, wound, wounds) = close(3, 2, 3, 3, 1, 3);
+    check(SYS, "close_combat", &punch, "p_hit", hit);
+    check(SYS, "close_combat", &punch, "mean_dice_through", through);
+    check(SYS, "close_combat", &punch, "p_wound", wound);
+    check(SYS, "close_combat", &punch, "mean_wounds", wounds);
+}
+
+/// "Block: You can use your Str stat instead of Speed for blocking": the
+/// defender (CC 3, Speed 1, Strength 2) keeps up to 2 defence dice, not 1.
+#[test]
+fn close_combat_block_keeps_up_to_strength() {
+    let block = cc_pairs(&[("attack", "punch"), ("defence", "block")]);
+    let (_, through, wound, wounds) = close(2, 3, 3, 3, 2, 3);
+    check(SYS, "close_combat", &block, "mean_dice_through", through);
+    check(SYS, "close_combat", &block, "p_wound", wound);
+    check(SYS, "close_combat", &block, "mean_wounds", wounds);
+}
+
+/// "Shove: +2 CC. Causes no wounds. Knocks the enemy back 1 inch for every
+/// "wound" roll passed (maximum attackers Strength)": CC 2 + 2 = 4 dice
+/// (keep 2) against the defender's CC 3; the defender's dice need the
+/// shover's CC 4 (3/6). No wounds; knock-back = wound rolls passed, at most
+/// Strength 2 (already at most 2 dice through).
+#[test]
+fn close_combat_shove() {
+    let shove = cc_pairs(&[("attack", "shove")]);
+    let (hit, through, _, _) = close(4, 2, 3, 3, 1, 3);
+    check(SYS, "close_combat", &shove, "p_hit", hit);
+    check(SYS, "close_combat", &shove, "mean_dice_through", through);
+    check(SYS, "close_combat", &shove, "mean_wounds", 0.0);
+    // Knock-back: each die through passes the wound roll (target 3) 4/6.
+    // Critical passes (three sixes of four dice) double damage, not
+    // inches: E = E[through] * 4/6 (no all-1s roll gets any through).
+    check(
+        SYS,
+        "close_combat",
+        &shove,
+        "mean_knockback",
+        through * 4.0 / 6.0,
+    );
+}
