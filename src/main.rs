@@ -273,6 +273,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<()> {
     let comparison =
         compare::Comparison::load(&args.specs, &args.variants, args.alpha, args.trials)?;
     let dir = report::folder_in(&args.out, &comparison.name)?;
+    report::check_replaceable(&dir)?;
     prepare_out(&args.out)?;
     report::register_fonts();
     let bar = progress(comparison.total_trials(), args.quiet, &comparison.name);
