@@ -201,7 +201,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<()> {
     let shards = args
         .shards
         .iter()
-        .map(|f| experiment::shard::read_shard(f))
+        .map(|f| experiment::shard::read_shard(f, &exp))
         .collect::<Result<Vec<_>, _>>()?;
     let tallies = experiment::shard::merge(&mut exp, &args.shards, &shards)?;
     let dirs = report::report_folders(&args.out, std::slice::from_ref(&exp))?;

@@ -1671,3 +1671,217 @@ fn every_bad_input_is_refused_and_named() {
         failures.join("\n\n")
     );
 }
+
+// --- issue 23, item 2: merges and compares that were wrong with exit 0 ---
+
+/// A spec with a probability and a mean, sharded in two into `{dir}/sh`.
+const SHARDED: &str = r#"system = "gce"
+scenario = "shooting"
+trials = 140000
+seed = 1
+metrics = ["p_hit", "mean_damage"]
+
+[base]
+bs = 3
+toughness = 3
+wounds = 1
+save = 0
+target_ws = 3
+target_bs = 3
+range = 6
+
+[[profile]]
+name = "Shoota"
+weapon = "shoota"
+"#;
+
+fn krunch_in(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args(args)
+        .output()
+        .expect("krunch runs")
+}
+
+/// Writes the sharded spec and its two shards into a scratch folder;
+/// returns the folder, the spec and the two shard files.
+fn two_shards(i: usize) -> (PathBuf, String, [PathBuf; 2]) {
+    let dir = scratch(i);
+    let spec = dir.join("s.toml");
+    std::fs::write(&spec, SHARDED).unwrap();
+    let sh = dir.join("sh");
+    for k in ["1/2", "2/2"] {
+        let o = krunch_in(&[
+            "run",
+            spec.to_str().unwrap(),
+            "--shard",
+            k,
+            "--out",
+            sh.to_str().unwrap(),
+            "-q",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let files = [
+        sh.join("s.shard-1-of-2.json"),
+        sh.join("s.shard-2-of-2.json"),
+    ];
+    (dir, spec.display().to_string(), files)
+}
+
+/// Merges into `{dir}/out` and returns (exit code, stderr); the report
+/// must not be written when refused.
+fn merge_of(dir: &std::path::Path, spec: &str, files: &[PathBuf]) -> (Option<i32>, String) {
+    let out = dir.join("out");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut args = vec!["merge".to_string(), spec.to_string()];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    args.extend(["--out".into(), out.display().to_string(), "-q".into()]);
+    let o = Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args(&args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{err}");
+    if o.status.code() != Some(0) {
+        assert!(!out.join("s").exists(), "a refused merge wrote a report");
+    }
+    (o.status.code(), err)
+}
+
+/// Rewrites shard `file` through `edit` with its checksum made to match
+/// again (a forged or buggy shard, not a damaged one).
+fn forge(file: &std::path::Path, edit: impl FnOnce(&mut krunch::experiment::shard::ShardFile)) {
+    let mut s: krunch::experiment::shard::ShardFile =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    edit(&mut s);
+    s.sha256 = s.checksum();
+    std::fs::write(file, serde_json::to_string(&s).unwrap()).unwrap();
+}
+
+/// The index of `metric` in the shards' tallies.
+fn metric_index(spec: &str, metric: &str) -> usize {
+    use krunch::systems::Model as _;
+    let exp = krunch::experiment::load(std::path::Path::new(spec)).unwrap();
+    exp.models[0][0]
+        .metrics()
+        .iter()
+        .position(|m| m.name == metric)
+        .unwrap()
+}
+
+#[test]
+fn merge_refuses_a_shard_edited_after_it_was_written() {
+    let (dir, spec, files) = two_shards(23_001);
+    assert_eq!(merge_of(&dir, &spec, &files).0, Some(0));
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    let p_hit = metric_index(&spec, "p_hit");
+    let mut s: serde_json::Value = serde_json::from_str(&text).unwrap();
+    s["tallies"][0][0]["sums"][p_hit] = serde_json::json!(1999);
+    std::fs::write(&files[0], s.to_string()).unwrap();
+    let (code, err) = merge_of(&dir, &spec, &files);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("s.shard-1-of-2.json: sha256:") && err.contains("changed"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merge_refuses_impossible_sums_even_with_a_matching_checksum() {
+    let p = |dir: &std::path::Path| dir.display().to_string();
+    // a probability's sum above its trials (P(hit) = 33.7 before)
+    let (dir, spec, files) = two_shards(23_002);
+    let p_hit = metric_index(&spec, "p_hit");
+    let mean = metric_index(&spec, "mean_damage");
+    forge(&files[0], |s| {
+        let t = &mut s.tallies[0][0];
+        t.sums[p_hit] = 200_000;
+        t.sums_sq[p_hit] = "200000".into();
+    });
+    let (code, err) = merge_of(&dir, &spec, &files);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("s.shard-1-of-2.json: cell 0, profile 1, metric p_hit: sum 200000 is more than its 74464 trials"),
+        "{}: {err}",
+        p(&dir)
+    );
+    // a sum of squares below the sum: a zero-width interval
+    let (dir, spec, files) = two_shards(23_003);
+    forge(&files[0], |s| {
+        let t = &mut s.tallies[0][0];
+        t.sums[mean] = 900;
+        t.sums_sq[mean] = "10".into();
+    });
+    let (code, err) = merge_of(&dir, &spec, &files);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("metric mean_damage: sum of squares 10 is below the sum 900"),
+        "{err}"
+    );
+    // sums that wrap past 64 bits when added
+    let (dir, spec, files) = two_shards(23_004);
+    for f in &files {
+        forge(f, |s| {
+            let t = &mut s.tallies[0][0];
+            t.sums[mean] = 1 << 63;
+            t.sums_sq[mean] = (1u128 << 126).to_string();
+        });
+    }
+    let (code, err) = merge_of(&dir, &spec, &files);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("metric mean_damage: the sums of all shards pass 64 bits"),
+        "{err}"
+    );
+    // a shard far larger than the spec's can be is not read whole
+    let (dir, spec, files) = two_shards(23_005);
+    let mut text = std::fs::read_to_string(&files[0]).unwrap();
+    text.push_str(&" ".repeat(1 << 20));
+    std::fs::write(&files[0], text).unwrap();
+    let (code, err) = merge_of(&dir, &spec, &files);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("s.shard-1-of-2.json: larger than the"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compare_refuses_specs_of_different_scenarios_or_metrics() {
+    let dir = scratch(23_006);
+    let a = dir.join("a.toml");
+    std::fs::write(&a, TEMPLATE).unwrap();
+    let cases = [
+        (
+            "b.toml",
+            MELEE.to_string(),
+            "a.toml: scenario: 'shooting', but",
+        ),
+        (
+            "c.toml",
+            with(7, "metrics = [\"p_hit\"]"),
+            "a.toml: metrics: 'p_hit', 'p_out_of_action', but",
+        ),
+    ];
+    for (name, text, must) in cases {
+        let b = dir.join(name);
+        std::fs::write(&b, text).unwrap();
+        let out = dir.join("out");
+        let o = krunch_in(&[
+            "compare",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr).replace(&format!("{}/", dir.display()), "");
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(must), "{name}: {err}");
+        assert!(o.stdout.is_empty(), "{name}: printed a comparison");
+        assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -405,7 +405,15 @@ fn a_users_folder_where_a_report_goes_is_refused_before_any_work() {
     let o = out.display().to_string();
     for args in [
         vec!["run", &spec, "--quiet", "--out", &o],
-        vec!["compare", &spec, "--variant", "bs=4", "--quiet", "--out", &o],
+        vec![
+            "compare",
+            &spec,
+            "--variant",
+            "bs=4",
+            "--quiet",
+            "--out",
+            &o,
+        ],
     ] {
         let r = krunch(&args, None);
         assert_eq!(r.status.code(), Some(2), "{args:?}: {}", err(&r));
@@ -440,7 +448,10 @@ fn a_users_file_where_a_report_goes_is_never_moved_or_deleted() {
     // the next run (which cleans) leaves it too
     let r = krunch(&["run", &other, "--quiet", "--out", &o], None);
     assert!(r.status.success(), "{}", err(&r));
-    assert_eq!(std::fs::read_to_string(out.join("notes")).unwrap(), "my notes");
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes")).unwrap(),
+        "my notes"
+    );
     assert_eq!(leftovers(&dir), Vec::<String>::new());
 }
 
@@ -488,7 +499,10 @@ fn a_live_writer_in_another_pid_namespace_keeps_its_staging_folder() {
     let o = out.display().to_string();
     let r = krunch(&["run", &spec, "--quiet", "--out", &o], None);
     assert!(r.status.success(), "{}", err(&r));
-    assert!(stage.join("data.csv").exists(), "a live writer's stage was removed");
+    assert!(
+        stage.join("data.csv").exists(),
+        "a live writer's stage was removed"
+    );
     assert!(lock.exists());
     assert!(legacy.exists(), "a fresh stage without a lock was removed");
     // the writer goes: its stage and lock are cleaned by the next run

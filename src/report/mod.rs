@@ -171,7 +171,11 @@ pub fn write_via(
     let dir = dir.unwrap_or(Path::new("."));
     // inside a staging folder the folder's own claim covers the file
     let staging = file_name(dir).starts_with(STAGE);
-    let claim = if staging { None } else { Some(Claim::new(dir)?) };
+    let claim = if staging {
+        None
+    } else {
+        Some(Claim::new(dir)?)
+    };
     let token = claim.as_ref().map_or("staged", |c| c.token.as_str());
     fail_point(path)?;
     let tmp = path.with_file_name(format!("{TMP}{token}-{}", file_name(path)));
@@ -321,7 +325,11 @@ pub fn check_replaceable(dir: &Path) -> anyhow::Result<()> {
         )
     };
     if !meta.is_dir() {
-        let kind = if meta.is_symlink() { "a link" } else { "a file" };
+        let kind = if meta.is_symlink() {
+            "a link"
+        } else {
+            "a file"
+        };
         return Err(refuse(format!(
             "exists and is {kind}, not a report folder krunch wrote"
         )));
