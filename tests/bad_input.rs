@@ -1885,3 +1885,101 @@ fn compare_refuses_specs_of_different_scenarios_or_metrics() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// --- issue 23, item 3: checks that cry wolf, and still catch a 1% error ---
+
+#[test]
+fn check_monte_carlo_passes_on_every_bundled_spec() {
+    // estimates of exactly 0 or 1 and rare events not seen (46 FAILs
+    // before) must hold against their exact baselines
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .current_dir(root)
+        .args(["check", "--monte-carlo", "experiments/"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let fails: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert!(
+        o.status.success() && fails.is_empty(),
+        "exit {:?}, {} FAILs:\n{}\n{}",
+        o.status.code(),
+        fails.len(),
+        fails
+            .iter()
+            .take(10)
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n"),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The template with 400,000 trials, P(hit) and mean hits, both pinned at
+/// range 3 to `value` (exactly 2/3 each).
+fn pinned_at(value: f64) -> String {
+    TEMPLATE
+        .replace("trials = 2000", "trials = 400000")
+        .replace(
+            "metrics = [\"p_hit\", \"p_out_of_action\"]",
+            "metrics = [\"p_hit\", \"mean_hits\"]",
+        )
+        .replace(
+            "[[expect]]\nmetric = \"p_hit\"\ncell = { range = 3 }\nvalue = 0.5\ntolerance = 0.5\n",
+            &format!(
+                "[[expect]]\nmetric = \"p_hit\"\ncell = {{ range = 3 }}\nvalue = {value}\n\n[[expect]]\nmetric = \"mean_hits\"\ncell = {{ range = 3 }}\nvalue = {value}\n"
+            ),
+        )
+}
+
+#[test]
+fn check_monte_carlo_still_catches_a_one_percent_error() {
+    let dir = scratch(23_010);
+    let exact = 2.0 / 3.0;
+    for (value, code) in [(exact, 0), (exact * 1.01, 1), (exact * 0.99, 1)] {
+        let spec = dir.join("cat.toml");
+        std::fs::write(&spec, pinned_at(value)).unwrap();
+        let o = krunch_in(&["check", "--monte-carlo", spec.to_str().unwrap()]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(code), "value {value}: {out}");
+        if code == 1 {
+            // both the probability (binomial test) and the mean caught,
+            // each naming its line
+            assert!(
+                out.contains("FAIL p_hit") && out.contains("cat.toml:32"),
+                "{out}"
+            );
+            assert!(
+                out.contains("FAIL mean_hits") && out.contains("cat.toml:37"),
+                "{out}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_report_does_not_flag_estimates_of_exactly_zero_as_bugs() {
+    // krygothic_fire_modes_per_ap said "3 of 240 exact values disagree ...
+    // a bug to report" with z = -inf where a rare critical fail was not seen
+    let dir = scratch(23_011);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let spec = root.join("experiments/krygothic_fire_modes_per_ap.toml");
+    let o = krunch_in(&[
+        "run",
+        spec.to_str().unwrap(),
+        "-q",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary =
+        std::fs::read_to_string(dir.join("krygothic_fire_modes_per_ap/summary.md")).unwrap();
+    assert!(!summary.contains("disagree"), "{summary}");
+    assert!(!summary.contains("inf"), "{summary}");
+    assert!(summary.contains("All 240 exact values agree"), "{summary}");
+    let json =
+        std::fs::read_to_string(dir.join("krygothic_fire_modes_per_ap/results.json")).unwrap();
+    assert!(!json.contains("\"flagged\": true"), "a row is flagged");
+    let _ = std::fs::remove_dir_all(&dir);
+}

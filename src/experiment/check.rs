@@ -1,8 +1,10 @@
 //! `krunch check`: pinned expectations, re-run and tested.
 //!
 //! Exact values must match within 1e-9, or within the expectation's
-//! `tolerance` when it states one. Monte Carlo values are tested with
-//! a two-sided z test of "unchanged" whose level is `family_alpha / m` for
+//! `tolerance` when it states one. Monte Carlo values are tested for
+//! "unchanged" (an exact binomial test for a probability, a z test with a
+//! variance bound that holds at zero sample variance for a mean: see
+//! [`super::significance`]) at a level of `family_alpha / m` for
 //! the `m` Monte Carlo checks of a run (Bonferroni), so the chance that any
 //! check of an unchanged rule fails is at most `family_alpha`. A check with
 //! a tolerance gets enough trials to catch a change of that size with 90%
@@ -10,6 +12,7 @@
 //! which the test includes.
 
 use super::run::simulate;
+use super::significance;
 use super::spec::{Expected, Experiment};
 use crate::dice::stats;
 use crate::limits::LimitError;
@@ -226,16 +229,22 @@ pub fn check(
                     ..base
                 };
             }
-            let se_total = (se * se + e.std_error * e.std_error).sqrt();
-            // a zero-variance estimate equal to the expectation holds
-            let p = if se_total == 0.0 {
-                if (got - e.value).abs() <= EXACT_TOLERANCE {
-                    1.0
-                } else {
-                    0.0
+            // an exact binomial test for a probability, a variance bound
+            // that holds with no variance seen for a mean: neither cries
+            // wolf at an estimate of 0 or 1 or a rare event not seen
+            let p = match model.metrics()[mi].kind {
+                MetricKind::Probability => significance::probability_p(
+                    tally.sum(mi),
+                    n,
+                    e.value,
+                    e.std_error,
+                    level,
+                ),
+                MetricKind::Mean => {
+                    let nf = n.max(1) as f64;
+                    let var = (tally.sum_sq(mi) as f64 / nf - got * got).max(0.0);
+                    significance::mean_p(got, var, n, e.value, e.std_error)
                 }
-            } else {
-                stats::mean_p_value(got, se_total, e.value)
             };
             Outcome {
                 got,

@@ -6,6 +6,7 @@ pub mod check;
 pub mod compare;
 mod run;
 pub mod shard;
+pub mod significance;
 mod spec;
 pub mod template;
 

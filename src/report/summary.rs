@@ -38,31 +38,34 @@ pub struct McCheck<'a> {
     pub flagged: Vec<Disagreement<'a>>,
 }
 
-/// The standard error of `row`'s estimate: from the exact value for a
-/// probability (`sqrt(p(1-p)/n)`), from the interval's half-width for a mean.
-fn std_error(exp: &Experiment, row: &Row, exact: f64) -> f64 {
-    if super::labels::is_probability(exp, &row.metric) {
-        (exact * (1.0 - exact) / row.trials.max(1) as f64)
-            .max(0.0)
-            .sqrt()
+/// The two-sided p-value of `row`'s estimate against its exact value (see
+/// [`significance`](crate::experiment::significance)): an exact binomial
+/// test for a probability; for a mean a z test whose variance is at least
+/// the least a whole-valued variable with the exact mean can have, so an
+/// estimate of exactly 0 or 1, or a rare event not seen, is not taken for
+/// a disagreement.
+pub fn p_value(exp: &Experiment, row: &Row) -> Option<f64> {
+    use crate::experiment::significance;
+    let exact = row.exact?;
+    let n = row.trials.max(1);
+    Some(if super::labels::is_probability(exp, &row.metric) {
+        let k = (row.value * n as f64).round().max(0.0) as u64;
+        significance::binomial_exact_p(k, n, exact)
     } else {
-        (row.ci_high - row.ci_low) / 2.0 / stats::z_for(exp.confidence)
-    }
+        // the sample variance, back from the interval's half-width
+        let se = (row.ci_high - row.ci_low) / 2.0 / stats::z_for(exp.confidence);
+        let var = se * se * n as f64;
+        significance::mean_p(row.value, var, n, exact, 0.0)
+    })
 }
 
-/// The z-score of `row`'s estimate against its exact value, if it has one.
+/// The z-score of `row`'s estimate against its exact value, if it has
+/// one: the signed normal z its [`p_value`] stands for (finite, so a
+/// certain event seen every time is z = 0, not -inf).
 pub fn z_score(exp: &Experiment, row: &Row) -> Option<f64> {
-    let exact = row.exact?;
-    let se = std_error(exp, row, exact);
-    let d = row.value - exact;
-    Some(if se > 0.0 {
-        d / se
-    } else if d.abs() < 1e-12 {
-        0.0
-    } else {
-        // a certain or impossible event the simulation contradicted
-        f64::INFINITY.copysign(d)
-    })
+    let p = p_value(exp, row)?;
+    let d = row.value - row.exact?;
+    Some(crate::experiment::significance::z_of(p, d))
 }
 
 /// Checks every estimate against its exact value.
