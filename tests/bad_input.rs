@@ -568,7 +568,7 @@ fn catalogue() -> Vec<Case> {
                 &format!(
                     "range = [{}]",
                     (1..=3000)
-                        .map(|i| (i % 30 + 1).to_string())
+                        .map(|i: i32| i.to_string())
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
@@ -1981,5 +1981,225 @@ fn a_report_does_not_flag_estimates_of_exactly_zero_as_bugs() {
     let json =
         std::fs::read_to_string(dir.join("krygothic_fire_modes_per_ap/results.json")).unwrap();
     assert!(!json.contains("\"flagged\": true"), "a row is flagged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// --- issue 23, item 4: accepted but wrong ---
+
+fn issue23_cases() -> Vec<Case> {
+    vec![
+        spec_case(
+            "a metric listed twice (duplicate rows)",
+            with(7, "metrics = [\"p_hit\", \"p_hit\"]"),
+            &["cat.toml:7: metrics:", "'p_hit' is listed twice"],
+        ),
+        spec_case(
+            "a sweep value listed twice (duplicate rows)",
+            with(25, "range = [3, 6, 3]"),
+            &["cat.toml:25: sweep.range:", "3 is listed twice"],
+        ),
+        spec_case(
+            "a profile's own value that the sweep would replace",
+            with(22, "weapon = \"shoota\"\nrange = 9"),
+            &[
+                "cat.toml:23: profile[0].range:",
+                "sets range = 9, but [sweep] sweeps range (line 26)",
+            ],
+        ),
+        cmd_case(
+            "the same --variant twice (the last kept)",
+            &[
+                "compare",
+                "{dir}/cat.toml",
+                "--variant",
+                "bs=4",
+                "--variant",
+                "bs=5",
+                "--out",
+                "{dir}/out",
+            ],
+            &["--variant bs:", "given twice (bs=4, then bs=5)"],
+        ),
+        cmd_case(
+            "the same rule variant twice",
+            &[
+                "compare",
+                "{dir}/cat.toml",
+                "--variant",
+                "overwatch=original",
+                "--variant",
+                "overwatch=current",
+                "--out",
+                "{dir}/out",
+            ],
+            &["--variant overwatch:", "given twice"],
+        ),
+    ]
+}
+
+#[test]
+fn issue23_accepted_but_wrong_inputs_are_refused_and_named() {
+    let cases = issue23_cases();
+    let failures: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            run_case(23_100 + i, c)
+                .err()
+                .map(|e| format!("#{i} {}: {e}", c.what))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn a_preset_stat_the_scenario_does_not_read_is_said_not_dropped_in_silence() {
+    // 'Eavy Shoota at a vehicle: its two Sustained Fire dice are not
+    // modelled by vehicle_hits; the run says so, naming file, line, field
+    let dir = scratch(23_120);
+    let spec = dir.join("cat.toml");
+    std::fs::write(
+        &spec,
+        "system = \"gce\"\nscenario = \"vehicle_hits\"\ntrials = 1000\nseed = 1\n\n[base]\nvehicle = \"ork_trukk\"\n\n[[profile]]\nname = \"Eavy\"\nweapon = \"eavy_shoota\"\nbs = 3\nstrength = 4\n",
+    )
+    .unwrap();
+    let o = krunch_in(&[
+        "run",
+        spec.to_str().unwrap(),
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("cat.toml:11: profile[0].weapon: scenario 'vehicle_hits' does not read")
+            && err.contains("sf_dice = 2"),
+        "{err}"
+    );
+    let summary = std::fs::read_to_string(dir.join("out/cat/summary.md")).unwrap();
+    assert!(summary.contains("sf_dice = 2"), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn exact_probabilities_are_clamped_at_the_source() {
+    // crisis_difficulty_ladder wrote 1.0000000000000002 into data.csv
+    let dir = scratch(23_121);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["crisis_difficulty_ladder", "crisis_extras_rules", "bfg_ram"] {
+        let spec = root.join(format!("experiments/{name}.toml"));
+        let o = krunch_in(&[
+            "run",
+            spec.to_str().unwrap(),
+            "-q",
+            "--trials",
+            "100",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let csv = std::fs::read_to_string(dir.join(name).join("data.csv")).unwrap();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let col = |h: &str| header.iter().position(|c| *c == h).unwrap();
+        let (metric, exact) = (col("metric"), col("exact"));
+        for line in csv.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let Ok(x) = f[exact].parse::<f64>() else {
+                continue;
+            };
+            assert!(x >= 0.0 && !f[exact].starts_with('-'), "{name}: {line}");
+            if f[metric].starts_with("p_") {
+                assert!(x <= 1.0, "{name}: {line}");
+            }
+        }
+        let summary = std::fs::read_to_string(dir.join(name).join("summary.md")).unwrap();
+        assert!(!summary.contains("-0%"), "{name}: -0% in summary.md");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// --- issue 23, item 5: unsafe output ---
+
+#[test]
+fn names_and_titles_are_escaped_for_every_output() {
+    let dir = scratch(23_130);
+    let evil = "=HYPERLINK(\\\"http://x\\\")|<b>\\u001b[2J\\u0007";
+    let spec = dir.join("cat.toml");
+    std::fs::write(
+        &spec,
+        TEMPLATE
+            .replace(
+                "title = \"Catalogue\"",
+                "title = \"<script>alert(1)</script> | t\"",
+            )
+            .replace("name = \"Shoota\"", &format!("name = \"{evil}\"")),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = krunch_in(&[
+        "run",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let terminal_safe = |bytes: &[u8], what: &str| {
+        assert!(
+            !bytes.contains(&0x1b) && !bytes.contains(&0x07),
+            "{what}: ESC or BEL reached the terminal"
+        );
+    };
+    terminal_safe(&o.stderr, "run stderr");
+    let report = out.join("cat");
+    // CSV: no cell a spreadsheet reads as a formula
+    let csv = std::fs::read_to_string(report.join("data.csv")).unwrap();
+    for line in csv.lines().skip(1) {
+        assert!(line.starts_with("\"'=HYPERLINK"), "{line}");
+    }
+    // Markdown: no raw HTML, and the name's | does not add a column
+    let md = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(!md.contains("<script>") && !md.contains("<b>"), "{md}");
+    assert!(md.contains("&lt;script&gt;"), "{md}");
+    for line in md.lines().filter(|l| l.starts_with("| range")) {
+        assert_eq!(line.matches(" |").count(), 2, "{line}");
+    }
+    // compare: stdout, compare.md and the wiki table
+    let o = krunch_in(&[
+        "compare",
+        spec.to_str().unwrap(),
+        "--variant",
+        "bs=4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    terminal_safe(&o.stdout, "compare stdout");
+    terminal_safe(&o.stderr, "compare stderr");
+    let cmp = out.join("cat-compare");
+    let md = std::fs::read_to_string(cmp.join("compare.md")).unwrap();
+    assert!(!md.contains("<script>") && !md.contains("<b>"), "{md}");
+    let table: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
+    let columns = table[0].matches(" | ").count();
+    for line in &table {
+        assert_eq!(
+            line.matches(" | ").count(),
+            columns,
+            "a row of compare.md breaks the table: {line}"
+        );
+    }
+    let wiki = std::fs::read_to_string(cmp.join("compare.wiki")).unwrap();
+    assert!(
+        !wiki.contains("<script>") && !wiki.contains("<b>"),
+        "{wiki}"
+    );
+    for line in wiki.lines().filter(|l| l.starts_with("| ")) {
+        // one `|` at the start, cells joined by `||` only
+        assert_eq!(line.matches('|').count() % 2, 1, "{line}");
+        assert!(!line.contains("HYPERLINK(\"http://x\")|"), "{line}");
+    }
+    let csv = std::fs::read_to_string(cmp.join("compare.csv")).unwrap();
+    for line in csv.lines().skip(1) {
+        assert!(line.starts_with("\"'=HYPERLINK"), "{line}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -98,7 +98,7 @@ pub fn check(
         let exact = if options.monte_carlo_only {
             None
         } else {
-            model.exact()
+            super::exact_values(model)
         };
         (tally, exact)
     };

@@ -503,7 +503,10 @@ pub fn compare(
             let (ea, eb) = if monte_carlo_only {
                 (None, None)
             } else {
-                (a.exact(), b.exact())
+                (
+                    super::exact_values(a.as_ref()),
+                    super::exact_values(b.as_ref()),
+                )
             };
             for (k, (metric, kind, ia, ib)) in shared.iter().enumerate() {
                 let n = tally.trials as f64;

@@ -150,7 +150,7 @@ pub fn results_from(exp: &Experiment, tallies: &[Vec<Tally>]) -> Results {
                 variants.push_str(&format!(";{k}={v}"));
             }
             let tally = &tallies[ci][pi];
-            let exact = model.exact();
+            let exact = super::exact_values(model.as_ref());
             for name in &exp.metrics {
                 let Some(mi) = model.metrics().iter().position(|m| &m.name == name) else {
                     continue;

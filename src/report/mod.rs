@@ -8,6 +8,7 @@ mod check;
 mod compare;
 mod csv;
 mod distribution;
+pub mod escape;
 pub mod html;
 mod json;
 pub mod labels;
@@ -315,7 +316,9 @@ fn legacy_report(dir: &Path, names: &[String]) -> bool {
 pub fn check_replaceable(dir: &Path) -> anyhow::Result<()> {
     let meta = match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
+        // nothing there krunch could replace (`--out` is a file, ...):
+        // creating the folder fails next, with its own message
+        Err(_) => return Ok(()),
         Ok(m) => m,
     };
     let refuse = |what: String| {

@@ -174,7 +174,7 @@ pub fn flagged_cells(exp: &Experiment, check: &McCheck) -> Vec<[String; 5]> {
 /// The check in words (Markdown).
 fn check_text(exp: &Experiment, check: &McCheck) -> String {
     let mut out = String::new();
-    let paragraph = check_paragraph(exp, check);
+    let paragraph = super::escape::markdown(&check_paragraph(exp, check)).into_owned();
     if check.flagged.is_empty() {
         let _ = writeln!(out, "{paragraph}\n");
     } else {
@@ -184,6 +184,10 @@ fn check_text(exp: &Experiment, check: &McCheck) -> String {
             "| metric | where | exact | Monte Carlo | z |\n|---|---|---:|---:|---:|"
         );
         for cells in flagged_cells(exp, check) {
+            let cells: Vec<String> = cells
+                .iter()
+                .map(|c| super::escape::markdown(c).into_owned())
+                .collect();
             let _ = writeln!(out, "| {} |", cells.join(" | "));
         }
         out.push('\n');
@@ -227,11 +231,11 @@ fn metric_table(
         rule.push_str("---|");
     }
     for a in &exp.axes {
-        let _ = write!(header, " {} |", a.name);
+        let _ = write!(header, " {} |", super::escape::markdown(&a.name));
         rule.push_str("---:|");
     }
     for p in &exp.profiles {
-        let _ = write!(header, " {} |", p.replace('|', "\\|"));
+        let _ = write!(header, " {} |", super::escape::markdown(p));
         rule.push_str("---:|");
     }
     let _ = writeln!(out, "{header}\n{rule}");
@@ -241,7 +245,7 @@ fn metric_table(
             line.push_str(" all |");
         }
         for v in exp.cell_values(cell) {
-            let _ = write!(line, " {v} |");
+            let _ = write!(line, " {} |", super::escape::markdown(&v.to_string()));
         }
         for p in &exp.profiles {
             let text = match rows.get(&(p.as_str(), cell, metric)) {
@@ -264,7 +268,7 @@ pub fn write_summary(
 ) -> anyhow::Result<()> {
     let prov = Provenance::of(exp);
     let mut md = String::new();
-    writeln!(md, "# {}\n", exp.title)?;
+    writeln!(md, "# {}\n", super::escape::markdown(&exp.title))?;
     writeln!(
         md,
         "Rule set `{}`, scenario `{}`; {} trials per cell and profile; seed {}; variants `{}`; \
@@ -289,10 +293,14 @@ pub fn write_summary(
         if variants != spec_variants {
             writeln!(
                 md,
-                "Profile **{profile}** runs with variants `{}`.\n",
+                "Profile **{}** runs with variants `{}`.\n",
+                super::escape::markdown(profile),
                 crate::experiment::variants_text(&variants)
             )?;
         }
+    }
+    for note in &exp.notes {
+        writeln!(md, "Note: {}.\n", super::escape::markdown(note))?;
     }
     let check = mc_check(exp, results);
     md.push_str(&check_text(exp, &check));
