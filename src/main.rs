@@ -354,6 +354,7 @@ fn check(args: CheckArgs) -> anyhow::Result<Verdict> {
         }
         eprintln!("note: {what}; passed over (--allow-unpinned)");
     }
+    check::check_tolerances(&targets, options)?;
     let checked = check::check_all(&targets, options);
     // a reader that stops early (`| head`) ends the printing, not the
     // verdict: the exit code still says whether anything moved

@@ -2203,3 +2203,72 @@ fn names_and_titles_are_escaped_for_every_output() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// --- issue 23, item 6: unbounded work ---
+
+/// Runs krunch and fails if it takes longer than `secs` (killing it).
+fn within(secs: u64, args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_krunch"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed().as_secs() >= secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still ran after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_tolerance_no_check_can_resolve_is_refused_not_run_for_ever() {
+    let dir = scratch(23_140);
+    let spec = dir.join("cat.toml");
+    std::fs::write(&spec, with(36, "tolerance = 1e-8")).unwrap();
+    let o = within(20, &["check", "--monte-carlo", spec.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr).replace(&format!("{}/", dir.display()), "");
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cat.toml:32: expect.tolerance:") && err.contains("widen it"),
+        "{err}"
+    );
+    // a mean's: its variance is known only once it ran; not raised for ever
+    let mean = with(36, "tolerance = 1e-8").replace(
+        "metric = \"p_hit\"\ncell = { range = 3 }",
+        "metric = \"p_out_of_action\"\ncell = { range = 3 }",
+    );
+    std::fs::write(&spec, mean).unwrap();
+    let o = within(20, &["check", "--monte-carlo", spec.to_str().unwrap()]);
+    assert_ne!(o.status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_spec_that_is_a_fifo_is_refused_not_waited_on() {
+    let dir = scratch(23_141);
+    let fifo = dir.join("cat.toml");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        // say so rather than pass in silence
+        panic!("mkfifo is needed for this test");
+    }
+    for cmd in ["run", "check"] {
+        let o = within(10, &[cmd, fifo.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {err}");
+        assert!(
+            err.contains("cat.toml: file: not a regular file"),
+            "{cmd}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

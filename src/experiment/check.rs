@@ -110,6 +110,7 @@ pub fn check(
     }
     let mut notes: Vec<Option<String>> = vec![None; expectations.len()];
     let mut raise: BTreeMap<(usize, usize), u64> = BTreeMap::new();
+    let mut unresolvable = vec![false; expectations.len()];
     for (i, e) in expectations.iter().enumerate() {
         let (tally, exact) = &results[&(e.cell, e.profile)];
         let (Some(tol), None) = (e.tolerance, exact) else {
@@ -134,6 +135,14 @@ pub fn check(
         let mean = tally.sum(mi) as f64 / n;
         let var = (tally.sum_sq(mi) as f64 / n - mean * mean).max(1.0 / n);
         let needed = (var / se_new_sq).ceil() as u64;
+        if needed > MAX_TRIALS {
+            // not raised: it would run for days and still not resolve it
+            notes[i] = Some(format!(
+                "tolerance {tol} needs about {needed:.1e} trials to resolve, more than the {MAX_TRIALS:.0e} a check runs: widen it"
+            ));
+            unresolvable[i] = true;
+            continue;
+        }
         if needed > tally.trials() {
             let capped = needed.min(MAX_TRIALS);
             let slot = raise.entry((e.cell, e.profile)).or_insert(0);
@@ -151,7 +160,8 @@ pub fn check(
     expectations
         .iter()
         .zip(notes)
-        .map(|(e, note)| {
+        .zip(unresolvable)
+        .map(|((e, note), unresolvable)| {
             let model = &exp.models[e.cell][e.profile];
             let (tally, exact) = &results[&(e.cell, e.profile)];
             let mi = model
@@ -251,7 +261,7 @@ pub fn check(
                 interval,
                 p_value: Some(p),
                 level: Some(level),
-                passed: p >= level,
+                passed: p >= level && !unresolvable,
                 ..base
             }
         })
@@ -510,6 +520,64 @@ impl Target {
             || e.std_error > 0.0
             || self.exp.models[e.cell][e.profile].exact().is_none()
     }
+}
+
+/// Refuses, before anything runs, a Monte Carlo check of a probability
+/// whose `tolerance` no check within [`MAX_TRIALS`] trials can resolve
+/// with [`POWER`] (the trials needed follow from the pinned value's own
+/// variance v(1-v)): raising the trials that far would run for days. A
+/// mean's variance is known only once it has run; such a check is not
+/// raised past [`MAX_TRIALS`] and fails with a note instead.
+pub fn check_tolerances(targets: &[Target], options: CheckOptions) -> Result<(), super::SpecError> {
+    let mc_checks: usize = targets
+        .iter()
+        .map(|t| {
+            t.expected
+                .iter()
+                .filter(|e| t.is_monte_carlo(e, options))
+                .count()
+        })
+        .sum();
+    let level = options.family_alpha / mc_checks.max(1) as f64;
+    let z = stats::z_for(1.0 - level) + stats::z_for(2.0 * POWER - 1.0);
+    for t in targets {
+        for e in &t.expected {
+            let Some(tol) = e.tolerance else { continue };
+            if !t.is_monte_carlo(e, options) {
+                continue;
+            }
+            let kind = t.exp.models[e.cell][e.profile]
+                .metrics()
+                .iter()
+                .find(|m| m.name == e.metric)
+                .map(|m| m.kind);
+            if kind != Some(MetricKind::Probability) {
+                continue;
+            }
+            let se = tol / z;
+            let se_new_sq = se * se - e.std_error * e.std_error;
+            let v = e.value.clamp(0.0, 1.0);
+            let var = (v * (1.0 - v)).max(1.0 / t.exp.trials as f64);
+            let needed = var / se_new_sq;
+            if se_new_sq > 0.0 && needed > MAX_TRIALS as f64 {
+                let (file, line) = e
+                    .source
+                    .rsplit_once(':')
+                    .map_or((e.source.as_str(), 0), |(f, l)| (f, l.parse().unwrap_or(0)));
+                return Err(super::SpecError {
+                    file: PathBuf::from(file),
+                    line,
+                    field: "expect.tolerance".into(),
+                    message: format!(
+                        "{tol} is finer than a Monte Carlo check can resolve: about {needed:.1e} trials would be needed for {} at {v}, more than the {MAX_TRIALS:.0e} a check runs; widen it to at least {:.1e}",
+                        e.metric,
+                        z * (var / MAX_TRIALS as f64).sqrt()
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Everything `krunch check` found.
