@@ -40,6 +40,11 @@ pub enum ReadError {
         /// The limit, in bytes.
         max: u64,
     },
+    /// A FIFO or socket: reading it could wait for ever.
+    #[error(
+        "not a regular file (a FIFO or socket, which could wait for ever for a writer): give the file itself"
+    )]
+    NotAFile,
     /// The bytes are not UTF-8.
     #[error("not UTF-8 text (byte {byte} is not valid)")]
     NotUtf8 {
@@ -51,6 +56,15 @@ pub enum ReadError {
 /// Reads a text file of at most `max` bytes, refusing larger ones without
 /// reading past the limit (so `/dev/zero` or a huge file costs nothing).
 pub fn read_text(path: &Path, max: u64) -> Result<String, ReadError> {
+    // opening a FIFO (or a socket) waits for a writer that may never come
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = std::fs::metadata(path).map_err(ReadError::Io)?.file_type();
+        if kind.is_fifo() || kind.is_socket() {
+            return Err(ReadError::NotAFile);
+        }
+    }
     let file = std::fs::File::open(path).map_err(ReadError::Io)?;
     let mut bytes = Vec::new();
     file.take(max + 1)

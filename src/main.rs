@@ -53,9 +53,15 @@ fn main() -> ExitCode {
 /// [`exit_code`] ends quietly on, where `print!` would panic.
 fn say(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
+    out.write_all(report::escape::terminal(text).as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+/// Writes one line to stderr, its control characters shown, not obeyed
+/// (a profile named with ESC or BEL cannot drive the terminal).
+fn note(text: &str) {
+    eprintln!("{}", report::escape::terminal(text));
 }
 
 /// Whether stdout still has a reader after `printed`: false when it went
@@ -76,7 +82,7 @@ fn exit_code(verdict: anyhow::Result<Verdict>) -> ExitCode {
         // A reader that stopped early (`| head`) is not an error.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            note(&format!("error: {e:#}"));
             ExitCode::from(2)
         }
     }
@@ -124,6 +130,16 @@ fn prepare_out(out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Says what a spec should be told (preset stats its scenario does not
+/// read), unless `quiet`.
+fn tell(exp: &experiment::Experiment, quiet: bool) {
+    if !quiet {
+        for n in &exp.notes {
+            note(&format!("note: {n}"));
+        }
+    }
+}
+
 /// `krunch run`: every spec validated and every report folder named before
 /// any runs; then each run and written whole.
 fn run(args: RunArgs) -> anyhow::Result<()> {
@@ -137,6 +153,7 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
     for path in &args.specs {
         let mut exp = experiment::load(path)?;
         exp.set_trials(args.trials)?;
+        tell(&exp, args.quiet);
         loaded.push(exp);
     }
     if let Some(shard) = shard {
@@ -171,7 +188,7 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
     for ((exp, dir), rows) in loaded.iter().zip(&dirs).zip(written) {
         let rows = rows?;
         if !args.quiet {
-            eprintln!("{}", report::labels::run_note(exp, rows, dir));
+            note(&report::labels::run_note(exp, rows, dir));
         }
     }
     Ok(())
@@ -214,10 +231,11 @@ fn run_shards(
 /// report written as `run` writes it.
 fn merge(args: MergeArgs) -> anyhow::Result<()> {
     let mut exp = experiment::load(&args.spec)?;
+    tell(&exp, args.quiet);
     let shards = args
         .shards
         .iter()
-        .map(|f| experiment::shard::read_shard(f))
+        .map(|f| experiment::shard::read_shard(f, &exp))
         .collect::<Result<Vec<_>, _>>()?;
     let tallies = experiment::shard::merge(&mut exp, &args.shards, &shards)?;
     let dirs = report::report_folders(&args.out, std::slice::from_ref(&exp))?;
@@ -228,11 +246,11 @@ fn merge(args: MergeArgs) -> anyhow::Result<()> {
     report::write_report(dir, &exp, &results)
         .with_context(|| format!("writing {}", dir.display()))?;
     if !args.quiet {
-        eprintln!(
+        note(&format!(
             "{} shards merged; {}",
             shards.len(),
             report::labels::run_note(&exp, results.rows.len(), dir)
-        );
+        ));
     }
     Ok(())
 }
@@ -288,7 +306,9 @@ fn compare(args: CompareArgs) -> anyhow::Result<()> {
     set_threads(args.threads)?;
     let comparison =
         compare::Comparison::load(&args.specs, &args.variants, args.alpha, args.trials)?;
+    tell(&comparison.before, args.quiet);
     let dir = report::folder_in(&args.out, &comparison.name)?;
+    report::check_replaceable(&dir)?;
     prepare_out(&args.out)?;
     report::register_fonts();
     let bar = progress(comparison.total_trials(), args.quiet, &comparison.name);
@@ -353,6 +373,7 @@ fn check(args: CheckArgs) -> anyhow::Result<Verdict> {
         }
         eprintln!("note: {what}; passed over (--allow-unpinned)");
     }
+    check::check_tolerances(&targets, options)?;
     let checked = check::check_all(&targets, options);
     // a reader that stops early (`| head`) ends the printing, not the
     // verdict: the exit code still says whether anything moved

@@ -516,8 +516,25 @@ fn a_report_folder_holds_one_runs_files() {
     let out = scratch("staging");
     let spec = root().join("experiments/overwatch_rule_change.toml");
     let stale = out.join("overwatch_rule_change/stale_chart.svg");
-    std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+    let run = || {
+        krunch(&[
+            "run",
+            spec.to_str().unwrap(),
+            "--trials",
+            "1000",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    // an older run's report that drew a chart this run does not: krunch
+    // wrote it, so its manifest lists it (a file it does not list would
+    // be a user's, and stop the run instead: tests/crash_safety.rs)
+    assert!(run().status.success());
     std::fs::write(&stale, "from an older run").unwrap();
+    let manifest = out.join("overwatch_rule_change/.krunch-report");
+    let listed = std::fs::read_to_string(&manifest).unwrap() + "stale_chart.svg\n";
+    std::fs::write(&manifest, listed).unwrap();
     let o = krunch(&[
         "run",
         spec.to_str().unwrap(),

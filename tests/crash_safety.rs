@@ -97,7 +97,8 @@ fn leftovers(dir: &Path) -> Vec<String> {
         };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with(".krunch-")
+            // the manifest marks a finished report folder: not staging
+            if (name.starts_with(".krunch-") && name != ".krunch-report")
                 || name.starts_with(".tmp-")
                 || name.starts_with(".old-")
             {
@@ -380,4 +381,134 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(&p, to.join(e.file_name())).unwrap();
         }
     }
+}
+
+// --- issue 23, item 1: nothing a user wrote is replaced, moved or deleted ---
+
+/// A scratch folder with `cat.toml` (the spec above) written as `<name>.toml`.
+fn spec_named(dir: &Path, name: &str) -> String {
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, SPEC).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_users_folder_where_a_report_goes_is_refused_before_any_work() {
+    let dir = scratch("users-folder");
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("docs")).unwrap();
+    std::fs::write(out.join("docs").join("notes.md"), "mine").unwrap();
+    std::fs::create_dir_all(out.join("docs-compare")).unwrap();
+    std::fs::write(out.join("docs-compare").join("plan.txt"), "mine too").unwrap();
+    let before = snapshot(&out);
+    let spec = spec_named(&dir, "docs");
+    let o = out.display().to_string();
+    for args in [
+        vec!["run", &spec, "--quiet", "--out", &o],
+        vec![
+            "compare",
+            &spec,
+            "--variant",
+            "bs=4",
+            "--quiet",
+            "--out",
+            &o,
+        ],
+    ] {
+        let r = krunch(&args, None);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", err(&r));
+        let e = err(&r);
+        assert!(
+            e.contains("out/docs") && e.contains("not a report folder krunch wrote"),
+            "{args:?}: {e}"
+        );
+        // refused before any work: nothing written, nothing moved
+        assert_eq!(snapshot(&out), before, "{args:?}");
+        assert_eq!(leftovers(&dir), Vec::<String>::new(), "{args:?}");
+        assert!(!e.contains("panicked"), "{e}");
+    }
+}
+
+#[test]
+fn a_users_file_where_a_report_goes_is_never_moved_or_deleted() {
+    let dir = scratch("users-file");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("notes"), "my notes").unwrap();
+    let spec = spec_named(&dir, "notes");
+    let other = spec_named(&dir, "other");
+    let o = out.display().to_string();
+    let r = krunch(&["run", &spec, "--quiet", "--out", &o], None);
+    assert_eq!(r.status.code(), Some(2), "{}", err(&r));
+    assert!(
+        err(&r).contains("out/notes exists and is a file"),
+        "{}",
+        err(&r)
+    );
+    // the next run (which cleans) leaves it too
+    let r = krunch(&["run", &other, "--quiet", "--out", &o], None);
+    assert!(r.status.success(), "{}", err(&r));
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes")).unwrap(),
+        "my notes"
+    );
+    assert_eq!(leftovers(&dir), Vec::<String>::new());
+}
+
+#[test]
+fn a_file_put_into_a_report_folder_stops_the_next_run_replacing_it() {
+    let dir = scratch("added-file");
+    let out = dir.join("out");
+    let spec = spec_named(&dir, "cat");
+    let o = out.display().to_string();
+    let r = krunch(&["run", &spec, "--quiet", "--out", &o], None);
+    assert!(r.status.success(), "{}", err(&r));
+    assert!(out.join("cat").join(".krunch-report").exists());
+    // krunch replaces its own folder
+    let r = krunch(&["run", &spec, "--quiet", "--out", &o], None);
+    assert!(r.status.success(), "{}", err(&r));
+    std::fs::write(out.join("cat").join("my-notes.txt"), "mine").unwrap();
+    let r = krunch(&["run", &spec, "--quiet", "--out", &o], None);
+    assert_eq!(r.status.code(), Some(2), "{}", err(&r));
+    assert!(err(&r).contains("my-notes.txt"), "{}", err(&r));
+    assert_eq!(
+        std::fs::read_to_string(out.join("cat").join("my-notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn a_live_writer_in_another_pid_namespace_keeps_its_staging_folder() {
+    let dir = scratch("namespace");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // another writer's claim: its lock file, held by this (live) process,
+    // under a token no PID check could read, and its half-written stage
+    let token = "00c0ffee00c0ffee";
+    let lock = out.join(format!(".krunch-lock-{token}"));
+    let stage = out.join(format!(".krunch-stage-{token}-big"));
+    let held = std::fs::File::create(&lock).unwrap();
+    held.lock().unwrap();
+    std::fs::create_dir_all(&stage).unwrap();
+    std::fs::write(stage.join("data.csv"), "half").unwrap();
+    // a stage staged by an older krunch (no lock file) under the PID of a
+    // process that is gone here, written just now: left alone too
+    let legacy = out.join(".krunch-stage-999999999-old");
+    std::fs::create_dir_all(&legacy).unwrap();
+    let spec = spec_named(&dir, "cat");
+    let o = out.display().to_string();
+    let r = krunch(&["run", &spec, "--quiet", "--out", &o], None);
+    assert!(r.status.success(), "{}", err(&r));
+    assert!(
+        stage.join("data.csv").exists(),
+        "a live writer's stage was removed"
+    );
+    assert!(lock.exists());
+    assert!(legacy.exists(), "a fresh stage without a lock was removed");
+    // the writer goes: its stage and lock are cleaned by the next run
+    drop(held);
+    let r = krunch(&["run", &spec, "--quiet", "--out", &o], None);
+    assert!(r.status.success(), "{}", err(&r));
+    assert!(!stage.exists(), "a dead writer's stage was kept");
+    assert!(!lock.exists(), "a dead writer's lock file was kept");
 }

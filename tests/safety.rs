@@ -135,10 +135,23 @@ fn the_next_run_cleans_what_killed_runs_left() {
     let dir = scratch("stale");
     let out = dir.join("reports");
     let pid = dead_pid();
+    // left by a krunch without lock files (issue 23): stale only once an
+    // hour old, whatever its PID says (a PID from another container's
+    // namespace looks dead here), so these are made two hours old
+    let age = |path: &Path| {
+        let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        std::fs::File::open(path)
+            .unwrap()
+            .set_modified(two_hours_ago)
+            .unwrap();
+    };
     let mk = |name: &str, file: &str| {
         let d = out.join(name);
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("data.csv"), file).unwrap();
+        if name.starts_with('.') && !name.ends_with("-busy") {
+            age(&d);
+        }
     };
     mk(&format!(".krunch-stage-{pid}-fine"), "half");
     mk(&format!(".tmp-{pid}-fine"), "half");
@@ -147,6 +160,13 @@ fn the_next_run_cleans_what_killed_runs_left() {
     mk("gone2", "new report");
     mk(&format!(".krunch-old-{pid}-gone2"), "older report");
     std::fs::write(out.join(format!(".krunch-tmp-{pid}-x.csv")), "x").unwrap();
+    age(&out.join(format!(".krunch-tmp-{pid}-x.csv")));
+    // left by a killed krunch with lock files: its lock file is there but
+    // no longer locked, so it is stale at once, however new
+    std::fs::write(out.join(".krunch-lock-00000000deadbeef"), "").unwrap();
+    let d = out.join(".krunch-stage-00000000deadbeef-killed");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("data.csv"), "half").unwrap();
     // someone else's hidden files are not ours to touch
     std::fs::write(out.join(".tmp-notapid-keep"), "keep").unwrap();
     mk(

@@ -1,8 +1,10 @@
 //! `krunch check`: pinned expectations, re-run and tested.
 //!
 //! Exact values must match within 1e-9, or within the expectation's
-//! `tolerance` when it states one. Monte Carlo values are tested with
-//! a two-sided z test of "unchanged" whose level is `family_alpha / m` for
+//! `tolerance` when it states one. Monte Carlo values are tested for
+//! "unchanged" (an exact binomial test for a probability, a z test with a
+//! variance bound that holds at zero sample variance for a mean: see
+//! [`super::significance`]) at a level of `family_alpha / m` for
 //! the `m` Monte Carlo checks of a run (Bonferroni), so the chance that any
 //! check of an unchanged rule fails is at most `family_alpha`. A check with
 //! a tolerance gets enough trials to catch a change of that size with 90%
@@ -10,6 +12,7 @@
 //! which the test includes.
 
 use super::run::simulate;
+use super::significance;
 use super::spec::{Expected, Experiment};
 use crate::dice::stats;
 use crate::limits::LimitError;
@@ -95,7 +98,7 @@ pub fn check(
         let exact = if options.monte_carlo_only {
             None
         } else {
-            model.exact()
+            super::exact_values(model)
         };
         (tally, exact)
     };
@@ -107,6 +110,7 @@ pub fn check(
     }
     let mut notes: Vec<Option<String>> = vec![None; expectations.len()];
     let mut raise: BTreeMap<(usize, usize), u64> = BTreeMap::new();
+    let mut unresolvable = vec![false; expectations.len()];
     for (i, e) in expectations.iter().enumerate() {
         let (tally, exact) = &results[&(e.cell, e.profile)];
         let (Some(tol), None) = (e.tolerance, exact) else {
@@ -131,6 +135,14 @@ pub fn check(
         let mean = tally.sum(mi) as f64 / n;
         let var = (tally.sum_sq(mi) as f64 / n - mean * mean).max(1.0 / n);
         let needed = (var / se_new_sq).ceil() as u64;
+        if needed > MAX_TRIALS {
+            // not raised: it would run for days and still not resolve it
+            notes[i] = Some(format!(
+                "tolerance {tol} needs about {needed:.1e} trials to resolve, more than the {MAX_TRIALS:.0e} a check runs: widen it"
+            ));
+            unresolvable[i] = true;
+            continue;
+        }
         if needed > tally.trials() {
             let capped = needed.min(MAX_TRIALS);
             let slot = raise.entry((e.cell, e.profile)).or_insert(0);
@@ -148,7 +160,8 @@ pub fn check(
     expectations
         .iter()
         .zip(notes)
-        .map(|(e, note)| {
+        .zip(unresolvable)
+        .map(|((e, note), unresolvable)| {
             let model = &exp.models[e.cell][e.profile];
             let (tally, exact) = &results[&(e.cell, e.profile)];
             let mi = model
@@ -226,23 +239,29 @@ pub fn check(
                     ..base
                 };
             }
-            let se_total = (se * se + e.std_error * e.std_error).sqrt();
-            // a zero-variance estimate equal to the expectation holds
-            let p = if se_total == 0.0 {
-                if (got - e.value).abs() <= EXACT_TOLERANCE {
-                    1.0
-                } else {
-                    0.0
+            // an exact binomial test for a probability, a variance bound
+            // that holds with no variance seen for a mean: neither cries
+            // wolf at an estimate of 0 or 1 or a rare event not seen
+            let p = match model.metrics()[mi].kind {
+                MetricKind::Probability => significance::probability_p(
+                    tally.sum(mi),
+                    n,
+                    e.value,
+                    e.std_error,
+                    level,
+                ),
+                MetricKind::Mean => {
+                    let nf = n.max(1) as f64;
+                    let var = (tally.sum_sq(mi) as f64 / nf - got * got).max(0.0);
+                    significance::mean_p(got, var, n, e.value, e.std_error)
                 }
-            } else {
-                stats::mean_p_value(got, se_total, e.value)
             };
             Outcome {
                 got,
                 interval,
                 p_value: Some(p),
                 level: Some(level),
-                passed: p >= level,
+                passed: p >= level && !unresolvable,
                 ..base
             }
         })
@@ -501,6 +520,64 @@ impl Target {
             || e.std_error > 0.0
             || self.exp.models[e.cell][e.profile].exact().is_none()
     }
+}
+
+/// Refuses, before anything runs, a Monte Carlo check of a probability
+/// whose `tolerance` no check within [`MAX_TRIALS`] trials can resolve
+/// with [`POWER`] (the trials needed follow from the pinned value's own
+/// variance v(1-v)): raising the trials that far would run for days. A
+/// mean's variance is known only once it has run; such a check is not
+/// raised past [`MAX_TRIALS`] and fails with a note instead.
+pub fn check_tolerances(targets: &[Target], options: CheckOptions) -> Result<(), super::SpecError> {
+    let mc_checks: usize = targets
+        .iter()
+        .map(|t| {
+            t.expected
+                .iter()
+                .filter(|e| t.is_monte_carlo(e, options))
+                .count()
+        })
+        .sum();
+    let level = options.family_alpha / mc_checks.max(1) as f64;
+    let z = stats::z_for(1.0 - level) + stats::z_for(2.0 * POWER - 1.0);
+    for t in targets {
+        for e in &t.expected {
+            let Some(tol) = e.tolerance else { continue };
+            if !t.is_monte_carlo(e, options) {
+                continue;
+            }
+            let kind = t.exp.models[e.cell][e.profile]
+                .metrics()
+                .iter()
+                .find(|m| m.name == e.metric)
+                .map(|m| m.kind);
+            if kind != Some(MetricKind::Probability) {
+                continue;
+            }
+            let se = tol / z;
+            let se_new_sq = se * se - e.std_error * e.std_error;
+            let v = e.value.clamp(0.0, 1.0);
+            let var = (v * (1.0 - v)).max(1.0 / t.exp.trials as f64);
+            let needed = var / se_new_sq;
+            if se_new_sq > 0.0 && needed > MAX_TRIALS as f64 {
+                let (file, line) = e
+                    .source
+                    .rsplit_once(':')
+                    .map_or((e.source.as_str(), 0), |(f, l)| (f, l.parse().unwrap_or(0)));
+                return Err(super::SpecError {
+                    file: PathBuf::from(file),
+                    line,
+                    field: "expect.tolerance".into(),
+                    message: format!(
+                        "{tol} is finer than a Monte Carlo check can resolve: about {needed:.1e} trials would be needed for {} at {v}, more than the {MAX_TRIALS:.0e} a check runs; widen it to at least {:.1e}",
+                        e.metric,
+                        z * (var / MAX_TRIALS as f64).sqrt()
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Everything `krunch check` found.

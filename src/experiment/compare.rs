@@ -122,6 +122,39 @@ pub enum CompareError {
         /// Its axes and their values.
         after_axes: Vec<(String, Vec<String>)>,
     },
+    /// The two sides are different rule sets or scenarios: nothing in one
+    /// is a change of the other.
+    #[error(
+        "{}: {what}: '{before_value}', but {}: {what}: '{after_value}': compare measures a change to one scenario, so both specs must be the same system and scenario",
+        .before.display(), .after.display()
+    )]
+    DifferentScenarios {
+        /// `system` or `scenario`.
+        what: &'static str,
+        /// The "before" spec.
+        before: PathBuf,
+        /// Its value.
+        before_value: String,
+        /// The "after" spec.
+        after: PathBuf,
+        /// Its value.
+        after_value: String,
+    },
+    /// The two sides report different metrics.
+    #[error(
+        "{}: metrics: {}, but {}: metrics: {}: compare needs the same metrics on both sides",
+        .before.display(), names_text(.before_metrics), .after.display(), names_text(.after_metrics)
+    )]
+    DifferentMetrics {
+        /// The "before" spec.
+        before: PathBuf,
+        /// Its metrics.
+        before_metrics: Vec<String>,
+        /// The "after" spec.
+        after: PathBuf,
+        /// Its metrics.
+        after_metrics: Vec<String>,
+    },
     /// The two sides have different profiles.
     #[error(
         "the specs have different profiles ({} vs {}): compare matches them by name",
@@ -157,6 +190,33 @@ fn names_text(names: &[String]) -> String {
 
 /// Checks that the two experiments can be compared cell by cell.
 pub fn comparable(before: &Experiment, after: &Experiment) -> Result<(), CompareError> {
+    for (what, b, a) in [
+        ("system", &before.system, &after.system),
+        ("scenario", &before.scenario, &after.scenario),
+    ] {
+        if b != a {
+            return Err(CompareError::DifferentScenarios {
+                what,
+                before: before.file.clone(),
+                before_value: b.clone(),
+                after: after.file.clone(),
+                after_value: a.clone(),
+            });
+        }
+    }
+    let metrics = |e: &Experiment| {
+        let mut m = e.metrics.clone();
+        m.sort();
+        m
+    };
+    if metrics(before) != metrics(after) {
+        return Err(CompareError::DifferentMetrics {
+            before: before.file.clone(),
+            before_metrics: before.metrics.clone(),
+            after: after.file.clone(),
+            after_metrics: after.metrics.clone(),
+        });
+    }
     let axes = |e: &Experiment| -> Vec<(String, Vec<String>)> {
         e.axes
             .iter()
@@ -443,7 +503,10 @@ pub fn compare(
             let (ea, eb) = if monte_carlo_only {
                 (None, None)
             } else {
-                (a.exact(), b.exact())
+                (
+                    super::exact_values(a.as_ref()),
+                    super::exact_values(b.as_ref()),
+                )
             };
             for (k, (metric, kind, ia, ib)) in shared.iter().enumerate() {
                 let n = tally.trials as f64;

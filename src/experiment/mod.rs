@@ -4,13 +4,16 @@
 
 pub mod check;
 pub mod compare;
+mod exact;
 mod run;
 pub mod shard;
+pub mod significance;
 mod spec;
 pub mod template;
 
+pub use exact::exact_values;
 pub use run::{
-    CHUNK, Results, Row, Shard, exact_values, results_from, run, simulate, simulate_share,
+    CHUNK, Results, Row, Shard, exact_table, results_from, run, simulate, simulate_share,
     tally_share, variants_text,
 };
 pub use spec::{

@@ -161,10 +161,14 @@ pub fn tally_share(
 
 /// The exact values of every model (`None` where it has none), evaluated
 /// side by side on rayon's pool: `exact[cell][profile]`.
-pub fn exact_values(exp: &Experiment) -> Vec<Vec<Option<Vec<f64>>>> {
+pub fn exact_table(exp: &Experiment) -> Vec<Vec<Option<Vec<f64>>>> {
     exp.models
         .par_iter()
-        .map(|row| row.par_iter().map(|m| m.exact()).collect())
+        .map(|row| {
+            row.par_iter()
+                .map(|m| super::exact_values(m.as_ref()))
+                .collect()
+        })
         .collect()
 }
 
@@ -173,7 +177,7 @@ pub fn exact_values(exp: &Experiment) -> Vec<Vec<Option<Vec<f64>>>> {
 pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
     let (tallies, exact) = rayon::join(
         || tally_share(exp, Shard::WHOLE, on_progress),
-        || exact_values(exp),
+        || exact_table(exp),
     );
     rows_from(exp, &tallies, &exact)
 }
@@ -181,7 +185,7 @@ pub fn run(exp: &Experiment, on_progress: &(dyn Fn(u64) + Sync)) -> Results {
 /// The results of the whole run from its tallies (`tallies[cell][profile]`,
 /// every chunk counted once), with the exact values beside them.
 pub fn results_from(exp: &Experiment, tallies: &[Vec<Tally>]) -> Results {
-    rows_from(exp, tallies, &exact_values(exp))
+    rows_from(exp, tallies, &exact_table(exp))
 }
 
 fn rows_from(

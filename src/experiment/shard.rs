@@ -3,7 +3,11 @@
 //! `krunch merge` adds the shares back up. Integer sums add exactly in any
 //! order, so the merged report is byte for byte the unsharded run's.
 //! A shard file says what it is a share of (spec hash, seed, trials,
-//! krunch version), so shards of different runs are refused by name.
+//! krunch version), so shards of different runs are refused by name, and
+//! carries a SHA-256 of its contents, so an edited or damaged shard is
+//! refused too; every tally is checked for what a run can give (a
+//! probability's sum at most its trials, sums of squares consistent with
+//! the sums, totals inside 64 bits) before it is added.
 
 use super::run::{Shard, tally_share};
 use super::spec::Experiment;
@@ -11,8 +15,8 @@ use crate::dice::Tally;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Format version of shard files.
-const FORMAT: u32 = 1;
+/// Format version of shard files (2: with `sha256`).
+const FORMAT: u32 = 2;
 
 /// A shard file's contents.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -36,6 +40,38 @@ pub struct ShardFile {
     pub of: u64,
     /// `tallies[cell][profile]`.
     pub tallies: Vec<Vec<TallyText>>,
+    /// SHA-256 (hex) of the file's JSON with this field empty: an edited
+    /// or damaged shard no longer matches.
+    pub sha256: String,
+}
+
+impl ShardFile {
+    /// The SHA-256 of the contents: the JSON of the file with `sha256`
+    /// empty.
+    pub fn checksum(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut blank = self.clone();
+        blank.sha256.clear();
+        let text = serde_json::to_string(&blank).unwrap_or_default();
+        Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+}
+
+/// The largest shard file `exp` can have: every tally at its longest (a
+/// trial count of 20 digits, each sum 20, each sum of squares 39 and their
+/// punctuation), plus room for the header. Anything bigger is not a shard
+/// of this spec, and is not read whole.
+pub fn max_shard_bytes(exp: &Experiment) -> u64 {
+    let tallies: u64 = exp
+        .models
+        .iter()
+        .flatten()
+        .map(|m| 64 + 72 * m.metrics().len() as u64)
+        .sum();
+    4096 + tallies + 4 * exp.models.len() as u64
 }
 
 /// One tally, its sums of squares as decimal text (they pass 2^64, and
@@ -141,7 +177,7 @@ pub fn run_shard(exp: &Experiment, shard: Shard, on_progress: &(dyn Fn(u64) + Sy
                 .collect()
         })
         .collect();
-    ShardFile {
+    let mut file = ShardFile {
         krunch_shard_format: FORMAT,
         spec: exp.name.clone(),
         spec_sha256: exp.spec_hash.clone(),
@@ -151,16 +187,27 @@ pub fn run_shard(exp: &Experiment, shard: Shard, on_progress: &(dyn Fn(u64) + Sy
         shard: shard.index,
         of: shard.count,
         tallies,
-    }
+        sha256: String::new(),
+    };
+    file.sha256 = file.checksum();
+    file
 }
 
-/// Reads a shard file.
-pub fn read_shard(file: &Path) -> Result<ShardFile, ShardError> {
+/// Reads a shard file of `exp`: at most [`max_shard_bytes`], and its
+/// checksum must match its contents.
+pub fn read_shard(file: &Path, exp: &Experiment) -> Result<ShardFile, ShardError> {
     let unreadable = |message: String| ShardError::Unreadable {
         file: file.to_path_buf(),
         message,
     };
-    let text = crate::limits::read_text(file, 1 << 30).map_err(|e| unreadable(e.to_string()))?;
+    let max = max_shard_bytes(exp);
+    let text = crate::limits::read_text(file, max).map_err(|e| match e {
+        crate::limits::ReadError::TooLarge { .. } => unreadable(format!(
+            "larger than the {max} bytes a shard of {} can take: not a shard of this spec",
+            exp.file.display()
+        )),
+        e => unreadable(e.to_string()),
+    })?;
     let shard: ShardFile = serde_json::from_str(&text).map_err(|e| {
         unreadable(format!(
             "not a krunch shard file (line {}, column {}: {e})",
@@ -178,6 +225,13 @@ pub fn read_shard(file: &Path) -> Result<ShardFile, ShardError> {
         return Err(unreadable(format!(
             "says it is shard {}/{}",
             shard.shard, shard.of
+        )));
+    }
+    let sum = shard.checksum();
+    if shard.sha256 != sum {
+        return Err(unreadable(format!(
+            "sha256: the contents were changed after krunch wrote them (the file says {}, its contents give {sum}); rerun that shard",
+            shard.sha256
         )));
     }
     Ok(shard)
@@ -279,10 +333,16 @@ pub fn merge(
         });
     }
     exp.trials = first.trials;
-    let mut total: Vec<Vec<Tally>> = exp
+    // checked sums: (trials, sums, sums of squares) per cell and profile
+    type Sums = (u64, Vec<u64>, Vec<u128>);
+    let mut total: Vec<Vec<Sums>> = exp
         .models
         .iter()
-        .map(|row| row.iter().map(|m| Tally::new(m.metrics().len())).collect())
+        .map(|row| {
+            row.iter()
+                .map(|m| (0, vec![0; m.metrics().len()], vec![0; m.metrics().len()]))
+                .collect()
+        })
         .collect();
     for (file, s) in files.iter().zip(shards) {
         let bad = |message: String| ShardError::Unreadable {
@@ -312,14 +372,14 @@ pub fn merge(
                 .chunks(first.trials)
                 .map(|c| super::CHUNK.min(first.trials - c * super::CHUNK))
                 .sum();
-            for (t, sum) in row.iter().zip(sum_row.iter_mut()) {
+            for (pi, (t, sum)) in row.iter().zip(sum_row.iter_mut()).enumerate() {
                 if t.trials != expected {
                     return Err(bad(format!(
                         "cell {ci}: {} trials, shard {share} of {} trials runs {expected}",
                         t.trials, first.trials
                     )));
                 }
-                let n = sum.metrics();
+                let n = sum.1.len();
                 if t.sums.len() != n || t.sums_sq.len() != n {
                     return Err(bad(format!(
                         "cell {ci}: {} metrics, the model has {n}",
@@ -332,9 +392,83 @@ pub fn merge(
                     .map(|q| q.parse::<u128>())
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| bad(format!("cell {ci}: a sum of squares: {e}")))?;
-                *sum += &Tally::from_sums(t.trials, t.sums.clone(), squares);
+                let defs = exp.models[ci][pi].metrics();
+                for (m, def) in defs.iter().enumerate() {
+                    let (x, q) = (t.sums[m], squares[m]);
+                    let at = || format!("cell {ci}, profile {}, metric {}", pi + 1, def.name);
+                    tally_possible(
+                        t.trials,
+                        x,
+                        q,
+                        def.kind == crate::systems::MetricKind::Probability,
+                    )
+                    .map_err(|why| bad(format!("{}: {why}", at())))?;
+                    let overflow = || bad(format!("{}: the sums of all shards pass 64 bits", at()));
+                    sum.1[m] = sum.1[m].checked_add(x).ok_or_else(overflow)?;
+                    sum.2[m] = sum.2[m].checked_add(q).ok_or_else(overflow)?;
+                }
+                sum.0 = sum
+                    .0
+                    .checked_add(t.trials)
+                    .ok_or_else(|| bad(format!("cell {ci}: trials pass 64 bits")))?;
             }
         }
     }
+    let total = total
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|(n, sums, sq)| Tally::from_sums(n, sums, sq))
+                .collect()
+        })
+        .collect();
     Ok(total)
+}
+
+/// Whether `trials` trials of one metric, each a non-negative integer (0
+/// or 1 for a probability), can sum to `sum` with squares summing to
+/// `sum_sq`: for a probability sum <= trials and sum_sq = sum; for any
+/// metric sum <= sum_sq <= sum^2 (each value at most its square, the
+/// squares at most the square of the sum) and sum^2 <= trials x sum_sq
+/// (Cauchy-Schwarz), so a zero-width interval cannot be forged. Says why
+/// not.
+pub fn tally_possible(
+    trials: u64,
+    sum: u64,
+    sum_sq: u128,
+    probability: bool,
+) -> Result<(), String> {
+    let (x, q, n) = (u128::from(sum), sum_sq, u128::from(trials));
+    if probability {
+        if sum > trials {
+            return Err(format!(
+                "sum {sum} is more than its {trials} trials: a probability's sum counts trials"
+            ));
+        }
+        if q != x {
+            return Err(format!(
+                "sum of squares {q} is not its sum {sum}, as every 0/1 value gives"
+            ));
+        }
+        return Ok(());
+    }
+    if q < x {
+        return Err(format!(
+            "sum of squares {q} is below the sum {sum}: no non-negative whole values give that"
+        ));
+    }
+    if q > x * x {
+        return Err(format!(
+            "sum of squares {q} is above the square of the sum {sum}"
+        ));
+    }
+    // x^2 fits in u128 (x < 2^64); trials x sum_sq may not: then it holds
+    if let Some(nq) = n.checked_mul(q) {
+        if x * x > nq {
+            return Err(format!(
+                "sum {sum} and sum of squares {q} over {trials} trials would give a negative variance"
+            ));
+        }
+    }
+    Ok(())
 }

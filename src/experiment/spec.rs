@@ -180,6 +180,10 @@ pub struct Experiment {
     pub expectations: Vec<Expected>,
     /// `models[cell][profile]`, cells in row-major order of `axes`.
     pub models: Vec<Vec<Box<dyn Model>>>,
+    /// What the spec should be told but is not wrong: preset stats the
+    /// scenario does not read (left out), one line each, naming the file,
+    /// line and field.
+    pub notes: Vec<String>,
 }
 
 /// Why an `[[expect]]` entry (or a baseline's) names nothing in the spec.
@@ -635,6 +639,22 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 ));
             }
         };
+        // a value twice would give two identical rows for every profile
+        if let Some((i, v)) = values
+            .iter()
+            .enumerate()
+            .find(|(i, v)| values[..*i].contains(v))
+        {
+            return Err(err(
+                at(&sp.span()),
+                &format!("sweep.{k}"),
+                format!(
+                    "{v} is listed twice (values {} and {}): each value once",
+                    values.iter().position(|w| w == v).unwrap_or(0) + 1,
+                    i + 1
+                ),
+            ));
+        }
         axis_lines.insert(k.clone(), at(&sp.span()));
         axes.push(Axis {
             name: k.clone(),
@@ -724,14 +744,34 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 format!("profile name '{name}' is used twice"),
             ));
         }
+        // a sweep over the same field would replace the profile's own
+        // value in every cell, silently
+        if let Some((k, v, line)) = params.iter().find(|(k, _, _)| raw.sweep.contains_key(k)) {
+            return Err(err(
+                *line,
+                &format!("profile[{i}].{k}"),
+                format!(
+                    "profile '{name}' sets {k} = {v}, but [sweep] sweeps {k} (line {}), which would replace it in every cell: remove one of the two",
+                    axis_lines.get(k).copied().unwrap_or(0)
+                ),
+            ));
+        }
         profiles.push(name);
         profile_lines.push(params.iter().map(|(_, _, l)| *l).min().unwrap_or(0));
         profile_params.push(params);
     }
 
     let mut param_overrides = Vec::new();
-    for (name, value) in overrides {
+    for (i, (name, value)) in overrides.iter().enumerate() {
         let field = format!("--variant {name}");
+        // the last would win, silently
+        if let Some((_, first)) = overrides[..i].iter().find(|(n, _)| n == name) {
+            return Err(err(
+                0,
+                &field,
+                format!("given twice ({name}={first}, then {name}={value}): give each once"),
+            ));
+        }
         if let Some(def) = info.variants.iter().find(|v| v.name == name) {
             if !def.values.contains(&value.as_str()) {
                 return Err(err(
@@ -775,6 +815,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         overrides: param_overrides.clone(),
         expectations: Vec::new(),
         models: Vec::with_capacity(cells),
+        notes: Vec::new(),
     };
     if experiment.title.is_empty() {
         experiment.title = experiment.name.clone();
@@ -849,6 +890,29 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 },
             )?;
             experiment.variants_read.extend(variants.names_read());
+            if cell == 0 {
+                for (field, preset, unread) in
+                    systems::registry::unread_preset_stats(&system, &scenario, &params)
+                {
+                    let (line, at) = lines
+                        .get(&field)
+                        .cloned()
+                        .unwrap_or((profile_lines[pi], field.clone()));
+                    let note = format!(
+                        "{}:{line}: {at}: scenario '{scenario}' does not read {} of {field} '{preset}', so {} left out",
+                        path.display(),
+                        unread.join(", "),
+                        if unread.len() == 1 {
+                            "it is"
+                        } else {
+                            "they are"
+                        }
+                    );
+                    if !experiment.notes.contains(&note) {
+                        experiment.notes.push(note);
+                    }
+                }
+            }
             row.push(model);
         }
         experiment.models.push(row);
@@ -873,6 +937,22 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             ));
         }
         Some(list) => {
+            let names = list.get_ref();
+            if let Some((i, m)) = names
+                .iter()
+                .enumerate()
+                .find(|(i, m)| names[..*i].contains(m))
+            {
+                return Err(err(
+                    at(&list.span()),
+                    "metrics",
+                    format!(
+                        "'{m}' is listed twice (entries {} and {}): each metric once",
+                        names.iter().position(|n| n == m).unwrap_or(0) + 1,
+                        i + 1
+                    ),
+                ));
+            }
             for m in list.get_ref() {
                 if !available.contains(m) {
                     return Err(err(

@@ -144,10 +144,15 @@ fn cells(exp: &Experiment, c: &Change) -> Vec<String> {
 
 /// A Markdown table of every change.
 pub fn markdown(exp: &Experiment, changes: &[Change], sides: &Sides) -> String {
-    let h = header(exp, sides);
+    let md = |row: Vec<String>| -> Vec<String> {
+        row.iter()
+            .map(|t| super::escape::markdown(t).into_owned())
+            .collect()
+    };
+    let h = md(header(exp, sides));
     let mut out = format!("| {} |\n|{}\n", h.join(" | "), "---|".repeat(h.len()));
     for c in changes {
-        let _ = writeln!(out, "| {} |", cells(exp, c).join(" | "));
+        let _ = writeln!(out, "| {} |", md(cells(exp, c)).join(" | "));
     }
     out
 }
@@ -155,13 +160,14 @@ pub fn markdown(exp: &Experiment, changes: &[Change], sides: &Sides) -> String {
 /// A MediaWiki table (`{| class="wikitable sortable"`) an editor can paste.
 pub fn mediawiki(exp: &Experiment, changes: &[Change], sides: &Sides) -> String {
     let mut out = String::from("{| class=\"wikitable sortable\"\n");
-    let _ = writeln!(out, "|+ {}: {}", exp.title, sides.change);
+    use super::escape::wiki;
+    let _ = writeln!(out, "|+ {}: {}", wiki(&exp.title), wiki(&sides.change));
     for h in header(exp, sides) {
-        let _ = writeln!(out, "! {h}");
+        let _ = writeln!(out, "! {}", wiki(&h));
     }
     for c in changes {
         out.push_str("|-\n");
-        let row = cells(exp, c);
+        let row: Vec<String> = cells(exp, c).iter().map(|t| wiki(t).into_owned()).collect();
         let _ = writeln!(out, "| {}", row.join(" || "));
     }
     out.push_str("|}\n");
@@ -221,9 +227,11 @@ pub fn write_compare(
         write_atomic(&dir.join("compare.csv"), &csv(before, changes)?)?;
         let md = format!(
             "# {}: {}\n\n{}\nSeed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level.\n\n![chart](compare.svg)\n\n{}",
-            before.title,
-            sides.change,
-            text,
+            super::escape::markdown(&before.title),
+            super::escape::markdown(&sides.change),
+            text.lines()
+                .map(|l| format!("{}\n", super::escape::markdown(l)))
+                .collect::<String>(),
             before.seed,
             markdown(before, changes, sides)
         );

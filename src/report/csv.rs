@@ -62,6 +62,7 @@ impl CsvText {
     fn field(&mut self, field: Field<'_>) {
         match field {
             Field::Text(s) => {
+                let s = &*super::escape::csv_text(s);
                 if s.is_empty() || s.contains([',', '"', '\n', '\r']) {
                     self.buf.push(b'"');
                     self.buf

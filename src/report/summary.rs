@@ -38,31 +38,34 @@ pub struct McCheck<'a> {
     pub flagged: Vec<Disagreement<'a>>,
 }
 
-/// The standard error of `row`'s estimate: from the exact value for a
-/// probability (`sqrt(p(1-p)/n)`), from the interval's half-width for a mean.
-fn std_error(exp: &Experiment, row: &Row, exact: f64) -> f64 {
-    if super::labels::is_probability(exp, &row.metric) {
-        (exact * (1.0 - exact) / row.trials.max(1) as f64)
-            .max(0.0)
-            .sqrt()
+/// The two-sided p-value of `row`'s estimate against its exact value (see
+/// [`significance`](crate::experiment::significance)): an exact binomial
+/// test for a probability; for a mean a z test whose variance is at least
+/// the least a whole-valued variable with the exact mean can have, so an
+/// estimate of exactly 0 or 1, or a rare event not seen, is not taken for
+/// a disagreement.
+pub fn p_value(exp: &Experiment, row: &Row) -> Option<f64> {
+    use crate::experiment::significance;
+    let exact = row.exact?;
+    let n = row.trials.max(1);
+    Some(if super::labels::is_probability(exp, &row.metric) {
+        let k = (row.value * n as f64).round().max(0.0) as u64;
+        significance::binomial_exact_p(k, n, exact)
     } else {
-        (row.ci_high - row.ci_low) / 2.0 / stats::z_for(exp.confidence)
-    }
+        // the sample variance, back from the interval's half-width
+        let se = (row.ci_high - row.ci_low) / 2.0 / stats::z_for(exp.confidence);
+        let var = se * se * n as f64;
+        significance::mean_p(row.value, var, n, exact, 0.0)
+    })
 }
 
-/// The z-score of `row`'s estimate against its exact value, if it has one.
+/// The z-score of `row`'s estimate against its exact value, if it has
+/// one: the signed normal z its [`p_value`] stands for (finite, so a
+/// certain event seen every time is z = 0, not -inf).
 pub fn z_score(exp: &Experiment, row: &Row) -> Option<f64> {
-    let exact = row.exact?;
-    let se = std_error(exp, row, exact);
-    let d = row.value - exact;
-    Some(if se > 0.0 {
-        d / se
-    } else if d.abs() < 1e-12 {
-        0.0
-    } else {
-        // a certain or impossible event the simulation contradicted
-        f64::INFINITY.copysign(d)
-    })
+    let p = p_value(exp, row)?;
+    let d = row.value - row.exact?;
+    Some(crate::experiment::significance::z_of(p, d))
 }
 
 /// Checks every estimate against its exact value.
@@ -171,7 +174,7 @@ pub fn flagged_cells(exp: &Experiment, check: &McCheck) -> Vec<[String; 5]> {
 /// The check in words (Markdown).
 fn check_text(exp: &Experiment, check: &McCheck) -> String {
     let mut out = String::new();
-    let paragraph = check_paragraph(exp, check);
+    let paragraph = super::escape::markdown(&check_paragraph(exp, check)).into_owned();
     if check.flagged.is_empty() {
         let _ = writeln!(out, "{paragraph}\n");
     } else {
@@ -181,6 +184,10 @@ fn check_text(exp: &Experiment, check: &McCheck) -> String {
             "| metric | where | exact | Monte Carlo | z |\n|---|---|---:|---:|---:|"
         );
         for cells in flagged_cells(exp, check) {
+            let cells: Vec<String> = cells
+                .iter()
+                .map(|c| super::escape::markdown(c).into_owned())
+                .collect();
             let _ = writeln!(out, "| {} |", cells.join(" | "));
         }
         out.push('\n');
@@ -224,11 +231,11 @@ fn metric_table(
         rule.push_str("---|");
     }
     for a in &exp.axes {
-        let _ = write!(header, " {} |", a.name);
+        let _ = write!(header, " {} |", super::escape::markdown(&a.name));
         rule.push_str("---:|");
     }
     for p in &exp.profiles {
-        let _ = write!(header, " {} |", p.replace('|', "\\|"));
+        let _ = write!(header, " {} |", super::escape::markdown(p));
         rule.push_str("---:|");
     }
     let _ = writeln!(out, "{header}\n{rule}");
@@ -238,7 +245,7 @@ fn metric_table(
             line.push_str(" all |");
         }
         for v in exp.cell_values(cell) {
-            let _ = write!(line, " {v} |");
+            let _ = write!(line, " {} |", super::escape::markdown(&v.to_string()));
         }
         for p in &exp.profiles {
             let text = match rows.get(&(p.as_str(), cell, metric)) {
@@ -261,7 +268,7 @@ pub fn write_summary(
 ) -> anyhow::Result<()> {
     let prov = Provenance::of(exp);
     let mut md = String::new();
-    writeln!(md, "# {}\n", exp.title)?;
+    writeln!(md, "# {}\n", super::escape::markdown(&exp.title))?;
     writeln!(
         md,
         "Rule set `{}`, scenario `{}`; {} trials per cell and profile; seed {}; variants `{}`; \
@@ -286,10 +293,14 @@ pub fn write_summary(
         if variants != spec_variants {
             writeln!(
                 md,
-                "Profile **{profile}** runs with variants `{}`.\n",
+                "Profile **{}** runs with variants `{}`.\n",
+                super::escape::markdown(profile),
                 crate::experiment::variants_text(&variants)
             )?;
         }
+    }
+    for note in &exp.notes {
+        writeln!(md, "Note: {}.\n", super::escape::markdown(note))?;
     }
     let check = mc_check(exp, results);
     md.push_str(&check_text(exp, &check));

@@ -466,6 +466,55 @@ pub fn resolve(rules: &RuleSet, decls: &[ParamDecl], given: &Params) -> Result<P
     Ok(out)
 }
 
+/// The stats of each preset in `given` that scenario `scenario` of
+/// `system` does not read (it declares no such parameter), so they are
+/// left out: `(preset parameter, preset, ["sf_dice = 2", ...])`. A spec
+/// is told, so a weapon's Sustained Fire dice are not dropped in silence.
+pub fn unread_preset_stats(
+    system: &str,
+    scenario: &str,
+    given: &Params,
+) -> Vec<(String, String, Vec<String>)> {
+    let Ok(rules) = rule_set(system) else {
+        return Vec::new();
+    };
+    let Ok(sc) = rules.scenario(scenario) else {
+        return Vec::new();
+    };
+    let decls = (sc.params)();
+    let mut out = Vec::new();
+    for decl in &decls {
+        let ParamKind::Preset { catalogue, prefix } = &decl.kind else {
+            continue;
+        };
+        let Some(ParamValue::Str(chosen)) = given.given(&decl.name) else {
+            continue;
+        };
+        let Some(preset) = rules.presets_of(catalogue).find(|p| p.name == chosen) else {
+            continue;
+        };
+        let unread: Vec<String> = preset
+            .sets
+            .iter()
+            .filter(|(stat, _)| {
+                let name = format!("{prefix}{stat}");
+                !decls.iter().any(|d| d.name == name)
+            })
+            .map(|(stat, value)| {
+                if value.contains([',', ' ']) {
+                    format!("{prefix}{stat} = \"{value}\"")
+                } else {
+                    format!("{prefix}{stat} = {value}")
+                }
+            })
+            .collect();
+        if !unread.is_empty() {
+            out.push((decl.name.clone(), chosen.clone(), unread));
+        }
+    }
+    out
+}
+
 /// Builds the model of `system`/`scenario` from `given` parameters and
 /// rule `variants`. When parameters are missing, every missing one is
 /// named in one error: the rule is asked again with a stand-in for each
