@@ -2,8 +2,8 @@
 //! wargame rules.
 //!
 //! Layers, top to bottom: [`report`] writes files, [`experiment`] turns specs
-//! into runs, [`systems`] holds one module per rule set, and [`dice`] is the
-//! game-agnostic kernel.
+//! into runs, [`systems`] holds one module per rule set, [`engine`] samples
+//! and solves their rules, and [`dice`] is the game-agnostic kernel.
 #![deny(missing_docs)]
 
 pub mod dice;

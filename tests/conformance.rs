@@ -455,3 +455,57 @@ fn rules_reference_is_current() {
         "docs/RULES.md is stale: regenerate with `KRUNCH_WRITE_RULES=1 cargo test --release --test conformance rules_reference`"
     );
 }
+
+/// Cells whose exact evaluation would take minutes and gigabytes (measured
+/// before the engine's budget: full auto with 4 Sustained Fire dice and D6
+/// damage on 2 Wounds, 109 s; two 100-damage ships boarding, 167 s and 1.4
+/// GB) stop at the engine's work budget and say why, instead of running
+/// for minutes or out of memory. A count, not a timing: the evaluation
+/// reports `TooMuchWork`, whose budget is about a second of work.
+#[test]
+fn exact_cells_past_the_work_budget_are_skipped_with_their_reason() {
+    use krunch::engine::{EXACT_WORK, NoExact};
+    let cells: &[(&str, &str, &[(&str, &str)])] = &[
+        (
+            "gce",
+            "shooting",
+            &[
+                ("weapon", "custom"),
+                ("strength", "4"),
+                ("save_mod", "0"),
+                ("damage", "D6"),
+                ("ammo", "auto"),
+                ("sf_dice", "4"),
+                ("fire_mode", "full_auto"),
+                ("bs", "3"),
+                ("range", "8"),
+                ("long_range", "24"),
+                ("toughness", "3"),
+                ("wounds", "2"),
+                ("save", "5"),
+                ("target_ws", "3"),
+                ("target_bs", "3"),
+            ],
+        ),
+        (
+            "bfg",
+            "boarding",
+            &[
+                ("attacker_starting_damage", "100"),
+                ("defender_starting_damage", "100"),
+                ("defender_turrets", "2"),
+            ],
+        ),
+    ];
+    for (system, scenario, point) in cells {
+        let mut p = Params::new();
+        for (k, v) in point.iter() {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        let model = systems::build(system, scenario, &p, &Params::new()).unwrap();
+        let why = model.exact_or_why().expect_err("past the budget");
+        assert_eq!(why, NoExact::TooMuchWork { limit: EXACT_WORK }, "{system} {scenario}");
+        assert!(why.to_string().contains("Monte Carlo only"));
+        assert!(model.exact().is_none());
+    }
+}

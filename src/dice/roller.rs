@@ -326,7 +326,21 @@ pub struct TooManyPaths {
 
 /// Runs `mechanic` over every path through its dice (at most `limit` paths)
 /// and returns each distinct outcome with its exact probability.
-pub fn enumerate<T, F>(limit: usize, mut mechanic: F) -> Result<Vec<(T, f64)>, TooManyPaths>
+pub fn enumerate<T, F>(limit: usize, mechanic: F) -> Result<Vec<(T, f64)>, TooManyPaths>
+where
+    T: Ord,
+    F: FnMut(&mut Replay) -> T,
+{
+    enumerate_counted(limit, &mut 0, mechanic)
+}
+
+/// [`enumerate`], adding the paths it visits to `visited` (the work an
+/// exact evaluator has done, for its budget).
+pub fn enumerate_counted<T, F>(
+    limit: usize,
+    visited: &mut u64,
+    mut mechanic: F,
+) -> Result<Vec<(T, f64)>, TooManyPaths>
 where
     T: Ord,
     F: FnMut(&mut Replay) -> T,
@@ -340,6 +354,7 @@ where
     let mut paths = 0usize;
     loop {
         paths += 1;
+        *visited += 1;
         if paths > limit {
             return Err(TooManyPaths { limit });
         }
@@ -393,13 +408,26 @@ impl<S: Ord + Clone> StateDist<S> {
     }
 
     /// Applies a mechanic step to every state, enumerating its dice.
-    pub fn step<F>(&self, limit: usize, mut step: F) -> Result<Self, TooManyPaths>
+    pub fn step<F>(&self, limit: usize, step: F) -> Result<Self, TooManyPaths>
+    where
+        F: FnMut(&mut Replay, &mut S),
+    {
+        self.step_counted(limit, &mut 0, step)
+    }
+
+    /// [`StateDist::step`], adding the dice paths it visits to `visited`.
+    pub fn step_counted<F>(
+        &self,
+        limit: usize,
+        visited: &mut u64,
+        mut step: F,
+    ) -> Result<Self, TooManyPaths>
     where
         F: FnMut(&mut Replay, &mut S),
     {
         let mut next: BTreeMap<S, f64> = BTreeMap::new();
         for (s, &p) in &self.states {
-            let outcomes = enumerate(limit, |r| {
+            let outcomes = enumerate_counted(limit, visited, |r| {
                 let mut s2 = s.clone();
                 step(r, &mut s2);
                 s2

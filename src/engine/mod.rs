@@ -63,6 +63,37 @@ impl std::fmt::Display for Sampler {
     }
 }
 
+/// Most work one exact evaluation of the engine's step and round models may
+/// do: dice paths enumerated plus outcomes merged, about a second on one
+/// core of the development machine (docs/BENCHMARKS.md). Past it the cell
+/// is Monte Carlo only and the report says why, instead of a wait of
+/// minutes or a run out of memory.
+pub const EXACT_WORK: u64 = 6_000_000;
+
+/// Why a model has no exact value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoExact {
+    /// The evaluation passed [`EXACT_WORK`].
+    #[error(
+        "the exact evaluation passes {limit} units of work (dice paths enumerated and outcomes merged), about a second: Monte Carlo only"
+    )]
+    TooMuchWork {
+        /// The budget.
+        limit: u64,
+    },
+    /// One step from one state has too many dice paths to enumerate.
+    #[error(
+        "one step from one state has more than {limit} dice paths to enumerate: Monte Carlo only"
+    )]
+    TooManyPaths {
+        /// The limit.
+        limit: usize,
+    },
+    /// The model's own reason.
+    #[error("{0}")]
+    Other(String),
+}
+
 /// A fully specified situation that can be simulated and, where the state
 /// space allows, evaluated exactly.
 pub trait Model: Send + Sync {
@@ -82,6 +113,13 @@ pub trait Model: Send + Sync {
     /// compare` runs both sides of a change trial by trial on the same dice
     /// through this.
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]);
+
+    /// The exact values, or why there are none (a report prints it).
+    fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
+        self.exact().ok_or_else(|| {
+            NoExact::Other("no exact value at these values: Monte Carlo only".into())
+        })
+    }
 
     /// The sampler `run_chunk` uses.
     fn sampler(&self) -> Sampler {

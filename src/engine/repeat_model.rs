@@ -8,7 +8,7 @@
 //! each round one draw from that round's exact law ([`Sampler::RoundLaws`]).
 
 use super::walk::{Counts, Law, SharedLaws, Walk};
-use super::{MetricDecl, MetricDef, MetricList, Model, Sampler, TrialValues};
+use super::{EXACT_WORK, MetricDecl, MetricDef, MetricList, Model, NoExact, Sampler, TrialValues};
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Replay, Roller, StateDist, Tally, Times,
     absorb_monotone,
@@ -244,8 +244,14 @@ impl<M: Repeated> RepeatModel<M> {
     /// [`Repeated::end_round`], or `None` when it cannot be enumerated. A
     /// fast sampler can walk the chain with it, one draw per round.
     pub fn round_law(&self, s: &M::State) -> Option<Vec<(M::State, f64)>> {
+        self.round_law_counted(s, &mut 0)
+    }
+
+    /// [`RepeatModel::round_law`], adding the dice paths it visits to
+    /// `visited`.
+    fn round_law_counted(&self, s: &M::State, visited: &mut u64) -> Option<Vec<(M::State, f64)>> {
         Some(
-            self.round_from(s)?
+            self.round_from(s, visited)?
                 .iter()
                 .map(|(b, p)| (b.clone(), p))
                 .collect(),
@@ -254,22 +260,30 @@ impl<M: Repeated> RepeatModel<M> {
 
     /// The exact distribution of states at the end of one round from `s`,
     /// before [`Repeated::end_round`].
-    fn round_from(&self, s: &M::State) -> Option<StateDist<M::State>> {
+    fn round_from(&self, s: &M::State, visited: &mut u64) -> Option<StateDist<M::State>> {
         let mut d = StateDist::certain(s.clone());
         for i in 0..self.rule.sub_steps() {
             d = d
-                .step(PATHS, |r: &mut Replay, b| self.rule.sub_step(i, r, b))
+                .step_counted(PATHS, visited, |r: &mut Replay, b| {
+                    self.rule.sub_step(i, r, b)
+                })
                 .ok()?;
         }
         Some(d)
     }
 
-    /// The exact one-round transition from `s`.
+    /// The exact one-round transition from `s`, adding its work (dice paths
+    /// enumerated, outcomes merged) to `work`.
     /// Reads the round laws the fast sampler keeps ([`SharedLaws`]), so a
     /// run that does both enumerates each state's round once.
-    fn transition(&self, s: &M::State) -> Option<Vec<(M::State, f64)>> {
+    fn transition(&self, s: &M::State, work: &mut u64) -> Option<Vec<(M::State, f64)>> {
         let mut merged: std::collections::BTreeMap<M::State, f64> = Default::default();
-        for (b, p) in self.laws.get(s, || self.round_law(s))?.iter() {
+        let mut visited = 0;
+        let law = self
+            .laws
+            .get(s, || self.round_law_counted(s, &mut visited))?;
+        *work += visited + law.len() as u64;
+        for (b, p) in law.iter() {
             let mut b = b.clone();
             self.rule.end_round(&mut b);
             *merged.entry(b).or_insert(0.0) += p;
@@ -296,16 +310,38 @@ impl<M: Repeated> Model for RepeatModel<M> {
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
+        self.exact_or_why().ok()
+    }
+
+    /// The chain solved, its work (dice paths enumerated and outcomes
+    /// merged, round by round) stopped at [`EXACT_WORK`].
+    fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
+        let mut work = 0u64;
+        let mut too_much = false;
         let a = absorb_monotone(
             &self.rule.start(),
             self.shown,
             &|s: &M::State| self.rule.over(s),
-            &mut |s: &M::State| self.transition(s),
-        )?;
+            &mut |s: &M::State| {
+                if work > EXACT_WORK {
+                    too_much = true;
+                    return None;
+                }
+                self.transition(s, &mut work)
+            },
+        )
+        .ok_or(if too_much {
+            NoExact::TooMuchWork { limit: EXACT_WORK }
+        } else {
+            NoExact::TooManyPaths { limit: PATHS }
+        })?;
         let mut e = Expectation::new(self.metrics.len());
         let start = self.rule.start();
         if !self.rule.over(&start) {
-            for (s, p) in self.round_from(&start)?.iter() {
+            let first = self
+                .round_from(&start, &mut 0)
+                .ok_or(NoExact::TooManyPaths { limit: PATHS })?;
+            for (s, p) in first.iter() {
                 e.set_weight(p);
                 self.rule.record_first_round(s, &mut e);
             }
@@ -320,7 +356,7 @@ impl<M: Repeated> Model for RepeatModel<M> {
         }
         e.set_weight(a.mean_steps);
         e.record(self.mean_rounds, 1);
-        Some(e.into_values())
+        Ok(e.into_values())
     }
 
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {

@@ -7,7 +7,7 @@
 //! rule needs only its steps and its metrics.
 
 use super::walk::{Law, SharedLaws, Walk};
-use super::{MetricDef, MetricList, Model, Sampler, TrialValues};
+use super::{EXACT_WORK, MetricDef, MetricList, Model, NoExact, Sampler, TrialValues};
 use crate::dice::{
     BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally, Times,
 };
@@ -138,7 +138,8 @@ impl<M: Mechanic> StepModel<M> {
         let mut walk: Walk<(usize, M::State)> = Walk::default();
         let start = walk.id(&(0, self.mechanic.start()));
         let law = |(i, s): &(usize, M::State)| -> Option<Law<(usize, M::State)>> {
-            self.laws.get(&(*i, s.clone()), || self.step_law(*i, s))
+            self.laws
+                .get(&(*i, s.clone()), || self.step_law(*i, s, &mut 0))
         };
         let play = |(i, s): &(usize, M::State), r: &mut BatchedRoller| {
             let mut t = s.clone();
@@ -195,55 +196,84 @@ impl<M: Mechanic> StepModel<M> {
     }
 
     /// The exact law of the state after steps `steps` from `s`, or `None`
-    /// when a step cannot be enumerated. A fast sampler can draw a run of
-    /// steps with it in one go.
+    /// when a step cannot be enumerated.
     pub fn law_of_steps(
         &self,
         s: &M::State,
         steps: std::ops::Range<usize>,
     ) -> Option<Vec<(M::State, f64)>> {
+        self.law_of_steps_counted(s, steps, &mut 0)
+    }
+
+    /// [`StepModel::law_of_steps`], adding the dice paths it visits to
+    /// `visited`.
+    fn law_of_steps_counted(
+        &self,
+        s: &M::State,
+        steps: std::ops::Range<usize>,
+        visited: &mut u64,
+    ) -> Option<Vec<(M::State, f64)>> {
         let mut d = StateDist::certain(s.clone());
         for i in steps {
             d = d
-                .step(STEP_PATHS, |r: &mut Replay, s| self.mechanic.step(i, r, s))
+                .step_counted(STEP_PATHS, visited, |r: &mut Replay, s| {
+                    self.mechanic.step(i, r, s)
+                })
                 .ok()?;
         }
         Some(d.iter().map(|(s, p)| (s.clone(), p)).collect())
     }
 
-    /// The exact distribution of final states.
+    /// The exact distribution of final states, or why there is none.
     ///
     /// Where the fast sampler draws one step at a time, the exact
     /// evaluator reads the step laws it keeps ([`SharedLaws`]), so a run
     /// that does both enumerates each state's step once. The sums run in the
-    /// same order as [`StateDist::step`]'s.
-    pub fn exact_states(&self) -> Option<StateDist<M::State>> {
+    /// same order as [`StateDist::step`]'s. The work (dice paths enumerated,
+    /// outcomes merged) stops at [`EXACT_WORK`].
+    pub fn exact_states(&self) -> Result<StateDist<M::State>, NoExact> {
+        let too_much = NoExact::TooMuchWork { limit: EXACT_WORK };
+        let too_many = NoExact::TooManyPaths { limit: STEP_PATHS };
+        let mut work = 0u64;
         let mut d = StateDist::certain(self.mechanic.start());
         for i in 0..self.mechanic.steps() {
             if self.mechanic.steps_per_draw() > 1 {
                 d = d
-                    .step(STEP_PATHS, |r: &mut Replay, s| self.mechanic.step(i, r, s))
-                    .ok()?;
+                    .step_counted(STEP_PATHS, &mut work, |r: &mut Replay, s| {
+                        self.mechanic.step(i, r, s)
+                    })
+                    .map_err(|_| too_many.clone())?;
+                if work > EXACT_WORK {
+                    return Err(too_much);
+                }
                 continue;
             }
             let mut next: std::collections::BTreeMap<M::State, f64> = Default::default();
             for (s, p) in d.iter() {
-                let law = self.laws.get(&(i, s.clone()), || self.step_law(i, s))?;
+                let mut visited = 0;
+                let law = self
+                    .laws
+                    .get(&(i, s.clone()), || self.step_law(i, s, &mut visited))
+                    .ok_or_else(|| too_many.clone())?;
+                work += visited + law.len() as u64;
+                if work > EXACT_WORK {
+                    return Err(too_much);
+                }
                 for ((_, t), q) in law.iter() {
                     *next.entry(t.clone()).or_insert(0.0) += p * q;
                 }
             }
             d = StateDist::from_pairs(next);
         }
-        Some(d)
+        Ok(d)
     }
 
     /// The law of the draw that starts at step `i` from `s`, keyed by the
-    /// step the draw ends at.
-    fn step_law(&self, i: usize, s: &M::State) -> Option<Vec<(Node<M>, f64)>> {
+    /// step the draw ends at (the dice paths it visits added to `visited`).
+    fn step_law(&self, i: usize, s: &M::State, visited: &mut u64) -> Option<Vec<(Node<M>, f64)>> {
         let steps = self.draw_from(i);
         let end = steps.end;
-        let law = self.law_of_steps(s, steps)?;
+        let law = self.law_of_steps_counted(s, steps, visited)?;
         Some(law.into_iter().map(|(t, p)| ((end, t), p)).collect())
     }
 }
@@ -270,13 +300,17 @@ impl<M: Mechanic> Model for StepModel<M> {
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
+        self.exact_or_why().ok()
+    }
+
+    fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
         let states = self.exact_states()?;
         let mut e = Expectation::new(self.mechanic.metrics().len());
         for (s, p) in states.iter() {
             e.set_weight(p);
             self.mechanic.record(s, &mut e);
         }
-        Some(e.into_values())
+        Ok(e.into_values())
     }
 
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {

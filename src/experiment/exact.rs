@@ -4,6 +4,7 @@
 //! into baselines), and a mean of non-negative counts below 0; both are
 //! clamped here, where every caller takes them from.
 
+use crate::engine::NoExact;
 use crate::systems::{MetricKind, Model};
 
 /// `model.exact()`, each probability clamped to [0, 1] and each mean to at
@@ -11,11 +12,17 @@ use crate::systems::{MetricKind, Model};
 /// conformance tests catch, not something to hide, so only steps of
 /// rounding size are clamped and larger strays are left to show).
 pub fn exact_values(model: &dyn Model) -> Option<Vec<f64>> {
-    let mut values = model.exact()?;
+    exact_or_why(model).ok()
+}
+
+/// [`exact_values`], or why the model has none (its evaluation would pass
+/// the engine's work budget, say), for the report to say.
+pub fn exact_or_why(model: &dyn Model) -> Result<Vec<f64>, NoExact> {
+    let mut values = model.exact_or_why()?;
     for (v, def) in values.iter_mut().zip(model.metrics()) {
         *v = clamp(*v, def.kind);
     }
-    Some(values)
+    Ok(values)
 }
 
 /// How far past its range rounding can push a value (a sum of many

@@ -11,7 +11,7 @@ pub mod significance;
 mod spec;
 pub mod template;
 
-pub use exact::exact_values;
+pub use exact::{exact_or_why, exact_values};
 pub use run::{
     CHUNK, Results, Row, Shard, exact_table, results_from, run, simulate, simulate_share,
     tally_share, variants_text,

@@ -3,6 +3,7 @@
 
 use super::spec::Experiment;
 use crate::dice::{BatchedRoller, Tally, stats};
+use crate::engine::NoExact;
 use crate::systems::{MetricKind, Model, ParamValue};
 use rayon::prelude::*;
 
@@ -39,6 +40,9 @@ pub struct Row {
 pub struct Results {
     /// The rows.
     pub rows: Vec<Row>,
+    /// The models with no exact value and why: (cell index, profile, the
+    /// reason), for the reports to say.
+    pub no_exact: Vec<(usize, String, String)>,
 }
 
 /// Runs one model's Monte Carlo: chunk `c` always uses the stream keyed by
@@ -161,12 +165,12 @@ pub fn tally_share(
 
 /// The exact values of every model (`None` where it has none), evaluated
 /// side by side on rayon's pool: `exact[cell][profile]`.
-pub fn exact_table(exp: &Experiment) -> Vec<Vec<Option<Vec<f64>>>> {
+pub fn exact_table(exp: &Experiment) -> Vec<Vec<Result<Vec<f64>, NoExact>>> {
     exp.models
         .par_iter()
         .map(|row| {
             row.par_iter()
-                .map(|m| super::exact_values(m.as_ref()))
+                .map(|m| super::exact_or_why(m.as_ref()))
                 .collect()
         })
         .collect()
@@ -191,9 +195,10 @@ pub fn results_from(exp: &Experiment, tallies: &[Vec<Tally>]) -> Results {
 fn rows_from(
     exp: &Experiment,
     tallies: &[Vec<Tally>],
-    exact_values: &[Vec<Option<Vec<f64>>>],
+    exact_values: &[Vec<Result<Vec<f64>, NoExact>>],
 ) -> Results {
     let mut rows = Vec::new();
+    let mut no_exact = Vec::new();
     for (ci, models) in exp.models.iter().enumerate() {
         let cell = exp.cell_values(ci);
         for (pi, model) in models.iter().enumerate() {
@@ -202,7 +207,13 @@ fn rows_from(
                 variants.push_str(&format!(";{k}={v}"));
             }
             let tally = &tallies[ci][pi];
-            let exact = &exact_values[ci][pi];
+            let exact = match &exact_values[ci][pi] {
+                Ok(values) => Some(values),
+                Err(why) => {
+                    no_exact.push((ci, exp.profiles[pi].clone(), why.to_string()));
+                    None
+                }
+            };
             for name in &exp.metrics {
                 let Some(mi) = model.metrics().iter().position(|m| &m.name == name) else {
                     continue;
@@ -235,7 +246,7 @@ fn rows_from(
             }
         }
     }
-    Results { rows }
+    Results { rows, no_exact }
 }
 
 /// `name=value` pairs joined by `;`, the form outputs record variants in.

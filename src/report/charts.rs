@@ -2349,7 +2349,10 @@ mod tests {
                 });
             }
         }
-        Results { rows }
+        Results {
+            rows,
+            no_exact: Vec::new(),
+        }
     }
 
     #[test]

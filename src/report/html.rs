@@ -6,7 +6,9 @@
 //! have a size on screen (the headless-browser test reads it).
 
 use super::labels::{metric_def, metric_label};
-use super::summary::{SHARED_RANDOM_NUMBERS, cell_text, check_paragraph, flagged_cells, mc_check};
+use super::summary::{
+    SHARED_RANDOM_NUMBERS, cell_text, check_paragraph, flagged_cells, mc_check, no_exact_lines,
+};
 use super::{Provenance, write_atomic};
 use crate::experiment::{Experiment, Results, Row};
 use std::collections::HashMap;
@@ -176,6 +178,9 @@ pub fn report_html(exp: &Experiment, results: &Results, charts: &[super::charts:
         "<p{class}>{}</p>",
         escape(&check_paragraph(exp, &check))
     );
+    for line in no_exact_lines(exp, results) {
+        let _ = writeln!(body, "<p>{}</p>", escape(&line));
+    }
     let flagged = flagged_cells(exp, &check);
     if !flagged.is_empty() {
         let header: Vec<String> = ["metric", "where", "exact", "Monte Carlo", "z"]

@@ -172,6 +172,36 @@ pub fn flagged_cells(exp: &Experiment, check: &McCheck) -> Vec<[String; 5]> {
 }
 
 /// The check in words (Markdown).
+/// What has no exact value and why: one sentence per reason, naming the
+/// first cell and profile it holds for (a designer who sees estimates
+/// where exact values were expected learns it was the work budget, not a
+/// fault). Empty when every model has its exact values.
+pub fn no_exact_lines(exp: &Experiment, results: &Results) -> Vec<String> {
+    let models = exp.models.len() * exp.profiles.len();
+    let mut by_reason: Vec<(&str, Vec<(usize, &str)>)> = Vec::new();
+    for (cell, profile, why) in &results.no_exact {
+        match by_reason.iter_mut().find(|(w, _)| *w == why.as_str()) {
+            Some((_, at)) => at.push((*cell, profile.as_str())),
+            None => by_reason.push((why.as_str(), vec![(*cell, profile.as_str())])),
+        }
+    }
+    let mut lines = Vec::new();
+    for (why, at) in by_reason {
+        let (cell, profile) = at[0];
+        let cell = super::labels::cell_text(exp, &exp.cell_values(cell));
+        let first = if cell.is_empty() {
+            profile.to_string()
+        } else {
+            format!("{profile} at {cell}")
+        };
+        lines.push(format!(
+            "No exact value for {} of {models} cells and profiles (first: {first}): {why}. Their figures are Monte Carlo estimates with intervals.",
+            at.len()
+        ));
+    }
+    lines
+}
+
 fn check_text(exp: &Experiment, check: &McCheck) -> String {
     let mut out = String::new();
     let paragraph = super::escape::markdown(&check_paragraph(exp, check)).into_owned();
@@ -304,6 +334,9 @@ pub fn write_summary(
     }
     let check = mc_check(exp, results);
     md.push_str(&check_text(exp, &check));
+    for line in no_exact_lines(exp, results) {
+        writeln!(md, "{}\n", super::escape::markdown(&line))?;
+    }
     writeln!(
         md,
         "In the tables, an exact value comes first with the Monte Carlo estimate (MC) beside it as its check; where there is no exact value, the estimate is given with its {:.0}% interval. Every number is in `data.csv`.\n",

@@ -565,7 +565,7 @@ impl ShootingModel {
 
     /// The exact distribution of final states.
     pub fn exact_states(&self) -> Option<crate::dice::StateDist<ShotState>> {
-        self.model.exact_states()
+        self.model.exact_states().ok()
     }
 
     /// Whether the branch-free single-shot path applies.
@@ -861,6 +861,10 @@ impl Model for ShootingModel {
 
     fn exact(&self) -> Option<Vec<f64>> {
         self.model.exact()
+    }
+
+    fn exact_or_why(&self) -> Result<Vec<f64>, crate::engine::NoExact> {
+        self.model.exact_or_why()
     }
 }
 
