@@ -504,7 +504,11 @@ fn exact_cells_past_the_work_budget_are_skipped_with_their_reason() {
         }
         let model = systems::build(system, scenario, &p, &Params::new()).unwrap();
         let why = model.exact_or_why().expect_err("past the budget");
-        assert_eq!(why, NoExact::TooMuchWork { limit: EXACT_WORK }, "{system} {scenario}");
+        assert_eq!(
+            why,
+            NoExact::TooMuchWork { limit: EXACT_WORK },
+            "{system} {scenario}"
+        );
         assert!(why.to_string().contains("Monte Carlo only"));
         assert!(model.exact().is_none());
     }

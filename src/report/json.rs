@@ -94,6 +94,11 @@ pub fn results_json(exp: &Experiment, results: &Results) -> Value {
             "z_limit": check.z_limit,
             "flagged": check.flagged.len(),
         },
+        "no_exact": results.no_exact.iter().map(|(cell, profile, why)| json!({
+            "cell": cell,
+            "profile": profile,
+            "reason": why,
+        })).collect::<Vec<_>>(),
         "rows": rows,
     })
 }
