@@ -9,9 +9,6 @@ use super::walk::Walk;
 use super::{MetricDef, MetricKind, MetricList, Model, Sampler, TrialValues};
 use crate::dice::{BatchedRoller, Expectation, MetricSink, Roller, Tally, Times};
 
-/// Fewest metrics for which counting outcomes beats recording each trial.
-const COUNTED_FROM: usize = 4;
-
 /// An outcome with an exact law and a sampler.
 pub trait Outcomes: Send + Sync {
     /// What one trial yields.
@@ -39,9 +36,6 @@ impl<O: Outcomes> Model for OutcomeModel<O> {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        if self.sampler() == Sampler::Reference {
-            return self.run_reference(roller, trials, tally);
-        }
         let mut ends: Walk<O::Out> = Walk::default();
         for _ in 0..trials {
             let out = self.0.sample(roller);
@@ -60,15 +54,8 @@ impl<O: Outcomes> Model for OutcomeModel<O> {
         tally.add_trials(trials);
     }
 
-    /// Counting costs a hash a trial, recording a few additions a metric:
-    /// a rule of a few metrics records trial by trial (measured on the
-    /// Kry-Gothic scenarios, docs/BENCHMARKS.md).
     fn sampler(&self) -> Sampler {
-        if self.0.metrics().len() > COUNTED_FROM {
-            Sampler::CountedDice
-        } else {
-            Sampler::Reference
-        }
+        Sampler::CountedDice
     }
 
     fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
