@@ -270,7 +270,11 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ),
         ("krygothic", "close_combat", CountedDice),
         ("krygothic", "close_combat_game", CountedDice),
-        ("krygothic", "close_combat_fight", CountedDice),
+        (
+            "krygothic",
+            "close_combat_fight",
+            Custom("exchange laws (the engine's walk over fight states)"),
+        ),
         ("krygothic", "pinning", CountedDice),
         ("krygothic", "fear", CountedDice),
         ("krygothic", "action_points", CountedDice),

@@ -23,7 +23,7 @@ mod metrics;
 pub mod outcome_model;
 pub mod repeat_model;
 pub mod step_model;
-mod walk;
+pub mod walk;
 
 pub use metrics::{MetricDecl, MetricDef, MetricKind, MetricList};
 pub use outcome_model::{OutcomeModel, Outcomes};

@@ -20,11 +20,13 @@ use super::close::{
     choices, fight_of, played, situation_params, unavailable,
 };
 use super::dice::{Reading, attribute_check, p_attribute_check};
-use crate::dice::{Metric, MetricSink, Roller};
+use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
+use crate::engine::walk::{SharedLaws, Walk};
 use crate::systems::registry::ParamDecl;
-use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 /// What "the first round of combat" covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -751,7 +753,98 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         return Err(ParamError::new("defence", why));
     }
     let plan = plan_of(p, fight, attack, defence)?;
-    Ok(Box::new(OutcomeModel(FightRule::new(plan))))
+    Ok(Box::new(FightModel::new(FightRule::new(plan))))
+}
+
+/// A node of the fight's walk: before the start (`None`: the fear and
+/// freeze tests still to roll) or a fight state.
+type Node = Option<FightState>;
+
+/// The fight sampled an exchange at a time: the engine's walk over fight
+/// states, the start and each exchange one draw from its exact law (the
+/// very steps [`Plan::law`] chains, computed once per state); the final
+/// law itself is never sampled. The reference sampler
+/// ([`Plan::roll`]) rolls every die.
+pub struct FightModel {
+    model: OutcomeModel<FightRule>,
+    laws: SharedLaws<Node>,
+    /// The attacks' laws, computed once per key.
+    chance: Mutex<Exact>,
+}
+
+impl FightModel {
+    fn new(rule: FightRule) -> Self {
+        FightModel {
+            model: OutcomeModel(rule),
+            laws: SharedLaws::default(),
+            chance: Mutex::new(Exact(BTreeMap::new())),
+        }
+    }
+
+    fn law(&self, node: &Node) -> Vec<(Node, f64)> {
+        let plan = &self.model.0.plan;
+        let mut ch = self.chance.lock().unwrap_or_else(|p| p.into_inner());
+        let out = match node {
+            None => plan.start(&mut *ch),
+            Some(s) => plan.step(*s, &mut *ch),
+        };
+        out.into_iter().map(|(t, p)| (Some(t), p)).collect()
+    }
+}
+
+impl Model for FightModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let plan = &self.model.0.plan;
+        let mut walk: Walk<Node> = Walk::default();
+        let start = walk.id(&None);
+        let law = |n: &Node| self.laws.get(n, || Some(self.law(n)));
+        let play = |n: &Node, r: &mut BatchedRoller| {
+            let mut ch = Dice(r);
+            Some(match n {
+                None => plan.start(&mut ch)[0].0,
+                Some(s) => plan.step(*s, &mut ch)[0].0,
+            })
+        };
+        for _ in 0..trials {
+            let mut at = start;
+            while !walk.key(at).is_some_and(|s| plan.ended(&s)) {
+                at = walk.step(at, roller, law, play);
+            }
+            walk.end(at);
+        }
+        for (node, count) in walk.ends() {
+            if let Some(s) = node {
+                self.model.0.record(
+                    s,
+                    &mut Times {
+                        tally: &mut *tally,
+                        count,
+                    },
+                );
+            }
+        }
+        tally.add_trials(trials);
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler::Custom("exchange laws (the engine's walk over fight states)")
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_reference(roller, trials, tally);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
+    }
 }
 
 impl FightRule {
