@@ -469,7 +469,8 @@ fn rules_reference_is_current() {
 #[test]
 fn exact_cells_past_the_work_budget_are_skipped_with_their_reason() {
     use krunch::engine::{EXACT_WORK, NoExact};
-    let cells: &[(&str, &str, &[(&str, &str)])] = &[
+    type Cell<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+    let cells: &[Cell] = &[
         (
             "gce",
             "shooting",

@@ -144,6 +144,11 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         self.keys.len()
     }
 
+    /// Whether it has met none.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
     /// One step from `id`: a draw from its table once the state is warm
     /// (`law` gives the step's exact law the first time), else `play` on
     /// real dice.
