@@ -154,7 +154,7 @@ fn inject_everywhere(
                 continue;
             }
             let code = o.status.code();
-            assert_eq!(code, Some(if kill { 70 } else { 2 }), "{plan}: {}", err(&o));
+            assert_eq!(code, Some(if kill { 70 } else { 3 }), "{plan}: {}", err(&o));
             if !kill {
                 // an error cleans up at once: the old output, nothing staged
                 let now = snapshot(folder);
@@ -338,7 +338,7 @@ fn inject_everywhere_files(
             }
             assert_eq!(
                 o.status.code(),
-                Some(if kill { 70 } else { 2 }),
+                Some(if kill { 70 } else { 3 }),
                 "{plan}: {}",
                 err(&o)
             );

@@ -165,9 +165,10 @@ pub fn write_via(
     path: &Path,
     write: impl FnOnce(&Path) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    let context = || format!("writing {}", path.display());
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(dir) = dir {
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir).with_context(context)?;
     }
     let dir = dir.unwrap_or(Path::new("."));
     // inside a staging folder the folder's own claim covers the file
@@ -175,10 +176,10 @@ pub fn write_via(
     let claim = if staging {
         None
     } else {
-        Some(Claim::new(dir)?)
+        Some(Claim::new(dir).with_context(context)?)
     };
     let token = claim.as_ref().map_or("staged", |c| c.token.as_str());
-    fail_point(path)?;
+    fail_point(path).with_context(context)?;
     let tmp = path.with_file_name(format!("{TMP}{token}-{}", file_name(path)));
     let result = write(&tmp).and_then(|()| {
         sync_file(&tmp)?;
@@ -193,7 +194,7 @@ pub fn write_via(
         let _ = std::fs::remove_file(&tmp);
     }
     drop(claim);
-    result.with_context(|| format!("writing {}", path.display()))
+    result.with_context(context)
 }
 
 /// Syncs a written file's contents to disk.
