@@ -512,3 +512,56 @@ fn a_live_writer_in_another_pid_namespace_keeps_its_staging_folder() {
     assert!(!stage.exists(), "a dead writer's stage was kept");
     assert!(!lock.exists(), "a dead writer's lock file was kept");
 }
+
+// --- issue 23, item 8: durability ---
+
+#[test]
+fn every_file_and_folder_is_synced_before_the_swap_and_the_swap_after() {
+    let dir = scratch("sync");
+    let spec = spec_named(&dir, "cat");
+    let out = dir.join("out");
+    let log = dir.join("sync.log");
+    for round in 0..2 {
+        // the second run replaces the first's folder
+        let _ = std::fs::remove_file(&log);
+        let o = Command::new(env!("CARGO_BIN_EXE_krunch"))
+            .args(["run", &spec, "--quiet", "--out", out.to_str().unwrap()])
+            .env("KRUNCH_TEST_SYNC_LOG", &log)
+            .env_remove("KRUNCH_TEST_FAIL_AT_WRITE")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+        let lines: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        let at = |want: &dyn Fn(&str) -> bool, what: &str| {
+            lines
+                .iter()
+                .position(|l| want(l))
+                .unwrap_or_else(|| panic!("round {round}: no {what} in {lines:#?}"))
+        };
+        let swap = at(&|l: &str| l.starts_with("swap "), "swap");
+        let stage = lines[swap]
+            .strip_prefix("swap ")
+            .and_then(|l| l.split(" -> ").next())
+            .unwrap()
+            .to_string();
+        let stage_synced = at(&|l: &str| l == format!("dir {stage}"), "sync of the stage");
+        let parent_synced = at(
+            &|l: &str| l == format!("dir {}", out.display()),
+            "sync of --out",
+        );
+        assert!(stage_synced < swap && swap < parent_synced, "{lines:#?}");
+        // every file of the report (the manifest too) was synced before
+        for e in std::fs::read_dir(out.join("cat")).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let synced = at(
+                &|l: &str| l.starts_with("file ") && l.ends_with(&format!("-{name}")),
+                &format!("sync of {name}"),
+            );
+            assert!(synced < stage_synced, "{name}: {lines:#?}");
+        }
+    }
+}

@@ -197,9 +197,34 @@ pub fn write_via(
     result.with_context(context)
 }
 
+/// A test hook: with `KRUNCH_TEST_SYNC_LOG=FILE`, every sync to disk and
+/// every swap of a folder is appended to FILE as one line (`file PATH`,
+/// `dir PATH`, `swap FROM -> TO`), so `tests/crash_safety.rs` can see that
+/// files and folders reach the disk before the swap that publishes them.
+fn trace(line: impl FnOnce() -> String) {
+    use std::sync::{Mutex, OnceLock};
+    static LOG: OnceLock<Option<Mutex<std::fs::File>>> = OnceLock::new();
+    let log = LOG.get_or_init(|| {
+        let path = std::env::var_os("KRUNCH_TEST_SYNC_LOG")?;
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .ok()
+            .map(Mutex::new)
+    });
+    if let Some(file) = log {
+        if let Ok(mut f) = file.lock() {
+            let _ = writeln!(f, "{}", line());
+        }
+    }
+}
+
 /// Syncs a written file's contents to disk.
 fn sync_file(path: &Path) -> std::io::Result<()> {
-    std::fs::File::open(path)?.sync_all()
+    std::fs::File::open(path)?.sync_all()?;
+    trace(|| format!("file {}", path.display()));
+    Ok(())
 }
 
 /// Syncs a folder's entries (names created, renamed, removed) to disk, so
@@ -208,7 +233,9 @@ fn sync_file(path: &Path) -> std::io::Result<()> {
 pub(crate) fn sync_dir(dir: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        std::fs::File::open(dir)?.sync_all()
+        std::fs::File::open(dir)?.sync_all()?;
+        trace(|| format!("dir {}", dir.display()));
+        Ok(())
     }
     #[cfg(not(unix))]
     {
@@ -531,6 +558,7 @@ pub fn write_folder<T>(
             fail_point(dir)?;
             std::fs::rename(dir, &old)?;
         }
+        trace(|| format!("swap {} -> {}", stage.display(), dir.display()));
         if let Err(e) = fail_point(dir).and_then(|()| std::fs::rename(&stage, dir)) {
             if had_old {
                 let _ = std::fs::rename(&old, dir);
