@@ -565,3 +565,49 @@ fn every_file_and_folder_is_synced_before_the_swap_and_the_swap_after() {
         }
     }
 }
+
+// --- issue 23, item 9: tests that skip say so in the summary ---
+
+#[test]
+fn make_test_lists_the_tests_that_skipped_at_the_end() {
+    // `make test` with a stand-in cargo whose test run records one skip
+    // the way the seed-text checks and the browser test do
+    let dir = scratch("skips");
+    let fake = dir.join("cargo");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nif [ \"$1\" = test ]; then\n  echo 'systems::gce::tables::tests::wound_chart: the seed text is not here' >> \"$KRUNCH_SKIP_LOG\"\n  echo 'systems::gce::tables::tests::wound_chart: the seed text is not here' >> \"$KRUNCH_SKIP_LOG\"\n  echo 'html_report::report_pages_render_in_a_browser: no Chromium' >> \"$KRUNCH_SKIP_LOG\"\n  exit \"${FAKE_STATUS:-0}\"\nfi\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let log = dir.join("skipped.txt");
+    let make = |status: &str| {
+        Command::new("make")
+            .arg("-s")
+            .arg("-C")
+            .arg(env!("CARGO_MANIFEST_DIR"))
+            .arg("test")
+            .arg(format!("CARGO={}", fake.display()))
+            .arg(format!("SKIP_LOG={}", log.display()))
+            .env("FAKE_STATUS", status)
+            .output()
+            .expect("make runs")
+    };
+    let o = make("0");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", err(&o));
+    assert!(out.contains("SKIPPED: 2 tests skipped"), "{out}");
+    assert!(
+        out.contains("systems::gce::tables::tests::wound_chart")
+            && out.contains("html_report::report_pages_render_in_a_browser"),
+        "{out}"
+    );
+    // a failing run still fails, and still lists its skips
+    let o = make("1");
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("SKIPPED: 2"));
+}
