@@ -1760,7 +1760,6 @@ fn forge(file: &std::path::Path, edit: impl FnOnce(&mut krunch::experiment::shar
 
 /// The index of `metric` in the shards' tallies.
 fn metric_index(spec: &str, metric: &str) -> usize {
-    use krunch::systems::Model as _;
     let exp = krunch::experiment::load(std::path::Path::new(spec)).unwrap();
     exp.models[0][0]
         .metrics()

@@ -477,6 +477,7 @@ fn a_file_put_into_a_report_folder_stops_the_next_run_replacing_it() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_live_writer_in_another_pid_namespace_keeps_its_staging_folder() {
     let dir = scratch("namespace");
@@ -488,7 +489,11 @@ fn a_live_writer_in_another_pid_namespace_keeps_its_staging_folder() {
     let lock = out.join(format!(".krunch-lock-{token}"));
     let stage = out.join(format!(".krunch-stage-{token}-big"));
     let held = std::fs::File::create(&lock).unwrap();
-    held.lock().unwrap();
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on the descriptor `held` owns.
+        assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) }, 0);
+    }
     std::fs::create_dir_all(&stage).unwrap();
     std::fs::write(stage.join("data.csv"), "half").unwrap();
     // a stage staged by an older krunch (no lock file) under the PID of a

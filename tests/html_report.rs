@@ -32,7 +32,10 @@ fn record_skip(why: &str) {
     let Some(log) = std::env::var_os("KRUNCH_SKIP_LOG") else {
         return;
     };
-    let name = std::thread::current().name().unwrap_or("a test").to_string();
+    let name = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
     if let Ok(mut f) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -58,7 +61,8 @@ fn chromium() -> Option<&'static str> {
         std::env::var("CI").as_deref() != Ok("true"),
         "CI=true but no Chromium on PATH: .ci/run installs Debian's `chromium`"
     );
-    let why = "no Chromium on PATH (apt-get install chromium); report.html is not checked in a browser";
+    let why =
+        "no Chromium on PATH (apt-get install chromium); report.html is not checked in a browser";
     eprintln!("skipped: {why}");
     record_skip(why);
     None

@@ -108,7 +108,7 @@ impl Claim {
                 .write(true)
                 .create_new(true)
                 .open(&path)?;
-            file.lock()?;
+            lock(&file, true)?;
             // a cleaner that took the lock between create and lock has
             // removed the file: start again under another token
             if path.exists() {
@@ -149,9 +149,44 @@ fn owner(dir: &Path, token: &str) -> Owner {
     let Ok(file) = std::fs::OpenOptions::new().write(true).open(&path) else {
         return Owner::Unknown;
     };
-    match file.try_lock() {
+    match lock(&file, false) {
         Ok(()) => Owner::Gone { _lock: file, path },
         Err(_) => Owner::Live,
+    }
+}
+
+/// Locks `file` exclusively with `flock(2)`, waiting for it when `wait`,
+/// else failing at once when another holds it. The kernel drops the lock
+/// when the file is closed or its process ends, however it ends.
+#[cfg(unix)]
+fn lock(file: &std::fs::File, wait: bool) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let op = if wait {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_EX | libc::LOCK_NB
+    };
+    loop {
+        // SAFETY: flock on a file descriptor this `File` owns and keeps
+        // open for the call.
+        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// Without `flock` (not Unix), no lock: a lock file always counts as held,
+/// so nothing staged beside one is ever taken for stale (and removed).
+#[cfg(not(unix))]
+fn lock(_file: &std::fs::File, wait: bool) -> std::io::Result<()> {
+    if wait {
+        Ok(())
+    } else {
+        Err(std::io::Error::from(std::io::ErrorKind::WouldBlock))
     }
 }
 
