@@ -25,7 +25,8 @@ Examples:
       roll an expression, reproducibly
 
 Exit codes: 0 success, 1 `check` found a moved expectation, 2 bad input
-(the message names file, line and field).";
+(the message names file, line and field), 3 an input/output failure while
+writing (disk full, no permission: the previous output is left whole).";
 
 /// Examples shown by `merge --help`.
 const MERGE_EXAMPLES: &str = "\

@@ -74,7 +74,8 @@ fn still_read(printed: anyhow::Result<()>) -> anyhow::Result<bool> {
     }
 }
 
-/// 0 done, 1 an expectation moved, 2 bad input (the message says where).
+/// 0 done, 1 an expectation moved, 2 bad input (the message says where),
+/// 3 an input/output failure (writing failed: disk full, no permission).
 fn exit_code(verdict: anyhow::Result<Verdict>) -> ExitCode {
     match verdict {
         Ok(Verdict::Done) => ExitCode::SUCCESS,
@@ -83,9 +84,17 @@ fn exit_code(verdict: anyhow::Result<Verdict>) -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             note(&format!("error: {e:#}"));
-            ExitCode::from(2)
+            ExitCode::from(if is_io_failure(&e) { 3 } else { 2 })
         }
     }
+}
+
+/// Whether `e` is an input/output failure (an `std::io::Error` in its
+/// chain): bad input is reported as text naming file, line and field, so
+/// it carries none.
+fn is_io_failure(e: &anyhow::Error) -> bool {
+    e.chain()
+        .any(|c| c.downcast_ref::<std::io::Error>().is_some())
 }
 
 /// Whether `e` comes from writing to a closed pipe.
@@ -122,8 +131,12 @@ fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// [`report::prepare_out`], saying what it cleaned.
+/// [`report::prepare_out`], saying what it cleaned. An `--out` that cannot
+/// be a folder (a file is there) is bad input, exit 2.
 fn prepare_out(out: &Path) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        anyhow::bail!("--out {}: exists and is not a folder", out.display());
+    }
     for note in report::prepare_out(out)? {
         eprintln!("{note}");
     }
@@ -388,8 +401,8 @@ fn check(args: CheckArgs) -> anyhow::Result<Verdict> {
         still_read(say(&format!("{}\n", report::check_summary(&checked))))?;
     }
     if let Some(path) = &args.junit {
-        report::write_atomic(path, report::junit(&checked.outcomes).as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
+        // write_atomic's error names the file already
+        report::write_atomic(path, report::junit(&checked.outcomes).as_bytes())?;
     }
     Ok(if checked.failed() == 0 {
         Verdict::Done
@@ -420,6 +433,27 @@ fn update_baseline(
     }
     if let Some(dir) = target.baseline.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
+    }
+    // what the new baseline re-pins: every value of the old one that moved
+    // is listed, not replaced in silence
+    if target.baseline.exists() {
+        if let Ok(old) = check::read_baseline(&target.baseline, &target.exp) {
+            let moved: Vec<_> = check::check(&target.exp, &old, old.len(), options)
+                .into_iter()
+                .filter(|o| !o.passed)
+                .collect();
+            for o in &moved {
+                say(&format!("re-pinned {}\n", report::describe_outcome(o)))?;
+            }
+            if !moved.is_empty() {
+                say(&format!(
+                    "{}: {} of {} pinned values moved and are re-pinned to today's\n",
+                    target.file.display(),
+                    moved.len(),
+                    old.len()
+                ))?;
+            }
+        }
     }
     let results = experiment::run(&target.exp, &|_| {});
     report::write_baseline(&target.baseline, &target.exp, &results)?;

@@ -1760,7 +1760,6 @@ fn forge(file: &std::path::Path, edit: impl FnOnce(&mut krunch::experiment::shar
 
 /// The index of `metric` in the shards' tallies.
 fn metric_index(spec: &str, metric: &str) -> usize {
-    use krunch::systems::Model as _;
     let exp = krunch::experiment::load(std::path::Path::new(spec)).unwrap();
     exp.models[0][0]
         .metrics()
@@ -2270,5 +2269,172 @@ fn a_spec_that_is_a_fifo_is_refused_not_waited_on() {
             "{cmd}: {err}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// --- issue 23, item 7: messages ---
+
+fn message_cases() -> Vec<Case> {
+    vec![
+        spec_case(
+            "an unknown parameter points at the scenario's own list",
+            with(13, "bss = 3"),
+            &[
+                "cat.toml:13: base.bss:",
+                "did you mean 'bs'?",
+                "(see `krunch list gce shooting`)",
+            ],
+        ),
+        spec_case(
+            "a bad variant value: as written, with a suggestion",
+            with(10, "overwatch = \"curent\""),
+            &[
+                "cat.toml:10: variants.overwatch: 'curent' is not one of: current, original (did you mean 'current'?)",
+            ],
+        ),
+        spec_case(
+            "a variant in a rule set that has none",
+            CRISIS.replace("[base]", "[variants]\nfoo = \"x\"\n\n[base]"),
+            &[
+                "cat.toml:9: variants.foo:",
+                "rule set 'crisis' has no rule variants",
+            ],
+        ),
+        spec_case(
+            "a misspelt metric: a suggestion and the list that shows metrics",
+            with(7, "metrics = [\"p_hti\"]"),
+            &[
+                "cat.toml:7: metrics: unknown metric 'p_hti' (did you mean 'p_hit'?)",
+                "`krunch list gce shooting` lists the metrics",
+            ],
+        ),
+        spec_case(
+            "varients = {...} in a profile",
+            with(
+                22,
+                "weapon = \"shoota\"\nvarients = { overwatch = \"original\" }",
+            ),
+            &[
+                "cat.toml:23: profile[0].varients:",
+                "did you mean 'variants'?",
+            ],
+        ),
+        spec_case(
+            "metrics = after [sweep] (a TOML trap)",
+            with(25, "range = [3, 6]\nmetrics = [\"p_hit\"]"),
+            &[
+                "cat.toml:26: sweep.metrics:",
+                "a key after a [table] header belongs to that table",
+            ],
+        ),
+        spec_case(
+            "a missing trials, in krunch's words",
+            with(5, ""),
+            &["cat.toml", "trials: missing: set trials = ..."],
+        ),
+    ]
+}
+
+#[test]
+fn issue23_messages_name_the_right_list_and_suggest() {
+    let cases = message_cases();
+    let failures: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            run_case(23_200 + i, c)
+                .err()
+                .map(|e| format!("#{i} {}: {e}", c.what))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn check_shows_the_tolerance_a_value_was_held_to() {
+    let dir = scratch(23_210);
+    let spec = dir.join("cat.toml");
+    // exact P(hit) at range 3 is 2/3: held to the stated 0.005, not 1e-9
+    std::fs::write(
+        &spec,
+        with(35, "value = 0.67").replace("tolerance = 0.5", "tolerance = 0.005"),
+    )
+    .unwrap();
+    let junit = dir.join("check.xml");
+    let o = krunch_in(&[
+        "check",
+        "-v",
+        spec.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("exact, tolerance 0.005") && !out.contains("1e-9"),
+        "{out}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(!xml.contains("tolerance 1e-9"), "{xml}");
+    // and a FAIL line too
+    std::fs::write(
+        &spec,
+        with(35, "value = 0.68").replace("tolerance = 0.5", "tolerance = 0.005"),
+    )
+    .unwrap();
+    let o = krunch_in(&["check", spec.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAIL") && out.contains("exact, tolerance 0.005"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_io_failure_has_its_own_exit_code_and_says_so_once() {
+    let dir = scratch(23_211);
+    let spec = dir.join("cat.toml");
+    std::fs::write(&spec, TEMPLATE).unwrap();
+    std::fs::write(dir.join("afile"), "x").unwrap();
+    let junit = dir.join("afile").join("check.xml");
+    let o = krunch_in(&[
+        "check",
+        spec.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert_eq!(err.matches("writing").count(), 1, "{err}");
+    assert!(err.contains("afile/check.xml"), "{err}");
+    // bad input stays 2
+    let o = krunch_in(&["check", dir.join("missing.toml").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_update_lists_the_values_it_re_pins() {
+    let dir = scratch(23_212);
+    let spec = dir.join("cat.toml");
+    std::fs::write(&spec, TEMPLATE).unwrap();
+    let o = krunch_in(&["check", "--update", spec.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // the rule changes (BS 3 -> 4): P(hit) moves, and --update says so
+    std::fs::write(&spec, with(13, "bs = 4")).unwrap();
+    let o = krunch_in(&["check", "--update", spec.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("re-pinned FAIL p_hit [Shoota, range=3]")
+            && out.contains("baselines/cat.toml:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pinned values moved and are re-pinned"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

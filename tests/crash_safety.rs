@@ -154,7 +154,7 @@ fn inject_everywhere(
                 continue;
             }
             let code = o.status.code();
-            assert_eq!(code, Some(if kill { 70 } else { 2 }), "{plan}: {}", err(&o));
+            assert_eq!(code, Some(if kill { 70 } else { 3 }), "{plan}: {}", err(&o));
             if !kill {
                 // an error cleans up at once: the old output, nothing staged
                 let now = snapshot(folder);
@@ -338,7 +338,7 @@ fn inject_everywhere_files(
             }
             assert_eq!(
                 o.status.code(),
-                Some(if kill { 70 } else { 2 }),
+                Some(if kill { 70 } else { 3 }),
                 "{plan}: {}",
                 err(&o)
             );
@@ -477,6 +477,7 @@ fn a_file_put_into_a_report_folder_stops_the_next_run_replacing_it() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_live_writer_in_another_pid_namespace_keeps_its_staging_folder() {
     let dir = scratch("namespace");
@@ -488,7 +489,11 @@ fn a_live_writer_in_another_pid_namespace_keeps_its_staging_folder() {
     let lock = out.join(format!(".krunch-lock-{token}"));
     let stage = out.join(format!(".krunch-stage-{token}-big"));
     let held = std::fs::File::create(&lock).unwrap();
-    held.lock().unwrap();
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on the descriptor `held` owns.
+        assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) }, 0);
+    }
     std::fs::create_dir_all(&stage).unwrap();
     std::fs::write(stage.join("data.csv"), "half").unwrap();
     // a stage staged by an older krunch (no lock file) under the PID of a
@@ -511,4 +516,103 @@ fn a_live_writer_in_another_pid_namespace_keeps_its_staging_folder() {
     assert!(r.status.success(), "{}", err(&r));
     assert!(!stage.exists(), "a dead writer's stage was kept");
     assert!(!lock.exists(), "a dead writer's lock file was kept");
+}
+
+// --- issue 23, item 8: durability ---
+
+#[test]
+fn every_file_and_folder_is_synced_before_the_swap_and_the_swap_after() {
+    let dir = scratch("sync");
+    let spec = spec_named(&dir, "cat");
+    let out = dir.join("out");
+    let log = dir.join("sync.log");
+    for round in 0..2 {
+        // the second run replaces the first's folder
+        let _ = std::fs::remove_file(&log);
+        let o = Command::new(env!("CARGO_BIN_EXE_krunch"))
+            .args(["run", &spec, "--quiet", "--out", out.to_str().unwrap()])
+            .env("KRUNCH_TEST_SYNC_LOG", &log)
+            .env_remove("KRUNCH_TEST_FAIL_AT_WRITE")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+        let lines: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        let at = |want: &dyn Fn(&str) -> bool, what: &str| {
+            lines
+                .iter()
+                .position(|l| want(l))
+                .unwrap_or_else(|| panic!("round {round}: no {what} in {lines:#?}"))
+        };
+        let swap = at(&|l: &str| l.starts_with("swap "), "swap");
+        let stage = lines[swap]
+            .strip_prefix("swap ")
+            .and_then(|l| l.split(" -> ").next())
+            .unwrap()
+            .to_string();
+        let stage_synced = at(&|l: &str| l == format!("dir {stage}"), "sync of the stage");
+        let parent_synced = at(
+            &|l: &str| l == format!("dir {}", out.display()),
+            "sync of --out",
+        );
+        assert!(stage_synced < swap && swap < parent_synced, "{lines:#?}");
+        // every file of the report (the manifest too) was synced before
+        for e in std::fs::read_dir(out.join("cat")).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let synced = at(
+                &|l: &str| l.starts_with("file ") && l.ends_with(&format!("-{name}")),
+                &format!("sync of {name}"),
+            );
+            assert!(synced < stage_synced, "{name}: {lines:#?}");
+        }
+    }
+}
+
+// --- issue 23, item 9: tests that skip say so in the summary ---
+
+#[test]
+fn make_test_lists_the_tests_that_skipped_at_the_end() {
+    // `make test` with a stand-in cargo whose test run records one skip
+    // the way the seed-text checks and the browser test do
+    let dir = scratch("skips");
+    let fake = dir.join("cargo");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nif [ \"$1\" = test ]; then\n  echo 'systems::gce::tables::tests::wound_chart: the seed text is not here' >> \"$KRUNCH_SKIP_LOG\"\n  echo 'systems::gce::tables::tests::wound_chart: the seed text is not here' >> \"$KRUNCH_SKIP_LOG\"\n  echo 'html_report::report_pages_render_in_a_browser: no Chromium' >> \"$KRUNCH_SKIP_LOG\"\n  exit \"${FAKE_STATUS:-0}\"\nfi\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let log = dir.join("skipped.txt");
+    let make = |status: &str| {
+        Command::new("make")
+            .arg("-s")
+            .arg("-C")
+            .arg(env!("CARGO_MANIFEST_DIR"))
+            .arg("test")
+            .arg(format!("CARGO={}", fake.display()))
+            .arg(format!("SKIP_LOG={}", log.display()))
+            .env("FAKE_STATUS", status)
+            .output()
+            .expect("make runs")
+    };
+    let o = make("0");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", err(&o));
+    assert!(out.contains("SKIPPED: 2 tests skipped"), "{out}");
+    assert!(
+        out.contains("systems::gce::tables::tests::wound_chart")
+            && out.contains("html_report::report_pages_render_in_a_browser"),
+        "{out}"
+    );
+    // a failing run still fails, and still lists its skips
+    let o = make("1");
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("SKIPPED: 2"));
 }

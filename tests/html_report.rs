@@ -25,6 +25,27 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Records the skip in the file `KRUNCH_SKIP_LOG` names: `make test` lists
+/// every skipped test at the end, so none passes as a silent "ok" (the
+/// same as the library's seed-text checks do).
+fn record_skip(why: &str) {
+    let Some(log) = std::env::var_os("KRUNCH_SKIP_LOG") else {
+        return;
+    };
+    let name = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+    {
+        use std::io::Write;
+        let _ = writeln!(f, "html_report::{name}: {why}");
+    }
+}
+
 /// The Chromium on PATH, or `None` (a failure under CI, which must have it).
 fn chromium() -> Option<&'static str> {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
@@ -40,9 +61,10 @@ fn chromium() -> Option<&'static str> {
         std::env::var("CI").as_deref() != Ok("true"),
         "CI=true but no Chromium on PATH: .ci/run installs Debian's `chromium`"
     );
-    eprintln!(
-        "skipped: no Chromium on PATH (apt-get install chromium); report.html is not checked in a browser"
-    );
+    let why =
+        "no Chromium on PATH (apt-get install chromium); report.html is not checked in a browser";
+    eprintln!("skipped: {why}");
+    record_skip(why);
     None
 }
 

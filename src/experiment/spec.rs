@@ -497,6 +497,18 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             (None, Some(span)) => field_at(&text, span.start),
             (None, None) => "toml".to_string(),
         };
+        let message = match named {
+            Some(f) if message.starts_with("missing field") => {
+                let what = match f {
+                    "trials" => " (trials per cell and profile, e.g. trials = 100000)",
+                    "system" => " (the rule set: `krunch list` shows them)",
+                    "scenario" => " (`krunch list SYSTEM` shows them)",
+                    _ => "",
+                };
+                format!("missing: set {f} = ...{what}")
+            }
+            _ => message,
+        };
         err(line, &field, message)
     })?;
     let at = |s: &Range<usize>| line_of(&text, s);
@@ -561,10 +573,18 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             let field = format!("{section}.{k}");
             let Some(def) = info.variants.iter().find(|v| v.name == k) else {
                 let known: Vec<&str> = info.variants.iter().map(|v| v.name).collect();
+                let listed = if known.is_empty() {
+                    format!("rule set '{system}' has no rule variants")
+                } else {
+                    format!("known: {}", known.join(", "))
+                };
                 return Err(err(
                     line,
                     &field,
-                    format!("unknown rule variant '{k}' (known: {})", known.join(", ")),
+                    format!(
+                        "unknown rule variant '{k}' ({listed}){}",
+                        systems::registry::did_you_mean(&k, known.iter().copied())
+                    ),
                 ));
             };
             match value.as_str() {
@@ -574,10 +594,18 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                     }
                 }
                 _ => {
+                    // a word shown as written, not as TOML quotes it
+                    let shown = value
+                        .as_str()
+                        .map_or_else(|| value.to_string(), str::to_string);
                     return Err(err(
                         line,
                         &field,
-                        format!("'{value}' is not one of: {}", def.values.join(", ")),
+                        format!(
+                            "'{shown}' is not one of: {}{}",
+                            def.values.join(", "),
+                            systems::registry::did_you_mean(&shown, def.values.iter().copied())
+                        ),
                     ));
                 }
             }
@@ -605,16 +633,38 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 .iter()
                 .map(|(k, sp)| {
                     let v = to_param(sp.get_ref()).ok_or_else(|| {
-                        err(
-                            at(&sp.span()),
-                            &format!("{section}.{k}"),
-                            "expected a number, word or true/false".into(),
-                        )
+                        let message = match sp.get_ref() {
+                            toml::Value::Table(_) if section.starts_with("profile") => format!(
+                                "a table is not a parameter value{}",
+                                systems::registry::did_you_mean(k, ["variants"])
+                            ),
+                            toml::Value::Table(_) => {
+                                "a table is not a parameter value (rule variants go in [variants])"
+                                    .to_string()
+                            }
+                            _ => "expected a number, word or true/false".to_string(),
+                        };
+                        err(at(&sp.span()), &format!("{section}.{k}"), message)
                     })?;
                     Ok((k.clone(), v, at(&sp.span())))
                 })
                 .collect()
         };
+    // `metrics = [...]` written after `[sweep]` (or `[base]`) belongs to
+    // that table in TOML: say so rather than call it a parameter
+    for (section, table) in [("sweep", &raw.sweep), ("base", &raw.base)] {
+        for key in ["metrics", "title", "trials", "seed", "name", "confidence"] {
+            if let Some(sp) = table.get(key) {
+                return Err(err(
+                    at(&sp.span()),
+                    &format!("{section}.{key}"),
+                    format!(
+                        "`{key}` is inside [{section}] here: in TOML a key after a [table] header belongs to that table; move `{key} = ...` above the first [table] header"
+                    ),
+                ));
+            }
+        }
+    }
     let base = table_params(&raw.base, "base")?;
     let mut axes = Vec::new();
     let mut axis_lines = BTreeMap::new();
@@ -777,7 +827,11 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 return Err(err(
                     0,
                     &field,
-                    format!("'{value}' is not one of: {}", def.values.join(", ")),
+                    format!(
+                        "'{value}' is not one of: {}{}",
+                        def.values.join(", "),
+                        systems::registry::did_you_mean(value, def.values.iter().copied())
+                    ),
                 ));
             }
             for list in profile_variants.iter_mut().chain([&mut variant_list]) {
@@ -958,7 +1012,13 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                     return Err(err(
                         at(&list.span()),
                         "metrics",
-                        format!("unknown metric '{m}' (see `krunch list`)"),
+                        format!(
+                            "unknown metric '{m}'{} (`krunch list {system} {scenario}` lists the metrics)",
+                            systems::registry::did_you_mean(
+                                m,
+                                available.iter().map(String::as_str)
+                            )
+                        ),
                     ));
                 }
             }

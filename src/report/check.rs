@@ -75,7 +75,11 @@ pub fn describe_outcome(o: &Outcome) -> String {
         }
     );
     let how = if o.exact && o.p_value.is_none() {
-        format!("exact, tolerance {:.0e}", EXACT_TOLERANCE)
+        // the tolerance the value was held to: its own, where it states one
+        match o.expected.tolerance {
+            Some(t) if t > EXACT_TOLERANCE => format!("exact, tolerance {t}"),
+            _ => format!("exact, tolerance {EXACT_TOLERANCE:.0e}"),
+        }
     } else {
         format!(
             "{}interval {:.6} to {:.6}, {} at level {:.1e}, {} trials",

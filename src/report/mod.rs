@@ -108,7 +108,7 @@ impl Claim {
                 .write(true)
                 .create_new(true)
                 .open(&path)?;
-            file.lock()?;
+            lock(&file, true)?;
             // a cleaner that took the lock between create and lock has
             // removed the file: start again under another token
             if path.exists() {
@@ -149,9 +149,44 @@ fn owner(dir: &Path, token: &str) -> Owner {
     let Ok(file) = std::fs::OpenOptions::new().write(true).open(&path) else {
         return Owner::Unknown;
     };
-    match file.try_lock() {
+    match lock(&file, false) {
         Ok(()) => Owner::Gone { _lock: file, path },
         Err(_) => Owner::Live,
+    }
+}
+
+/// Locks `file` exclusively with `flock(2)`, waiting for it when `wait`,
+/// else failing at once when another holds it. The kernel drops the lock
+/// when the file is closed or its process ends, however it ends.
+#[cfg(unix)]
+fn lock(file: &std::fs::File, wait: bool) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let op = if wait {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_EX | libc::LOCK_NB
+    };
+    loop {
+        // SAFETY: flock on a file descriptor this `File` owns and keeps
+        // open for the call.
+        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// Without `flock` (not Unix), no lock: a lock file always counts as held,
+/// so nothing staged beside one is ever taken for stale (and removed).
+#[cfg(not(unix))]
+fn lock(_file: &std::fs::File, wait: bool) -> std::io::Result<()> {
+    if wait {
+        Ok(())
+    } else {
+        Err(std::io::Error::from(std::io::ErrorKind::WouldBlock))
     }
 }
 
@@ -165,9 +200,10 @@ pub fn write_via(
     path: &Path,
     write: impl FnOnce(&Path) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    let context = || format!("writing {}", path.display());
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(dir) = dir {
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir).with_context(context)?;
     }
     let dir = dir.unwrap_or(Path::new("."));
     // inside a staging folder the folder's own claim covers the file
@@ -175,10 +211,10 @@ pub fn write_via(
     let claim = if staging {
         None
     } else {
-        Some(Claim::new(dir)?)
+        Some(Claim::new(dir).with_context(context)?)
     };
     let token = claim.as_ref().map_or("staged", |c| c.token.as_str());
-    fail_point(path)?;
+    fail_point(path).with_context(context)?;
     let tmp = path.with_file_name(format!("{TMP}{token}-{}", file_name(path)));
     let result = write(&tmp).and_then(|()| {
         sync_file(&tmp)?;
@@ -193,12 +229,37 @@ pub fn write_via(
         let _ = std::fs::remove_file(&tmp);
     }
     drop(claim);
-    result.with_context(|| format!("writing {}", path.display()))
+    result.with_context(context)
+}
+
+/// A test hook: with `KRUNCH_TEST_SYNC_LOG=FILE`, every sync to disk and
+/// every swap of a folder is appended to FILE as one line (`file PATH`,
+/// `dir PATH`, `swap FROM -> TO`), so `tests/crash_safety.rs` can see that
+/// files and folders reach the disk before the swap that publishes them.
+fn trace(line: impl FnOnce() -> String) {
+    use std::sync::{Mutex, OnceLock};
+    static LOG: OnceLock<Option<Mutex<std::fs::File>>> = OnceLock::new();
+    let log = LOG.get_or_init(|| {
+        let path = std::env::var_os("KRUNCH_TEST_SYNC_LOG")?;
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .ok()
+            .map(Mutex::new)
+    });
+    if let Some(file) = log {
+        if let Ok(mut f) = file.lock() {
+            let _ = writeln!(f, "{}", line());
+        }
+    }
 }
 
 /// Syncs a written file's contents to disk.
 fn sync_file(path: &Path) -> std::io::Result<()> {
-    std::fs::File::open(path)?.sync_all()
+    std::fs::File::open(path)?.sync_all()?;
+    trace(|| format!("file {}", path.display()));
+    Ok(())
 }
 
 /// Syncs a folder's entries (names created, renamed, removed) to disk, so
@@ -207,7 +268,9 @@ fn sync_file(path: &Path) -> std::io::Result<()> {
 pub(crate) fn sync_dir(dir: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        std::fs::File::open(dir)?.sync_all()
+        std::fs::File::open(dir)?.sync_all()?;
+        trace(|| format!("dir {}", dir.display()));
+        Ok(())
     }
     #[cfg(not(unix))]
     {
@@ -530,6 +593,7 @@ pub fn write_folder<T>(
             fail_point(dir)?;
             std::fs::rename(dir, &old)?;
         }
+        trace(|| format!("swap {} -> {}", stage.display(), dir.display()));
         if let Err(e) = fail_point(dir).and_then(|()| std::fs::rename(&stage, dir)) {
             if had_old {
                 let _ = std::fs::rename(&old, dir);

@@ -537,19 +537,31 @@ pub fn build(
                 ParamError::unknown(
                     name.clone(),
                     format!(
-                        "unknown rule variant '{name}' (known: {})",
-                        variant_decls
-                            .iter()
-                            .map(|d| d.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        "unknown rule variant '{name}' ({}){}",
+                        if variant_decls.is_empty() {
+                            format!("{} has no rule variants", rules.name)
+                        } else {
+                            format!(
+                                "known: {}",
+                                variant_decls
+                                    .iter()
+                                    .map(|d| d.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )
+                        },
+                        did_you_mean(name, variant_decls.iter().map(|d| d.name.as_str()))
                     ),
                 )
             })?;
         decl.check(value)?;
     }
     let variants = variants.bound(variant_decls);
-    let mut params = resolve(rules, &decls, given)?;
+    // the scenario named, not a literal `<scenario>`, in what it points at
+    let mut params = resolve(rules, &decls, given).map_err(|mut e| {
+        e.message = e.message.replace("<scenario>`", &format!("{scenario}`"));
+        e
+    })?;
     // (name, what to say about it)
     let mut missing: Vec<(String, String)> = decls
         .iter()
