@@ -878,3 +878,28 @@ fn hand_to_hand_specialisation_bonus_die() {
         strikes,
     );
 }
+
+/// Pilin' On as outcomes, the seed's defenders: "Skiffa takes the lead
+/// with Bruvov and Leggit piling in to help. Skiffa receives a bonus of +2
+/// to their combat score and +2 Attack Dice"; "Soxem takes the lead ...
+/// with Gerdat helping him. Soxem gets a bonus of +1 and an additional
+/// Attack Dice"; "Injuries are inflicted only on the lead Warrior". One
+/// boarder against a crew of 3 (one group: 3 dice, +2) or 2 (2 dice, +1):
+/// the lead is thrown when the boarder wins and puts it Down or Out of
+/// Action (krunch's "Losing Combat" reading, as above).
+#[test]
+fn boarding_pilin_on_defenders() {
+    for (crew, dice, bonus) in [("3", 3usize, 2i64), ("2", 2, 1)] {
+        let mut owned = boarding_pairs();
+        owned.retain(|(k, _)| k != "crew");
+        owned.push(("crew".to_string(), crew));
+        owned.push(("crew_pile_on".to_string(), "one_group"));
+        let p: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let thrown: f64 = round_one((3, 1, 0, 4), (3, dice, bonus, 3))
+            .iter()
+            .filter(|(k, _)| *k > 0)
+            .map(|(k, p)| p * defender_after(*k, 3).0)
+            .sum();
+        check(SYS, "boarding", &p, "mean_crew_thrown", 4.0 / 6.0 * thrown);
+    }
+}
