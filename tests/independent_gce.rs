@@ -903,3 +903,46 @@ fn boarding_pilin_on_defenders() {
         check(SYS, "boarding", &p, "mean_crew_thrown", 4.0 / 6.0 * thrown);
     }
 }
+
+/// Counting until the gate is destroyed: a gap no longer ends it ("There’s
+/// a gap!" leaves the gate standing), only "5 Carnage!" or "6 Off the
+/// hinges!" do; "3 Something shifted!" still adds +1 for the rolls after.
+/// Unopposed warriors: "inflict a number of automatic Hits equal to their
+/// Weapon Skill ... resolved as normal against the Gates Armour Value":
+/// one warrior of WS 1 with S9 penetrates Armour 9 always (D6 + 9 >= 9).
+#[test]
+fn gate_until_destroyed() {
+    let p = [
+        ("attack", "unopposed"),
+        ("warriors", "1"),
+        ("ws", "1"),
+        ("strength", "9"),
+        ("until", "destroyed"),
+    ];
+    // From the highest bonus down: (P(carnage), P(off), E[turns]); one
+    // penetrating hit a turn.
+    let mut at = vec![(0.0, 0.0, 0.0); 6];
+    for b in (0..5).rev() {
+        let (mut stay, mut shift, mut carnage, mut off) = (0.0, 0.0, 0.0, 0.0);
+        for r in 1..=6 {
+            match r + b {
+                3 => shift += 1.0 / 6.0,
+                5 => carnage += 1.0 / 6.0,
+                t if t >= 6 => off += 1.0 / 6.0,
+                _ => stay += 1.0 / 6.0,
+            }
+        }
+        let leave = 1.0 - stay;
+        let next = at[b as usize + 1];
+        at[b as usize] = (
+            (carnage + shift * next.0) / leave,
+            (off + shift * next.1) / leave,
+            (1.0 + shift * next.2) / leave,
+        );
+    }
+    let (carnage, off, turns) = at[0];
+    check(SYS, "gate", &p, "p_ends_gap", 0.0);
+    check(SYS, "gate", &p, "p_ends_carnage", carnage);
+    check(SYS, "gate", &p, "p_ends_off_hinges", off);
+    check(SYS, "gate", &p, "mean_turns", turns);
+}

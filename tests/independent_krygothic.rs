@@ -674,3 +674,19 @@ fn close_combat_shove() {
         through * 4.0 / 6.0,
     );
 }
+
+/// The same helpless defender under the mean-wounds payoff: a kick keeps
+/// 2 of its 3 dice unless all three are 1s, and "If a score of 18 is
+/// received by rolling 6's, double damage" (three sixes, 1/216): 2 * 214/216
+/// + 4 * 1/216 = 2 exactly; the two-dice attacks give 2 * 35/36.
+#[test]
+fn close_combat_game_mean_wounds_against_a_helpless_defender() {
+    let pairs = cc_pairs(&[
+        ("defender_cc", "0"),
+        ("defender_body", "0"),
+        ("defender_save", "0"),
+        ("payoff", "mean_wounds"),
+    ]);
+    check(SYS, "close_combat_game", &pairs, "value_mean_wounds", 2.0);
+    check(SYS, "close_combat_game", &pairs, "attack=kick", 1.0);
+}
