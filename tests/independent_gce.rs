@@ -921,7 +921,7 @@ fn gate_until_destroyed() {
     ];
     // From the highest bonus down: (P(carnage), P(off), E[turns]); one
     // penetrating hit a turn.
-    let mut at = vec![(0.0, 0.0, 0.0); 6];
+    let mut at = [(0.0, 0.0, 0.0); 6];
     for b in (0..5).rev() {
         let (mut stay, mut shift, mut carnage, mut off) = (0.0, 0.0, 0.0, 0.0);
         for r in 1..=6 {

@@ -52,7 +52,7 @@ fn every_preset_quotes_its_seed_and_carries_its_numbers() {
                 continue; // quotes a chart row's name; its cells are data
             }
             for (k, v) in p.sets {
-                if let Some(n) = v.trim_start_matches('-').parse::<i64>().ok() {
+                if let Ok(n) = v.trim_start_matches('-').parse::<i64>() {
                     if n <= 1 && !matches!(*k, "damage" | "strength") {
                         continue; // 0 and 1 are too common to pair reliably
                     }
