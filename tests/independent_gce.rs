@@ -946,3 +946,25 @@ fn gate_until_destroyed() {
     check(SYS, "gate", &p, "p_ends_off_hinges", off);
     check(SYS, "gate", &p, "mean_turns", turns);
 }
+
+/// One helper: "For each friendly helping add +1 to the D6 roll. A total of
+/// 6 causes the Fire to go out": out on 5+ (q = 1/3 a turn); else the S4
+/// hit wounds on 3+. Unhurt = out before any wound: q / (q + (1 - q) *
+/// 4/6); Down (which ends it) per turn (1 - q) * 4/6 * 3/6, Flesh Wounds
+/// carry on as in `fire_burning_on`.
+#[test]
+fn fire_with_one_helper() {
+    let p = [
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+        ("helpers", "1"),
+    ];
+    let q: f64 = 1.0 / 3.0;
+    let leave = q + (1.0 - q) * 4.0 / 6.0;
+    let a = (1.0 - q) * 4.0 / 6.0 * 2.0 / 6.0 / leave;
+    let down = (1.0 - q) * 4.0 / 6.0 * 3.0 / 6.0 / leave;
+    check(SYS, "fire", &p, "p_unhurt", q / leave);
+    check(SYS, "fire", &p, "p_down", down * (1.0 + a + a * a));
+}
