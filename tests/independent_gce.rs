@@ -968,3 +968,30 @@ fn fire_with_one_helper() {
     check(SYS, "fire", &p, "p_unhurt", q / leave);
     check(SYS, "fire", &p, "p_down", down * (1.0 + a + a * a));
 }
+
+/// Tests at their limits: "If a Warrior is required to take an Initiative
+/// Test this is done by rolling a D6 ... equal or under their Initiative
+/// value the test is passed. A roll of 6 is always a failure": leaping
+/// aboard with I 6 (or 9) passes 5/6. Leadership: "Roll 2D6. Equal or less
+/// is a pass. A score of 12 is always a failure": turning after a Thrust
+/// at Ld 12 passes 35/36.
+#[test]
+fn initiative_and_leadership_automatic_failures() {
+    for init in ["6", "9"] {
+        let p = [
+            ("hazard", "board"),
+            ("initiative", init),
+            ("toughness", "3"),
+            ("wounds", "1"),
+            ("target_ws", "3"),
+            ("target_bs", "3"),
+        ];
+        check(SYS, "vehicle_hazard", &p, "p_avoided", 5.0 / 6.0);
+    }
+    let p = [
+        ("vehicle", "ork_trukk"),
+        ("thrusts", "1"),
+        ("turn_leadership", "12"),
+    ];
+    check(SYS, "thrust", &p, "p_turn_failed", 5.0 / 6.0 / 36.0);
+}
