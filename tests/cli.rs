@@ -32,6 +32,7 @@ fn every_example_spec_runs_end_to_end() {
         .collect();
     assert!(specs.len() >= 3);
     let mut id_texts = Vec::new();
+    let mut exact_rows: Vec<(String, f64)> = Vec::new();
     for spec in &specs {
         let o = krunch(&[
             "run",
@@ -143,7 +144,65 @@ fn every_example_spec_runs_end_to_end() {
             );
             assert!(lo <= value + 1e-12 && value <= hi + 1e-12, "{name}: {line}");
         }
+        // results.json: the rows with an exact value, held to it below (an
+        // interval built around the estimate always holds the estimate; the
+        // exact value is what can fall outside)
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap())
+                .unwrap();
+        let confidence = json["confidence"].as_f64().unwrap();
+        let kinds: std::collections::HashMap<String, String> = json["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["name"].as_str().unwrap().to_string(),
+                    m["kind"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let rows = json["rows"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{name}: results.json has rows");
+        for r in rows {
+            let Some(exact) = r["exact"].as_f64() else {
+                continue;
+            };
+            let metric = r["metric"].as_str().unwrap();
+            let (value, lo, hi) = (
+                r["value"].as_f64().unwrap(),
+                r["ci_low"].as_f64().unwrap(),
+                r["ci_high"].as_f64().unwrap(),
+            );
+            let trials = r["trials"].as_u64().unwrap();
+            let p = if kinds.get(metric).is_some_and(|k| k == "probability") {
+                let hits = (value * trials as f64).round() as u64;
+                krunch::dice::stats::binomial_p_value(hits, trials, exact)
+            } else {
+                let se = (hi - lo) / (2.0 * krunch::dice::stats::z_for(confidence));
+                if se == 0.0 && value == 0.0 {
+                    // every trial 0 (no spread to estimate): for a count
+                    // (whole numbers >= 0) P(X > 0) <= E[X], so P(all
+                    // zero) >= (1 - exact)^trials; that lower bound is
+                    // the p-value used
+                    (1.0 - exact.min(1.0)).powf(trials as f64)
+                } else {
+                    krunch::dice::stats::mean_p_value(value, se, exact)
+                }
+            };
+            exact_rows.push((format!("{name}: {r}"), p));
+        }
     }
+    // Every exact value against its estimate: two-sided p-values
+    // (binomial for probabilities, z for means), Bonferroni over all of
+    // them at a family-wise 1e-3, fixed seeds.
+    assert!(exact_rows.len() > 1000, "{} exact rows", exact_rows.len());
+    let level = 1e-3 / exact_rows.len() as f64;
+    let far: Vec<_> = exact_rows.iter().filter(|(_, p)| *p < level).collect();
+    assert!(
+        far.is_empty(),
+        "estimates far from their exact values: {far:?}"
+    );
     // the parameter id an axis title leads with (so a designer finds the
     // field) and the provenance line keep ids on purpose; nothing else does
     assert!(

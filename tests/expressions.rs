@@ -84,7 +84,13 @@ fn every_distribution_sums_to_one() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+    // A pinned seed, as in fuzz.rs: the same 4000 strings every run.
+    #![proptest_config(ProptestConfig {
+        cases: 4000,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(28),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     /// Any string: parse returns Ok or an error pointing inside the input,
     /// and a parsed expression evaluates (or refuses) without panicking.

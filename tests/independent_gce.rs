@@ -878,3 +878,120 @@ fn hand_to_hand_specialisation_bonus_die() {
         strikes,
     );
 }
+
+/// Pilin' On as outcomes, the seed's defenders: "Skiffa takes the lead
+/// with Bruvov and Leggit piling in to help. Skiffa receives a bonus of +2
+/// to their combat score and +2 Attack Dice"; "Soxem takes the lead ...
+/// with Gerdat helping him. Soxem gets a bonus of +1 and an additional
+/// Attack Dice"; "Injuries are inflicted only on the lead Warrior". One
+/// boarder against a crew of 3 (one group: 3 dice, +2) or 2 (2 dice, +1):
+/// the lead is thrown when the boarder wins and puts it Down or Out of
+/// Action (krunch's "Losing Combat" reading, as above).
+#[test]
+fn boarding_pilin_on_defenders() {
+    for (crew, dice, bonus) in [("3", 3usize, 2i64), ("2", 2, 1)] {
+        let mut owned = boarding_pairs();
+        owned.retain(|(k, _)| k != "crew");
+        owned.push(("crew".to_string(), crew));
+        owned.push(("crew_pile_on".to_string(), "one_group"));
+        let p: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let thrown: f64 = round_one((3, 1, 0, 4), (3, dice, bonus, 3))
+            .iter()
+            .filter(|(k, _)| *k > 0)
+            .map(|(k, p)| p * defender_after(*k, 3).0)
+            .sum();
+        check(SYS, "boarding", &p, "mean_crew_thrown", 4.0 / 6.0 * thrown);
+    }
+}
+
+/// Counting until the gate is destroyed: a gap no longer ends it ("There’s
+/// a gap!" leaves the gate standing), only "5 Carnage!" or "6 Off the
+/// hinges!" do; "3 Something shifted!" still adds +1 for the rolls after.
+/// Unopposed warriors: "inflict a number of automatic Hits equal to their
+/// Weapon Skill ... resolved as normal against the Gates Armour Value":
+/// one warrior of WS 1 with S9 penetrates Armour 9 always (D6 + 9 >= 9).
+#[test]
+fn gate_until_destroyed() {
+    let p = [
+        ("attack", "unopposed"),
+        ("warriors", "1"),
+        ("ws", "1"),
+        ("strength", "9"),
+        ("until", "destroyed"),
+    ];
+    // From the highest bonus down: (P(carnage), P(off), E[turns]); one
+    // penetrating hit a turn.
+    let mut at = [(0.0, 0.0, 0.0); 6];
+    for b in (0..5).rev() {
+        let (mut stay, mut shift, mut carnage, mut off) = (0.0, 0.0, 0.0, 0.0);
+        for r in 1..=6 {
+            match r + b {
+                3 => shift += 1.0 / 6.0,
+                5 => carnage += 1.0 / 6.0,
+                t if t >= 6 => off += 1.0 / 6.0,
+                _ => stay += 1.0 / 6.0,
+            }
+        }
+        let leave = 1.0 - stay;
+        let next = at[b as usize + 1];
+        at[b as usize] = (
+            (carnage + shift * next.0) / leave,
+            (off + shift * next.1) / leave,
+            (1.0 + shift * next.2) / leave,
+        );
+    }
+    let (carnage, off, turns) = at[0];
+    check(SYS, "gate", &p, "p_ends_gap", 0.0);
+    check(SYS, "gate", &p, "p_ends_carnage", carnage);
+    check(SYS, "gate", &p, "p_ends_off_hinges", off);
+    check(SYS, "gate", &p, "mean_turns", turns);
+}
+
+/// One helper: "For each friendly helping add +1 to the D6 roll. A total of
+/// 6 causes the Fire to go out": out on 5+ (q = 1/3 a turn); else the S4
+/// hit wounds on 3+. Unhurt = out before any wound: q / (q + (1 - q) *
+/// 4/6); Down (which ends it) per turn (1 - q) * 4/6 * 3/6, Flesh Wounds
+/// carry on as in `fire_burning_on`.
+#[test]
+fn fire_with_one_helper() {
+    let p = [
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+        ("helpers", "1"),
+    ];
+    let q: f64 = 1.0 / 3.0;
+    let leave = q + (1.0 - q) * 4.0 / 6.0;
+    let a = (1.0 - q) * 4.0 / 6.0 * 2.0 / 6.0 / leave;
+    let down = (1.0 - q) * 4.0 / 6.0 * 3.0 / 6.0 / leave;
+    check(SYS, "fire", &p, "p_unhurt", q / leave);
+    check(SYS, "fire", &p, "p_down", down * (1.0 + a + a * a));
+}
+
+/// Tests at their limits: "If a Warrior is required to take an Initiative
+/// Test this is done by rolling a D6 ... equal or under their Initiative
+/// value the test is passed. A roll of 6 is always a failure": leaping
+/// aboard with I 6 (or 9) passes 5/6. Leadership: "Roll 2D6. Equal or less
+/// is a pass. A score of 12 is always a failure": turning after a Thrust
+/// at Ld 12 passes 35/36.
+#[test]
+fn initiative_and_leadership_automatic_failures() {
+    for init in ["6", "9"] {
+        let p = [
+            ("hazard", "board"),
+            ("initiative", init),
+            ("toughness", "3"),
+            ("wounds", "1"),
+            ("target_ws", "3"),
+            ("target_bs", "3"),
+        ];
+        check(SYS, "vehicle_hazard", &p, "p_avoided", 5.0 / 6.0);
+    }
+    let p = [
+        ("vehicle", "ork_trukk"),
+        ("thrusts", "1"),
+        ("turn_leadership", "12"),
+    ];
+    check(SYS, "thrust", &p, "p_turn_failed", 5.0 / 6.0 / 36.0);
+}

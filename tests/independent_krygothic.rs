@@ -387,9 +387,9 @@ fn ranged_standard_shot() {
 /// when shooting 6' or over ... and the player want's to shoot 7 inches.
 /// So the gun drops to 1K2S1 (-2Kx), and the target number is raised to 7
 /// ... The unit has an RC of 3, needing a 7 to hit (remember to hit 7 you
-/// need to roll a 6 and then a 3)". Against Example#1's target: "body (3)
-/// + armour (3) - the number after the K (3K2S1, so 2) ... a target of 4".
-/// Also +1 to hit for "a speed attribute of over 5".
+/// need to roll a 6 and then a 3)". Against Example#1's target: "body
+/// (3) plus armour (3) - the number after the K (3K2S1, so 2) ... a target
+/// of 4" (the seed's "+" written out). Also +1 to hit for "a speed attribute of over 5".
 #[test]
 fn ranged_pistol_at_long_range() {
     let pairs = [
@@ -673,4 +673,20 @@ fn close_combat_shove() {
         "mean_knockback",
         through * 4.0 / 6.0,
     );
+}
+
+/// The same helpless defender under the mean-wounds payoff: a kick keeps
+/// 2 of its 3 dice unless all three are 1s, and "If a score of 18 is
+/// received by rolling 6's, double damage" (three sixes, 1/216): 2 *
+/// 214/216 plus 4 * 1/216 = 2 exactly; the two-dice attacks give 2 * 35/36.
+#[test]
+fn close_combat_game_mean_wounds_against_a_helpless_defender() {
+    let pairs = cc_pairs(&[
+        ("defender_cc", "0"),
+        ("defender_body", "0"),
+        ("defender_save", "0"),
+        ("payoff", "mean_wounds"),
+    ]);
+    check(SYS, "close_combat_game", &pairs, "value_mean_wounds", 2.0);
+    check(SYS, "close_combat_game", &pairs, "attack=kick", 1.0);
 }

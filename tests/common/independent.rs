@@ -156,3 +156,36 @@ pub fn check_tol(
         "{system} {scenario} {pairs:?} {metric}: krunch {got:.15}, derived {want:.15} (tolerance {tol:e})"
     );
 }
+
+/// The text of seed `file` (`$KRUNCH_SEEDS/<file>` or `../shared/seeds`
+/// beside the crate), or `None` with a printed note when it is missing;
+/// under `CI=true` a missing seed fails instead.
+pub fn seed_text(file: &str) -> Option<String> {
+    let dir = std::env::var_os("KRUNCH_SEEDS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds")
+        });
+    let path = dir.join(file);
+    match std::fs::read_to_string(&path) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+            assert!(
+                !ci,
+                "CI=true but the seed text {} is unreadable: {e}",
+                path.display()
+            );
+            eprintln!(
+                "skipped: the seed text {} is not here (set KRUNCH_SEEDS to check against it)",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// `text` with every run of whitespace (newlines included) as one space.
+pub fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
