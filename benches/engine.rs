@@ -29,8 +29,8 @@ mod naive;
 const NAMED: &[(&str, &str, usize, &str)] = &[(
     "gce",
     "shooting",
-    1,
-    "full auto, 2 Sustained Fire dice, D3 damage",
+    3,
+    "full auto at 18\", 2 Sustained Fire dice, D3 damage on 2 Wounds",
 )];
 
 const ROUNDS: usize = 3;

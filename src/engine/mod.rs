@@ -64,11 +64,13 @@ impl std::fmt::Display for Sampler {
 }
 
 /// Most work one exact evaluation of the engine's step and round models may
-/// do: dice paths enumerated plus outcomes merged, about a second on one
-/// core of the development machine (docs/BENCHMARKS.md). Past it the cell
-/// is Monte Carlo only and the report says why, instead of a wait of
-/// minutes or a run out of memory.
-pub const EXACT_WORK: u64 = 6_000_000;
+/// do: dice paths enumerated plus outcomes merged. Measured on one core of
+/// the development machine (docs/BENCHMARKS.md): step models do about 17 M
+/// units a second, round models about 11 M, so the budget is about a
+/// second. Past it the cell is Monte Carlo only and the report says why,
+/// instead of a wait of minutes (full auto with 4 Sustained Fire dice and
+/// D6 damage on 2 Wounds took 109 s) or a run out of memory.
+pub const EXACT_WORK: u64 = 12_000_000;
 
 /// Why a model has no exact value.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

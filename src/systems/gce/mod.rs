@@ -76,6 +76,26 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_ws", "3"),
                     ("target_bs", "3"),
                 ],
+                // the same burst in range (18", the long band): every shot
+                // can hit, wound and take the target down (the benchmarks'
+                // full auto row)
+                &[
+                    ("weapon", "eavy_shoota"),
+                    ("long_range", "18"),
+                    ("short_hit", "0"),
+                    ("long_hit", "0"),
+                    ("strength", "4"),
+                    ("damage", "D3"),
+                    ("ammo", "auto"),
+                    ("fire_mode", "full_auto"),
+                    ("bs", "2"),
+                    ("range", "18"),
+                    ("toughness", "4"),
+                    ("wounds", "2"),
+                    ("save", "4"),
+                    ("target_ws", "1"),
+                    ("target_bs", "1"),
+                ],
             ],
         },
         Scenario {
