@@ -495,7 +495,10 @@ fn missing_file_and_bad_flags_exit_non_zero() {
         "0",
         "experiments/overwatch_rule_change.toml",
     ]);
-    assert_ne!(o.status.code(), Some(0));
+    // bad input is exit 2, with a message naming the flag and its range
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--threads 0: give 1 to 256"), "{err}");
 }
 
 #[test]
