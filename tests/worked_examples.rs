@@ -3,8 +3,8 @@
 //! reach the example's outcome, not merely hold the number it looks up.
 
 use krunch::dice::Roller;
+use krunch::engine::Mechanic;
 use krunch::systems::TrialValues;
-use krunch::systems::step_model::Mechanic;
 
 /// Dice that come up as listed, in order; running out or a face above the
 /// die's sides fails the test.
