@@ -115,7 +115,11 @@ pub fn meets(face: Face, target: i32, reading: Reading) -> bool {
 
 /// Rolls one die, re-rolling sixes until a face below 6 or `cap` sixes.
 pub fn roll_face(dice: &mut impl Roller, cap: u8) -> Face {
-    let mut sixes = 0;
+    roll_on(dice, cap, 0)
+}
+
+/// The rest of a die's roll once it has shown `sixes` sixes in a row.
+fn roll_on(dice: &mut impl Roller, cap: u8, mut sixes: u8) -> Face {
     loop {
         let f = dice.d6() as u8;
         if f < 6 {
@@ -131,17 +135,7 @@ pub fn roll_face(dice: &mut impl Roller, cap: u8) -> Face {
 /// A die that showed a 6 on its first roll, re-rolled until a face below 6
 /// or `cap` sixes in all (`cap >= 2`).
 fn reroll_six(dice: &mut impl Roller, cap: u8) -> Face {
-    let mut sixes = 1;
-    loop {
-        let f = dice.d6() as u8;
-        if f < 6 {
-            return Face { sixes, next: f };
-        }
-        sixes += 1;
-        if sixes == cap {
-            return Face { sixes, next: 6 };
-        }
-    }
+    roll_on(dice, cap, 1)
 }
 
 /// What the first roll of each die of a pool counts for, packed for

@@ -450,6 +450,12 @@ impl RangedRule {
         let po = self.pool.roll(dice);
         let n = self.wound_dice(po);
         let passes = count_passes(dice, n, self.r.to_wound, self.shot.reading);
+        self.attack_out(dice, po, passes)
+    }
+
+    /// An attack's outcome from its to-hit pool and wound passes, rolling
+    /// the firer's own wound dice on a critical fail that calls for them.
+    fn attack_out<R: Roller>(&self, dice: &mut R, po: PoolOut, passes: u32) -> ShotOut {
         let own = match self.own_roll(po) {
             Some((n, t)) => count_passes(dice, n, t, self.shot.reading).min(self.r.cap as u32),
             None => 0,
@@ -705,18 +711,7 @@ impl RangedModel {
         let j = ((u128::from(wide as u64) * u128::from(f.wound_faces)) >> 64) as u64;
         let n = rule.wound_dice(po) as u64;
         let passes = u32::from(f.wound[(n * f.wound_faces + j) as usize]);
-        let own = match rule.own_roll(po) {
-            Some((n, t)) => count_passes(roller, n, t, rule.shot.reading).min(rule.r.cap as u32),
-            None => 0,
-        };
-        ShotOut {
-            hits: po.kept,
-            wounds: rule.wounds_of(po, passes),
-            critical_pass: po.critical_pass,
-            critical_fail: po.critical_fail,
-            own_wounds: own as u8,
-            per_ap_share: false,
-        }
+        rule.attack_out(roller, po, passes)
     }
 }
 
