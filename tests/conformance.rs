@@ -237,6 +237,19 @@ fn the_engine_picks_the_sampler_the_design_names() {
             got.push((r.name, sc.name, model.sampler()));
         }
     }
+    // GCE shooting's full auto point (index 3, in range at 18"): shot laws
+    let gce = RULE_SETS.iter().find(|r| r.name == "gce").unwrap();
+    let shooting = gce.scenarios.iter().find(|s| s.name == "shooting").unwrap();
+    let mut p = Params::new();
+    for (k, v) in shooting.test_points[3].iter() {
+        p.set(*k, ParamValue::from_text(v));
+    }
+    let full_auto = systems::build("gce", "shooting", &p, &Params::new()).unwrap();
+    assert_eq!(
+        full_auto.sampler(),
+        Custom("shot laws (a draw a shot)"),
+        "full auto"
+    );
     let want: &[(&str, &str, krunch::engine::Sampler)] = &[
         (
             "gce",
@@ -461,47 +474,24 @@ fn rules_reference_is_current() {
 }
 
 /// Cells whose exact evaluation would take minutes and gigabytes (measured
-/// before the engine's budget: full auto with 4 Sustained Fire dice and D6
-/// damage on 2 Wounds, 109 s; two 100-damage ships boarding, 167 s and 1.4
-/// GB) stop at the engine's work budget and say why, instead of running
+/// before the engine's budget: two 100-damage ships boarding, 167 s and 1.4
+/// GB; full auto with 4 Sustained Fire dice, 109 s, is now exact by shot
+/// laws, below) stop at the engine's work budget and say why, instead of running
 /// for minutes or out of memory. A count, not a timing: the evaluation
 /// reports `TooMuchWork`, whose budget is about a second of work.
 #[test]
 fn exact_cells_past_the_work_budget_are_skipped_with_their_reason() {
     use krunch::engine::{EXACT_WORK, NoExact};
     type Cell<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
-    let cells: &[Cell] = &[
-        (
-            "gce",
-            "shooting",
-            &[
-                ("weapon", "custom"),
-                ("strength", "4"),
-                ("save_mod", "0"),
-                ("damage", "D6"),
-                ("ammo", "auto"),
-                ("sf_dice", "4"),
-                ("fire_mode", "full_auto"),
-                ("bs", "3"),
-                ("range", "8"),
-                ("long_range", "24"),
-                ("toughness", "3"),
-                ("wounds", "2"),
-                ("save", "5"),
-                ("target_ws", "3"),
-                ("target_bs", "3"),
-            ],
-        ),
-        (
-            "bfg",
-            "boarding",
-            &[
-                ("attacker_starting_damage", "100"),
-                ("defender_starting_damage", "100"),
-                ("defender_turrets", "2"),
-            ],
-        ),
-    ];
+    let cells: &[Cell] = &[(
+        "bfg",
+        "boarding",
+        &[
+            ("attacker_starting_damage", "100"),
+            ("defender_starting_damage", "100"),
+            ("defender_turrets", "2"),
+        ],
+    )];
     for (system, scenario, point) in cells {
         let mut p = Params::new();
         for (k, v) in point.iter() {
@@ -516,5 +506,73 @@ fn exact_cells_past_the_work_budget_are_skipped_with_their_reason() {
         );
         assert!(why.to_string().contains("Monte Carlo only"));
         assert!(model.exact().is_none());
+    }
+}
+
+/// Full auto chained shot by shot (the shot laws): the cell that ran 109 s
+/// through the whole-state chain, and every accepted maximum at once (six
+/// Sustained Fire dice, 2D6 Damage on 20 Wounds, WS and BS 10, the firer's
+/// explosion and the escape test), are exact and a law: each family sums
+/// to 1. A count, not a timing: the evaluation stays inside the budget.
+#[test]
+fn full_auto_at_its_maxima_stays_exact() {
+    type Cell<'a> = &'a [(&'a str, &'a str)];
+    let cells: &[Cell] = &[
+        &[
+            ("weapon", "custom"),
+            ("strength", "4"),
+            ("save_mod", "0"),
+            ("damage", "D6"),
+            ("ammo", "auto"),
+            ("sf_dice", "4"),
+            ("fire_mode", "full_auto"),
+            ("bs", "3"),
+            ("range", "8"),
+            ("long_range", "24"),
+            ("toughness", "3"),
+            ("wounds", "2"),
+            ("save", "5"),
+            ("target_ws", "3"),
+            ("target_bs", "3"),
+        ],
+        &[
+            ("weapon", "custom"),
+            ("strength", "10"),
+            ("save_mod", "0"),
+            ("damage", "2D6"),
+            ("ammo", "auto"),
+            ("sf_dice", "6"),
+            ("fire_mode", "full_auto"),
+            ("bs", "10"),
+            ("range", "8"),
+            ("long_range", "24"),
+            ("toughness", "3"),
+            ("wounds", "20"),
+            ("save", "2"),
+            ("target_ws", "10"),
+            ("target_bs", "10"),
+            ("firer_toughness", "3"),
+            ("firer_save", "6"),
+            ("friend_within_2in", "true"),
+            ("target_initiative", "3"),
+        ],
+    ];
+    for point in cells {
+        let mut p = Params::new();
+        for (k, v) in point.iter() {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        let model = systems::build("gce", "shooting", &p, &Params::new()).unwrap();
+        let values = model.exact_or_why().expect("exact by shot laws");
+        for family in ["hits=", "wounds="] {
+            let total: f64 = model
+                .metrics()
+                .iter()
+                .zip(&values)
+                .filter(|(d, _)| d.name.starts_with(family))
+                .map(|(_, v)| v)
+                .sum();
+            assert!((total - 1.0).abs() < 1e-9, "{family}: {total}");
+        }
     }
 }

@@ -156,6 +156,12 @@ impl Expectation {
         self.weight = p;
     }
 
+    /// Adds an expected amount straight to `metric`: a mean an exact
+    /// evaluator carries as an expectation rather than as outcomes.
+    pub fn add_expected(&mut self, metric: Metric, amount: f64) {
+        self.values[metric.0] += amount;
+    }
+
     /// The expected values.
     pub fn into_values(self) -> Vec<f64> {
         self.values

@@ -14,7 +14,10 @@ use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, split_word};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler};
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+
+mod shot_laws;
+use shot_laws::ShotLaws;
 
 /// Where the target stands relative to a template or blast marker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -318,27 +321,89 @@ impl Mechanic for ShotRule {
     }
 
     fn record(&self, s: &ShotState, sink: &mut impl MetricSink) {
+        self.record_steered(s, sink);
+        self.record_wounds(s.wounds, sink);
+        for (metric, value) in self.ledger_metrics().into_iter().zip(ledger(s)) {
+            if let Some(metric) = metric {
+                sink.record(metric, value);
+            }
+        }
+    }
+}
+
+/// Entries of a shot's ledger ([`ledger`]).
+const LEDGER: usize = 7;
+
+/// Which ledger entries are flags that only ever turn on (the others are
+/// amounts that add up).
+const LEDGER_FLAGS: [bool; LEDGER] = [false, false, false, true, true, true, true];
+
+/// What an attack has taken and cost that no later step depends on: wound
+/// rolls passed, unsaved wounds, Damage, then the flags an unsaved wound,
+/// catching fire, a failed Ammo Roll and the firer's wound raise. The
+/// shot-law evaluator carries these as expectations, not in its states.
+fn ledger(s: &ShotState) -> [u64; LEDGER] {
+    [
+        u64::from(s.wounds),
+        u64::from(s.unsaved),
+        u64::from(s.damage),
+        u64::from(s.unsaved > 0),
+        u64::from(s.on_fire),
+        u64::from(s.out_of_ammo),
+        u64::from(s.firer_wounded),
+    ]
+}
+
+impl ShotRule {
+    /// Steps `(set-up, one shot, end)`: the Sustained Fire dice and their
+    /// jams' Ammo Rolls; any one of the shot steps; the escape from Pinning
+    /// and Recovery.
+    fn phases(
+        &self,
+    ) -> (
+        std::ops::Range<usize>,
+        std::ops::Range<usize>,
+        std::ops::Range<usize>,
+    ) {
+        let fa = 2 * self.shooting.full_auto_dice as usize;
+        let end = fa + self.shooting.max_shots() as usize;
+        (0..fa, fa..fa + 1, end..end + 2)
+    }
+
+    /// The metrics read from what steers later steps (the target's
+    /// condition, the explosion, Pinning) and from the hits and the end:
+    /// the shot-law evaluator keeps all of these in its states.
+    fn record_steered(&self, s: &ShotState, sink: &mut impl MetricSink) {
         let m = &self.m;
         sink.record(m.p_hit, u64::from(s.hits > 0));
         sink.record(m.mean_hits, u64::from(s.hits));
-        sink.record(m.mean_wounds, u64::from(s.wounds));
-        sink.record(m.mean_unsaved, u64::from(s.unsaved));
-        sink.record(m.mean_damage, u64::from(s.damage));
-        sink.record(m.p_wounded, u64::from(s.unsaved > 0));
         sink.record(m.p_flesh, u64::from(s.target.status == Status::FleshWound));
         sink.record(m.p_down, u64::from(s.target.status == Status::Down));
         sink.record(m.p_out, u64::from(s.target.status == Status::OutOfAction));
         sink.record(m.p_eventually_out, u64::from(s.eventually_out));
         sink.record(m.p_pinned, u64::from(s.pinned));
-        sink.record(m.p_no_ammo, u64::from(s.out_of_ammo));
         sink.record(m.p_explodes, u64::from(s.exploded));
-        sink.record(m.p_fire, u64::from(s.on_fire));
         sink.record(m.p_pinned_through, u64::from(s.pinned_through_turn));
-        if let Some(f) = m.p_firer_wounded {
-            sink.record(f, u64::from(s.firer_wounded));
-        }
         sink.record(m.hits[usize::from(s.hits)], 1);
-        sink.record(m.wounds[usize::from(s.wounds)], 1);
+    }
+
+    /// The wound rolls' family (the shot-law evaluator's second chain).
+    fn record_wounds(&self, wounds: u8, sink: &mut impl MetricSink) {
+        sink.record(self.m.wounds[usize::from(wounds)], 1);
+    }
+
+    /// The metric of each ledger entry ([`ledger`]).
+    fn ledger_metrics(&self) -> [Option<Metric>; LEDGER] {
+        let m = &self.m;
+        [
+            Some(m.mean_wounds),
+            Some(m.mean_unsaved),
+            Some(m.mean_damage),
+            Some(m.p_wounded),
+            Some(m.p_fire),
+            Some(m.p_no_ammo),
+            m.p_firer_wounded,
+        ]
     }
 }
 
@@ -470,6 +535,9 @@ pub struct ShootingModel {
     model: StepModel<ShotRule>,
     /// Class tables of the fast path, built once per model where it applies.
     fast: Option<Arc<FastTables>>,
+    /// The laws of the set-up, each shot and the end, built the first time
+    /// a run or the exact evaluator asks.
+    laws: OnceLock<Result<ShotLaws, crate::engine::NoExact>>,
 }
 
 /// Everything the fast path's tables depend on.
@@ -551,6 +619,7 @@ impl ShootingModel {
         let mut model = ShootingModel {
             model: StepModel::new(ShotRule { shooting, list, m }),
             fast: None,
+            laws: OnceLock::new(),
         };
         if model.fast_path_applies() {
             model.fast = Some(FastTables::shared(model.shooting()));
@@ -566,6 +635,19 @@ impl ShootingModel {
     /// The exact distribution of final states.
     pub fn exact_states(&self) -> Option<crate::dice::StateDist<ShotState>> {
         self.model.exact_states().ok()
+    }
+
+    /// The exact values by the whole-state step chain (the shot laws'
+    /// evaluator is held to it in the tests).
+    pub fn exact_by_steps(&self) -> Result<Vec<f64>, crate::engine::NoExact> {
+        self.model.exact_or_why()
+    }
+
+    /// The shot laws, or why they cannot be enumerated.
+    fn shot_laws(&self) -> Result<&ShotLaws, &crate::engine::NoExact> {
+        self.laws
+            .get_or_init(|| ShotLaws::build(self.model.mechanic()))
+            .as_ref()
     }
 
     /// Whether the branch-free single-shot path applies.
@@ -838,6 +920,8 @@ impl Model for ShootingModel {
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         if self.fast_path_applies() {
             self.run_fast(roller, trials, tally);
+        } else if let Ok(laws) = self.shot_laws() {
+            laws.run(self.model.mechanic(), roller, trials, tally);
         } else {
             self.model.run_chunk(roller, trials, tally);
         }
@@ -846,6 +930,8 @@ impl Model for ShootingModel {
     fn sampler(&self) -> Sampler {
         if self.fast_path_applies() {
             Sampler::Custom("shot face tables (sixteen D6 a word)")
+        } else if self.shot_laws().is_ok() {
+            Sampler::Custom("shot laws (a draw a shot)")
         } else {
             self.model.sampler()
         }
@@ -860,11 +946,14 @@ impl Model for ShootingModel {
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
-        self.model.exact()
+        self.exact_or_why().ok()
     }
 
     fn exact_or_why(&self) -> Result<Vec<f64>, crate::engine::NoExact> {
-        self.model.exact_or_why()
+        match self.shot_laws() {
+            Ok(laws) => laws.exact(self.model.mechanic()),
+            Err(why) => Err(why.clone()),
+        }
     }
 }
 
@@ -968,6 +1057,102 @@ mod tests {
         assert!(close(exact(&m, "mean_hits"), 1.5));
         // six hits needs both dice on 3 and every shot to hit
         assert!(close(exact(&m, "hits=6"), (1.0 / 36.0) * 0.5f64.powi(6)));
+    }
+
+    /// The shot laws chain the same steps as the whole-state chain: both
+    /// evaluators agree on every metric wherever the shot laws are not the
+    /// single-shot face tables' domain alone (Sustained Fire, Damage
+    /// rolls, several Wounds, templates, fire, escape tests, explosions).
+    #[test]
+    fn shot_laws_agree_with_the_whole_state_chain() {
+        let full_auto = [
+            ("weapon", "eavy_shoota"),
+            ("long_range", "18"),
+            ("long_hit", "0"),
+            ("strength", "4"),
+            ("damage", "1"),
+            ("ammo", "4"),
+            ("fire_mode", "full_auto"),
+        ];
+        let cases: Vec<Vec<(&str, &str)>> = vec![
+            vec![],
+            full_auto.to_vec(),
+            [
+                &full_auto[..],
+                &[("damage", "D3"), ("wounds", "2"), ("ammo", "auto")],
+            ]
+            .concat(),
+            [
+                &full_auto[..],
+                &[
+                    ("damage", "D6"),
+                    ("wounds", "3"),
+                    ("sf_dice", "3"),
+                    ("range", "12"),
+                ],
+            ]
+            .concat(),
+            [
+                &full_auto[..],
+                &[
+                    ("firer_toughness", "3"),
+                    ("firer_save", "6"),
+                    ("friend_within_2in", "true"),
+                    ("target_initiative", "3"),
+                    ("target_ws", "1"),
+                    ("target_bs", "1"),
+                ],
+            ]
+            .concat(),
+            vec![
+                ("weapon", "skorcha"),
+                ("strength", "4"),
+                ("save_mod", "-1"),
+                ("damage", "1"),
+                ("ammo", "5"),
+                ("catch_fire", "4"),
+                ("coverage", "partial"),
+                ("toughness", "4"),
+            ],
+            vec![("damage", "D6"), ("wounds", "3"), ("save", "4")],
+            vec![("range", "30")],
+        ];
+        for case in cases {
+            let extra: Vec<(&str, ParamValue)> = case
+                .iter()
+                .map(|(k, v)| (*k, ParamValue::from_text(v)))
+                .collect();
+            let m = model(&extra);
+            let laws = m.exact_or_why().unwrap();
+            let steps = match m.exact_by_steps() {
+                Ok(v) => v,
+                // three Sustained Fire dice, D6 Damage on 3 Wounds: past
+                // the whole-state chain's budget, in the shot laws' reach
+                Err(crate::engine::NoExact::TooMuchWork { .. })
+                    if case.contains(&("sf_dice", "3")) =>
+                {
+                    let hits: f64 = (0..=9)
+                        .map(|k| {
+                            laws[m
+                                .metrics()
+                                .iter()
+                                .position(|d| d.name == format!("hits={k}"))
+                                .unwrap()]
+                        })
+                        .sum();
+                    assert!((hits - 1.0).abs() < 1e-12, "{hits}");
+                    continue;
+                }
+                Err(e) => panic!("{case:?}: {e}"),
+            };
+            for (d, (a, b)) in m.metrics().iter().zip(laws.iter().zip(&steps)) {
+                assert!(
+                    (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                    "{case:?} {}: shot laws {a} v steps {b}",
+                    d.name
+                );
+            }
+        }
     }
 
     #[test]
