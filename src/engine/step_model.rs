@@ -37,6 +37,19 @@ pub trait Mechanic: Send + Sync {
         1
     }
 
+    /// Where the counted-dice sampler tallies a final state in a dense table
+    /// (`< end_slots()`), instead of hashing it: for rules whose endings
+    /// are a few small counts; equal slots must mean equal states. `None`
+    /// (the default): hash it.
+    fn end_slot(&self, _state: &Self::State) -> Option<usize> {
+        None
+    }
+
+    /// Slots of [`Mechanic::end_slot`]'s table (0: no table).
+    fn end_slots(&self) -> usize {
+        0
+    }
+
     /// The metrics it records, with the handles `record` uses.
     fn metrics(&self) -> &MetricList;
 
@@ -111,6 +124,36 @@ impl<M: Mechanic> StepModel<M> {
 
     /// Real dice, each ending counted and recorded once.
     fn run_counted(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let slots = self.mechanic.end_slots();
+        if slots > 0 {
+            // a dense table: the first state met at a slot stands for it
+            // (an ending without a slot is hashed as usual)
+            let mut counts = vec![0u64; slots];
+            let mut states: Vec<Option<M::State>> = vec![None; slots];
+            let mut others: Walk<M::State> = Walk::default();
+            for _ in 0..trials {
+                let end = self.trial(roller);
+                match self.mechanic.end_slot(&end).filter(|&i| i < slots) {
+                    Some(i) => {
+                        counts[i] += 1;
+                        if counts[i] == 1 {
+                            states[i] = Some(end);
+                        }
+                    }
+                    None => {
+                        let id = others.id(&end);
+                        others.end(id);
+                    }
+                }
+            }
+            let ends = states
+                .iter()
+                .zip(&counts)
+                .filter_map(|(s, &n)| s.as_ref().map(|s| (s, n)))
+                .chain(others.ends());
+            self.record_ends(ends, trials, tally);
+            return;
+        }
         let mut walk: Walk<M::State> = Walk::default();
         for _ in 0..trials {
             let end = self.trial(roller);

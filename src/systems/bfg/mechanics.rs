@@ -2,7 +2,7 @@
 //! [`Mechanic`] of fixed steps (exact and sampled from the same code).
 
 use super::tables::{CRITICALS, hit_and_run, leadership_test};
-use crate::dice::{Metric, MetricSink, Roller};
+use crate::dice::{FaceSums, GivenFaces, Metric, MetricSink, Roller, binomial_pmf};
 use crate::engine::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
 
@@ -10,6 +10,37 @@ use crate::systems::{MetricDecl, MetricList};
 /// damage": one D6 against `armour`.
 fn beats(dice: &mut impl Roller, armour: u32) -> bool {
     dice.d6() >= armour
+}
+
+/// A pool of D6 against one armour value, counted as [`beats`] scores each
+/// die: read sixteen dice a word when sampled, branched on the binomial law
+/// of its points when enumerated (`n + 1` branches, not `6^n` paths).
+#[derive(Clone, Debug)]
+struct Pool {
+    dice: u32,
+    faces: FaceSums,
+    law: Vec<(u32, f64)>,
+}
+
+impl Pool {
+    fn new(dice: u32, armour: u32) -> Self {
+        let scores = |face: u32| beats(&mut GivenFaces::new(&[face]), armour);
+        let one = [1, 2, 3, 4, 5, 6].map(|f| u32::from(scores(f)));
+        let p = f64::from(one.iter().sum::<u32>()) / 6.0;
+        Pool {
+            dice,
+            faces: FaceSums::new(one),
+            law: (0..=dice)
+                .map(|k| (k, binomial_pmf(u64::from(dice), u64::from(k), p)))
+                .filter(|(_, q)| *q > 0.0)
+                .collect(),
+        }
+    }
+
+    /// The points the pool scores.
+    fn roll(&self, dice: &mut impl Roller) -> u32 {
+        dice.known(|| &self.law, |r| r.sum_d6_by(self.dice, &self.faces))
+    }
 }
 
 /// Ramming (ALL AHEAD FULL – RAMMING SPEED!, RAMMING SUMMARY).
@@ -97,9 +128,13 @@ pub const RAM_METRICS: [MetricDecl; 9] = [
 /// The ram with its metric handles.
 pub struct RamRule {
     ram: Ram,
+    /// The rammer's dice against the target's armour.
+    dealt: Pool,
+    /// The target's return dice against the rammer's front armour.
+    returned: Pool,
     list: MetricList,
     m: [Metric; 7],
-    dealt: Vec<Metric>,
+    dealt_k: Vec<Metric>,
     taken: Vec<Metric>,
 }
 
@@ -112,10 +147,12 @@ impl Ram {
         let dealt = list.family(dealt, 0..=self.rammer_starting);
         let taken = list.family(taken, 0..=self.return_dice);
         RamRule {
+            dealt: Pool::new(self.rammer_starting, self.target_armour),
+            returned: Pool::new(self.return_dice, self.rammer_front_armour),
             ram: self,
             list,
             m,
-            dealt,
+            dealt_k: dealt,
             taken,
         }
     }
@@ -137,18 +174,30 @@ impl Mechanic for RamRule {
         }
     }
 
+    /// The Leadership test, the rammer's dice, the target's return dice.
     fn steps(&self) -> usize {
-        1 + self.ram.rammer_starting as usize + self.ram.return_dice as usize
+        3
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut RamState) {
-        if i == 0 {
-            s.passed = leadership_test(dice, self.ram.test_dice, self.ram.leadership);
-        } else if s.passed && i <= self.ram.rammer_starting as usize {
-            s.dealt += u32::from(beats(dice, self.ram.target_armour));
-        } else if s.passed {
-            s.taken += u32::from(beats(dice, self.ram.rammer_front_armour));
+        match i {
+            0 => s.passed = leadership_test(dice, self.ram.test_dice, self.ram.leadership),
+            1 if s.passed => s.dealt = self.dealt.roll(dice),
+            2 if s.passed => s.taken = self.returned.roll(dice),
+            _ => {}
         }
+    }
+
+    /// Passed or not, points dealt, points taken.
+    fn end_slot(&self, s: &RamState) -> Option<usize> {
+        let dealt = self.ram.rammer_starting as usize + 1;
+        let taken = self.ram.return_dice as usize + 1;
+        let i = usize::from(s.passed) + 2 * (s.dealt as usize + dealt * s.taken as usize);
+        (i < 2 * dealt * taken).then_some(i)
+    }
+
+    fn end_slots(&self) -> usize {
+        2 * (self.ram.rammer_starting as usize + 1) * (self.ram.return_dice as usize + 1)
     }
 
     fn metrics(&self) -> &MetricList {
@@ -179,7 +228,7 @@ impl Mechanic for RamRule {
             u64::from(crippled(r.rammer_starting, r.rammer_remaining, s.taken)),
         );
         sink.record(r_destroyed, u64::from(s.taken >= r.rammer_remaining));
-        sink.record(self.dealt[s.dealt as usize], 1);
+        sink.record(self.dealt_k[s.dealt as usize], 1);
         sink.record(self.taken[s.taken as usize], 1);
     }
 }

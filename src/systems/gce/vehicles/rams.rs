@@ -715,17 +715,60 @@ impl RamModel {
     }
 }
 
+/// A trial as one number: whether they hit, the two choices (2 bits each),
+/// then per side its points, six locations' hits (4 bits each), effects (16
+/// bits) and immobilised; `None` where a count passes 15.
+fn pack(t: &Trial) -> Option<u128> {
+    let (hit, choice, sides) = t;
+    let mut k = u128::from(*hit) | (choice[0] as u128) << 1 | (choice[1] as u128) << 3;
+    let mut at = 5;
+    for o in sides {
+        if o.points > 15 || o.hits.iter().any(|&h| h > 15) || choice.iter().any(|&c| c > 3) {
+            return None;
+        }
+        let mut side = u128::from(o.points);
+        for (j, &h) in o.hits.iter().enumerate() {
+            side |= u128::from(h) << (4 + 4 * j);
+        }
+        side |= u128::from(o.effects) << 28 | u128::from(o.immobilised) << 44;
+        k |= side << at;
+        at += 45;
+    }
+    Some(k)
+}
+
+/// The trial [`pack`] made `k` of.
+fn unpack(k: u128) -> Trial {
+    let hit = k & 1 == 1;
+    let choice = [(k >> 1 & 3) as usize, (k >> 3 & 3) as usize];
+    let side = |side: u128| SideOutcome {
+        points: (side & 15) as u8,
+        hits: std::array::from_fn(|j| (side >> (4 + 4 * j) & 15) as u8),
+        effects: (side >> 28) as u16,
+        immobilised: side >> 44 & 1 == 1,
+    };
+    let mask = (1u128 << 45) - 1;
+    (hit, choice, [side(k >> 5 & mask), side(k >> 50 & mask)])
+}
+
 impl Model for RamModel {
     fn metrics(&self) -> &[MetricDef] {
         self.list.defs()
     }
 
-    /// Trials are counted by outcome and each outcome recorded once.
+    /// Trials are counted by outcome and each outcome recorded once; an
+    /// outcome is hashed as one packed number where its counts fit.
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let mut packed: foldhash::HashMap<u128, u64> = Default::default();
         let mut seen: foldhash::HashMap<Trial, u64> = Default::default();
         for _ in 0..trials {
-            *seen.entry(self.trial(roller)).or_insert(0) += 1;
+            let t = self.trial(roller);
+            match pack(&t) {
+                Some(k) => *packed.entry(k).or_insert(0) += 1,
+                None => *seen.entry(t).or_insert(0) += 1,
+            }
         }
+        seen.extend(packed.into_iter().map(|(k, n)| (unpack(k), n)));
         let mut outcomes: Vec<(Trial, u64)> = seen.into_iter().collect();
         outcomes.sort_unstable();
         for (t, count) in outcomes {
@@ -789,6 +832,24 @@ impl Model for RamModel {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_trial_packs_and_unpacks_to_itself() {
+        let side = |points: u8, effects: u16, immobilised: bool| super::SideOutcome {
+            points,
+            hits: [points, 0, 15, 1, 2, 3],
+            effects,
+            immobilised,
+        };
+        let t: super::Trial = (
+            true,
+            [2, 1],
+            [side(15, 0xffff, true), side(3, 0x8001, false)],
+        );
+        assert_eq!(super::unpack(super::pack(&t).unwrap()), t);
+        let too_many = (true, [0, 0], [side(16, 0, false), side(0, 0, false)]);
+        assert!(super::pack(&too_many).is_none());
+    }
+
     use super::*;
     use crate::dice::testing::assert_exact_is_every_roll;
     use crate::systems::gce::vehicles::damage::test_trukk;
