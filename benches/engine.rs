@@ -26,12 +26,20 @@ mod naive;
 
 /// Rows beside the first test points: the named mechanics a later test
 /// point exercises (system, scenario, test point, what it is).
-const NAMED: &[(&str, &str, usize, &str)] = &[(
-    "gce",
-    "shooting",
-    3,
-    "full auto at 18\", 2 Sustained Fire dice, D3 damage on 2 Wounds",
-)];
+const NAMED: &[(&str, &str, usize, &str)] = &[
+    (
+        "gce",
+        "shooting",
+        3,
+        "full auto at 18\", 2 Sustained Fire dice, D3 damage on 2 Wounds",
+    ),
+    (
+        "krygothic",
+        "dice",
+        3,
+        "keep dice: 4 dice keep 3, exploding, against 16",
+    ),
+];
 
 const ROUNDS: usize = 3;
 const ROUND_SECONDS: f64 = 0.12;

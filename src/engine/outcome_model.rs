@@ -5,7 +5,7 @@
 //! law is never sampled, so the Monte Carlo stays a check of the dynamic
 //! programming.
 
-use super::walk::Walk;
+use super::walk::DenseEnds;
 use super::{MetricDef, MetricKind, MetricList, Model, Sampler, TrialValues};
 use crate::dice::{BatchedRoller, Expectation, MetricSink, Roller, Tally, Times};
 
@@ -23,6 +23,18 @@ pub trait Outcomes: Send + Sync {
     /// Every outcome with its exact probability.
     fn law(&self) -> Vec<(Self::Out, f64)>;
 
+    /// Where the sampler counts `out` in a dense table (`< slots()`, equal
+    /// slots meaning equal outcomes) instead of hashing it; `None` (the
+    /// default): hash it.
+    fn slot(&self, _out: &Self::Out) -> Option<usize> {
+        None
+    }
+
+    /// Slots of [`Outcomes::slot`]'s table (0: none).
+    fn slots(&self) -> usize {
+        0
+    }
+
     /// Records one outcome.
     fn record(&self, out: &Self::Out, sink: &mut impl MetricSink);
 }
@@ -36,11 +48,10 @@ impl<O: Outcomes> Model for OutcomeModel<O> {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let mut ends: Walk<O::Out> = Walk::default();
+        let mut ends: DenseEnds<O::Out> = DenseEnds::new(self.0.slots());
         for _ in 0..trials {
             let out = self.0.sample(roller);
-            let id = ends.id(&out);
-            ends.end(id);
+            ends.add(self.0.slot(&out), out);
         }
         for (out, count) in ends.ends() {
             self.0.record(

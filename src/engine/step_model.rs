@@ -6,7 +6,7 @@
 //! step, counts the real dice's endings ([`Sampler::CountedDice`]). A new
 //! rule needs only its steps and its metrics.
 
-use super::walk::{Law, SharedLaws, Walk};
+use super::walk::{DenseEnds, Law, SharedLaws, Walk};
 use super::{EXACT_WORK, MetricDef, MetricList, Model, NoExact, Sampler, TrialValues};
 use crate::dice::{
     BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally, Times,
@@ -126,32 +126,12 @@ impl<M: Mechanic> StepModel<M> {
     fn run_counted(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         let slots = self.mechanic.end_slots();
         if slots > 0 {
-            // a dense table: the first state met at a slot stands for it
-            // (an ending without a slot is hashed as usual)
-            let mut counts = vec![0u64; slots];
-            let mut states: Vec<Option<M::State>> = vec![None; slots];
-            let mut others: Walk<M::State> = Walk::default();
+            let mut ends = DenseEnds::new(slots);
             for _ in 0..trials {
                 let end = self.trial(roller);
-                match self.mechanic.end_slot(&end).filter(|&i| i < slots) {
-                    Some(i) => {
-                        counts[i] += 1;
-                        if counts[i] == 1 {
-                            states[i] = Some(end);
-                        }
-                    }
-                    None => {
-                        let id = others.id(&end);
-                        others.end(id);
-                    }
-                }
+                ends.add(self.mechanic.end_slot(&end), end);
             }
-            let ends = states
-                .iter()
-                .zip(&counts)
-                .filter_map(|(s, &n)| s.as_ref().map(|s| (s, n)))
-                .chain(others.ends());
-            self.record_ends(ends, trials, tally);
+            self.record_ends(ends.ends(), trials, tally);
             return;
         }
         let mut walk: Walk<M::State> = Walk::default();

@@ -223,6 +223,53 @@ impl<K: Clone + Eq + Hash> Walk<K> {
     }
 }
 
+/// Endings counted in a dense table where the rule gives each a slot
+/// (equal slots meaning equal endings), hashed otherwise: the first ending
+/// met at a slot stands for every one counted there.
+#[derive(Debug)]
+pub struct DenseEnds<K> {
+    counts: Vec<u64>,
+    states: Vec<Option<K>>,
+    others: Walk<K>,
+}
+
+impl<K: Clone + Eq + Hash> DenseEnds<K> {
+    /// A table of `slots` slots.
+    pub fn new(slots: usize) -> Self {
+        DenseEnds {
+            counts: vec![0; slots],
+            states: vec![None; slots],
+            others: Walk::default(),
+        }
+    }
+
+    /// Counts an ending at `slot` (hashed when `None` or out of the table).
+    #[inline]
+    pub fn add(&mut self, slot: Option<usize>, end: K) {
+        match slot.filter(|&i| i < self.counts.len()) {
+            Some(i) => {
+                self.counts[i] += 1;
+                if self.counts[i] == 1 {
+                    self.states[i] = Some(end);
+                }
+            }
+            None => {
+                let id = self.others.id(&end);
+                self.others.end(id);
+            }
+        }
+    }
+
+    /// Every ending counted, with how many.
+    pub fn ends(&self) -> impl Iterator<Item = (&K, u64)> {
+        self.states
+            .iter()
+            .zip(&self.counts)
+            .filter_map(|(s, &n)| s.as_ref().map(|s| (s, n)))
+            .chain(self.others.ends())
+    }
+}
+
 /// A histogram over small counts (rounds a trial took, say).
 #[derive(Debug, Default)]
 pub struct Counts(Vec<u64>);

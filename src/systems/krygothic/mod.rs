@@ -409,6 +409,21 @@ impl Outcomes for DiceRule {
         }
     }
 
+    /// Pass or not, and the total (0 for the checks).
+    fn slot(&self, o: &(bool, i64)) -> Option<usize> {
+        usize::try_from(o.1)
+            .ok()
+            .map(|total| 2 * total + usize::from(o.0))
+    }
+
+    /// Up to a total of 4,095 (a larger total is hashed).
+    fn slots(&self) -> usize {
+        match self.check {
+            DiceCheck::Keep(..) => 1 << 13,
+            _ => 2,
+        }
+    }
+
     fn record(&self, o: &(bool, i64), sink: &mut impl crate::dice::MetricSink) {
         if let Some(m) = self.pass {
             sink.record(m, u64::from(o.0));
