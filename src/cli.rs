@@ -70,10 +70,16 @@ Examples:
       a stat changed on every profile, as a MediaWiki table to paste
   krunch compare before.toml after.toml --print markdown
       two specs with the same sweep and profiles
+  krunch compare experiments/shoota_vs_kannon.toml --variant strength=4 \\
+      --changed-only --metric p_out_of_action --print wiki
+      only the rows of P(out of action) that change
 
 Both sides roll the same dice trial by trial (common random numbers), so
 small changes show with fewer trials. A change is significant when the exact
-values differ, or (Monte Carlo) its p-value is below --alpha.";
+values differ, or (Monte Carlo) a two-sided paired test of the trial-by-trial
+differences (McNemar's for a probability, a z test for a mean) gives p below
+--alpha, each result on its own. Every output names what differs between the
+sides, the test, seed, trials and version, and says so when nothing changes.";
 
 /// Examples shown by `check --help`.
 const CHECK_EXAMPLES: &str = "\
@@ -241,6 +247,14 @@ pub struct CompareArgs {
     /// What to print: the summary, or a table to paste.
     #[arg(long, value_enum, default_value_t = Print::Summary)]
     pub print: Print,
+    /// Tables keep only the rows that change significantly (printed, and
+    /// in compare.md, compare.wiki and report.html; compare.csv keeps all).
+    #[arg(long)]
+    pub changed_only: bool,
+    /// Compare only this metric (its id, as `krunch list` names it);
+    /// repeat for several. Without it, every metric of the spec.
+    #[arg(long = "metric", value_name = "NAME")]
+    pub metrics: Vec<String>,
     /// Folder for the outputs (a sub-folder per comparison).
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,

@@ -319,20 +319,56 @@ fn compare(args: CompareArgs) -> anyhow::Result<()> {
     set_threads(args.threads)?;
     let comparison =
         compare::Comparison::load(&args.specs, &args.variants, args.alpha, args.trials)?;
+    for m in &args.metrics {
+        if !comparison.before.metrics.contains(m) {
+            anyhow::bail!(
+                "--metric {m}: not a metric of {} (its metrics: {}){}",
+                comparison.before.file.display(),
+                comparison.before.metrics.join(", "),
+                systems::registry::did_you_mean(
+                    m,
+                    comparison.before.metrics.iter().map(String::as_str)
+                )
+            );
+        }
+    }
     tell(&comparison.before, args.quiet);
     let dir = report::folder_in(&args.out, &comparison.name)?;
     report::check_replaceable(&dir)?;
     prepare_out(&args.out)?;
     report::register_fonts();
     let bar = progress(comparison.total_trials(), args.quiet, &comparison.name);
-    let changes = comparison.run(args.alpha, args.monte_carlo, &|n| bar.inc(n))?;
+    let mut changes = comparison.run(args.alpha, args.monte_carlo, &|n| bar.inc(n))?;
     bar.finish_and_clear();
-    let (before, sides) = (&comparison.before, &comparison.sides);
-    let summary = report::write_compare(&dir, before, &changes, sides)?;
+    if !args.metrics.is_empty() {
+        changes.retain(|c| args.metrics.contains(&c.metric));
+    }
+    let (before, after, sides) = (&comparison.before, &comparison.after, &comparison.sides);
+    let options = report::CompareOptions {
+        alpha: args.alpha,
+        monte_carlo_only: args.monte_carlo,
+        changed_only: args.changed_only,
+    };
+    report::write_compare(&dir, before, after, &changes, sides, &options)?;
     match args.print {
-        Print::Summary => say(&summary)?,
-        Print::Markdown => say(&report::compare_markdown(before, &changes, sides))?,
-        Print::Wiki => say(&report::mediawiki(before, &changes, sides))?,
+        Print::Summary => say(&report::compare_summary_document(
+            before, after, &changes, sides, &options,
+        ))?,
+        Print::Markdown => say(&report::compare_markdown_document(
+            before, after, &changes, sides, &options,
+        ))?,
+        Print::Wiki => say(&report::mediawiki_document(
+            before, after, &changes, sides, &options,
+        ))?,
+    }
+    if !changes.iter().any(|c| c.significant)
+        && !args.quiet
+        && !matches!(args.print, Print::Summary)
+    {
+        eprintln!(
+            "note: nothing changes significantly ({} results compared)",
+            changes.len()
+        );
     }
     if !args.quiet {
         eprintln!(
