@@ -1567,6 +1567,7 @@ const MAX_PAIR_GROUPS: usize = 24;
 /// where the values fit; what did not fit is named in the title. `labels`
 /// are the two sides' legend entries; `fixed` is the subtitle (what both
 /// sides hold fixed); `what` goes in the footer.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn draw_pairs<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     exp: &Experiment,
