@@ -500,7 +500,44 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
     Ok(())
 }
 
-/// Reads and validates the spec at `path`.
+/// The spec path that means standard input (`krunch run -`).
+pub const STDIN: &str = "-";
+
+/// Standard input, read once (at most the spec size limit) and kept: a
+/// spec given as `-` twice, or loaded twice by `compare`, reads the same
+/// text.
+fn stdin_text() -> Result<String, String> {
+    use std::io::Read;
+    static TEXT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let max = crate::limits::MAX_SPEC_BYTES;
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(max + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        if bytes.len() as u64 > max {
+            return Err(format!(
+                "standard input holds more than {max} bytes, more than a spec may"
+            ));
+        }
+        if bytes.is_empty() {
+            return Err(
+                "standard input is empty: pipe a spec in (`krunch run - < spec.toml`)".into(),
+            );
+        }
+        String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "standard input is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to() + 1
+            )
+        })
+    })
+    .clone()
+}
+
+/// Reads and validates the spec at `path` (`-`: standard input).
 pub fn load(path: &Path) -> Result<Experiment, SpecError> {
     load_with(path, &[])
 }
@@ -515,14 +552,25 @@ pub fn param_from_text(text: &str) -> ParamValue {
 /// line) applied to every profile: a rule variant's name sets that variant,
 /// any other name overrides that parameter.
 pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experiment, SpecError> {
+    let from_stdin = path == Path::new(STDIN);
+    // what errors and reports call a spec read from standard input
+    let path = if from_stdin {
+        Path::new("<stdin>")
+    } else {
+        path
+    };
     let err = |line: usize, field: &str, message: String| SpecError {
         file: path.to_path_buf(),
         line,
         field: field.to_string(),
         message,
     };
-    let text = crate::limits::read_text(path, crate::limits::MAX_SPEC_BYTES)
-        .map_err(|e| err(0, "file", e.to_string()))?;
+    let text = if from_stdin {
+        stdin_text().map_err(|m| err(0, "file", m))?
+    } else {
+        crate::limits::read_text(path, crate::limits::MAX_SPEC_BYTES)
+            .map_err(|e| err(0, "file", e.to_string()))?
+    };
     let raw: RawSpec = toml::from_str(&text).map_err(|e| {
         let line = e.span().map_or(0, |s| line_of(&text, &s));
         let message = e.message().trim().to_string();
@@ -556,6 +604,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             check_name(n.get_ref()).map_err(|e| err(at(&n.span()), "name", e.to_string()))?;
             n.get_ref().clone()
         }
+        None if from_stdin => "stdin".to_string(),
         None => {
             let stem = path
                 .file_stem()

@@ -26,8 +26,8 @@ pub use compare::{
 };
 pub use csv::{csv_bytes, write_csv};
 pub use distribution::{
-    Named, check_chart_path, json as distribution_json, text as distribution_text,
-    write_chart as write_distribution_chart,
+    Named, check_chart_path, csv as distribution_csv, json as distribution_json,
+    text as distribution_text, write_chart as write_distribution_chart,
 };
 pub use json::{results_json, write_json};
 pub use list::list_json;
