@@ -204,7 +204,7 @@ pub fn html(exp: &Experiment) -> String {
     if !split.common.is_empty() {
         let _ = writeln!(
             out,
-            "<p>{}</p>\n<table>\n<thead><tr><th>parameter</th><th>value</th><th>from</th><th>what it is</th></tr></thead>\n<tbody>",
+            "<p>{}</p>\n<table class=\"inputs\">\n<thead><tr><th>parameter</th><th>value</th><th>from</th><th>what it is</th></tr></thead>\n<tbody>",
             if exp.profiles.len() == 1 {
                 "The profile ran on:"
             } else {
@@ -224,7 +224,7 @@ pub fn html(exp: &Experiment) -> String {
         out.push_str("</tbody>\n</table>\n");
     }
     if !split.differing.is_empty() {
-        out.push_str("<p>By profile:</p>\n<table>\n<thead><tr><th>parameter</th>");
+        out.push_str("<p>By profile:</p>\n<table class=\"inputs\">\n<thead><tr><th>parameter</th>");
         for p in &exp.profiles {
             let _ = write!(out, "<th>{}</th>", html_escape(p));
         }
