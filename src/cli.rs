@@ -70,10 +70,16 @@ Examples:
       a stat changed on every profile, as a MediaWiki table to paste
   krunch compare before.toml after.toml --print markdown
       two specs with the same sweep and profiles
+  krunch compare experiments/shoota_vs_kannon.toml --variant strength=4 \\
+      --changed-only --metric p_out_of_action --print wiki
+      only the rows of P(out of action) that change
 
 Both sides roll the same dice trial by trial (common random numbers), so
 small changes show with fewer trials. A change is significant when the exact
-values differ, or (Monte Carlo) its p-value is below --alpha.";
+values differ, or (Monte Carlo) a two-sided paired test of the trial-by-trial
+differences (McNemar's for a probability, a z test for a mean) gives p below
+--alpha, each result on its own. Every output names what differs between the
+sides, the test, seed, trials and version, and says so when nothing changes.";
 
 /// Examples shown by `check --help`.
 const CHECK_EXAMPLES: &str = "\
@@ -144,9 +150,13 @@ pub enum Command {
         after_help = "Examples:\n  krunch completions bash > ~/.local/share/bash-completion/completions/krunch\n  krunch completions zsh > ~/.zfunc/_krunch\n  krunch completions fish > ~/.config/fish/completions/krunch.fish"
     )]
     Completions(CompletionsArgs),
-    /// The manual page (roff) to stdout.
-    #[command(after_help = "Examples:\n  krunch man > krunch.1 && man ./krunch.1")]
-    Man,
+    /// Manual pages (roff): krunch(1) to stdout, one sub-command's page
+    /// (`krunch man run` is krunch-run(1)), or with --dir every page as a
+    /// file: krunch.1, krunch-run.1, krunch-compare.1, ...
+    #[command(
+        after_help = "Examples:\n  krunch man > krunch.1 && man ./krunch.1\n  krunch man compare | man -l -\n  krunch man --dir ~/.local/share/man/man1   # every page; then `man krunch-run`"
+    )]
+    Man(ManArgs),
     /// Roll a dice expression (reproducibly with --seed).
     #[command(after_help = grammar(), allow_negative_numbers = true)]
     Roll(RollArgs),
@@ -155,7 +165,8 @@ pub enum Command {
 /// Options of `krunch run`.
 #[derive(Args)]
 pub struct RunArgs {
-    /// Spec files to run.
+    /// Spec files to run; `-` reads one spec from standard input (its
+    /// report is named by its `name`, else `stdin`).
     #[arg(required = true)]
     pub specs: Vec<PathBuf>,
     /// Folder that receives one sub-folder per spec.
@@ -205,6 +216,18 @@ pub struct NewArgs {
     pub output: Option<PathBuf>,
 }
 
+/// Options of `krunch man`.
+#[derive(Args)]
+pub struct ManArgs {
+    /// The sub-command whose page to print (krunch-SUBCOMMAND(1));
+    /// without it, krunch(1).
+    pub subcommand: Option<String>,
+    /// Write every page (krunch.1 and one per sub-command) into this folder
+    /// instead of printing one.
+    #[arg(long, conflicts_with = "subcommand", value_hint = clap::ValueHint::DirPath)]
+    pub dir: Option<PathBuf>,
+}
+
 /// Options of `krunch completions`.
 #[derive(Args)]
 pub struct CompletionsArgs {
@@ -241,6 +264,14 @@ pub struct CompareArgs {
     /// What to print: the summary, or a table to paste.
     #[arg(long, value_enum, default_value_t = Print::Summary)]
     pub print: Print,
+    /// Tables keep only the rows that change significantly (printed, and
+    /// in compare.md, compare.wiki and report.html; compare.csv keeps all).
+    #[arg(long)]
+    pub changed_only: bool,
+    /// Compare only this metric (its id, as `krunch list` names it);
+    /// repeat for several. Without it, every metric of the spec.
+    #[arg(long = "metric", value_name = "NAME")]
+    pub metrics: Vec<String>,
     /// Folder for the outputs (a sub-folder per comparison).
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
@@ -299,9 +330,10 @@ pub struct ProbArgs {
     /// Expressions; several are shown side by side.
     #[arg(required = true)]
     pub expressions: Vec<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    /// Output format: a table to read, JSON, or CSV (one row per expression
+    /// and outcome: expression, value, p, p_at_least, p_at_most).
+    #[arg(long, value_enum, default_value_t = ProbFormat::Table)]
+    pub format: ProbFormat,
     /// Also draw the distribution(s) to this .svg or .png file.
     #[arg(long)]
     pub chart: Option<PathBuf>,
@@ -330,11 +362,20 @@ pub enum Print {
     Wiki,
 }
 
-/// How `prob` prints.
+/// How `list` prints.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum Format {
     Table,
     Json,
+}
+
+/// How `prob` prints: a table, JSON, or CSV (one row per expression and
+/// outcome: expression, value, p, p_at_least, p_at_most).
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ProbFormat {
+    Table,
+    Json,
+    Csv,
 }
 
 /// The dice-expression grammar shown by `prob --help` and `roll --help`,

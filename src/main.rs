@@ -7,7 +7,8 @@ mod cli;
 use anyhow::Context;
 use clap::Parser;
 use cli::{
-    CheckArgs, Cli, Command, CompareArgs, Format, MergeArgs, Print, ProbArgs, RollArgs, RunArgs,
+    CheckArgs, Cli, Command, CompareArgs, Format, ManArgs, MergeArgs, Print, ProbArgs, ProbFormat,
+    RollArgs, RunArgs,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use krunch::dice::{BatchedRoller, Expr};
@@ -36,13 +37,16 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge(args).map(|()| Verdict::Done),
         Command::New(args) => new_spec(args).map(|()| Verdict::Done),
         Command::Completions(args) => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut cmd = completion_command();
             // into memory first: clap_complete panics on a closed pipe
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut cmd, "krunch", &mut script);
+            if args.shell == clap_complete::Shell::Fish {
+                script.extend_from_slice(fish_names().as_bytes());
+            }
             say(&String::from_utf8_lossy(&script)).map(|()| Verdict::Done)
         }
-        Command::Man => man().map(|()| Verdict::Done),
+        Command::Man(args) => man(args).map(|()| Verdict::Done),
         Command::Roll(args) => roll(args).map(|()| Verdict::Done),
     };
     exit_code(verdict)
@@ -292,12 +296,99 @@ fn new_spec(args: cli::NewArgs) -> anyhow::Result<()> {
 }
 
 /// `krunch man`: the manual page, from the same definition as `--help`.
-fn man() -> anyhow::Result<()> {
-    let cmd = <Cli as clap::CommandFactory>::command();
+fn man(args: ManArgs) -> anyhow::Result<()> {
+    let mut cmd = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    // builds every sub-command too, naming each `krunch-<name>`
+    cmd.build();
+    let render = |c: &clap::Command| -> anyhow::Result<Vec<u8>> {
+        let mut page = Vec::new();
+        clap_mangen::Man::new(c.clone())
+            .source(format!("krunch {}", env!("CARGO_PKG_VERSION")))
+            .render(&mut page)?;
+        Ok(page)
+    };
+    if let Some(dir) = &args.dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("--dir {}", dir.display()))?;
+        let mut written = Vec::new();
+        for c in std::iter::once(&cmd).chain(cmd.get_subcommands()) {
+            let name = c.get_display_name().unwrap_or_else(|| c.get_name());
+            let path = dir.join(format!("{name}.1"));
+            report::write_atomic(&path, &render(c)?)?;
+            written.push(path.display().to_string());
+        }
+        note(&format!("written: {}", written.join(", ")));
+        return Ok(());
+    }
+    let page = match &args.subcommand {
+        None => render(&cmd)?,
+        Some(name) => {
+            let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+            let sub = cmd.find_subcommand(name).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "man {name}: no such sub-command (pages: {}){}",
+                    names.join(", "),
+                    systems::registry::did_you_mean(name, names.iter().copied())
+                )
+            })?;
+            render(sub)?
+        }
+    };
     let mut out = std::io::stdout().lock();
-    clap_mangen::Man::new(cmd).render(&mut out)?;
+    out.write_all(&page)?;
     out.flush()?;
     Ok(())
+}
+
+/// Fish completions of `list` and `new`'s rule set and scenario (clap's
+/// fish script completes no positional values): the rule sets as the
+/// first word after the sub-command, then the typed rule set's scenarios.
+fn fish_names() -> String {
+    let mut out = String::from("# krunch: rule sets, then the rule set's scenarios\n");
+    let systems: Vec<&str> = systems::RULE_SETS.iter().map(|r| r.name).collect();
+    for sub in ["list", "new"] {
+        out.push_str(&format!(
+            "complete -c krunch -n \"__fish_krunch_using_subcommand {sub}; and test (count (commandline -opc)) -eq 2\" -f -a \"{}\"\n",
+            systems.join(" ")
+        ));
+        for rules in systems::RULE_SETS {
+            let scenarios: Vec<&str> = rules.scenarios.iter().map(|s| s.name).collect();
+            out.push_str(&format!(
+                "complete -c krunch -n \"__fish_krunch_using_subcommand {sub}; and test (count (commandline -opc)) -eq 3; and test (commandline -opc)[3] = {}\" -f -a \"{}\"\n",
+                rules.name,
+                scenarios.join(" ")
+            ));
+        }
+    }
+    out
+}
+
+/// The command line as the shell completions see it: the same as `--help`,
+/// with the rule-set names offered where `list` and `new` take a rule set
+/// and every scenario name where they take a scenario (parsing itself
+/// stays lenient, so a misspelt name gets krunch's own error and
+/// suggestion).
+fn completion_command() -> clap::Command {
+    use clap::builder::PossibleValuesParser;
+    let systems: Vec<&'static str> = systems::RULE_SETS.iter().map(|r| r.name).collect();
+    let mut scenarios: Vec<&'static str> = systems::RULE_SETS
+        .iter()
+        .flat_map(|r| r.scenarios.iter().map(|s| s.name))
+        .collect();
+    scenarios.sort_unstable();
+    scenarios.dedup();
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    for sub in ["list", "new"] {
+        let (systems, scenarios) = (systems.clone(), scenarios.clone());
+        cmd = cmd.mut_subcommand(sub, move |c| {
+            c.mut_arg("system", |a| {
+                a.value_parser(PossibleValuesParser::new(systems))
+            })
+            .mut_arg("scenario", |a| {
+                a.value_parser(PossibleValuesParser::new(scenarios))
+            })
+        });
+    }
+    cmd
 }
 
 /// `krunch list [SYSTEM [SCENARIO]]`, as text or JSON.
@@ -319,20 +410,56 @@ fn compare(args: CompareArgs) -> anyhow::Result<()> {
     set_threads(args.threads)?;
     let comparison =
         compare::Comparison::load(&args.specs, &args.variants, args.alpha, args.trials)?;
+    for m in &args.metrics {
+        if !comparison.before.metrics.contains(m) {
+            anyhow::bail!(
+                "--metric {m}: not a metric of {} (its metrics: {}){}",
+                comparison.before.file.display(),
+                comparison.before.metrics.join(", "),
+                systems::registry::did_you_mean(
+                    m,
+                    comparison.before.metrics.iter().map(String::as_str)
+                )
+            );
+        }
+    }
     tell(&comparison.before, args.quiet);
     let dir = report::folder_in(&args.out, &comparison.name)?;
     report::check_replaceable(&dir)?;
     prepare_out(&args.out)?;
     report::register_fonts();
     let bar = progress(comparison.total_trials(), args.quiet, &comparison.name);
-    let changes = comparison.run(args.alpha, args.monte_carlo, &|n| bar.inc(n))?;
+    let mut changes = comparison.run(args.alpha, args.monte_carlo, &|n| bar.inc(n))?;
     bar.finish_and_clear();
-    let (before, sides) = (&comparison.before, &comparison.sides);
-    let summary = report::write_compare(&dir, before, &changes, sides)?;
+    if !args.metrics.is_empty() {
+        changes.retain(|c| args.metrics.contains(&c.metric));
+    }
+    let (before, after, sides) = (&comparison.before, &comparison.after, &comparison.sides);
+    let options = report::CompareOptions {
+        alpha: args.alpha,
+        monte_carlo_only: args.monte_carlo,
+        changed_only: args.changed_only,
+    };
+    report::write_compare(&dir, before, after, &changes, sides, &options)?;
     match args.print {
-        Print::Summary => say(&summary)?,
-        Print::Markdown => say(&report::compare_markdown(before, &changes, sides))?,
-        Print::Wiki => say(&report::mediawiki(before, &changes, sides))?,
+        Print::Summary => say(&report::compare_summary_document(
+            before, after, &changes, sides, &options,
+        ))?,
+        Print::Markdown => say(&report::compare_markdown_document(
+            before, after, &changes, sides, &options,
+        ))?,
+        Print::Wiki => say(&report::mediawiki_document(
+            before, after, &changes, sides, &options,
+        ))?,
+    }
+    if !changes.iter().any(|c| c.significant)
+        && !args.quiet
+        && !matches!(args.print, Print::Summary)
+    {
+        eprintln!(
+            "note: nothing changes significantly ({} results compared)",
+            changes.len()
+        );
     }
     if !args.quiet {
         eprintln!(
@@ -492,8 +619,9 @@ fn prob(args: ProbArgs) -> anyhow::Result<()> {
         })
         .collect();
     let text = match args.format {
-        Format::Table => report::distribution_text(&items),
-        Format::Json => format!("{}\n", report::distribution_json(&items)),
+        ProbFormat::Table => report::distribution_text(&items),
+        ProbFormat::Json => format!("{}\n", report::distribution_json(&items)),
+        ProbFormat::Csv => report::distribution_csv(&items),
     };
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;

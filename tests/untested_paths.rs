@@ -144,7 +144,9 @@ name = "on Overwatch"
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let md = String::from_utf8_lossy(&o.stdout);
-    assert!(md.starts_with("| profile |"), "{md}");
+    // what differs and what "significant" means, then the table
+    assert!(md.starts_with("What differs between the sides:"), "{md}");
+    assert!(md.contains("\n\n| profile |"), "{md}");
     assert!(
         md.contains("| P(hit) | 83.3% | 50.0% | −33.3 points | −40.0% | exact | yes (exact) |"),
         "{md}"

@@ -17,6 +17,6 @@ pub use run::{
     tally_share, variants_text,
 };
 pub use spec::{
-    Axis, ChartSpec, Expected, Experiment, LocateError, MAX_NAME_LEN, NameError, SpecError,
-    ValueError, check_name, load, load_with, param_from_text,
+    Axis, ChartSpec, Expected, Experiment, Input, LocateError, MAX_NAME_LEN, NameError, Source,
+    SpecError, ValueError, check_name, load, load_with, param_from_text,
 };

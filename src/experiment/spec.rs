@@ -137,6 +137,38 @@ pub struct Axis {
     pub values: Vec<ParamValue>,
 }
 
+/// Where a parameter a profile ran on got its value.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Source {
+    /// The spec's `[base]`.
+    Base,
+    /// The profile's own table.
+    Profile,
+    /// `--variant NAME=VALUE` on the command line.
+    Override,
+    /// A preset's stat line: `param = preset` filled it in.
+    Preset {
+        /// The preset parameter (`weapon`).
+        param: String,
+        /// The preset chosen (`shoota`).
+        preset: String,
+    },
+    /// The scenario's declared default (the spec does not set it).
+    Default,
+}
+
+/// One parameter a profile ran on (sweep axes aside): its value, or
+/// `None` where it changes with the sweep (a stat of a swept preset).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Input {
+    /// Parameter name.
+    pub name: String,
+    /// Its value in every cell, or `None` when it changes with the sweep.
+    pub value: Option<ParamValue>,
+    /// Where the value came from.
+    pub source: Source,
+}
+
 /// A validated experiment: every model is already built, so running it
 /// cannot fail on input.
 pub struct Experiment {
@@ -184,6 +216,11 @@ pub struct Experiment {
     /// scenario does not read (left out), one line each, naming the file,
     /// line and field.
     pub notes: Vec<String>,
+    /// The spec's `[base]` as written.
+    pub base: Vec<(String, ParamValue)>,
+    /// Every parameter each profile ran on, by name: given, filled in by a
+    /// preset, or the scenario's default (sweep axes aside).
+    pub inputs: Vec<Vec<Input>>,
 }
 
 /// Why an `[[expect]]` entry (or a baseline's) names nothing in the spec.
@@ -463,7 +500,44 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
     Ok(())
 }
 
-/// Reads and validates the spec at `path`.
+/// The spec path that means standard input (`krunch run -`).
+pub const STDIN: &str = "-";
+
+/// Standard input, read once (at most the spec size limit) and kept: a
+/// spec given as `-` twice, or loaded twice by `compare`, reads the same
+/// text.
+fn stdin_text() -> Result<String, String> {
+    use std::io::Read;
+    static TEXT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let max = crate::limits::MAX_SPEC_BYTES;
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(max + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        if bytes.len() as u64 > max {
+            return Err(format!(
+                "standard input holds more than {max} bytes, more than a spec may"
+            ));
+        }
+        if bytes.is_empty() {
+            return Err(
+                "standard input is empty: pipe a spec in (`krunch run - < spec.toml`)".into(),
+            );
+        }
+        String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "standard input is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to() + 1
+            )
+        })
+    })
+    .clone()
+}
+
+/// Reads and validates the spec at `path` (`-`: standard input).
 pub fn load(path: &Path) -> Result<Experiment, SpecError> {
     load_with(path, &[])
 }
@@ -478,14 +552,25 @@ pub fn param_from_text(text: &str) -> ParamValue {
 /// line) applied to every profile: a rule variant's name sets that variant,
 /// any other name overrides that parameter.
 pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experiment, SpecError> {
+    let from_stdin = path == Path::new(STDIN);
+    // what errors and reports call a spec read from standard input
+    let path = if from_stdin {
+        Path::new("<stdin>")
+    } else {
+        path
+    };
     let err = |line: usize, field: &str, message: String| SpecError {
         file: path.to_path_buf(),
         line,
         field: field.to_string(),
         message,
     };
-    let text = crate::limits::read_text(path, crate::limits::MAX_SPEC_BYTES)
-        .map_err(|e| err(0, "file", e.to_string()))?;
+    let text = if from_stdin {
+        stdin_text().map_err(|m| err(0, "file", m))?
+    } else {
+        crate::limits::read_text(path, crate::limits::MAX_SPEC_BYTES)
+            .map_err(|e| err(0, "file", e.to_string()))?
+    };
     let raw: RawSpec = toml::from_str(&text).map_err(|e| {
         let line = e.span().map_or(0, |s| line_of(&text, &s));
         let message = e.message().trim().to_string();
@@ -519,6 +604,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             check_name(n.get_ref()).map_err(|e| err(at(&n.span()), "name", e.to_string()))?;
             n.get_ref().clone()
         }
+        None if from_stdin => "stdin".to_string(),
         None => {
             let stem = path
                 .file_stem()
@@ -870,7 +956,17 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         expectations: Vec::new(),
         models: Vec::with_capacity(cells),
         notes: Vec::new(),
+        base: base
+            .iter()
+            .map(|(k, v, _)| (k.clone(), v.clone()))
+            .collect(),
+        inputs: Vec::new(),
     };
+    let decls = info
+        .scenario(&scenario)
+        .map(|sc| (sc.params)())
+        .unwrap_or_default();
+    let mut inputs: Vec<BTreeMap<String, Input>> = vec![BTreeMap::new(); profile_params.len()];
     if experiment.title.is_empty() {
         experiment.title = experiment.name.clone();
     }
@@ -944,6 +1040,24 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 },
             )?;
             experiment.variants_read.extend(variants.names_read());
+            let here = ran_on(info, &decls, &params, &lines);
+            let seen = &mut inputs[pi];
+            // a value that differs between cells, or is set in some cells
+            // only (a swept preset's stat), changes with the sweep
+            for old in seen.values_mut() {
+                if !here
+                    .iter()
+                    .any(|i| i.name == old.name && i.value == old.value)
+                {
+                    old.value = None;
+                }
+            }
+            for input in here {
+                if !seen.contains_key(&input.name) {
+                    let value = if cell == 0 { input.value.clone() } else { None };
+                    seen.insert(input.name.clone(), Input { value, ..input });
+                }
+            }
             if cell == 0 {
                 for (field, preset, unread) in
                     systems::registry::unread_preset_stats(&system, &scenario, &params)
@@ -971,6 +1085,10 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         }
         experiment.models.push(row);
     }
+    experiment.inputs = inputs
+        .into_iter()
+        .map(|m| m.into_values().collect())
+        .collect();
 
     // Metrics: every name must exist in some model (distribution rows such as
     // `hits=3` exist only where that many shots are possible).
@@ -1190,6 +1308,67 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             .collect();
     }
     Ok(experiment)
+}
+
+/// Every parameter one model ran on, sweep axes aside: what the spec gave
+/// (its source from `lines`, which name `base.`, `profile[i].`, `--variant`
+/// or `sweep.`), the stats its presets filled in, and the declared defaults
+/// of the rest.
+fn ran_on(
+    rules: &systems::RuleSet,
+    decls: &[systems::ParamDecl],
+    given: &Params,
+    lines: &BTreeMap<String, (usize, String)>,
+) -> Vec<Input> {
+    let Ok(resolved) = systems::registry::resolve(rules, decls, given) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (name, value) in resolved.iter() {
+        let source = match lines.get(name).map(|(_, f)| f.as_str()) {
+            Some(f) if f.starts_with("sweep.") => continue,
+            Some(f) if f.starts_with("base.") => Source::Base,
+            Some(f) if f.starts_with("--variant") => Source::Override,
+            Some(_) => Source::Profile,
+            None => decls
+                .iter()
+                .find_map(|d| {
+                    let systems::ParamKind::Preset { prefix, catalogue } = &d.kind else {
+                        return None;
+                    };
+                    let stat = name.strip_prefix(prefix.as_str())?;
+                    let chosen = resolved.given(&d.name)?.to_string();
+                    rules
+                        .presets_of(catalogue)
+                        .any(|p| p.name == chosen && p.sets.iter().any(|(s, _)| *s == stat))
+                        .then(|| Source::Preset {
+                            param: d.name.clone(),
+                            preset: chosen,
+                        })
+                })
+                .unwrap_or(Source::Profile),
+        };
+        out.push(Input {
+            name: name.clone(),
+            value: Some(value.clone()),
+            source,
+        });
+    }
+    for d in decls {
+        if let systems::registry::Need::Default(text) = d.need {
+            if !resolved.iter().any(|(n, _)| *n == d.name) && !lines.contains_key(&d.name) {
+                let value = d
+                    .check(&ParamValue::from_text(text))
+                    .unwrap_or_else(|_| ParamValue::from_text(text));
+                out.push(Input {
+                    name: d.name.clone(),
+                    value: Some(value),
+                    source: Source::Default,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// A value no metric of its kind can have.

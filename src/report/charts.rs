@@ -617,12 +617,15 @@ fn y_top(exp: &Experiment, metric: &str, highest: f64, room: f64) -> f64 {
 pub(crate) const FOOTER: u32 = 34;
 
 /// Draws the chart's title (the spec's title and the chart's `subject`, on
-/// one line when they fit at a readable size, else on two) and its footer
-/// (`what` the marks mean, then the provenance); returns the area between.
+/// one line when they fit at a readable size, else on two), under it the
+/// `fixed` conditions in grey (on up to two lines; what does not fit is
+/// cut with an ellipsis), and its footer (`what` the marks mean, then the
+/// provenance); returns the area between.
 fn frame<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     exp: &Experiment,
     subject: &str,
+    fixed: &str,
     what: &str,
 ) -> Result<DrawingArea<DB, Shift>, Box<dyn std::error::Error>>
 where
@@ -644,23 +647,76 @@ where
     let centre = Pos::new(HPos::Center, VPos::Top);
     let one = format!("{} — {subject}", exp.title);
     let mut y = 8;
-    let mut put = |text: &str, size: u32| -> DrawResult {
+    let mut put = |text: &str, size: u32, colour: RGBColor| -> DrawResult {
         let style = TextStyle::from(("sans-serif", size).into_font())
-            .color(&BLACK)
+            .color(&colour)
             .pos(centre);
         root.draw(&Text::new(text.to_string(), (w as i32 / 2, y), style))?;
         y += (size as f64 * 1.35) as i32;
         Ok(())
     };
     if size_for(&one, 20) >= 18 {
-        put(&one, size_for(&one, 20))?;
+        put(&one, size_for(&one, 20), BLACK)?;
     } else {
-        put(&exp.title, size_for(&exp.title, 19))?;
-        put(subject, size_for(subject, 16))?;
+        put(&exp.title, size_for(&exp.title, 19), BLACK)?;
+        put(subject, size_for(subject, 16), BLACK)?;
+    }
+    if !fixed.is_empty() {
+        let size = 13;
+        let style = TextStyle::from(("sans-serif", size).into_font());
+        for line in subtitle_lines(fixed, 2, |t| text_width(root, t, &style) <= room) {
+            put(&line, size, RGBColor(70, 70, 70))?;
+        }
     }
     draw_footer(root, exp, what)?;
     let top = y as u32 + 4;
     Ok(root.margin(top, FOOTER, 0, 0))
+}
+
+/// `text` on at most `most` lines that each `fit`, broken after a `;` or
+/// a ` · `; what is left over is cut, ending in `…`.
+fn subtitle_lines(text: &str, most: usize, fit: impl Fn(&str) -> bool) -> Vec<String> {
+    // pieces that keep their separator, so joining them gives `text` back
+    let mut pieces: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find([';', '·']) {
+        let end = i + rest[i..].chars().next().map_or(1, char::len_utf8);
+        pieces.push(rest[..end].to_string());
+        rest = &rest[end..];
+    }
+    pieces.push(rest.to_string());
+    let mut lines: Vec<String> = vec![String::new()];
+    for piece in pieces {
+        let last = lines.last_mut().expect("one line at least");
+        let joined = format!("{last}{piece}");
+        if last.is_empty() || fit(joined.trim()) {
+            *last = joined;
+        } else {
+            lines.push(piece.trim_start().to_string());
+        }
+    }
+    let mut lines: Vec<String> = lines.into_iter().map(|l| l.trim().to_string()).collect();
+    let cut = lines.len() > most || lines.iter().any(|l| !fit(l));
+    lines.truncate(most);
+    if cut {
+        if let Some(last) = lines.last_mut() {
+            let mut chars: Vec<char> = last.chars().collect();
+            loop {
+                let shown: String = chars
+                    .iter()
+                    .collect::<String>()
+                    .trim_end_matches([';', ',', ' ', '·'])
+                    .to_string();
+                let candidate = format!("{shown} …");
+                if fit(&candidate) || chars.is_empty() {
+                    *last = candidate;
+                    break;
+                }
+                chars.pop();
+            }
+        }
+    }
+    lines
 }
 
 /// Provenance on the picture itself, so a chart pasted elsewhere still says
@@ -1307,7 +1363,9 @@ where
         subject = format!("{subject}; not computed for {}", names.join(", "));
     }
     let what = marks_note(exp, results, metric, true);
-    let body = frame(root, exp, &subject, &what)?;
+    let all: Vec<usize> = (0..exp.profiles.len()).collect();
+    let fixed = super::inputs::chart_fixed(exp, &all, true);
+    let body = frame(root, exp, &subject, &fixed, &what)?;
     let named_under = exp.axes.is_empty();
     let entries: Vec<LegendEntry> = if named_under {
         Vec::new()
@@ -1507,7 +1565,9 @@ const MAX_PAIR_GROUPS: usize = 24;
 /// Compare's chart of `metric`: a pair of bars (before, after) per sweep
 /// cell, a panel per profile (the first nine), each bar's value over it
 /// where the values fit; what did not fit is named in the title. `labels`
-/// are the two sides' legend entries; `what` goes in the footer.
+/// are the two sides' legend entries; `fixed` is the subtitle (what both
+/// sides hold fixed); `what` goes in the footer.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn draw_pairs<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     exp: &Experiment,
@@ -1515,6 +1575,7 @@ pub(crate) fn draw_pairs<DB: DrawingBackend>(
     change: &str,
     pairs: &[Pair],
     labels: [String; 2],
+    fixed: &str,
     what: &str,
 ) -> DrawResult
 where
@@ -1558,7 +1619,7 @@ where
     if !left_out.is_empty() {
         subject = format!("{subject} ({}; all in compare.csv)", left_out.join(", "));
     }
-    let body = frame(root, exp, &subject, what)?;
+    let body = frame(root, exp, &subject, fixed, what)?;
     let entries: Vec<LegendEntry> = labels
         .iter()
         .enumerate()
@@ -1737,7 +1798,9 @@ where
         subject = format!("{subject} ({})", plan.held.join(", "));
     }
     let what = marks_note(exp, results, metric, false);
-    let body = frame(root, exp, &subject, &what)?;
+    let all: Vec<usize> = (0..exp.profiles.len()).collect();
+    let fixed = super::inputs::chart_fixed(exp, &all, true);
+    let body = frame(root, exp, &subject, &fixed, &what)?;
     let entries: Vec<LegendEntry> = match plan.panels.first() {
         Some((_, series)) => groups
             .iter()
@@ -1945,7 +2008,9 @@ where
     } else {
         "cells: exact values where known, else Monte Carlo estimates (≈)".to_string()
     };
-    let body = frame(root, exp, &subject, &what)?;
+    let shown = exp.profiles.iter().position(|p| p == profile).unwrap_or(0);
+    let fixed = super::inputs::chart_fixed(exp, &[shown], true);
+    let body = frame(root, exp, &subject, &fixed, &what)?;
     let (bw, _) = body.dim_in_pixel();
     let (plot, scale) = body.split_horizontally(bw - 110);
     let mut chart = ChartBuilder::on(&plot)

@@ -4,8 +4,8 @@
 use super::csv::{CsvText, Field};
 use super::labels::{cell_text, change_text, is_probability, metric_label, signed, value_text};
 use super::write_atomic;
-use crate::experiment::Experiment;
 use crate::experiment::compare::{Change, Sides};
+use crate::experiment::{Experiment, Input, Source};
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -213,32 +213,323 @@ fn csv(exp: &Experiment, changes: &[Change]) -> anyhow::Result<Vec<u8>> {
     Ok(out.into_bytes())
 }
 
-/// Writes `compare.csv`, `compare.md`, `compare.wiki`, and a chart for the
-/// metric that changed most, into `dir`; returns the summary text.
+/// How a comparison was run and which of its rows to show: what the
+/// words around its tables say (the test and its level) and what
+/// `--changed-only` and `--metric` keep.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// The significance level of each Monte Carlo test (`--alpha`).
+    pub alpha: f64,
+    /// Every change judged by the paired test, exact values ignored.
+    pub monte_carlo_only: bool,
+    /// Tables keep only the rows that change significantly.
+    pub changed_only: bool,
+}
+
+/// What each side runs on where the two differ: each rule variant with
+/// its values and what it means, and each parameter (a `--variant` stat
+/// override, or a value a second spec sets otherwise) with its values per
+/// profile and what it is. One line each.
+pub fn rules_described(before: &Experiment, after: &Experiment) -> Vec<String> {
+    let rules = crate::systems::rule_set(&before.system).ok();
+    let mut out = Vec::new();
+    let joined = |mut v: Vec<String>| {
+        v.sort();
+        v.dedup();
+        v.join(" / ")
+    };
+    for (name, _) in &before.variants {
+        let value = |e: &Experiment, p: usize| {
+            e.profile_variants
+                .get(p)
+                .unwrap_or(&e.variants)
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        let moved: Vec<usize> = (0..before.profiles.len().max(1))
+            .filter(|&p| value(before, p) != value(after, p))
+            .collect();
+        if moved.is_empty() {
+            continue;
+        }
+        let was = joined(moved.iter().map(|&p| value(before, p)).collect());
+        let is = joined(moved.iter().map(|&p| value(after, p)).collect());
+        let about = rules
+            .and_then(|r| r.variants.iter().find(|v| v.name == name))
+            .map_or("", |v| v.about);
+        out.push(format!(
+            "rule variant {name}: before {was}; after {is}{}",
+            if about.is_empty() {
+                String::new()
+            } else {
+                format!(" ({about})")
+            }
+        ));
+    }
+    let decls = rules
+        .and_then(|r| r.scenario(&before.scenario).ok())
+        .map(|sc| (sc.params)())
+        .unwrap_or_default();
+    let mut names: Vec<&str> = before
+        .inputs
+        .iter()
+        .chain(&after.inputs)
+        .flatten()
+        .map(|i| i.name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        fn find<'e>(e: &'e Experiment, p: usize, name: &str) -> Option<&'e Input> {
+            e.inputs
+                .get(p)
+                .and_then(|list| list.iter().find(|i| i.name == name))
+        }
+        let text = |i: Option<&Input>| match i {
+            None => "not set".to_string(),
+            Some(i) if i.source == Source::Profile => super::inputs::value_of(i),
+            Some(i) => format!(
+                "{} ({})",
+                super::inputs::value_of(i),
+                super::inputs::source_text(&i.source)
+            ),
+        };
+        let moved: Vec<usize> = (0..before.profiles.len())
+            .filter(|&p| {
+                find(before, p, name).map(|i| &i.value) != find(after, p, name).map(|i| &i.value)
+            })
+            .collect();
+        if moved.is_empty() {
+            continue;
+        }
+        // one value for all the profiles it changes in, else each named
+        let side = |e: &Experiment| {
+            let each: Vec<String> = moved.iter().map(|&p| text(find(e, p, name))).collect();
+            if each.iter().all(|t| *t == each[0]) {
+                each[0].clone()
+            } else {
+                moved
+                    .iter()
+                    .zip(&each)
+                    .map(|(&p, t)| format!("{t} for '{}'", before.profiles[p]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        let (was, is) = (side(before), side(after));
+        let about = decls
+            .iter()
+            .find(|d| d.name == name)
+            .map_or(String::new(), |d| format!(" ({})", d.about));
+        let only = if moved.len() < before.profiles.len() {
+            let names: Vec<String> = moved
+                .iter()
+                .map(|&p| format!("'{}'", before.profiles[p]))
+                .collect();
+            format!(" in {}", names.join(", "))
+        } else {
+            String::new()
+        };
+        out.push(format!("{name}{only}: before {was}; after {is}{about}"));
+    }
+    out
+}
+
+/// What "significant" means in this comparison, and the seed, trials and
+/// version behind it: one paragraph.
+pub fn method_text(exp: &Experiment, changes: &[Change], options: &CompareOptions) -> String {
+    let trials = changes.first().map_or(exp.trials, |c| c.trials);
+    let exact = if options.monte_carlo_only {
+        "exact values are ignored (--monte-carlo): every change".to_string()
+    } else {
+        "where both sides have exact values, a change is significant when they differ (by more than 1e-12); elsewhere it".to_string()
+    };
+    format!(
+        "{exact} is judged by a two-sided paired test of the trial-by-trial differences on common random numbers (McNemar's test, in its normal form, for a probability; a paired z test for a mean), significant where p is below {} (--alpha), each of the {} results on its own, with no correction for testing many. Seed {}; {trials} paired trials per cell and profile; krunch {}; spec {} (SHA-256 {}).",
+        options.alpha,
+        changes.len(),
+        exp.seed,
+        env!("CARGO_PKG_VERSION"),
+        exp.file.display(),
+        exp.spec_hash
+    )
+}
+
+/// The sentence a comparison where nothing moves carries, or None.
+pub fn nothing_text(changes: &[Change]) -> Option<String> {
+    let sig = changes.iter().filter(|c| c.significant).count();
+    if sig > 0 {
+        return None;
+    }
+    let moved = changes.iter().filter(|c| c.diff.abs() > 1e-12).count();
+    Some(if moved == 0 {
+        format!(
+            "Nothing changes: all {} results are the same on both sides.",
+            changes.len()
+        )
+    } else {
+        format!(
+            "Nothing changes significantly: none of the {} results moves beyond chance ({moved} differ by less than the test can tell from noise).",
+            changes.len()
+        )
+    })
+}
+
+/// The rows a table shows: all, or with `changed_only` the significant ones.
+pub fn shown(changes: &[Change], options: &CompareOptions) -> Vec<Change> {
+    changes
+        .iter()
+        .filter(|c| !options.changed_only || c.significant)
+        .cloned()
+        .collect()
+}
+
+/// What `krunch compare` prints by default: the [`summary`], then what
+/// differs between the sides and what "significant" means.
+pub fn summary_document(
+    before: &Experiment,
+    after: &Experiment,
+    changes: &[Change],
+    sides: &Sides,
+    options: &CompareOptions,
+) -> String {
+    let mut out = summary(before, changes, sides);
+    let pre = preamble(before, after, changes, options);
+    // the nothing-changes sentence repeats the summary's count: left out
+    let nothing = nothing_text(changes);
+    for line in pre.iter().filter(|l| Some(*l) != nothing.as_ref()) {
+        if !options.changed_only || !line.starts_with("The table shows only") {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    out
+}
+
+/// The lines above a comparison's table, plain text: what each side runs
+/// on, what nothing changing means, the method; then what the table
+/// leaves out.
+fn preamble(
+    before: &Experiment,
+    after: &Experiment,
+    changes: &[Change],
+    options: &CompareOptions,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let rules = rules_described(before, after);
+    if rules.is_empty() {
+        out.push("The two sides run on the same rules and parameters.".to_string());
+    } else {
+        out.push("What differs between the sides:".to_string());
+        out.extend(rules.into_iter().map(|r| format!("- {r}")));
+    }
+    if let Some(t) = nothing_text(changes) {
+        out.push(t);
+    }
+    out.push(format!(
+        "What \"significant\" means: {}",
+        method_text(before, changes, options)
+    ));
+    if options.changed_only {
+        let sig = changes.iter().filter(|c| c.significant).count();
+        out.push(format!(
+            "The table shows only the {sig} significant changes of {} results (--changed-only); every result is in compare.csv.",
+            changes.len()
+        ));
+    }
+    out
+}
+
+/// `--print markdown`: the preamble, then the table (or, when
+/// `--changed-only` leaves no row, no table).
+pub fn markdown_document(
+    before: &Experiment,
+    after: &Experiment,
+    changes: &[Change],
+    sides: &Sides,
+    options: &CompareOptions,
+) -> String {
+    let mut out = String::new();
+    for line in preamble(before, after, changes, options) {
+        let line = super::escape::markdown(&line);
+        if line.starts_with("- ") {
+            let _ = writeln!(out, "{line}");
+        } else {
+            let _ = writeln!(out, "\n{line}\n");
+        }
+    }
+    out = format!("{}\n", out.trim().replace("\n\n\n", "\n\n"));
+    let rows = shown(changes, options);
+    if !rows.is_empty() {
+        out.push('\n');
+        out.push_str(&markdown(before, &rows, sides));
+    }
+    out
+}
+
+/// `--print wiki` and `compare.wiki`: the preamble as wiki text, then the
+/// table (or, when `--changed-only` leaves no row, no table).
+pub fn mediawiki_document(
+    before: &Experiment,
+    after: &Experiment,
+    changes: &[Change],
+    sides: &Sides,
+    options: &CompareOptions,
+) -> String {
+    let mut out = String::new();
+    let mut in_list = false;
+    for line in preamble(before, after, changes, options) {
+        match line.strip_prefix("- ") {
+            Some(item) => {
+                let _ = writeln!(out, "* {}", super::escape::wiki(item));
+                in_list = true;
+            }
+            None => {
+                if in_list {
+                    out.push('\n');
+                    in_list = false;
+                }
+                let _ = writeln!(out, "{}\n", super::escape::wiki(&line));
+            }
+        }
+    }
+    let rows = shown(changes, options);
+    if !rows.is_empty() {
+        out.push_str(&mediawiki(before, &rows, sides));
+    }
+    out
+}
+
+/// Writes `compare.csv` (every result), `compare.md`, `compare.wiki` and
+/// `report.html` (what differs, the method, and the rows `options` keep),
+/// and a chart for the metric that changed most, into `dir`; returns the
+/// summary text.
 pub fn write_compare(
     dir: &Path,
     before: &Experiment,
+    after: &Experiment,
     changes: &[Change],
     sides: &Sides,
+    options: &CompareOptions,
 ) -> anyhow::Result<String> {
     let text = summary(before, changes, sides);
     // all five files are staged together and replace the folder in one step
     super::write_folder(dir, |dir| {
         write_atomic(&dir.join("compare.csv"), &csv(before, changes)?)?;
         let md = format!(
-            "# {}: {}\n\n{}\nSeed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level.\n\n![chart](compare.svg)\n\n{}",
+            "# {}: {}\n\n{}\n![chart](compare.svg)\n\n{}",
             super::escape::markdown(&before.title),
             super::escape::markdown(&sides.change),
             text.lines()
                 .map(|l| format!("{}\n", super::escape::markdown(l)))
                 .collect::<String>(),
-            before.seed,
-            markdown(before, changes, sides)
+            markdown_document(before, after, changes, sides, options)
         );
         write_atomic(&dir.join("compare.md"), md.as_bytes())?;
         write_atomic(
             &dir.join("compare.wiki"),
-            mediawiki(before, changes, sides).as_bytes(),
+            mediawiki_document(before, after, changes, sides, options).as_bytes(),
         )?;
         let metric = chart_metric(before, changes);
         let mut svg = String::new();
@@ -247,6 +538,7 @@ pub fn write_compare(
             draw(
                 SVGBackend::with_string(&mut svg, (960, 600)).into_drawing_area(),
                 before,
+                after,
                 changes,
                 metric,
                 sides,
@@ -258,6 +550,7 @@ pub fn write_compare(
                 draw(
                     BitMapBackend::new(tmp, (960, 600)).into_drawing_area(),
                     before,
+                    after,
                     changes,
                     metric,
                     sides,
@@ -267,7 +560,7 @@ pub fn write_compare(
         }
         write_atomic(
             &dir.join("report.html"),
-            html(before, changes, sides, &text, &svg).as_bytes(),
+            html(before, after, changes, sides, options, &text, &svg).as_bytes(),
         )?;
         Ok(())
     })?;
@@ -304,21 +597,40 @@ fn chart_metric(exp: &Experiment, changes: &[Change]) -> Option<String> {
 
 /// compare's `report.html`: the summary, the chart inline and every change
 /// in a sortable table.
-fn html(exp: &Experiment, changes: &[Change], sides: &Sides, summary: &str, svg: &str) -> String {
+fn html(
+    exp: &Experiment,
+    after: &Experiment,
+    changes: &[Change],
+    sides: &Sides,
+    options: &CompareOptions,
+    summary: &str,
+    svg: &str,
+) -> String {
     use super::html::{escape, figure, page, table};
     let title = format!("{}: {}", exp.title, sides.change);
     let mut body = format!("<h1>{}</h1>\n", escape(&title));
-    let prov = super::Provenance::of(exp);
     let _ = writeln!(
         body,
-        "<p class=\"prov\">Before: {}; after: {}. Seed {}; paired trials on common random numbers; significance: exact values differ, or p below the chosen level. krunch {}; spec <code>{}</code> (SHA-256 <code>{}</code>).</p>",
+        "<p class=\"prov\">Before: {}; after: {}.</p>",
         escape(&sides.before),
         escape(&sides.after),
-        prov.seed,
-        prov.version,
-        escape(&exp.file.display().to_string()),
-        prov.spec_hash
     );
+    let mut items = Vec::new();
+    for line in preamble(exp, after, changes, options) {
+        match line.strip_prefix("- ") {
+            Some(item) => items.push(format!("<li>{}</li>", escape(item))),
+            None => {
+                if !items.is_empty() {
+                    let _ = writeln!(body, "<ul>{}</ul>", items.join(""));
+                    items.clear();
+                }
+                let _ = writeln!(body, "<p>{}</p>", escape(&line));
+            }
+        }
+    }
+    if !items.is_empty() {
+        let _ = writeln!(body, "<ul>{}</ul>", items.join(""));
+    }
     let mut lines = summary.lines();
     if let Some(first) = lines.next() {
         let _ = writeln!(body, "<p>{}</p>", escape(first));
@@ -337,7 +649,8 @@ fn html(exp: &Experiment, changes: &[Change], sides: &Sides, summary: &str, svg:
         ));
     }
     let header = header(exp, sides);
-    let rows: Vec<Vec<(String, Option<f64>)>> = changes
+    let kept = shown(changes, options);
+    let rows: Vec<Vec<(String, Option<f64>)>> = kept
         .iter()
         .map(|c| {
             let texts = cells(exp, c);
@@ -359,8 +672,14 @@ fn html(exp: &Experiment, changes: &[Change], sides: &Sides, summary: &str, svg:
                 .collect()
         })
         .collect();
-    body.push_str("<h2>Every change</h2>\n");
-    body.push_str(&table(&header, &rows));
+    if options.changed_only {
+        body.push_str("<h2>Every significant change</h2>\n");
+    } else {
+        body.push_str("<h2>Every change</h2>\n");
+    }
+    if !rows.is_empty() {
+        body.push_str(&table(&header, &rows));
+    }
     page(&title, &body)
 }
 
@@ -369,6 +688,7 @@ fn html(exp: &Experiment, changes: &[Change], sides: &Sides, summary: &str, svg:
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     exp: &Experiment,
+    after: &Experiment,
     changes: &[Change],
     metric: &str,
     sides: &Sides,
@@ -400,6 +720,13 @@ where
             format!("before: {}", sides.before),
             format!("after: {}", sides.after),
         ],
+        // what both sides hold fixed; the legend names their rules
+        &super::inputs::chart_fixed_beside(
+            exp,
+            &(0..exp.profiles.len()).collect::<Vec<_>>(),
+            false,
+            Some(after),
+        ),
         &what,
     )?;
     root.present()?;

@@ -25,6 +25,9 @@ pub(crate) enum Field<'a> {
     Int(u64),
     /// `true` or `false`.
     Bool(bool),
+    /// A number already in its text form (a whole number, which may be
+    /// negative), written as it is.
+    Number(&'a str),
     /// Nothing: an empty, unquoted field.
     Missing,
 }
@@ -77,6 +80,7 @@ impl CsvText {
                     .extend_from_slice(zmij::Buffer::new().format(x).as_bytes());
             }
             Field::Int(n) => self.buf.extend_from_slice(n.to_string().as_bytes()),
+            Field::Number(s) => self.buf.extend_from_slice(s.as_bytes()),
             Field::Bool(b) => self
                 .buf
                 .extend_from_slice(if b { b"true" } else { b"false" }),

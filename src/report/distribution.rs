@@ -312,6 +312,33 @@ pub fn json(items: &[Named]) -> String {
     serde_json::to_string_pretty(&value).unwrap_or_default()
 }
 
+/// `prob --format csv`: long form, one row per expression and outcome
+/// with a probability above zero, outcomes ascending: `expression, value,
+/// p, p_at_least, p_at_most` (each tail summed from its own end), written
+/// as `data.csv` is (see [`super::csv`]); a comparison's rows are its
+/// outcomes 0 (false) and 1 (true).
+pub fn csv(items: &[Named]) -> String {
+    use super::csv::{CsvText, Field};
+    let mut out = CsvText::with_header(["expression", "value", "p", "p_at_least", "p_at_most"]);
+    for item in items {
+        let tails = Tails::new(item.dist);
+        for (v, p) in item.dist.iter() {
+            if p == 0.0 {
+                continue;
+            }
+            let value = v.to_string();
+            out.row([
+                Field::Text(item.expression),
+                Field::Number(&value),
+                Field::Float(p),
+                Field::Float(tails.at_least(v)),
+                Field::Float(tails.at_most(v)),
+            ]);
+        }
+    }
+    String::from_utf8_lossy(&out.into_bytes()).into_owned()
+}
+
 /// The chart file's kind (`svg` or `png`, from its extension), or an
 /// error naming the file; `prob` calls it before printing anything.
 pub fn check_chart_path(path: &Path) -> anyhow::Result<String> {

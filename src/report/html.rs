@@ -39,7 +39,8 @@ th{background:#f0f3f7;cursor:pointer;user-select:none}th:first-child,td:first-ch
 th[aria-sort=ascending]::after{content:' \\25B2'}th[aria-sort=descending]::after{content:' \\25BC'}\
 figure{margin:1.5em 0}figure svg{max-width:100%;height:auto;border:1px solid #eee}\
 figcaption{font-size:.9em;color:#555}.flag{color:#a00;font-weight:bold}\
-.prov{font-size:.85em;color:#555}code{font-size:.95em}";
+.prov{font-size:.85em;color:#555}.answer{font-size:1.1em}\
+table.inputs th,table.inputs td{text-align:left;cursor:auto}code{font-size:.95em}";
 
 /// Sorts a table by the clicked column (numbers by `data-v`, else text),
 /// and marks the page rendered once every chart and table has a size.
@@ -164,7 +165,13 @@ fn provenance(exp: &Experiment) -> String {
 /// The page of one run.
 pub fn report_html(exp: &Experiment, results: &Results, charts: &[super::charts::Drawn]) -> String {
     let mut body = format!("<h1>{}</h1>\n", escape(&exp.title));
+    let _ = writeln!(
+        body,
+        "<p class=\"answer\"><b>Answer:</b> {}</p>",
+        escape(&super::inputs::answer(exp, results))
+    );
     body.push_str(&provenance(exp));
+    body.push_str(&super::inputs::html(exp));
     body.push_str(&readings(exp));
     let check = mc_check(exp, results);
     body.push_str("<h2>Exact values and the Monte Carlo</h2>\n");

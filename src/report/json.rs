@@ -85,6 +85,7 @@ pub fn results_json(exp: &Experiment, results: &Results) -> Value {
         "variants": exp.variants.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         "variants_read": exp.variants_read,
         "profiles": exp.profiles,
+        "inputs": super::inputs::inputs_json(exp),
         "axes": axes,
         "metrics": metrics,
         "check": {

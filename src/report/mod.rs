@@ -10,6 +10,7 @@ mod csv;
 mod distribution;
 pub mod escape;
 pub mod html;
+pub mod inputs;
 mod json;
 pub mod labels;
 mod list;
@@ -19,12 +20,14 @@ pub use baseline::write_baseline;
 pub use charts::{register_fonts, write_charts};
 pub use check::{describe_outcome, junit, summary as check_summary};
 pub use compare::{
-    markdown as compare_markdown, mediawiki, summary as compare_summary, write_compare,
+    CompareOptions, markdown as compare_markdown, markdown_document as compare_markdown_document,
+    mediawiki, mediawiki_document, method_text as compare_method_text, rules_described,
+    summary as compare_summary, summary_document as compare_summary_document, write_compare,
 };
 pub use csv::{csv_bytes, write_csv};
 pub use distribution::{
-    Named, check_chart_path, json as distribution_json, text as distribution_text,
-    write_chart as write_distribution_chart,
+    Named, check_chart_path, csv as distribution_csv, json as distribution_json,
+    text as distribution_text, write_chart as write_distribution_chart,
 };
 pub use json::{results_json, write_json};
 pub use list::list_json;

@@ -301,6 +301,11 @@ pub fn write_summary(
     writeln!(md, "# {}\n", super::escape::markdown(&exp.title))?;
     writeln!(
         md,
+        "**Answer:** {}\n",
+        super::escape::markdown(&super::inputs::answer(exp, results))
+    )?;
+    writeln!(
+        md,
         "Rule set `{}`, scenario `{}`; {} trials per cell and profile; seed {}; variants `{}`; \
          {:.0}% intervals (Wilson for probabilities, normal for means); krunch {}; spec `{}` (SHA-256 `{}`).\n",
         exp.system,
@@ -317,21 +322,11 @@ pub fn write_summary(
         exp.file.display(),
         prov.spec_hash
     )?;
-    let spec_variants = exp.variants_in_use();
-    for (p, profile) in exp.profiles.iter().enumerate() {
-        let variants = exp.profile_variants_in_use(p);
-        if variants != spec_variants {
-            writeln!(
-                md,
-                "Profile **{}** runs with variants `{}`.\n",
-                super::escape::markdown(profile),
-                crate::experiment::variants_text(&variants)
-            )?;
-        }
-    }
     for note in &exp.notes {
         writeln!(md, "Note: {}.\n", super::escape::markdown(note))?;
     }
+    md.push_str(&super::inputs::markdown(exp));
+    md.push_str("## Results\n\n");
     let check = mc_check(exp, results);
     md.push_str(&check_text(exp, &check));
     for line in no_exact_lines(exp, results) {
