@@ -507,7 +507,7 @@ mod tests {
     fn a_rounds_law_is_the_turn_by_hand() {
         let model = sixes();
         let mut law = model.round_law(&(false, false, false)).unwrap();
-        law.sort_by(|a, b| a.0.cmp(&b.0));
+        law.sort_by_key(|x| x.0);
         let want = [
             ((false, false, false), 16.0 / 36.0),
             ((false, true, true), 9.0 / 36.0),

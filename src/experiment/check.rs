@@ -761,8 +761,8 @@ mod tests {
         assert!(matches!(e, Ok(ref f) if f.len() == 1));
         let empty = scratch("no-specs");
         assert!(matches!(
-            files_to_check(&[empty.clone()], OPTIONS),
-            Err(CheckError::NoSpecs(ref p)) if p == &[empty.clone()]
+            files_to_check(std::slice::from_ref(&empty), OPTIONS),
+            Err(CheckError::NoSpecs(ref p)) if p == std::slice::from_ref(&empty)
         ));
         let bad = CheckOptions {
             family_alpha: 0.5,

@@ -688,7 +688,7 @@ mod tests {
             Comparison::load(specs, &v, alpha, None).err().unwrap()
         };
         assert!(matches!(
-            load(&[a.clone()], &[], 1e-3),
+            load(std::slice::from_ref(&a), &[], 1e-3),
             CompareError::NoChange(_)
         ));
         assert!(matches!(
@@ -697,11 +697,11 @@ mod tests {
         ));
         assert!(matches!(load(&[], &[], 1e-3), CompareError::SpecCount));
         assert!(matches!(
-            load(&[a.clone()], &["toughness"], 1e-3),
+            load(std::slice::from_ref(&a), &["toughness"], 1e-3),
             CompareError::Variant(_)
         ));
         assert!(matches!(
-            load(&[a.clone()], &["toughness=4"], 0.0),
+            load(std::slice::from_ref(&a), &["toughness=4"], 0.0),
             CompareError::Limit(_)
         ));
         assert!(matches!(
