@@ -127,3 +127,84 @@ pub fn check_alpha(alpha: f64) -> Result<(), LimitError> {
         Err(LimitError::Alpha(alpha))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each option's limits, at and one past each edge.
+    #[test]
+    fn options_are_checked_at_their_edges() {
+        assert_eq!(check_threads(0), Err(LimitError::Threads(0)));
+        assert_eq!(check_threads(1), Ok(()));
+        assert_eq!(check_threads(256), Ok(()));
+        assert_eq!(check_threads(257), Err(LimitError::Threads(257)));
+        assert_eq!(check_trials(0), Err(LimitError::Trials(0)));
+        assert_eq!(check_trials(1), Ok(()));
+        assert_eq!(check_trials(1_000_000_000_000), Ok(()));
+        assert_eq!(
+            check_trials(1_000_000_000_001),
+            Err(LimitError::Trials(1_000_000_000_001))
+        );
+        for ok in [1e-12, 0.001, 0.05, 0.499_999] {
+            assert_eq!(check_alpha(ok), Ok(()), "{ok}");
+        }
+        for bad in [0.0, -0.1, 0.5, 1.0, f64::NAN, f64::INFINITY] {
+            assert!(
+                matches!(check_alpha(bad), Err(LimitError::Alpha(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            check_threads(300).unwrap_err().to_string(),
+            "--threads 300: give 1 to 256 (results are the same for any count; more threads than cores only add overhead)"
+        );
+        assert_eq!(
+            check_alpha(0.5).unwrap_err().to_string(),
+            "--alpha 0.5 must be between 0 and 0.5"
+        );
+    }
+
+    fn scratch(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("krunch-limits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    /// A file of exactly `max` bytes is read, one byte more is refused;
+    /// invalid UTF-8 names its first bad byte (1-based); a missing file is
+    /// an I/O error; a FIFO is refused before it is opened.
+    #[test]
+    fn read_text_takes_up_to_its_limit_and_names_what_is_wrong() {
+        let at = scratch("ten", b"0123456789");
+        assert_eq!(read_text(&at, 10).unwrap(), "0123456789");
+        assert!(matches!(
+            read_text(&at, 9),
+            Err(ReadError::TooLarge { max: 9 })
+        ));
+        let bad = scratch("bad", b"ok\xffno");
+        let e = read_text(&bad, 100).unwrap_err();
+        assert!(matches!(e, ReadError::NotUtf8 { byte: 3 }), "{e:?}");
+        assert_eq!(e.to_string(), "not UTF-8 text (byte 3 is not valid)");
+        let missing = at.with_file_name("missing");
+        assert!(matches!(read_text(&missing, 10), Err(ReadError::Io(_))));
+        #[cfg(unix)]
+        {
+            let fifo = at.with_file_name("fifo");
+            let _ = std::fs::remove_file(&fifo);
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                assert!(matches!(read_text(&fifo, 10), Err(ReadError::NotAFile)));
+            }
+        }
+        // reading stops at the limit: /dev/zero is refused, not read for ever
+        #[cfg(unix)]
+        assert!(matches!(
+            read_text(Path::new("/dev/zero"), 1024),
+            Err(ReadError::TooLarge { max: 1024 })
+        ));
+        let _ = std::fs::remove_dir_all(at.parent().unwrap());
+    }
+}

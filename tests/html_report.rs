@@ -2,6 +2,8 @@
 //! and table of a run's page and of a comparison's page has a size on
 //! screen, and the console stays clean. Skips with a message where no
 //! Chromium is installed, except under `CI=true` (`.ci/run` installs it).
+//! What needs no browser (self-contained pages, their charts and tables)
+//! is checked everywhere, Chromium or not.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,8 +59,9 @@ fn chromium() -> Option<&'static str> {
             return Some(name);
         }
     }
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
     assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
+        !ci,
         "CI=true but no Chromium on PATH: .ci/run installs Debian's `chromium`"
     );
     let why =
@@ -115,12 +118,10 @@ fn assert_rendered(dom: &str, charts: usize, tables: usize, page: &Path) {
     );
 }
 
-#[test]
-fn report_pages_render_in_a_browser() {
-    let Some(browser) = chromium() else {
-        return;
-    };
-    let out = scratch("reports");
+/// A run's page and a comparison's page of the bundled Shoota spec, made
+/// in a scratch folder of their own: (folder, run page, compare page).
+fn pages(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let out = scratch(name);
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/shoota_vs_kannon.toml");
     let spec = spec.to_str().unwrap();
     let o = out.to_str().unwrap();
@@ -136,26 +137,106 @@ fn report_pages_render_in_a_browser() {
         "--out",
         o,
     ]);
-
     let run_page = out.join("shoota_vs_kannon/report.html");
-    let html = std::fs::read_to_string(&run_page).unwrap();
-    // self-contained: nothing fetched from anywhere
-    for outside in ["src=\"http", "href=\"http", "<link", "@import"] {
-        assert!(!html.contains(outside), "report.html loads {outside}");
+    let compare_page = out.join("shoota_vs_kannon-compare/report.html");
+    (out, run_page, compare_page)
+}
+
+/// (charts, tables) a page holds: its `<figure>`s and sortable tables.
+fn counts(html: &str) -> (usize, usize) {
+    (
+        html.matches("<figure>").count(),
+        html.matches("<table class=\"sortable\">").count(),
+    )
+}
+
+/// What can be checked without a browser, so it is checked everywhere:
+/// both pages are self-contained (nothing fetched from anywhere), hold
+/// their charts and tables, and carry the script that records what it
+/// drew (the browser test reads that record).
+#[test]
+fn report_pages_are_self_contained_with_their_charts_and_tables() {
+    let (out, run_page, compare_page) = pages("static");
+    for (page, least) in [(&run_page, 3), (&compare_page, 1)] {
+        let html = std::fs::read_to_string(page).unwrap();
+        for outside in ["src=\"http", "href=\"http", "<link", "@import"] {
+            assert!(
+                !html.contains(outside),
+                "{} loads {outside}",
+                page.display()
+            );
+        }
+        let (charts, tables) = counts(&html);
+        assert!(
+            charts >= least && tables >= least,
+            "{}: {charts} charts, {tables} tables",
+            page.display()
+        );
+        assert!(
+            html.contains("setAttribute('data-rendered'"),
+            "{}: no rendering record",
+            page.display()
+        );
+        assert!(html.trim_end().ends_with("</html>"), "{}", page.display());
     }
-    let charts = html.matches("<figure>").count();
-    let tables = html.matches("<table class=\"sortable\">").count();
-    assert!(
-        charts >= 3 && tables >= 3,
-        "{charts} charts, {tables} tables"
-    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn report_pages_render_in_a_browser() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let (out, run_page, compare_page) = pages("browser");
+    let (charts, tables) = counts(&std::fs::read_to_string(&run_page).unwrap());
     let (dom, console) = open(browser, &run_page, &out.join("profile-run"));
     assert_rendered(&dom, charts, tables, &run_page);
     assert!(console.is_empty(), "console: {console:?}");
 
-    let compare_page = out.join("shoota_vs_kannon-compare/report.html");
     let (dom, console) = open(browser, &compare_page, &out.join("profile-compare"));
     assert_rendered(&dom, 1, 1, &compare_page);
     assert!(console.is_empty(), "console: {console:?}");
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// With no Chromium on PATH the browser test skips, says so and is listed
+/// by `make test`; under `CI=true` (`.ci/run` exports it) it fails
+/// instead. Runs the browser test of this binary alone, PATH emptied.
+#[test]
+fn without_chromium_the_browser_test_skips_and_fails_under_ci() {
+    let name = "report_pages_render_in_a_browser";
+    let run = |ci: Option<&str>| {
+        let dir = scratch(&format!("nochromium-{}", ci.unwrap_or("none")));
+        let log = dir.join("skipped.txt");
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.args(["--exact", name, "--nocapture", "--test-threads", "1"])
+            .env("PATH", &dir)
+            .env("KRUNCH_SKIP_LOG", &log);
+        match ci {
+            Some(v) => cmd.env("CI", v),
+            None => cmd.env_remove("CI"),
+        };
+        let o = cmd.output().unwrap();
+        let out = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let skipped = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        (o.status.success(), out, skipped)
+    };
+    let (ok, out, skipped) = run(None);
+    assert!(ok, "{out}");
+    assert!(out.contains("1 passed"), "the test ran: {out}");
+    assert!(out.contains("skipped: no Chromium on PATH"), "{out}");
+    assert!(
+        skipped.starts_with(&format!("html_report::{name}: no Chromium on PATH")),
+        "{skipped}"
+    );
+    for ci in ["true", "1"] {
+        let (ok, out, _) = run(Some(ci));
+        assert!(!ok, "CI={ci} passed without Chromium: {out}");
+        assert!(out.contains("CI=true but no Chromium on PATH"), "{out}");
+    }
 }

@@ -299,3 +299,52 @@ fn ork_trukk_locations_are_the_seed_table() {
     let got = set(&preset("gce", "ork_trukk"), "locations");
     assert_eq!(got, want.join(", "));
 }
+
+/// Runs one test of this binary alone with no seed texts (`KRUNCH_SEEDS`
+/// an empty folder), `CI` as given and its own skip log: (passed, its
+/// output, the skip log).
+fn without_seeds(ci: Option<&str>, name: &str) -> (bool, String, String) {
+    let dir = std::env::temp_dir().join(format!("krunch-noseeds-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("skipped.txt");
+    let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
+    cmd.args(["--exact", name, "--nocapture", "--test-threads", "1"])
+        .env("KRUNCH_SEEDS", &dir)
+        .env("KRUNCH_SKIP_LOG", &log);
+    match ci {
+        Some(v) => cmd.env("CI", v),
+        None => cmd.env_remove("CI"),
+    };
+    let o = cmd.output().unwrap();
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let skipped = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    (o.status.success(), out, skipped)
+}
+
+/// Without the seed texts these checks skip, say so and are listed by
+/// `make test`; under `CI=true` (`.ci/run` exports it) they fail, naming
+/// the missing file, instead of passing unchecked.
+#[test]
+fn a_missing_seed_skips_with_a_note_and_fails_under_ci() {
+    let name = "shoota_and_slugga_presets_are_the_seed_statlines";
+    let (ok, out, skipped) = without_seeds(None, name);
+    assert!(ok, "{out}");
+    assert!(out.contains("1 passed"), "the test ran: {out}");
+    assert!(out.contains("skipped: the seed text"), "{out}");
+    assert!(
+        skipped.starts_with(&format!("tables_against_seed::{name}: the seed text")),
+        "{skipped}"
+    );
+    for ci in ["true", "1"] {
+        let (ok, out, _) = without_seeds(Some(ci), name);
+        assert!(!ok, "CI={ci} passed without the seed: {out}");
+        assert!(out.contains("CI=true but the seed text"), "{out}");
+        assert!(out.contains("002_8c1a109281471897.txt"), "{out}");
+    }
+}

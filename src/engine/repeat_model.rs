@@ -363,3 +363,161 @@ impl<M: Repeated> Model for RepeatModel<M> {
         self.trial(roller, &mut TrialValues(values));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::significance::{binomial_exact_p, mean_p};
+
+    /// A tiny rule whose law is known by hand: each turn rolls two D6 (two
+    /// sub-steps); it is over after a turn that showed a 6. It records
+    /// whether any turn showed a 1, and whether the first turn did.
+    struct Sixes {
+        list: MetricList,
+        m: [Metric; 2],
+    }
+
+    /// (over, a 1 seen, a 1 seen this turn)
+    type State = (bool, bool, bool);
+
+    const DECLS: [MetricDecl; 2] = [
+        MetricDecl::probability("p_one", "P(a 1)", "a turn showed a 1"),
+        MetricDecl::probability("p_first_one", "P(a 1 first)", "the first turn showed a 1"),
+    ];
+
+    impl Repeated for Sixes {
+        type State = State;
+        const ROUND: &'static str = "turns";
+
+        fn start(&self) -> State {
+            (false, false, false)
+        }
+
+        fn over(&self, s: &State) -> bool {
+            s.0
+        }
+
+        fn sub_steps(&self) -> usize {
+            2
+        }
+
+        fn sub_step<R: Roller>(&self, _i: usize, dice: &mut R, s: &mut State) {
+            match dice.d6() {
+                6 => s.0 = true,
+                1 => (s.1, s.2) = (true, true),
+                _ => {}
+            }
+        }
+
+        fn metrics(&self) -> &MetricList {
+            &self.list
+        }
+
+        fn record(&self, s: &State, sink: &mut impl MetricSink) {
+            sink.record(self.m[0], u64::from(s.1));
+        }
+
+        fn record_first_round(&self, s: &State, sink: &mut impl MetricSink) {
+            sink.record(self.m[1], u64::from(s.2));
+        }
+
+        fn end_round(&self, s: &mut State) {
+            s.2 = false;
+        }
+    }
+
+    fn sixes() -> RepeatModel<Sixes> {
+        let mut list = MetricList::new();
+        let m = DECLS.each_ref().map(|d| list.add(d));
+        RepeatModel::new(Sixes { list, m }, 2)
+    }
+
+    /// By hand: a turn shows a 6 with 1 - (5/6)^2 = 11/36, so the turns
+    /// are geometric: 1 with 11/36, 2 with 25/36 * 11/36 = 275/1296, more
+    /// than 2 with (25/36)^2 = 625/1296, 36/11 on average. The first turn
+    /// shows a 1 with 11/36. No 1 ever: the last turn has a 6 and no 1
+    /// (25/36 - 16/36 = 9/36), every turn before it neither (16/36), so
+    /// 9/36 / (1 - 16/36) = 9/20 and a 1 is seen with 11/20.
+    const BY_HAND: [f64; 6] = [
+        11.0 / 20.0,
+        11.0 / 36.0,
+        36.0 / 11.0,
+        11.0 / 36.0,
+        275.0 / 1296.0,
+        625.0 / 1296.0,
+    ];
+
+    #[test]
+    fn the_chain_solved_gives_the_law_by_hand() {
+        let model = sixes();
+        let names: Vec<&str> = model.metrics().iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "p_one",
+                "p_first_one",
+                "mean_turns",
+                "turns=1",
+                "turns=2",
+                "turns>2"
+            ]
+        );
+        let e = model.exact().unwrap();
+        for ((got, want), name) in e.iter().zip(BY_HAND).zip(names) {
+            assert!((got - want).abs() < 1e-12, "{name}: {got} vs {want}");
+        }
+    }
+
+    /// The reference sampler and the round-law walk against the law by
+    /// hand at fixed seeds: exact binomial tests for the probabilities, a
+    /// z-test for the mean turns with their sample variance, Bonferroni
+    /// over the 12 at a family-wise 1e-6.
+    #[test]
+    fn both_samplers_follow_the_law_by_hand() {
+        let n = 100_000u64;
+        let alpha = 1e-6 / 12.0;
+        let model = sixes();
+        assert_eq!(model.sampler(), Sampler::RoundLaws);
+        for k in 0..2u64 {
+            let mut r = BatchedRoller::new(23, &[k]);
+            let mut t = Tally::new(6);
+            if k == 0 {
+                model.run_trials(&mut r, n, &mut t);
+            } else {
+                model.run_round_laws(&mut r, n, &mut t);
+            }
+            assert_eq!(t.trials(), n);
+            for (i, want) in BY_HAND.iter().enumerate() {
+                let p = if i == 2 {
+                    let mean = t.sum(i) as f64 / n as f64;
+                    let var = t.sum_sq(i) as f64 / n as f64 - mean * mean;
+                    mean_p(mean, var, n, *want, 0.0)
+                } else {
+                    binomial_exact_p(t.sum(i), n, *want)
+                };
+                assert!(p > alpha, "sampler {k}, metric {i}: p = {p:e}");
+            }
+        }
+    }
+
+    /// A round law read for a state: from the start, the end of one turn
+    /// (before `end_round`) by hand: a 6 and a 1 (2/36), a 6 without a 1
+    /// (9/36), a 1 without a 6 (9/36), neither (16/36).
+    #[test]
+    fn a_rounds_law_is_the_turn_by_hand() {
+        let model = sixes();
+        let mut law = model.round_law(&(false, false, false)).unwrap();
+        law.sort_by_key(|x| x.0);
+        let want = [
+            ((false, false, false), 16.0 / 36.0),
+            ((false, true, true), 9.0 / 36.0),
+            ((true, false, false), 9.0 / 36.0),
+            ((true, true, true), 2.0 / 36.0),
+        ];
+        assert_eq!(law.len(), want.len());
+        for ((s, p), (ws, wp)) in law.iter().zip(want) {
+            assert_eq!(*s, ws);
+            assert!((p - wp).abs() < 1e-15, "{s:?}: {p} vs {wp}");
+        }
+    }
+}

@@ -341,3 +341,168 @@ impl<M: Mechanic> Model for StepModel<M> {
         self.mechanic.record(&s, &mut TrialValues(values));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{MetricDecl, MetricList};
+    use crate::experiment::significance::{binomial_exact_p, mean_p};
+
+    /// A tiny rule whose law is known by hand: `dice` D6 a step, three
+    /// steps; a step hits when its highest die shows 5 or 6, and a step
+    /// whose dice show a 1 fumbles, after which the later steps roll
+    /// nothing.
+    struct Volley {
+        dice: u32,
+        per_draw: usize,
+        list: MetricList,
+        m: [Metric; 3],
+    }
+
+    use crate::dice::Metric;
+
+    const DECLS: [MetricDecl; 3] = [
+        MetricDecl::probability("p_three_hits", "P(three hits)", "every step hits"),
+        MetricDecl::mean("mean_hits", "mean hits", "hits before a fumble"),
+        MetricDecl::probability("p_fumbled", "P(fumbled)", "a step showed a 1"),
+    ];
+
+    fn volley(dice: u32, per_draw: usize) -> StepModel<Volley> {
+        let mut list = MetricList::new();
+        let m = DECLS.each_ref().map(|d| list.add(d));
+        StepModel::new(Volley {
+            dice,
+            per_draw,
+            list,
+            m,
+        })
+    }
+
+    impl Mechanic for Volley {
+        /// (hits, fumbled)
+        type State = (u8, bool);
+
+        fn start(&self) -> (u8, bool) {
+            (0, false)
+        }
+
+        fn steps(&self) -> usize {
+            3
+        }
+
+        fn step<R: Roller>(&self, _i: usize, dice: &mut R, s: &mut (u8, bool)) {
+            if s.1 {
+                return;
+            }
+            let faces: Vec<u32> = (0..self.dice).map(|_| dice.d6()).collect();
+            if faces.contains(&1) {
+                s.1 = true;
+            } else if faces.iter().any(|&f| f >= 5) {
+                s.0 += 1;
+            }
+        }
+
+        fn steps_per_draw(&self) -> usize {
+            self.per_draw
+        }
+
+        fn metrics(&self) -> &MetricList {
+            &self.list
+        }
+
+        fn record(&self, s: &(u8, bool), sink: &mut impl MetricSink) {
+            sink.record(self.m[0], u64::from(s.0 == 3));
+            sink.record(self.m[1], u64::from(s.0));
+            sink.record(self.m[2], u64::from(s.1));
+        }
+    }
+
+    /// By hand, one die a step: a 1 fumbles (1/6), 5-6 hits (1/3), 2-4
+    /// neither (1/2). Three hits: (1/3)^3 = 1/27. Fumbled: 1 - (5/6)^3 =
+    /// 91/216. Mean hits: step i hits when no earlier step fumbled and it
+    /// hits: 1/3 (1 + 5/6 + 25/36) = 91/108.
+    /// Two dice a step: no 1 is (5/6)^2 = 25/36; of those, no 5 or 6 is
+    /// (3/6)^2 = 9/36, so a hit 16/36 = 4/9 and a fumble 11/36. Three hits:
+    /// 64/729; fumbled 1 - (25/36)^3 = 31031/46656; mean hits 4/9 (1 +
+    /// 25/36 + 625/1296) = 4/9 * 2821/1296 = 2821/2916.
+    fn by_hand(dice: u32) -> [f64; 3] {
+        match dice {
+            1 => [1.0 / 27.0, 91.0 / 108.0, 91.0 / 216.0],
+            2 => [64.0 / 729.0, 2821.0 / 2916.0, 31031.0 / 46656.0],
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn the_exact_evaluator_gives_the_law_by_hand() {
+        for dice in [1, 2] {
+            for per_draw in [1, 2, 3] {
+                let e = volley(dice, per_draw).exact().unwrap();
+                for (got, want) in e.iter().zip(by_hand(dice)) {
+                    assert!(
+                        (got - want).abs() < 1e-15,
+                        "{dice} dice, {per_draw} a draw: {got} vs {want}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every sampler (the reference, counted dice, step laws one step or
+    /// two a draw) against the law by hand, at fixed seeds: exact binomial
+    /// tests for the probabilities, a z-test for the mean with its sample
+    /// variance, Bonferroni over all 24 at a family-wise 1e-6.
+    #[test]
+    fn every_sampler_follows_the_law_by_hand() {
+        let n = 100_000u64;
+        let alpha = 1e-6 / 24.0;
+        for dice in [1, 2] {
+            let want = by_hand(dice);
+            for (k, which) in ["reference", "counted", "laws", "laws by two"]
+                .iter()
+                .enumerate()
+            {
+                let model = volley(dice, if k == 3 { 2 } else { 1 });
+                let mut r = BatchedRoller::new(17, &[u64::from(dice), k as u64]);
+                let mut t = Tally::new(3);
+                match k {
+                    0 => model.run_trials(&mut r, n, &mut t),
+                    1 => model.run_counted(&mut r, n, &mut t),
+                    _ => model.run_step_laws(&mut r, n, &mut t),
+                }
+                assert_eq!(t.trials(), n, "{which}");
+                for i in [0, 2] {
+                    let p = binomial_exact_p(t.sum(i), n, want[i]);
+                    assert!(p > alpha, "{which} {dice} dice, metric {i}: p = {p:e}");
+                }
+                let mean = t.sum(1) as f64 / n as f64;
+                let var = t.sum_sq(1) as f64 / n as f64 - mean * mean;
+                let p = mean_p(mean, var, n, want[1], 0.0);
+                assert!(p > alpha, "{which} {dice} dice, mean: {mean} p = {p:e}");
+            }
+        }
+    }
+
+    /// One draw a trial counts real dice (a draw from its law would be the
+    /// exact answer); one die a step costs a fraction of a word as dice
+    /// and a word as a draw, so the pilot keeps the dice; five dice a step
+    /// stand for more dice than the draws cost words: step laws.
+    #[test]
+    fn the_pilot_picks_the_sampler_by_its_cost() {
+        assert_eq!(volley(1, 3).sampler(), Sampler::CountedDice);
+        assert_eq!(volley(1, 1).sampler(), Sampler::CountedDice);
+        assert_eq!(volley(5, 1).sampler(), Sampler::StepLaws);
+    }
+
+    /// Seven dice a step are 6^7 = 279,936 paths, past [`STEP_PATHS`]:
+    /// no exact value, and the reason says so.
+    #[test]
+    fn a_step_past_the_path_cap_has_no_exact_value_and_says_why() {
+        let model = volley(7, 1);
+        assert!(model.exact().is_none());
+        assert!(matches!(
+            model.exact_or_why(),
+            Err(NoExact::TooManyPaths { limit: STEP_PATHS })
+        ));
+    }
+}

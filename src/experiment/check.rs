@@ -627,3 +627,150 @@ pub fn check_all(targets: &[Target], options: CheckOptions) -> Checked {
         family_alpha: options.family_alpha,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::testing::{fire, scratch, spec};
+
+    const OPTIONS: CheckOptions = CheckOptions {
+        family_alpha: 1e-3,
+        monte_carlo_only: false,
+        seed: None,
+    };
+
+    fn expect(cell: usize, metric: &str, value: f64) -> Expected {
+        Expected {
+            profile: 0,
+            cell,
+            metric: metric.into(),
+            value,
+            std_error: 0.0,
+            tolerance: None,
+            source: "test".into(),
+        }
+    }
+
+    /// Five helpers (cell 1) put the fire out on the first turn: P(out of
+    /// action) 0 and one turn, exactly. Exact values match within 1e-9, or
+    /// within a stated tolerance; a Monte Carlo check (exact values
+    /// ignored) of a value every trial gives holds, and a different one
+    /// fails, even with no variance seen.
+    #[test]
+    fn exact_and_monte_carlo_checks_hold_the_value_and_catch_a_change() {
+        let (_, exp) = spec("check", &fire(20_000));
+        let cases = [
+            expect(1, "p_out_of_action", 0.0),
+            expect(1, "p_out_of_action", 1e-6),
+            Expected {
+                tolerance: Some(1e-5),
+                ..expect(1, "p_out_of_action", 1e-6)
+            },
+            expect(1, "mean_turns", 1.0),
+            expect(1, "mean_turns", 1.1),
+        ];
+        let out = check(&exp, &cases, 2, OPTIONS);
+        let passed: Vec<bool> = out.iter().map(|o| o.passed).collect();
+        assert_eq!(passed, [true, false, true, true, false]);
+        assert!(out.iter().all(|o| o.exact && o.p_value.is_none()));
+        assert_eq!(out[0].cell, "helpers=5");
+        assert_eq!(out[0].profile, "on fire");
+        let mc = CheckOptions {
+            monte_carlo_only: true,
+            ..OPTIONS
+        };
+        let out = check(
+            &exp,
+            &[cases[0].clone(), cases[3].clone(), cases[4].clone()],
+            3,
+            mc,
+        );
+        let passed: Vec<bool> = out.iter().map(|o| o.passed).collect();
+        assert_eq!(passed, [true, true, false]);
+        assert!(out.iter().all(|o| !o.exact && o.level == Some(1e-3 / 3.0)));
+        assert_eq!(out[1].got, 1.0);
+    }
+
+    /// No helpers (cell 0): the exact value holds under Monte Carlo at a
+    /// fixed seed; 0.05 more is caught; a tolerance raises the trials
+    /// until it can be resolved; a baseline error past what the run can
+    /// have fails with a note.
+    #[test]
+    fn monte_carlo_checks_have_power_and_refuse_a_stale_error() {
+        let (_, exp) = spec("check-mc", &fire(20_000));
+        let exact = exp.models[0][0].exact().unwrap();
+        let i = exp.models[0][0]
+            .metrics()
+            .iter()
+            .position(|m| m.name == "p_out_of_action")
+            .unwrap();
+        let p = exact[i];
+        let mc = CheckOptions {
+            monte_carlo_only: true,
+            ..OPTIONS
+        };
+        let cases = [
+            expect(0, "p_out_of_action", p),
+            expect(0, "p_out_of_action", p + 0.05),
+            Expected {
+                tolerance: Some(0.002),
+                ..expect(0, "p_out_of_action", p)
+            },
+            Expected {
+                std_error: 0.5,
+                ..expect(0, "p_out_of_action", p)
+            },
+        ];
+        // a raise applies to every check of its cell: the tolerance apart
+        let out = check(
+            &exp,
+            &[cases[0].clone(), cases[1].clone(), cases[3].clone()],
+            4,
+            mc,
+        );
+        let passed: Vec<bool> = out.iter().map(|o| o.passed).collect();
+        assert_eq!(passed, [true, false, false]);
+        assert_eq!(out[0].trials, 20_000);
+        let note = out[2].note.as_deref().unwrap();
+        assert!(note.contains("re-run `krunch check --update`"), "{note}");
+        let out = check(&exp, &cases[2..3], 4, mc);
+        assert!(out[0].passed);
+        assert!(out[0].trials > 20_000, "{:?}", out[0].note);
+        let note = out[0].note.as_deref().unwrap();
+        assert!(note.starts_with("trials raised to"), "{note}");
+    }
+
+    #[test]
+    fn assignments_and_spec_folders() {
+        assert_eq!(
+            parse_assignment(" overwatch = original ").unwrap(),
+            ("overwatch".to_string(), "original".to_string())
+        );
+        for bad in ["overwatch", "=x", "x=", " = "] {
+            assert_eq!(parse_assignment(bad), Err(AssignmentError(bad.into())));
+        }
+        let dir = scratch("spec-files");
+        for f in ["b.toml", "a.toml", "notes.txt", "baselines/c.toml"] {
+            std::fs::create_dir_all(dir.join(f).parent().unwrap()).unwrap();
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        let extra = dir.join("notes.txt");
+        let found = spec_files(&[dir.clone(), extra.clone()]).unwrap();
+        assert_eq!(found, [dir.join("a.toml"), dir.join("b.toml"), extra]);
+        let e = files_to_check(&[dir.join("baselines/none")], OPTIONS);
+        assert!(matches!(e, Ok(ref f) if f.len() == 1));
+        let empty = scratch("no-specs");
+        assert!(matches!(
+            files_to_check(std::slice::from_ref(&empty), OPTIONS),
+            Err(CheckError::NoSpecs(ref p)) if p == std::slice::from_ref(&empty)
+        ));
+        let bad = CheckOptions {
+            family_alpha: 0.5,
+            ..OPTIONS
+        };
+        assert!(matches!(
+            files_to_check(&[dir], bad),
+            Err(CheckError::Limit(LimitError::Alpha(_)))
+        ));
+    }
+}

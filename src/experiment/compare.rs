@@ -601,3 +601,116 @@ fn paired(
         })
         .reduce(|| PairTally::new(shared.len()), PairTally::merge)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::testing::{fire, spec};
+
+    /// The fire spec at Toughness 3 against 4 (`--variant toughness=4`):
+    /// with exact values every row is the two models' exact values and
+    /// their difference, significant only where they differ (five helpers
+    /// put the fire out at once on both sides: no change); on the paired
+    /// dice alone the same change is found where it is, its interval holds
+    /// the exact difference, and the unchanged cell shows a difference of
+    /// exactly 0.
+    #[test]
+    fn a_change_is_measured_exactly_and_on_paired_dice() {
+        let (path, _) = spec("compare", &fire(20_000));
+        let c = Comparison::load(&[path], &["toughness=4".into()], 1e-3, None).unwrap();
+        assert_eq!(c.name, "compare-compare");
+        assert!(!c.sides.change.is_empty());
+        let exact = c.run(1e-3, false, &|_| {}).unwrap();
+        assert_eq!(exact.len(), 2 * c.before.metrics.len());
+        for row in &exact {
+            let at = |e: &Experiment| {
+                let m = &e.models[row.cell_index][0];
+                let i = m
+                    .metrics()
+                    .iter()
+                    .position(|d| d.name == row.metric)
+                    .unwrap();
+                m.exact().unwrap()[i]
+            };
+            assert_eq!(row.before, at(&c.before), "{row:?}");
+            assert_eq!(row.after, at(&c.after), "{row:?}");
+            assert_eq!(row.diff, row.after - row.before);
+            assert!(row.exact && row.p_value.is_none());
+            assert_eq!(row.significant, row.diff.abs() > 1e-12, "{row:?}");
+            if row.cell_index == 1 {
+                assert_eq!(row.diff, 0.0, "{row:?}");
+            }
+        }
+        let out = |rows: &[Change], cell: usize| {
+            rows.iter()
+                .find(|r| r.cell_index == cell && r.metric == "p_out_of_action")
+                .unwrap()
+                .clone()
+        };
+        let tougher = out(&exact, 0);
+        assert!(tougher.significant && tougher.diff < 0.0, "{tougher:?}");
+        let mc = c.run(1e-3, true, &|_| {}).unwrap();
+        let paired = out(&mc, 0);
+        assert!(!paired.exact && paired.trials == 20_000);
+        assert!(paired.significant, "{paired:?}");
+        assert!(
+            paired.ci_low <= tougher.diff && tougher.diff <= paired.ci_high,
+            "{paired:?} against {}",
+            tougher.diff
+        );
+        let same = out(&mc, 1);
+        assert_eq!((same.diff, same.significant), (0.0, false));
+    }
+
+    /// A spec against itself on the same dice: every difference is 0 and
+    /// none is significant.
+    #[test]
+    fn the_same_rules_on_the_same_dice_show_no_change() {
+        let (_, exp) = spec("compare-same", &fire(20_000));
+        let rows = compare(&exp, &exp, 1e-3, true, &|_| {}).unwrap();
+        assert!(!rows.is_empty());
+        for r in rows {
+            assert_eq!((r.diff, r.significant), (0.0, false), "{r:?}");
+        }
+    }
+
+    /// What cannot be compared is refused before anything runs.
+    #[test]
+    fn what_cannot_be_compared_is_refused() {
+        let (a, _) = spec("cmp-a", &fire(1000));
+        let (b, _) = spec("cmp-b", &fire(1000).replace("[0, 5]", "[0, 4]"));
+        let (d, _) = spec(
+            "cmp-d",
+            &fire(1000).replace("name = \"on fire\"", "name = \"burning\""),
+        );
+        let load = |specs: &[PathBuf], variants: &[&str], alpha: f64| {
+            let v: Vec<String> = variants.iter().map(ToString::to_string).collect();
+            Comparison::load(specs, &v, alpha, None).err().unwrap()
+        };
+        assert!(matches!(
+            load(std::slice::from_ref(&a), &[], 1e-3),
+            CompareError::NoChange(_)
+        ));
+        assert!(matches!(
+            load(&[a.clone(), b.clone()], &["toughness=4"], 1e-3),
+            CompareError::VariantWithTwoSpecs
+        ));
+        assert!(matches!(load(&[], &[], 1e-3), CompareError::SpecCount));
+        assert!(matches!(
+            load(std::slice::from_ref(&a), &["toughness"], 1e-3),
+            CompareError::Variant(_)
+        ));
+        assert!(matches!(
+            load(std::slice::from_ref(&a), &["toughness=4"], 0.0),
+            CompareError::Limit(_)
+        ));
+        assert!(matches!(
+            load(&[a.clone(), b], &[], 1e-3),
+            CompareError::DifferentSweeps { .. }
+        ));
+        assert!(matches!(
+            load(&[a, d], &[], 1e-3),
+            CompareError::DifferentProfiles { .. }
+        ));
+    }
+}

@@ -257,3 +257,110 @@ pub fn variants_text(variants: &[(String, String)]) -> String {
         .collect::<Vec<_>>()
         .join(";")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::testing::{fire, spec};
+
+    /// The shards of a run cover each chunk exactly once, whatever the
+    /// trials and the shard count (a last, short chunk included).
+    #[test]
+    fn shards_cover_every_chunk_once() {
+        for trials in [1, CHUNK - 1, CHUNK, CHUNK + 1, 5 * CHUNK + 7] {
+            let all: Vec<u64> = (0..trials.div_ceil(CHUNK)).collect();
+            for count in 1..=4 {
+                let mut seen: Vec<u64> = (1..=count)
+                    .flat_map(|index| Shard { index, count }.chunks(trials))
+                    .collect();
+                seen.sort_unstable();
+                assert_eq!(seen, all, "{trials} trials, {count} shards");
+            }
+        }
+        assert_eq!(Shard { index: 2, count: 3 }.to_string(), "2/3");
+        let owned: Vec<u64> = Shard { index: 2, count: 3 }.chunks(7 * CHUNK).collect();
+        assert_eq!(owned, [1, 4]);
+    }
+
+    /// The shares' tallies add up to the whole run's, sum for sum, and the
+    /// trials are the run's whatever its last chunk holds.
+    #[test]
+    fn shares_add_up_to_the_whole_run() {
+        let (_, exp) = spec("shares", &fire(3 * CHUNK + 5));
+        let model = exp.models[0][0].as_ref();
+        let whole = simulate(model, 11, exp.trials, &|_| {});
+        assert_eq!(whole.trials(), 3 * CHUNK + 5);
+        let mut sum = Tally::new(model.metrics().len());
+        for index in 1..=3 {
+            sum += &simulate_share(model, 11, exp.trials, Shard { index, count: 3 }, &|_| {});
+        }
+        assert_eq!(sum.trials(), whole.trials());
+        for m in 0..model.metrics().len() {
+            assert_eq!(sum.sum(m), whole.sum(m), "metric {m}");
+            assert_eq!(sum.sum_sq(m), whole.sum_sq(m), "metric {m}");
+        }
+    }
+
+    /// A run's rows: one per cell, profile and listed metric in that
+    /// order, each the tally's mean with the model's exact value beside
+    /// it; identical on one thread and two. Five helpers: the fire is out
+    /// on the first turn, so P(out of action) is 0 exactly and estimated
+    /// 0 in every trial, and the turns are 1.
+    #[test]
+    fn a_runs_rows_are_its_tallies_and_exact_values() {
+        let (_, exp) = spec("rows", &fire(2 * CHUNK + 3));
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| run(&exp, &|_| {}))
+        };
+        let one = on(1);
+        let two = on(2);
+        assert_eq!(one.rows, two.rows);
+        assert!(one.no_exact.is_empty());
+        let rows = &one.rows;
+        assert_eq!(rows.len(), 2 * exp.metrics.len());
+        let tallies = tally_share(&exp, Shard::WHOLE, &|_| {});
+        for (i, row) in rows.iter().enumerate() {
+            let cell = i / exp.metrics.len();
+            assert_eq!(row.cell_index, cell);
+            assert_eq!(row.metric, exp.metrics[i % exp.metrics.len()]);
+            assert_eq!(row.profile, "on fire");
+            assert_eq!(row.trials, 2 * CHUNK + 3);
+            let model = exp.models[cell][0].as_ref();
+            let mi = model
+                .metrics()
+                .iter()
+                .position(|m| m.name == row.metric)
+                .unwrap();
+            let t = &tallies[cell][0];
+            assert_eq!(row.value, t.sum(mi) as f64 / t.trials() as f64);
+            assert_eq!(row.exact, Some(model.exact().unwrap()[mi]));
+            assert!(
+                row.ci_low <= row.value && row.value <= row.ci_high,
+                "{row:?}"
+            );
+        }
+        let at = |cell: usize, metric: &str| {
+            rows.iter()
+                .find(|r| r.cell_index == cell && r.metric == metric)
+                .unwrap()
+        };
+        assert_eq!(at(1, "p_out_of_action").value, 0.0);
+        assert_eq!(at(1, "p_out_of_action").exact, Some(0.0));
+        assert_eq!(at(1, "mean_turns").value, 1.0);
+        assert_eq!(at(0, "p_out_of_action").cell, [ParamValue::Int(0)]);
+    }
+
+    #[test]
+    fn variants_read_as_name_value_pairs() {
+        assert_eq!(variants_text(&[]), "");
+        let v = [
+            ("overwatch".to_string(), "original".to_string()),
+            ("ap".to_string(), "6".to_string()),
+        ];
+        assert_eq!(variants_text(&v), "overwatch=original;ap=6");
+    }
+}

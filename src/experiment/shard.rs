@@ -472,3 +472,99 @@ pub fn tally_possible(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::CHUNK;
+    use crate::experiment::testing::{fire, spec};
+
+    #[test]
+    fn shard_names_parse_or_are_refused() {
+        assert_eq!(parse_shard("2/3").unwrap(), Shard { index: 2, count: 3 });
+        assert_eq!(parse_shard(" 1 / 1 ").unwrap(), Shard::WHOLE);
+        for bad in ["0/3", "4/3", "3", "a/b", "1/100001", "-1/2", ""] {
+            assert!(
+                matches!(parse_shard(bad), Err(ShardError::BadShard(ref t)) if t == bad),
+                "{bad}"
+            );
+        }
+    }
+
+    /// What a run can give, and what it cannot: a probability's sum above
+    /// its trials or squares unlike its sum; squares below the sum, above
+    /// its square, or too few for the sum (a negative variance).
+    #[test]
+    fn only_possible_tallies_pass() {
+        assert!(tally_possible(10, 4, 4, true).is_ok());
+        assert!(tally_possible(10, 11, 11, true).is_err());
+        assert!(tally_possible(10, 4, 5, true).is_err());
+        // values 1, 2, 3 over 3 trials: sum 6, squares 14
+        assert!(tally_possible(3, 6, 14, false).is_ok());
+        assert!(tally_possible(3, 6, 5, false).is_err());
+        assert!(tally_possible(3, 6, 37, false).is_err());
+        // sum 6 over 3 trials needs squares of at least 12 (2, 2, 2)
+        assert!(tally_possible(3, 6, 12, false).is_ok());
+        assert!(tally_possible(3, 6, 11, false).is_err());
+        assert!(tally_possible(0, 0, 0, false).is_ok());
+    }
+
+    /// Three shards of a run, read back and merged, give the whole run's
+    /// tallies sum for sum; a shard edited after it was written, one given
+    /// twice, one missing, and one of another seed are each refused.
+    #[test]
+    fn shards_merge_into_the_whole_run_and_refuse_what_is_not_one() {
+        let (path, mut exp) = spec("merge", &fire(2 * CHUNK + 9));
+        let dir = path.parent().unwrap().to_path_buf();
+        let mut files = Vec::new();
+        let mut shards = Vec::new();
+        for index in 1..=3 {
+            let share = Shard { index, count: 3 };
+            let file = shard_path(&dir, &exp, share);
+            assert!(file.ends_with(format!("merge.shard-{index}-of-3.json")));
+            let s = run_shard(&exp, share, &|_| {});
+            assert_eq!(s.sha256, s.checksum());
+            std::fs::write(&file, serde_json::to_string(&s).unwrap()).unwrap();
+            shards.push(read_shard(&file, &exp).unwrap());
+            files.push(file);
+        }
+        // 3 chunks: shard 1 has chunk 0, shard 2 chunk 1, shard 3 the 9 left
+        let trials: Vec<u64> = shards.iter().map(|s| s.tallies[0][0].trials).collect();
+        assert_eq!(trials, [CHUNK, CHUNK, 9]);
+        let whole = tally_share(&exp, Shard::WHOLE, &|_| {});
+        let merged = merge(&mut exp, &files, &shards).unwrap();
+        for (row, whole_row) in merged.iter().zip(&whole) {
+            for (t, w) in row.iter().zip(whole_row) {
+                assert_eq!(t.trials(), w.trials());
+                for m in 0..t.metrics() {
+                    assert_eq!((t.sum(m), t.sum_sq(m)), (w.sum(m), w.sum_sq(m)));
+                }
+            }
+        }
+        // edited: one sum changed, the checksum left as it was
+        let mut edited = shards[0].clone();
+        edited.tallies[0][0].sums[0] += 1;
+        std::fs::write(&files[0], serde_json::to_string(&edited).unwrap()).unwrap();
+        let e = read_shard(&files[0], &exp).unwrap_err().to_string();
+        assert!(e.contains("sha256: the contents were changed"), "{e}");
+        let twice = [files[0].clone(), files[0].clone(), files[2].clone()];
+        let e = merge(
+            &mut exp,
+            &twice,
+            &[shards[0].clone(), shards[0].clone(), shards[2].clone()],
+        );
+        assert!(matches!(e, Err(ShardError::Duplicate { .. })));
+        let e = merge(&mut exp, &files[..2], &shards[..2]);
+        assert!(
+            matches!(e, Err(ShardError::Missing { ref missing, of: 3, .. }) if missing == &["3/3"])
+        );
+        let mut other = shards.clone();
+        other[1].seed += 1;
+        let e = merge(&mut exp, &files, &other);
+        assert!(matches!(e, Err(ShardError::Foreign { what: "seed", .. })));
+        assert!(matches!(
+            merge(&mut exp, &[], &[]),
+            Err(ShardError::NoShards)
+        ));
+    }
+}

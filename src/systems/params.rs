@@ -263,3 +263,116 @@ impl Params {
             .is_ok_and(|d| matches!(d.kind, ParamKind::Choice(c) if c.contains(&word)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decls() -> Vec<ParamDecl> {
+        vec![
+            ParamDecl::int("wounds", 1, 10)
+                .required()
+                .about("the target's Wounds"),
+            ParamDecl::int("range", 0, 48).default("12"),
+            ParamDecl::real("alpha", 0.0, 1.0),
+            ParamDecl::flag("cover"),
+            ParamDecl::flag("charge").default("true"),
+            ParamDecl::choice("policy", &["one", "all"]).default("one"),
+            ParamDecl::text("damage", "d3"),
+        ]
+    }
+
+    fn given(pairs: &[(&str, &str)]) -> Params {
+        let mut p = Params::new();
+        for (k, v) in pairs {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        p.bound(decls())
+    }
+
+    /// "3" is a whole number, "0.5" a real, "true" a flag, the rest words.
+    #[test]
+    fn text_reads_as_the_narrowest_type() {
+        assert_eq!(ParamValue::from_text("3"), ParamValue::Int(3));
+        assert_eq!(ParamValue::from_text("-2"), ParamValue::Int(-2));
+        assert_eq!(ParamValue::from_text("0.5"), ParamValue::Float(0.5));
+        assert_eq!(ParamValue::from_text("true"), ParamValue::Bool(true));
+        assert_eq!(
+            ParamValue::from_text("D6+1"),
+            ParamValue::Str("D6+1".into())
+        );
+        assert_eq!(ParamValue::Float(0.5).to_string(), "0.5");
+    }
+
+    /// Given values are read as given; absent ones take their declared
+    /// default, or are `None` (a flag: false); a required one names
+    /// itself and what it is; words are lower-cased and trimmed; a real
+    /// accepts a whole number.
+    #[test]
+    fn values_defaults_and_missing_ones() {
+        let p = given(&[
+            ("wounds", "3"),
+            ("alpha", "1"),
+            ("policy", " ALL "),
+            ("damage", "D6 "),
+        ]);
+        assert_eq!(p.need_int("wounds").unwrap(), 3);
+        assert_eq!(p.int("range").unwrap(), Some(12));
+        assert_eq!(p.need_real("alpha").unwrap(), 1.0);
+        assert!(!p.flag("cover").unwrap());
+        assert!(p.flag("charge").unwrap());
+        assert_eq!(p.need_word("policy").unwrap(), "all");
+        assert_eq!(p.need_word("damage").unwrap(), "d6");
+        let p = given(&[]);
+        assert_eq!(p.real("alpha").unwrap(), None);
+        let e = p.need_int("wounds").unwrap_err();
+        assert_eq!(e.kind, ParamErrorKind::Missing);
+        assert_eq!(e.missing, ["wounds"]);
+        assert_eq!(
+            e.to_string(),
+            "wounds: missing: set wounds (the target's Wounds)"
+        );
+    }
+
+    /// A value outside its range or of the wrong type is an error naming
+    /// the parameter; a rule reading a name its scenario does not declare
+    /// is an internal error, not a silent default.
+    #[test]
+    fn bad_values_name_their_parameter() {
+        let e = given(&[("wounds", "11")]).need_int("wounds").unwrap_err();
+        assert_eq!(e.field, "wounds");
+        assert_eq!(e.kind, ParamErrorKind::Invalid);
+        assert_eq!(e.message, "11 is impossible: must be from 1 to 10");
+        let e = given(&[("cover", "3")]).flag("cover").unwrap_err();
+        assert_eq!(e.message, "expected true or false, got '3'");
+        let e = given(&[("policy", "al")]).word("policy").unwrap_err();
+        assert_eq!(
+            e.message,
+            "'al' is not one of: one, all (did you mean 'all'?)"
+        );
+        let e = given(&[]).int("nothing").unwrap_err();
+        assert_eq!(e.field, "nothing");
+        assert!(e.message.starts_with("internal error"), "{}", e.message);
+    }
+
+    /// Reads are noted for the bound view, the parameters it came from and
+    /// their clones alike (how a report learns which variants a rule read).
+    #[test]
+    fn reads_are_shared_by_views_and_clones() {
+        let mut raw = Params::new();
+        raw.set("range", ParamValue::Int(6));
+        let view = raw.bound(decls());
+        let copy = view.clone();
+        assert_eq!(copy.int("range").unwrap(), Some(6));
+        assert!(!view.has("cover"));
+        let _ = raw.given("policy");
+        let read: Vec<String> = raw.names_read().into_iter().collect();
+        assert_eq!(read, ["cover", "policy", "range"]);
+        assert_eq!(view.names_read(), raw.names_read());
+        assert!(view.is_choice("policy", "all"));
+        assert!(!view.is_choice("policy", "best"));
+        assert!(!view.is_choice("range", "one"));
+        assert_eq!(raw.remove("range"), Some(ParamValue::Int(6)));
+        assert_eq!(raw.iter().count(), 0);
+    }
+}

@@ -128,3 +128,61 @@ pub fn wound_chart_from_seed() -> Vec<Vec<Option<u8>>> {
     assert_eq!(rows.len(), 10, "ten Strength rows");
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use std::process::Command;
+
+    /// Runs one seed-table test of this binary alone, with no seed texts
+    /// (`KRUNCH_SEEDS` an empty folder), `CI` as given, its skip log in a
+    /// file of its own: (passed, its output, the skip log).
+    fn without_seeds(ci: Option<&str>, name: &str) -> (bool, String, String) {
+        let dir =
+            std::env::temp_dir().join(format!("krunch-noseeds-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("skipped.txt");
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.args(["--exact", name, "--nocapture", "--test-threads", "1"])
+            .env("KRUNCH_SEEDS", &dir)
+            .env("KRUNCH_SKIP_LOG", &log);
+        match ci {
+            Some(v) => cmd.env("CI", v),
+            None => cmd.env_remove("CI"),
+        };
+        let o = cmd.output().unwrap();
+        let out = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let skipped = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        (o.status.success(), out, skipped)
+    }
+
+    /// A seed-table check with no seed skips and says so (in its output
+    /// and in the skip log `make test` lists); under `CI=true` (which
+    /// `.ci/run` exports) it fails instead, naming the missing file.
+    #[test]
+    fn a_missing_seed_skips_with_a_note_and_fails_under_ci() {
+        let name = "systems::gce::tables::tests::hit_table_matches_the_seed_text";
+        let (ok, out, skipped) = without_seeds(None, name);
+        assert!(ok, "{out}");
+        assert!(out.contains("1 passed"), "the test ran: {out}");
+        assert!(out.contains("skipped: the seed text"), "{out}");
+        assert!(
+            skipped.starts_with(&format!("{name}: the seed text")),
+            "{skipped}"
+        );
+        for ci in ["true", "1"] {
+            let (ok, out, _) = without_seeds(Some(ci), name);
+            assert!(!ok, "CI={ci} passed without the seed: {out}");
+            assert!(
+                out.contains("CI=true but the seed text is missing at"),
+                "{out}"
+            );
+            assert!(out.contains(super::GCE), "{out}");
+        }
+    }
+}

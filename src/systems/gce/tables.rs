@@ -166,15 +166,24 @@ mod tests {
     fn hit_table_for_bs_one_to_ten_matches_the_seed() {
         // "| BS | 1 | 2 | ... | 10 |" -> "| D6 | 6 | 5+ | 4+ | 3+ | 2+ | 1 | 0 | -1 | -2 | -3 |"
         let seed_row = [6, 5, 4, 3, 2, 1, 0, -1, -2, -3];
-        for (bs, want) in (1..=10).zip(seed_row) {
+        // P(hit) by hand: 6 on the D6 is 1/6, 5+ 2/6, ... 2+ 5/6; "Any roll
+        // of 1 always misses regardless of Modifiers", so 1, 0 and below
+        // are 5/6 too
+        let p_hit = [
+            1.0 / 6.0,
+            2.0 / 6.0,
+            3.0 / 6.0,
+            4.0 / 6.0,
+            5.0 / 6.0,
+            5.0 / 6.0,
+            5.0 / 6.0,
+            5.0 / 6.0,
+            5.0 / 6.0,
+            5.0 / 6.0,
+        ];
+        for ((bs, want), p) in (1..=10).zip(seed_row).zip(p_hit) {
             assert_eq!(hit_needed(bs, 0), want, "BS {bs}");
-            // ... and a natural 1 still misses: P(hit) is 5/6 at best.
-            let p = if want <= 2 {
-                5.0 / 6.0
-            } else {
-                f64::from(7 - want) / 6.0
-            };
-            assert_eq!(hit_probability(want), p);
+            assert_eq!(hit_probability(want), p, "BS {bs}");
         }
     }
 
@@ -285,13 +294,22 @@ mod tests {
             "Shooting Into Hand-to-Hand Combat",
         );
         assert_eq!(cells.len(), 10, "{cells:?}");
-        for i in 0..4 {
-            let needed: i32 = cells[1 + i].parse().unwrap();
-            let p = match score(&cells[6 + i]) {
-                Some(k) => f64::from(7 - k) / 36.0,
-                None => 0.0,
-            };
-            assert_eq!(hit_probability(needed), p, "needs {needed}");
+        // the cells as printed, and P(hit) by hand: a 6 (1/6), then the
+        // additional D6 at 4+ (3/6), 5+ (2/6), 6+ (1/6) or a miss
+        let printed = [
+            ("7", "4+", 3.0 / 36.0),
+            ("8", "5+", 2.0 / 36.0),
+            ("9", "6+", 1.0 / 36.0),
+            ("10", "Miss", 0.0),
+        ];
+        for (i, (needed, further, p)) in printed.into_iter().enumerate() {
+            assert_eq!(cells[1 + i], needed);
+            assert_eq!(cells[6 + i], further);
+            assert_eq!(
+                hit_probability(needed.parse().unwrap()),
+                p,
+                "needs {needed}"
+            );
         }
     }
 
@@ -341,16 +359,18 @@ mod tests {
                 assert_eq!(injury(d), want, "D6 {d}");
             }
         }
+        // "| D6 | D3 |" rows as printed: 1-2 -> 1, 3-4 -> 2, 5-6 -> 3
         let cells = table_cells("| D6 |\nD3 |", "Sustained Fire dice");
-        for pair in cells[2..].chunks(2) {
-            let (lo, hi) = pair[0].split_once('-').unwrap();
-            for d6 in lo.trim().parse::<u32>().unwrap()..=hi.trim().parse().unwrap() {
-                assert_eq!(d6.div_ceil(2), pair[1].parse::<u32>().unwrap());
-                assert_eq!(
-                    sustained_fire(d6),
-                    if d6 == 6 { None } else { Some(d6.div_ceil(2)) }
-                );
-            }
+        let rows: Vec<String> = cells[2..]
+            .chunks(2)
+            .map(|c| format!("{} -> {}", c[0].replace(' ', ""), c[1]))
+            .collect();
+        assert_eq!(rows, ["1-2 -> 1", "3-4 -> 2", "5-6 -> 3"]);
+        // d3 on scripted faces reads those rows
+        for (d6, want) in [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)] {
+            let mut faces = crate::dice::testing::Faces::of(&[d6]);
+            assert_eq!(d3(&mut faces), want, "D6 {d6}");
+            assert!(faces.used_up());
         }
     }
 

@@ -238,8 +238,23 @@ mod tests {
         // turn 2 after a 3 (+1: 3+ ends it) or after a 1-2 (4+ ends it)
         let t2 = 1.0 / 6.0 * 4.0 / 6.0 + 2.0 / 6.0 * 0.5;
         assert!((at("turns=2") - t2).abs() < 1e-15);
-        // carnage on the first turn is a 5 (1/6)
-        assert!(at("p_ends_carnage") > 1.0 / 6.0);
+        // How it ends, by the bonus b the rolls carry ("3 Something
+        // shifted! Future rolls on this table receive a +1 bonus
+        // (cumulative)"; "4 There's a gap!", "5 Carnage!", "6 Off the
+        // hinges!"). A turn that ends nothing or shifts nothing (a score
+        // of 1-2) is rolled again, so only the faces that leave b count:
+        // b = 3: faces 1..6 score 4..9: gap 1/6, carnage 1/6, off 4/6;
+        // b = 2: face 1 scores 3 (to b = 3), 2 gap, 3 carnage, 4-6 off:
+        //        carnage 1/6 + 1/6 * 1/6 = 7/36;
+        // b = 1: face 1 trims; of the five faces left, 2 shifts, 3 gap,
+        //        4 carnage, 5-6 off: carnage 1/5 + 1/5 * 7/36 = 43/180;
+        // b = 0: faces 1-2 trim; of the four left, 3 shifts, 4 gap, 5
+        //        carnage, 6 off: carnage 1/4 + 1/4 * 43/180 = 223/720.
+        // A gap and carnage take one face each at every b, so a gap ends
+        // it with 223/720 too, and off the hinges with 1 - 446/720.
+        assert!((at("p_ends_carnage") - 223.0 / 720.0).abs() < 1e-15);
+        assert!((at("p_ends_gap") - 223.0 / 720.0).abs() < 1e-15);
+        assert!((at("p_ends_off_hinges") - 274.0 / 720.0).abs() < 1e-15);
     }
 
     #[test]
