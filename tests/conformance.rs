@@ -340,7 +340,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("skirmish20", "hit_allocation", CountedDice),
         ("skirmish20", "necron_repair", CountedDice),
         ("skirmish20", "close_combat", CountedDice),
-        ("skirmish20", "squad_under_fire", Reference),
+        ("skirmish20", "squad_under_fire", CountedDice),
         (
             "crisis",
             "check",

@@ -18,13 +18,17 @@ use super::chart::{Effect, effect_of_hit};
 use super::fire::{Firer, Roll, read_d20};
 use super::hits::{at_hero, repair_target};
 use super::{armour, firer, firer_params, modifiers, target_params, weapon_params};
-use crate::dice::{BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, binomial_pmf};
+use crate::dice::{
+    BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
+};
 use crate::systems::registry::ParamDecl;
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, TrialValues};
+use crate::systems::{
+    MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler, TrialValues,
+};
 use std::collections::BTreeMap;
 
 /// The Hero's state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Hero {
     /// No Hero in the squad.
     Absent,
@@ -45,7 +49,7 @@ impl Hero {
 }
 
 /// The squad, by counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SquadState {
     healthy: u8,
     wounded: u8,
@@ -556,15 +560,20 @@ impl SquadModel {
         }
     }
 
-    fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
+    /// One trial: `at_turn(t, squad)` at the end of each turn.
+    fn play(&self, dice: &mut impl Roller, mut at_turn: impl FnMut(usize, &SquadState)) {
         let mut st = self.s.start();
         let mut sh = Shooters::default();
         for t in 0..self.s.turns as usize {
             self.s.repair(&mut st, dice);
             self.s.fire(&mut st, &mut sh, dice);
             self.s.end_turn(&mut st);
-            self.record_turn(t, &st, sink);
+            at_turn(t, &st);
         }
+    }
+
+    fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
+        self.play(dice, |t, st| self.record_turn(t, st, sink));
     }
 }
 
@@ -573,7 +582,35 @@ impl Model for SquadModel {
         self.list.defs()
     }
 
+    /// Real dice; each turn's metrics read only that turn's squad, so the
+    /// squads met at the end of each turn are counted and each recorded
+    /// once per chunk.
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let mut ends: Vec<foldhash::HashMap<SquadState, u64>> =
+            vec![Default::default(); self.s.turns as usize];
+        for _ in 0..trials {
+            self.play(roller, |t, st| *ends[t].entry(*st).or_insert(0) += 1);
+        }
+        for (t, turn) in ends.iter().enumerate() {
+            for (st, &count) in turn {
+                self.record_turn(
+                    t,
+                    st,
+                    &mut Times {
+                        tally: &mut *tally,
+                        count,
+                    },
+                );
+            }
+        }
+        tally.add_trials(trials);
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler::CountedDice
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         for _ in 0..trials {
             self.trial(roller, tally);
             tally.finish_trial();
