@@ -123,10 +123,20 @@ impl<K: Ord + Clone, T: Clone> LawCache<K, T> {
 /// represented to within `n * 2^-64` (plus the rounding of the build).
 #[derive(Clone, Debug)]
 pub struct Alias<T> {
+    /// Per column: the threshold and both outcomes side by side, so a draw
+    /// reads one entry.
+    columns: Vec<Column<T>>,
+}
+
+/// One column of an [`Alias`] table.
+#[derive(Clone, Debug)]
+struct Column<T> {
     /// Below this the column keeps its own outcome (scaled to `2^64`).
-    keep: Vec<u64>,
-    alias: Vec<u32>,
-    values: Vec<T>,
+    keep: u64,
+    own: T,
+    alias: T,
+    /// Index of the alias's outcome in the law (for [`Alias::implied`]).
+    alias_index: u32,
 }
 
 impl<T: Clone> Alias<T> {
@@ -152,37 +162,41 @@ impl<T: Clone> Alias<T> {
         }
         // what is left is 1 up to rounding: keep its own outcome
         Alias {
-            keep,
-            alias,
-            values: law.iter().map(|(v, _)| v.clone()).collect(),
+            columns: (0..n)
+                .map(|c| Column {
+                    keep: keep[c],
+                    own: law[c].0.clone(),
+                    alias: law[alias[c] as usize].0.clone(),
+                    alias_index: alias[c],
+                })
+                .collect(),
         }
     }
 
     /// The outcome for uniform `word`.
     #[inline]
     pub fn sample(&self, word: u64) -> &T {
-        let wide = u128::from(word) * self.keep.len() as u128;
-        let column = (wide >> 64) as usize;
-        let i = if (wide as u64) < self.keep[column] {
-            column
+        let wide = u128::from(word) * self.columns.len() as u128;
+        let c = &self.columns[(wide >> 64) as usize];
+        if (wide as u64) < c.keep {
+            &c.own
         } else {
-            self.alias[column] as usize
-        };
-        &self.values[i]
+            &c.alias
+        }
     }
 
     /// The probability the table gives each outcome, in the law's order.
     pub fn implied(&self) -> Vec<f64> {
-        let n = self.keep.len();
+        let n = self.columns.len();
         let mut p = vec![0.0; n];
-        for c in 0..n {
-            let own = if self.keep[c] == u64::MAX {
+        for (c, col) in self.columns.iter().enumerate() {
+            let own = if col.keep == u64::MAX {
                 1.0
             } else {
-                self.keep[c] as f64 / 18_446_744_073_709_551_616.0
+                col.keep as f64 / 18_446_744_073_709_551_616.0
             };
             p[c] += own / n as f64;
-            p[self.alias[c] as usize] += (1.0 - own) / n as f64;
+            p[col.alias_index as usize] += (1.0 - own) / n as f64;
         }
         p
     }
