@@ -365,7 +365,7 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ("gce", "grenade", &["overwatch"]),
         ("gce", "vehicle_hits", &["overwatch"]),
         ("gce", "ram", &["large_rake"]),
-        ("gce", "boarding", &["boarding_bonus"]),
+        ("gce", "boarding", &["boarding_bonus", "boarding_loser"]),
         ("krygothic", "dice", &["seven_plus"]),
         (
             "krygothic",

@@ -467,6 +467,11 @@ pub const VARIANTS: &[VariantDef] = &[
         values: &["cancelled", "plus_one"],
         about: "Boarders' first fight: charge +1 and obstacle -1 cancel ('cancelled', Charging Vehicles Modifiers) or +1 (the Pilin' On example: \"a +1 as he has successfully boarded this turn\")",
     },
+    VariantDef {
+        name: "boarding_loser",
+        values: &["every_loser", "down_or_out"],
+        about: "Who is thrown overboard after a round aboard: every loser ('every_loser', Step 11: \"Regardless of whether they’re Wounded or not\"; Pilin' On throws the losing lead) or only a loser who went Down or Out of Action ('down_or_out', Losing Combat)",
+    },
 ];
 
 const TO_HIT: &str = "Shooting, Step 2 – Roll to Hit, Hit Modifiers";

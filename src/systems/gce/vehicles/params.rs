@@ -1,7 +1,7 @@
 //! The vehicle scenarios' parameters and builders: each reads the vehicle
 //! once through [`vehicle_params`] (a preset or a Hit Location Table).
 
-use super::boarding::{Boarding, BoardingBonus, PileOn};
+use super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn};
 use super::damage::{Penetration, Size, vehicle_from, vehicle_params};
 use super::fire::BurningLocation;
 use super::gate::{Attack, Gate, Until};
@@ -604,6 +604,10 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
         Some("plus_one") => BoardingBonus::PlusOne,
         _ => BoardingBonus::Cancelled,
     };
+    let loser = match variants.word("boarding_loser")?.as_deref() {
+        Some("down_or_out") => LoserThrown::DownOrOut,
+        _ => LoserThrown::Every,
+    };
     Ok(Box::new(
         Boarding {
             boarder: fighter(p, "boarder_", false)?,
@@ -616,6 +620,7 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
             stationary: p.flag("stationary")?,
             location,
             bonus,
+            loser,
         }
         .into_model(),
     ))
