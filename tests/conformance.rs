@@ -390,6 +390,8 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ("krygothic", "pinning", &["seven_plus"]),
         ("krygothic", "fear", &["seven_plus"]),
         ("krygothic", "order_combo", &["seven_plus"]),
+        ("crisis", "attack", &["dodge_damage"]),
+        ("crisis", "fight", &["dodge_damage"]),
         ("skirmish20", "shooting", &["no_minor_gun"]),
         ("skirmish20", "vehicle_damage", &["no_minor_gun"]),
         ("skirmish20", "quick_draw", &["quick_draw_tie"]),
