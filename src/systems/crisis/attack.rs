@@ -990,8 +990,11 @@ mod tests {
 
     #[test]
     fn carried_ap_follow_the_cap() {
-        let attack =
-            read_attack(&with(&[("rof", "4"), ("attack_ap", "2")]).bound(fight_params())).unwrap();
+        let attack = read_attack(
+            &with(&[("rof", "4"), ("attack_ap", "2")]).bound(fight_params()),
+            &Params::new(),
+        )
+        .unwrap();
         let one = fight_model(attack.clone(), 1);
         let f = one.rule();
         // one 2-AP attack: 4 -> carry 2 -> 6 -> carry 4 -> 6 (capped) -> carry 4

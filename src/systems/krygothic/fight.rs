@@ -950,7 +950,7 @@ mod tests {
                 dread: Dread::None,
                 reading: Reading::Table,
                 critical: Critical::ThreeSixes,
-                deflect_break: super::close::DeflectBreak::OnSix,
+                deflect_break: crate::systems::krygothic::close::DeflectBreak::OnSix,
             },
             attack,
             attack_when_broken: Attack::Punch,
