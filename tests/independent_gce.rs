@@ -333,6 +333,28 @@ fn multiple_combat_two_attackers() {
     );
 }
 
+/// Two readings of "taken out" in a multiple combat: the Grodkicka example
+/// ("After resolving four attackers against him he finally goes Down")
+/// and "If the last Warrior of one side goes Down ... the other Down
+/// Warriors from their side will be taken Out of Action too" make Down or
+/// Out what a player means, while Out of Action this phase is less. Their
+/// labels must say which is which: one names "Down or Out", the other "not
+/// just Down", and neither label is the other's words.
+#[test]
+fn multiple_combat_labels_tell_beaten_from_out_of_action() {
+    let sc = krunch::systems::rule_set(SYS)
+        .unwrap()
+        .scenario("multiple_combat")
+        .unwrap();
+    let decls = (sc.metrics)();
+    let label = |id: &str| decls.iter().find(|d| d.id == id).unwrap().label;
+    let beaten = label("p_defender_down_or_out");
+    let out = label("p_defender_out_of_action");
+    assert!(beaten.contains("Down or Out of Action"), "{beaten}");
+    assert!(out.contains("not just Down"), "{out}");
+    assert!(!out.contains("Down or Out") && !beaten.contains("not just"));
+}
+
 // ------------------------------------------------------------------ grenade
 
 /// "Maximum range of throw = (Warrior’s Strength x 2) + 2”" (8" at S3);
