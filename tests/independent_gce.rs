@@ -587,6 +587,57 @@ fn vehicle_hits_two_shots() {
     check(SYS, "vehicle_hits", &p, "mean_penetrating", 2.0 * one);
 }
 
+/// Full auto at a vehicle ("Firing on Full Auto": "Roll a sustained fire
+/// dice to see how many shots you can resolve"; the die's "faces are 1, 1,
+/// 2, 2, 3, and \"JAM!\""; "When a jam is rolled then no shots are
+/// inflicted by that dice"). The Six-Shoota's one die ("He rolls a single
+/// sustained fire dice for it"), every shot hitting and penetrating
+/// automatically for 1 point: shots 0-3 with mean 9/6, none on a JAM
+/// (1/6). The 'Eavy Shoota's two dice ("An ‘Eavy Shoota can use both dice
+/// or just one") at BS 3, S5: each shot penetrates q = 1/2 * 22/36 (as
+/// above), P(none) = E[(1 - q)^N] = g(1 - q)^2 with g(x) = (1 + 2x + 2x^2
+/// + x^3) / 6, and one die fired gives g(1 - q).
+#[test]
+fn vehicle_hits_full_auto() {
+    let six = [
+        ("vehicle", "ork_trukk"),
+        ("weapon", "six_shoota"),
+        ("fire_mode", "full_auto"),
+        ("auto_penetrate", "true"),
+    ];
+    check(SYS, "vehicle_hits", &six, "mean_hits", 1.5);
+    check(SYS, "vehicle_hits", &six, "mean_penetrating", 1.5);
+    check(SYS, "vehicle_hits", &six, "p_penetrated", 5.0 / 6.0);
+    let q: f64 = 0.5 * 22.0 / 36.0;
+    let g = |x: f64| (1.0 + 2.0 * x + 2.0 * x * x + x * x * x) / 6.0;
+    let eavy = [
+        ("vehicle", "ork_trukk"),
+        ("weapon", "eavy_shoota"),
+        ("strength", "5"),
+        ("bs", "3"),
+        ("fire_mode", "full_auto"),
+    ];
+    check(SYS, "vehicle_hits", &eavy, "mean_penetrating", 3.0 * q);
+    check(
+        SYS,
+        "vehicle_hits",
+        &eavy,
+        "p_penetrated",
+        1.0 - g(1.0 - q).powi(2),
+    );
+    let one_die = [&eavy[..], &[("sf_fired", "1")]].concat();
+    check(
+        SYS,
+        "vehicle_hits",
+        &one_die,
+        "p_penetrated",
+        1.0 - g(1.0 - q),
+    );
+    // a single shot stays a single shot
+    let single = [&eavy[..4], &[("fire_mode", "single")]].concat();
+    check(SYS, "vehicle_hits", &single, "mean_penetrating", q);
+}
+
 // ------------------------------------------------------------- vehicle fire
 
 /// "roll a D6 for each Location that is on Fire! On a 1 - 5 it takes a S4

@@ -257,6 +257,14 @@ pub static RULES: RuleSet = RuleSet {
                 ],
                 &[
                     ("vehicle", "ork_trukk"),
+                    ("weapon", "eavy_shoota"),
+                    ("strength", "4"),
+                    ("bs", "3"),
+                    ("fire_mode", "full_auto"),
+                    ("catch_fire", "5"),
+                ],
+                &[
+                    ("vehicle", "ork_trukk"),
                     ("strength", "3"),
                     ("template", "blast"),
                     ("coverage", "full"),
