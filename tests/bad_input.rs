@@ -2299,11 +2299,11 @@ fn message_cases() -> Vec<Case> {
             ],
         ),
         spec_case(
-            "a variant in a rule set that has none",
+            "an unknown variant names the rule set's variants",
             CRISIS.replace("[base]", "[variants]\nfoo = \"x\"\n\n[base]"),
             &[
                 "cat.toml:9: variants.foo:",
-                "rule set 'crisis' has no rule variants",
+                "unknown rule variant 'foo' (known: dodge_damage)",
             ],
         ),
         spec_case(

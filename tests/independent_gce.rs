@@ -689,6 +689,18 @@ fn vehicle_hazard_squash() {
     check(SYS, "vehicle_hazard", &p, "p_wounded", 0.25);
     check(SYS, "vehicle_hazard", &p, "p_out_of_action", 0.25 / 6.0);
     check(SYS, "vehicle_hazard", &p, "p_down", 0.25 * 0.5);
+    // "If the Warrior is Down then they cannot avoid being squashed": no
+    // Initiative Test, so no Initiative needed; the S3 hit wounds 1/2.
+    let down = [
+        ("hazard", "squash"),
+        ("down", "true"),
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+    ];
+    check(SYS, "vehicle_hazard", &down, "p_avoided", 0.0);
+    check(SYS, "vehicle_hazard", &down, "p_wounded", 0.5);
 }
 
 /// "If the Vehicle in question has already moved more than 6” or used its

@@ -452,7 +452,7 @@ pub fn hazard_params() -> Vec<ParamDecl> {
             .about("squashed by a vehicle (Initiative to dodge), getting on or off a moving vehicle (4+), leaping aboard an enemy vehicle (Initiative)")
             .seed("Squashing Warriors on foot; Gettin’ On or Off Vehicles; Boarding Actions (Movement)"),
         ParamDecl::int("initiative", 1, 10)
-            .about("the warrior's Initiative (squash, board)")
+            .about("the warrior's Initiative (squash, unless Down; board)")
             .seed("Characteristics"),
         ParamDecl::flag("down")
             .about("the warrior is Down: it cannot dodge a squashing")
@@ -480,8 +480,10 @@ pub fn build_hazard(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Pa
             "only a squashing can catch a Down warrior",
         ));
     }
+    // a Down warrior "cannot dodge": its Initiative is never tested
     let initiative = match hazard {
         Hazard::GetOnOrOff => p.int("initiative")?.unwrap_or(1) as u8,
+        Hazard::Squash if down => p.int("initiative")?.unwrap_or(1) as u8,
         _ => p.need_int("initiative")? as u8,
     };
     Ok(Box::new(
