@@ -100,7 +100,7 @@ fn metric_ids_named_in_descriptions_are_columns_a_run_writes() {
             let choices: Vec<String> = (sc.params)()
                 .iter()
                 .filter_map(|d| match &d.kind {
-                    ParamKind::Choice(values) => Some(values.clone()),
+                    ParamKind::Choice(values) => Some(values.iter()),
                     _ => None,
                 })
                 .flatten()
