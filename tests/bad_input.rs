@@ -2058,13 +2058,14 @@ fn issue23_accepted_but_wrong_inputs_are_refused_and_named() {
 
 #[test]
 fn a_preset_stat_the_scenario_does_not_read_is_said_not_dropped_in_silence() {
-    // 'Eavy Shoota at a vehicle: its two Sustained Fire dice are not
-    // modelled by vehicle_hits; the run says so, naming file, line, field
+    // the Kannon at a vehicle: its range bands are not read by
+    // vehicle_hits (no range there); the run says so, naming file, line,
+    // field
     let dir = scratch(23_120);
     let spec = dir.join("cat.toml");
     std::fs::write(
         &spec,
-        "system = \"gce\"\nscenario = \"vehicle_hits\"\ntrials = 1000\nseed = 1\n\n[base]\nvehicle = \"ork_trukk\"\n\n[[profile]]\nname = \"Eavy\"\nweapon = \"eavy_shoota\"\nbs = 3\nstrength = 4\n",
+        "system = \"gce\"\nscenario = \"vehicle_hits\"\ntrials = 1000\nseed = 1\n\n[base]\nvehicle = \"ork_trukk\"\n\n[[profile]]\nname = \"Kannon\"\nweapon = \"kannon\"\nbs = 3\nstrength = 4\n",
     )
     .unwrap();
     let o = krunch_in(&[
@@ -2077,11 +2078,11 @@ fn a_preset_stat_the_scenario_does_not_read_is_said_not_dropped_in_silence() {
     assert!(o.status.success(), "{err}");
     assert!(
         err.contains("cat.toml:11: profile[0].weapon: scenario 'vehicle_hits' does not read")
-            && err.contains("sf_dice = 2"),
+            && err.contains("long_range = 18"),
         "{err}"
     );
     let summary = std::fs::read_to_string(dir.join("out/cat/summary.md")).unwrap();
-    assert!(summary.contains("sf_dice = 2"), "{summary}");
+    assert!(summary.contains("long_range = 18"), "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -2298,11 +2299,11 @@ fn message_cases() -> Vec<Case> {
             ],
         ),
         spec_case(
-            "a variant in a rule set that has none",
+            "an unknown variant names the rule set's variants",
             CRISIS.replace("[base]", "[variants]\nfoo = \"x\"\n\n[base]"),
             &[
                 "cat.toml:9: variants.foo:",
-                "rule set 'crisis' has no rule variants",
+                "unknown rule variant 'foo' (known: dodge_damage)",
             ],
         ),
         spec_case(

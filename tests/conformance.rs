@@ -30,6 +30,86 @@ const TRIALS: u64 = 200_000;
 /// Cells taken from each bundled spec (spread across its sweep).
 const CELLS_PER_SPEC: usize = 4;
 
+/// Points run under a variant's non-default reading: (system, scenario,
+/// parameters, variants).
+type VariantPoint = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static [(&'static str, &'static str)],
+);
+
+const VARIANT_POINTS: &[VariantPoint] = &[
+    (
+        "gce",
+        "boarding",
+        &[
+            ("vehicle", "ork_trukk"),
+            ("boarders", "2"),
+            ("crew", "2"),
+            ("boarder_ws", "3"),
+            ("boarder_bs", "3"),
+            ("boarder_attacks", "1"),
+            ("boarder_initiative", "3"),
+            ("boarder_strength", "3"),
+            ("boarder_toughness", "3"),
+            ("boarder_wounds", "1"),
+            ("defender_ws", "3"),
+            ("defender_bs", "3"),
+            ("defender_attacks", "1"),
+            ("defender_initiative", "3"),
+            ("defender_strength", "3"),
+            ("defender_toughness", "3"),
+            ("defender_wounds", "1"),
+        ],
+        &[("boarding_loser", "down_or_out")],
+    ),
+    (
+        "crisis",
+        "fight",
+        &[
+            ("skill", "2"),
+            ("kind", "area"),
+            ("damage", "3"),
+            ("target_health", "4"),
+            ("target_athletics", "3"),
+        ],
+        &[("dodge_damage", "none")],
+    ),
+    (
+        "krygothic",
+        "close_combat",
+        &[
+            ("attacker", "average_joe"),
+            ("defender", "average_joe"),
+            ("defender_ranged_weapon", "true"),
+            ("attack", "punch"),
+            ("defence", "deflect"),
+        ],
+        &[("deflect_break", "example")],
+    ),
+    (
+        "krygothic",
+        "close_combat_fight",
+        &[
+            ("attacker", "average_joe"),
+            ("defender", "average_joe"),
+            ("defender_ranged_weapon", "true"),
+            ("attack", "punch"),
+            ("defence", "deflect"),
+            ("attacker_ap", "4"),
+            ("defender_ap", "3"),
+        ],
+        &[("deflect_break", "example")],
+    ),
+    (
+        "krygothic",
+        "fear",
+        &[("will", "5"), ("cause", "pure_horror")],
+        &[("horror_move", "halved")],
+    ),
+];
+
 struct Case {
     label: String,
     model: Box<dyn Model>,
@@ -54,6 +134,26 @@ fn cases() -> BTreeMap<(String, String), Vec<Case>> {
                 });
             }
         }
+    }
+    // Each rule variant's other reading at one point, so the samplers are
+    // held to the exact evaluator under it too.
+    for (system, scenario, point, variants) in VARIANT_POINTS {
+        let mut p = Params::new();
+        for (k, v) in point.iter() {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        let mut v = Params::new();
+        for (k, x) in variants.iter() {
+            v.set(*k, ParamValue::from_text(x));
+        }
+        let model = systems::build(system, scenario, &p, &v)
+            .unwrap_or_else(|e| panic!("{system} {scenario} {variants:?}: {e}"));
+        out.entry((system.to_string(), scenario.to_string()))
+            .or_default()
+            .push(Case {
+                label: format!("{system} {scenario} under {variants:?}"),
+                model,
+            });
     }
     let mut specs: Vec<_> =
         std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments"))
@@ -418,7 +518,7 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ("gce", "grenade", &["overwatch"]),
         ("gce", "vehicle_hits", &["overwatch"]),
         ("gce", "ram", &["large_rake"]),
-        ("gce", "boarding", &["boarding_bonus"]),
+        ("gce", "boarding", &["boarding_bonus", "boarding_loser"]),
         ("krygothic", "dice", &["seven_plus"]),
         (
             "krygothic",
@@ -428,21 +528,23 @@ fn every_rule_variant_is_read_by_a_scenario() {
         (
             "krygothic",
             "close_combat",
-            &["seven_plus", "critical_pass"],
+            &["seven_plus", "critical_pass", "deflect_break"],
         ),
         (
             "krygothic",
             "close_combat_game",
-            &["seven_plus", "critical_pass"],
+            &["seven_plus", "critical_pass", "deflect_break"],
         ),
         (
             "krygothic",
             "close_combat_fight",
-            &["seven_plus", "critical_pass"],
+            &["seven_plus", "critical_pass", "deflect_break"],
         ),
         ("krygothic", "pinning", &["seven_plus"]),
-        ("krygothic", "fear", &["seven_plus"]),
+        ("krygothic", "fear", &["seven_plus", "horror_move"]),
         ("krygothic", "order_combo", &["seven_plus"]),
+        ("crisis", "attack", &["dodge_damage"]),
+        ("crisis", "fight", &["dodge_damage"]),
         ("skirmish20", "shooting", &["no_minor_gun"]),
         ("skirmish20", "vehicle_damage", &["no_minor_gun"]),
         ("skirmish20", "quick_draw", &["quick_draw_tie"]),

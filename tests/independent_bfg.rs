@@ -389,6 +389,68 @@ fn boarding_four_times_and_crippled() {
     );
 }
 
+/// Who wins the action, where one round decides it. 8 damage boards a
+/// 2-of-8 ship, no turrets: D6 + 6 against D6 ("four or more times the
+/// enemy's +4", "Enemy ship is crippled +2"), so the boarders win the one
+/// round: "The player with the highest total score is the winner", no
+/// draw, no grapple, one end phase. Their only harm is a winner's
+/// critical, at most D6 (Bulkhead collapse) against 8 left: they survive.
+/// The other way round (2 damage left of 8 boarding a ship of 8, D6
+/// against D6 + 6 for the defender: "Enemy ship is crippled" and four times
+/// the value), the boarded ship wins, and its critical cannot take 8 to 0.
+#[test]
+fn boarding_who_wins_a_one_round_action() {
+    let strong = [
+        ("attacker_starting_damage", "8"),
+        ("defender_starting_damage", "8"),
+        ("defender_damage", "2"),
+        ("defender_turrets", "0"),
+    ];
+    check(SYS, "boarding", &strong, "p_boarders_win_action", 1.0);
+    check(SYS, "boarding", &strong, "p_defender_wins_action", 0.0);
+    check(SYS, "boarding", &strong, "p_both_destroyed", 0.0);
+    check(SYS, "boarding", &strong, "end_phases=1", 1.0);
+    check(SYS, "boarding", &strong, "mean_end_phases", 1.0);
+    let weak = [
+        ("attacker_starting_damage", "8"),
+        ("attacker_damage", "2"),
+        ("defender_starting_damage", "8"),
+        ("defender_turrets", "0"),
+    ];
+    check(SYS, "boarding", &weak, "p_boarders_win_action", 0.0);
+    check(SYS, "boarding", &weak, "p_defender_wins_action", 1.0);
+    check(SYS, "boarding", &weak, "mean_end_phases", 1.0);
+}
+
+/// A first-round draw grapples the ships: "continue fighting in each
+/// subsequent end phase ... until the boarding action results in one of
+/// the ships being reduced to zero damage. The victorious (ie, surviving)
+/// ship". The Plagueclaw's D6 + 3 against the Hyperion's D6 (as above):
+/// round 1 is decided 33/36 of the time (30 wins, 3 losses), so one end
+/// phase ends it 33/36; the boarders win the action at most when they win
+/// round 1 or draw it (33/36), and the three outcomes share out the whole.
+#[test]
+fn boarding_who_wins_with_a_grapple() {
+    let pairs = [
+        ("attacker_starting_damage", "6"),
+        ("defender_starting_damage", "3"),
+        ("defender_turrets", "0"),
+        ("attacker_race", "chaos"),
+    ];
+    let at = |m: &str| independent::exact(SYS, "boarding", &pairs, m);
+    let (win, lose, both) = (
+        at("p_boarders_win_action"),
+        at("p_defender_wins_action"),
+        at("p_both_destroyed"),
+    );
+    assert!(
+        (win + lose + both - 1.0).abs() < 1e-12,
+        "{win} {lose} {both}"
+    );
+    assert!(win > 0.5 && win < 33.0 / 36.0, "{win}");
+    check(SYS, "boarding", &pairs, "end_phases=1", 33.0 / 36.0);
+}
+
 // ------------------------------------------------------------- hit and run
 
 /// "roll a D6. On a score of a 1 the attack has failed, on a 2 or more look

@@ -12,7 +12,7 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{check, prob};
+use independent::{check, check_with, prob};
 
 const SYS: &str = "crisis";
 
@@ -220,6 +220,50 @@ fn attack_two_rof_attacks() {
         "p_hit",
         1.0 - (3.0 / 36.0) * (10.0 / 36.0),
     );
+}
+
+/// A dodged area attack. Damage: "If your damage would be reduced to 0 or
+/// lower because of defenses, such as damage reduction or dodging, you
+/// still deal 1 non-lethal damage to the target" (the default); Dodging:
+/// "If you win the contest you can move your character by 1 tile ... away
+/// from the AoE effect before you receive any damage or effect from it"
+/// (variant `dodge_damage = "none"`). An area attack of skill 2 against DL
+/// 4 ("Thrown weapons ... a normal Ranged Attack with a Difficulty Level
+/// of 4"), DMG 3 and no damage from Extras ("An Area of Effect weapon does
+/// not receive extra damage from Extras"); the target dodges with
+/// Athletics 2 and must beat the attack's total. Brute force over the
+/// attacker's two dice and the dodger's two.
+#[test]
+fn attack_dodged_area_attack_still_deals_one_non_lethal() {
+    let p = [
+        ("skill", "2"),
+        ("kind", "area"),
+        ("target_athletics", "2"),
+        ("damage", "3"),
+        ("target_health", "10"),
+    ];
+    let hit = |r: &[u32]| r[0] + r[1] + 2 >= 4;
+    let dodged = prob(4, 6, |r| hit(r) && r[2] + r[3] + 2 > r[0] + r[1] + 2);
+    let lands = prob(4, 6, |r| hit(r) && r[2] + r[3] + 2 <= r[0] + r[1] + 2);
+    check(SYS, "attack", &p, "p_dodged", dodged);
+    check(SYS, "attack", &p, "mean_nonlethal", dodged);
+    check(SYS, "attack", &p, "mean_health_lost", 3.0 * lands);
+    let none = [("dodge_damage", "none")];
+    check_with(SYS, "attack", &p, &none, "mean_nonlethal", 0.0);
+    check_with(SYS, "attack", &p, &none, "mean_health_lost", 3.0 * lands);
+    // A fight against Health 1, one attack a turn: "If the non-lethal
+    // damage is higher than the target's current Health, the character
+    // becomes incapacitated", so two dodges knock it out, while a landed
+    // hit of 3 leaves it Dying first (skill 2 never misses DL 4): P(knocked
+    // out) = P(the first two attacks are both dodged).
+    let first_dodge = dodged / (dodged + lands);
+    let q = [("target_health", "1")];
+    let f: Vec<(&str, &str)> = p
+        .iter()
+        .map(|&(k, v)| q.iter().find(|(n, _)| *n == k).map_or((k, v), |&x| x))
+        .collect();
+    check(SYS, "fight", &f, "p_knocked_out", first_dodge * first_dodge);
+    check_with(SYS, "fight", &f, &none, "p_knocked_out", 0.0);
 }
 
 /// Cover: "-2 Cover, -4 Heavy Cover, unhittable Total Cover"; "When hiding

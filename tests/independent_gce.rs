@@ -17,7 +17,7 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{check, exact};
+use independent::{check, check_with, exact};
 
 const SYS: &str = "gce";
 
@@ -333,6 +333,28 @@ fn multiple_combat_two_attackers() {
     );
 }
 
+/// Two readings of "taken out" in a multiple combat: the Grodkicka example
+/// ("After resolving four attackers against him he finally goes Down")
+/// and "If the last Warrior of one side goes Down ... the other Down
+/// Warriors from their side will be taken Out of Action too" make Down or
+/// Out what a player means, while Out of Action this phase is less. Their
+/// labels must say which is which: one names "Down or Out", the other "not
+/// just Down", and neither label is the other's words.
+#[test]
+fn multiple_combat_labels_tell_beaten_from_out_of_action() {
+    let sc = krunch::systems::rule_set(SYS)
+        .unwrap()
+        .scenario("multiple_combat")
+        .unwrap();
+    let decls = (sc.metrics)();
+    let label = |id: &str| decls.iter().find(|d| d.id == id).unwrap().label;
+    let beaten = label("p_defender_down_or_out");
+    let out = label("p_defender_out_of_action");
+    assert!(beaten.contains("Down or Out of Action"), "{beaten}");
+    assert!(out.contains("not just Down"), "{out}");
+    assert!(!out.contains("Down or Out") && !beaten.contains("not just"));
+}
+
 // ------------------------------------------------------------------ grenade
 
 /// "Maximum range of throw = (Warrior’s Strength x 2) + 2”" (8" at S3);
@@ -565,6 +587,57 @@ fn vehicle_hits_two_shots() {
     check(SYS, "vehicle_hits", &p, "mean_penetrating", 2.0 * one);
 }
 
+/// Full auto at a vehicle ("Firing on Full Auto": "Roll a sustained fire
+/// dice to see how many shots you can resolve"; the die's "faces are 1, 1,
+/// 2, 2, 3, and \"JAM!\""; "When a jam is rolled then no shots are
+/// inflicted by that dice"). The Six-Shoota's one die ("He rolls a single
+/// sustained fire dice for it"), every shot hitting and penetrating
+/// automatically for 1 point: shots 0-3 with mean 9/6, none on a JAM
+/// (1/6). The 'Eavy Shoota's two dice ("An ‘Eavy Shoota can use both dice
+/// or just one") at BS 3, S5: each shot penetrates q = 1/2 * 22/36 (as
+/// above), P(none) = E[(1 - q)^N] = g(1 - q)^2 with g(x) = (1 + 2x + 2x^2
+/// + x^3) / 6, and one die fired gives g(1 - q).
+#[test]
+fn vehicle_hits_full_auto() {
+    let six = [
+        ("vehicle", "ork_trukk"),
+        ("weapon", "six_shoota"),
+        ("fire_mode", "full_auto"),
+        ("auto_penetrate", "true"),
+    ];
+    check(SYS, "vehicle_hits", &six, "mean_hits", 1.5);
+    check(SYS, "vehicle_hits", &six, "mean_penetrating", 1.5);
+    check(SYS, "vehicle_hits", &six, "p_penetrated", 5.0 / 6.0);
+    let q: f64 = 0.5 * 22.0 / 36.0;
+    let g = |x: f64| (1.0 + 2.0 * x + 2.0 * x * x + x * x * x) / 6.0;
+    let eavy = [
+        ("vehicle", "ork_trukk"),
+        ("weapon", "eavy_shoota"),
+        ("strength", "5"),
+        ("bs", "3"),
+        ("fire_mode", "full_auto"),
+    ];
+    check(SYS, "vehicle_hits", &eavy, "mean_penetrating", 3.0 * q);
+    check(
+        SYS,
+        "vehicle_hits",
+        &eavy,
+        "p_penetrated",
+        1.0 - g(1.0 - q).powi(2),
+    );
+    let one_die = [&eavy[..], &[("sf_fired", "1")]].concat();
+    check(
+        SYS,
+        "vehicle_hits",
+        &one_die,
+        "p_penetrated",
+        1.0 - g(1.0 - q),
+    );
+    // a single shot stays a single shot
+    let single = [&eavy[..4], &[("fire_mode", "single")]].concat();
+    check(SYS, "vehicle_hits", &single, "mean_penetrating", q);
+}
+
 // ------------------------------------------------------------- vehicle fire
 
 /// "roll a D6 for each Location that is on Fire! On a 1 - 5 it takes a S4
@@ -616,6 +689,18 @@ fn vehicle_hazard_squash() {
     check(SYS, "vehicle_hazard", &p, "p_wounded", 0.25);
     check(SYS, "vehicle_hazard", &p, "p_out_of_action", 0.25 / 6.0);
     check(SYS, "vehicle_hazard", &p, "p_down", 0.25 * 0.5);
+    // "If the Warrior is Down then they cannot avoid being squashed": no
+    // Initiative Test, so no Initiative needed; the S3 hit wounds 1/2.
+    let down = [
+        ("hazard", "squash"),
+        ("down", "true"),
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+    ];
+    check(SYS, "vehicle_hazard", &down, "p_avoided", 0.0);
+    check(SYS, "vehicle_hazard", &down, "p_wounded", 0.5);
 }
 
 /// "If the Vehicle in question has already moved more than 6” or used its
@@ -805,48 +890,81 @@ fn boarding_pairs() -> Vec<(String, &'static str)> {
     owned
 }
 
-/// krunch's reading (the seed's "Losing Combat" paragraph): "Warriors who
-/// go Down or Out of Action after a round of Hand-to-Hand Combat have lost
-/// and are thrown overboard". The driver is thrown when the boarder wins
-/// by k strikes and they put it Down or Out of Action: each strike 1/3,
-/// and a third Flesh Wound (WS 3 and BS 3 to 0) puts it Out of Action.
+/// The variant `boarding_loser = "down_or_out"` (the seed's "Losing
+/// Combat" paragraph): "Warriors who go Down or Out of Action after a round
+/// of Hand-to-Hand Combat have lost and are thrown overboard". The driver
+/// is thrown when the boarder wins by k strikes and they put it Down or
+/// Out of Action: each strike 1/3, and a third Flesh Wound (WS 3 and BS 3
+/// to 0) puts it Out of Action.
 #[test]
 fn boarding_one_on_one_down_or_out_is_thrown() {
     let owned = boarding_pairs();
     let p: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let v = [("boarding_loser", "down_or_out")];
     let leap = 4.0 / 6.0;
     let thrown: f64 = round_one((3, 1, 0, 4), (3, 1, 0, 3))
         .iter()
         .filter(|(k, _)| *k > 0)
         .map(|(k, p)| p * defender_after(*k, 3).0)
         .sum();
-    check(SYS, "boarding", &p, "mean_failed_leaps", 1.0 - leap);
-    check(SYS, "boarding", &p, "p_all_crew_thrown", leap * thrown);
-    check(SYS, "boarding", &p, "p_driver_thrown", leap * thrown);
+    check_with(SYS, "boarding", &p, &v, "mean_failed_leaps", 1.0 - leap);
+    check_with(SYS, "boarding", &p, &v, "p_all_crew_thrown", leap * thrown);
+    check_with(SYS, "boarding", &p, &v, "p_driver_thrown", leap * thrown);
 }
 
-/// MECHANICS.md's reading and the seed's Step 11 - Aftermath: "if the fight
-/// is taking place onboard a Vehicle the loser of a round of Hand-to-Hand
-/// Combat will be chucked overboard! Regardless of whether they’re Wounded
-/// or not the price of losing is being ejected from the Vehicle."
-/// (MECHANICS.md: "loser thrown overboard with a Strength 3 hit"). The seed
-/// contradicts itself ("Losing Combat": "Warriors who go Down or Out of
-/// Action ... have lost and are thrown overboard"), and MECHANICS.md asks
-/// for both readings as a variant where it does; krunch has only the
-/// second. Under this reading the driver is thrown whenever the boarder
-/// wins the round. Ignored until krunch offers the reading (issue 28
-/// report); run with `--ignored` to see the gap.
+/// The default (MECHANICS.md's reading and the seed's Step 11 -
+/// Aftermath): "if the fight is taking place onboard a Vehicle the loser of
+/// a round of Hand-to-Hand Combat will be chucked overboard! Regardless of
+/// whether they’re Wounded or not the price of losing is being ejected
+/// from the Vehicle." (MECHANICS.md: "loser thrown overboard with a
+/// Strength 3 hit"). The seed contradicts itself ("Losing Combat" throws
+/// only the Down or Out of Action, the variant above); docs/DESIGN.md
+/// Readings argues the default. The driver is thrown whenever the boarder
+/// (aboard on I 4: 4/6) wins the round; the boarder, whenever it loses.
 #[test]
-#[ignore = "krunch throws only a Down or Out of Action loser overboard; Step 11 throws every loser (no variant yet)"]
 fn boarding_one_on_one_every_loser_is_thrown() {
     let owned = boarding_pairs();
     let p: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    let wins: f64 = round_one((3, 1, 0, 4), (3, 1, 0, 3))
-        .iter()
-        .filter(|(k, _)| *k > 0)
-        .map(|(_, p)| p)
-        .sum();
+    let round = round_one((3, 1, 0, 4), (3, 1, 0, 3));
+    let wins: f64 = round.iter().filter(|(k, _)| *k > 0).map(|(_, p)| p).sum();
+    let loses: f64 = round.iter().filter(|(k, _)| *k < 0).map(|(_, p)| p).sum();
     check(SYS, "boarding", &p, "p_all_crew_thrown", 4.0 / 6.0 * wins);
+    check(SYS, "boarding", &p, "p_driver_thrown", 4.0 / 6.0 * wins);
+    check(SYS, "boarding", &p, "mean_crew_thrown", 4.0 / 6.0 * wins);
+    check(SYS, "boarding", &p, "p_unopposed", 4.0 / 6.0 * wins);
+    check(
+        SYS,
+        "boarding",
+        &p,
+        "mean_boarders_aboard",
+        4.0 / 6.0 * (1.0 - loses),
+    );
+}
+
+/// Issue 24's reproducer: one boarder (WS 10, S 1, I 5) against one crew
+/// member (WS 1, T 10, I 1), other stats 3, 1 Wound each. The boarder gets
+/// aboard on an Initiative Test of 5 (5/6) and always wins (WS 10 + a die
+/// beats WS 1 + a die + at most one fumble), but its S 1 strikes never
+/// wound T 10 (no roll on the To Wound chart). Step 11 throws the unhurt
+/// loser anyway: 5/6; "Losing Combat" never throws it: 0.
+#[test]
+fn boarding_unhurt_loser_is_thrown_under_step_11() {
+    let mut owned = boarding_pairs();
+    for (k, v) in [
+        ("boarder_ws", "10"),
+        ("boarder_strength", "1"),
+        ("boarder_custom_strength", "1"),
+        ("boarder_initiative", "5"),
+        ("defender_ws", "1"),
+        ("defender_toughness", "10"),
+        ("defender_initiative", "1"),
+    ] {
+        owned.iter_mut().find(|(n, _)| n == k).unwrap().1 = v;
+    }
+    let p: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    check(SYS, "boarding", &p, "p_all_crew_thrown", 5.0 / 6.0);
+    let v = [("boarding_loser", "down_or_out")];
+    check_with(SYS, "boarding", &p, &v, "p_all_crew_thrown", 0.0);
 }
 
 /// "For each additional close combat weapon they are armed with they may
@@ -884,9 +1002,12 @@ fn hand_to_hand_specialisation_bonus_die() {
 /// to their combat score and +2 Attack Dice"; "Soxem takes the lead ...
 /// with Gerdat helping him. Soxem gets a bonus of +1 and an additional
 /// Attack Dice"; "Injuries are inflicted only on the lead Warrior". One
-/// boarder against a crew of 3 (one group: 3 dice, +2) or 2 (2 dice, +1):
-/// the lead is thrown when the boarder wins and puts it Down or Out of
-/// Action (krunch's "Losing Combat" reading, as above).
+/// boarder against a crew of 3 (one group: 3 dice, +2) or 2 (2 dice, +1).
+/// "If a group of Warriors loses a round ... whichever Warrior was taking
+/// the lead is thrown overboard. The rest remain on the Vehicle": the lead
+/// alone is thrown when the boarder wins (the default), or when the
+/// boarder wins and puts it Down or Out of Action (the "Losing Combat"
+/// variant, as above).
 #[test]
 fn boarding_pilin_on_defenders() {
     for (crew, dice, bonus) in [("3", 3usize, 2i64), ("2", 2, 1)] {
@@ -895,12 +1016,21 @@ fn boarding_pilin_on_defenders() {
         owned.push(("crew".to_string(), crew));
         owned.push(("crew_pile_on".to_string(), "one_group"));
         let p: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        let thrown: f64 = round_one((3, 1, 0, 4), (3, dice, bonus, 3))
-            .iter()
-            .filter(|(k, _)| *k > 0)
-            .map(|(k, p)| p * defender_after(*k, 3).0)
-            .sum();
-        check(SYS, "boarding", &p, "mean_crew_thrown", 4.0 / 6.0 * thrown);
+        let round = round_one((3, 1, 0, 4), (3, dice, bonus, 3));
+        let won = round.iter().filter(|(k, _)| *k > 0);
+        let thrown: f64 = won.clone().map(|(k, p)| p * defender_after(*k, 3).0).sum();
+        let v = [("boarding_loser", "down_or_out")];
+        check_with(
+            SYS,
+            "boarding",
+            &p,
+            &v,
+            "mean_crew_thrown",
+            4.0 / 6.0 * thrown,
+        );
+        let wins: f64 = won.map(|(_, p)| p).sum();
+        check(SYS, "boarding", &p, "mean_crew_thrown", 4.0 / 6.0 * wins);
+        check(SYS, "boarding", &p, "p_all_crew_thrown", 0.0);
     }
 }
 

@@ -194,6 +194,22 @@ fn fear_pure_horror_halves_will() {
     check(SYS, "fear", &seven, "p_random_move", 0.0);
 }
 
+/// Which WILL the random move reads (the variant `horror_move`): WILL 5
+/// tests 2 dice (5 halved, rounded down), fails (5/6)^2. The unit's WILL
+/// attribute, 5, is above 2: no move (the default); the halved WILL, 2, is
+/// not: moves on a 6 after a failure, 25/36 * 1/6.
+#[test]
+fn fear_pure_horror_random_move_both_readings() {
+    let five = [("will", "5"), ("cause", "pure_horror")];
+    check(SYS, "fear", &five, "p_fail", 25.0 / 36.0);
+    check(SYS, "fear", &five, "p_random_move", 0.0);
+    let halved = [("horror_move", "halved")];
+    check_with(SYS, "fear", &five, &halved, "p_fail", 25.0 / 36.0);
+    check_with(SYS, "fear", &five, &halved, "p_random_move", 25.0 / 216.0);
+    let six = [("will", "6"), ("cause", "pure_horror")];
+    check_with(SYS, "fear", &six, &halved, "p_random_move", 0.0);
+}
+
 // ------------------------------------------------------------ action points
 
 /// "Roll 1D6 per Squad Leader. Highest D6 roll + Tactics Rating - scenario
@@ -689,4 +705,74 @@ fn close_combat_game_mean_wounds_against_a_helpless_defender() {
     ]);
     check(SYS, "close_combat_game", &pairs, "value_mean_wounds", 2.0);
     check(SYS, "close_combat_game", &pairs, "attack=kick", 1.0);
+}
+
+/// "Multiple wounds If more than 1 dice passes the wounding phase ... for
+/// each dice that passes, the attacker can spend AP to make the extra
+/// wounds count. The costs are 2 AP for the second wound, 3 AP for the
+/// third"; "If a score of 18 is received by rolling 6's, double damage".
+/// The helpless defender of the test above: a kick keeps 2 of its 3 dice
+/// and both wound unless all three are 1s (215/216); two dice pass, so 2
+/// AP make the second count, also when three sixes (1/216) double the
+/// damage to 4 wounds: the dice that pass are paid for, the doubling is
+/// free. E[AP] = 2 * 215/216 (charging the 4 doubled wounds, 2 + 3 + 4 =
+/// 9, would give 2 * 214/216 + 9/216).
+#[test]
+fn close_combat_extra_wounds_are_paid_per_die_that_passes() {
+    let pairs = cc_pairs(&[
+        ("defender_cc", "0"),
+        ("defender_body", "0"),
+        ("defender_save", "0"),
+        ("attack", "kick"),
+    ]);
+    check(
+        SYS,
+        "close_combat",
+        &pairs,
+        "mean_ap_for_extra_wounds",
+        2.0 * 215.0 / 216.0,
+    );
+    check(SYS, "close_combat", &pairs, "mean_wounds", 2.0);
+}
+
+/// "Deflect: Using a ranged weapon to block, you get +2 to your CC. If
+/// hits are negated, roll a D6. On a 6 the weapon breaks" (the default),
+/// against Example #2: "because he chose 'deflect' and he succeded in
+/// removing two dice from the attacker, he must make a roll of 4 (base
+/// 2+2) to see if the weapon breaks. He rolls a 4 and is ok" (variant
+/// `deflect_break = "example"`: breaks below 2 + the dice negated; two
+/// negated break on 1-3). A punch (CC 2 K 3) against the defender's CC 3:
+/// hits by brute force over the two to-hit dice (3+); the defender rolls
+/// CC 3 + 2 = 5 dice keeping Speed 2, each passing the attacker's CC 2
+/// (5/6); the dice negated are the fewer of hits and defence passes.
+#[test]
+fn close_combat_deflect_weapon_breaks_both_readings() {
+    let pairs = cc_pairs(&[
+        ("attack", "punch"),
+        ("defence", "deflect"),
+        ("defender_ranged_weapon", "true"),
+        ("defender_speed", "2"),
+    ]);
+    let defence = kept(5, 2, 5.0 / 6.0);
+    let (mut six, mut example) = (0.0, 0.0);
+    for r in independent::rolls(2, 6) {
+        let hits = r.iter().filter(|&&f| f >= 3).count();
+        for (removed, pd) in defence.iter().enumerate() {
+            let negated = hits.min(removed);
+            if negated > 0 {
+                six += pd / 36.0 / 6.0;
+                example += pd / 36.0 * ((1 + negated).min(6) as f64 / 6.0);
+            }
+        }
+    }
+    check(SYS, "close_combat", &pairs, "p_defender_weapon_breaks", six);
+    let v = [("deflect_break", "example")];
+    check_with(
+        SYS,
+        "close_combat",
+        &pairs,
+        &v,
+        "p_defender_weapon_breaks",
+        example,
+    );
 }

@@ -519,8 +519,7 @@ fn thrown(rng: &mut Rng, w: &mut Warrior, wound_on: u32) {
 /// Initiative 2, the Knife, one die; T4, 1 Wound), piling on as one group.
 /// Each grot leaps (an Initiative Test, else a S3 hit on the ground); the
 /// lead fights the first crew member with a die and +1 per helper; the
-/// loser of a fight, if Down or Out of Action, is thrown overboard (a S3
-/// hit); a lead who won fights the next crew member (the driver) without
+/// loser of a fight is thrown overboard, wounded or not (a S3 hit); a lead who won fights the next crew member (the driver) without
 /// the helpers' bonus, and each crew member fights once. With no crew left, every grot aboard hits the
 /// lowest-Armour location (8) once: the Choppa's S4 + D6 + the Stationary
 /// bonus D6. Counts the penetrating hits.
@@ -555,19 +554,18 @@ fn boarding(rng: &mut Rng, n: u64) -> Sums {
                         lead.damage(rng, 1);
                     }
                 }
+                // Step 11: "the loser of a round of Hand-to-Hand Combat
+                // will be chucked overboard! Regardless of whether they’re
+                // Wounded or not"
                 if lead_wins {
-                    if defender.status >= Status::Down {
-                        thrown(rng, &mut defender, 5);
-                        crew -= 1;
-                    }
+                    thrown(rng, &mut defender, 5);
+                    crew -= 1;
                     if lead.status >= Status::Down {
                         break;
                     }
                 } else {
-                    if lead.status >= Status::Down {
-                        thrown(rng, &mut lead, 4);
-                        aboard -= 1;
-                    }
+                    thrown(rng, &mut lead, 4);
+                    aboard -= 1;
                     break;
                 }
             }

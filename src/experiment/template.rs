@@ -41,6 +41,32 @@ fn stand_in(rules: &RuleSet, d: &ParamDecl) -> String {
     }
 }
 
+/// A whole number for an optional parameter that a run accepts on the
+/// template's own values (a save of 1+ is refused, so the first score a
+/// run takes is shown), or `None` when none of the first few is.
+fn accepted_stand_in(
+    rules: &RuleSet,
+    scenario: &str,
+    point: &[(&str, &str)],
+    d: &ParamDecl,
+) -> Option<String> {
+    use crate::systems::{ParamValue, Params};
+    let ParamKind::Int { lo, hi } = d.kind else {
+        return None;
+    };
+    let first = lo.max(1).min(hi);
+    (first..=hi.min(first + 11))
+        .map(|v| v.to_string())
+        .find(|v| {
+            let mut p = Params::new();
+            for (k, x) in point {
+                p.set(*k, ParamValue::from_text(x));
+            }
+            p.set(d.name.as_str(), ParamValue::from_text(v));
+            crate::systems::build(rules.name, scenario, &p, &Params::new()).is_ok()
+        })
+}
+
 /// One line of comment text, wrapped at about 76 columns.
 fn comment(out: &mut String, text: &str) {
     let mut line = String::from("#");
@@ -181,7 +207,9 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
                 let _ = writeln!(o, "# {} = {}", d.name, toml_value(v));
             }
             (Need::Optional, None) => {
-                let _ = writeln!(o, "# {} = {}", d.name, stand_in(rules, d));
+                let value = accepted_stand_in(rules, sc.name, point, d)
+                    .unwrap_or_else(|| stand_in(rules, d));
+                let _ = writeln!(o, "# {} = {}", d.name, value);
             }
         }
     }

@@ -258,7 +258,7 @@ impl Boarding {
 
 /// The action's own metrics (end-phase counts are added by
 /// [`RepeatModel`]).
-pub const BOARDING_METRICS: [MetricDecl; 15] = [
+pub const BOARDING_METRICS: [MetricDecl; 18] = [
     MetricDecl::probability(
         "p_win",
         "P(boarders win round 1)",
@@ -334,6 +334,21 @@ pub const BOARDING_METRICS: [MetricDecl; 15] = [
         "mean damage to the round 1 loser",
         "expected damage the loser of the first round takes (0 on a draw)",
     ),
+    MetricDecl::probability(
+        "p_boarders_win_action",
+        "P(boarders win the action)",
+        "P(the boarders win the deciding round, or the boarded ship is reduced to 0 and a boarder survives), to the end",
+    ),
+    MetricDecl::probability(
+        "p_defender_wins_action",
+        "P(boarded ship wins the action)",
+        "P(the boarded ship wins the deciding round, or every boarder is reduced to 0 and it survives), to the end",
+    ),
+    MetricDecl::probability(
+        "p_both_destroyed",
+        "P(both sides reduced to 0)",
+        "P(the boarded ship and every boarder are reduced to 0 in the same end phase)",
+    ),
 ];
 
 /// Every metric of the boarding scenario, end-phase counts included.
@@ -367,6 +382,9 @@ struct BoardingMetrics {
     first_boarder_critical: Vec<Metric>,
     first_loser_damage: Vec<Metric>,
     mean_first_loser_damage: Metric,
+    boarders_win: Metric,
+    defender_wins: Metric,
+    both_destroyed: Metric,
 }
 
 impl Boarding {
@@ -396,6 +414,9 @@ impl Boarding {
             first_boarder_critical: list.family(&d[12], ships),
             first_loser_damage: list.family(&d[13], 0..=biggest),
             mean_first_loser_damage: list.add(&d[14]),
+            boarders_win: list.add(&d[15]),
+            defender_wins: list.add(&d[16]),
+            both_destroyed: list.add(&d[17]),
         };
         RepeatModel::new(BoardingRule { b: self, list, m }, ROUNDS_SHOWN)
     }
@@ -460,6 +481,18 @@ impl Repeated for BoardingRule {
         }
         sink.record(m.first_loser_damage[usize::from(s.first_loser_damage)], 1);
         sink.record(m.mean_first_loser_damage, u64::from(s.first_loser_damage));
+        // Who wins the action: "The player with the highest total score is
+        // the winner" of the round that decides it (a draw grapples, and
+        // the grapple goes on "until the boarding action results in one of
+        // the ships being reduced to zero damage. The victorious (ie,
+        // surviving) ship ..."); a side reduced to 0 loses whatever the
+        // score (a winner lost to its own critical).
+        let (def_gone, att_gone) = (s.def == 0, att_left == 0);
+        let boarders_win = !att_gone && (def_gone || s.winner_attacker);
+        let defender_wins = !def_gone && (att_gone || !s.winner_attacker);
+        sink.record(m.boarders_win, u64::from(boarders_win));
+        sink.record(m.defender_wins, u64::from(defender_wins));
+        sink.record(m.both_destroyed, u64::from(def_gone && att_gone));
     }
 }
 

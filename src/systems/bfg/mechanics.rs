@@ -279,7 +279,7 @@ pub const HIT_AND_RUN_METRICS: [MetricDecl; 5] = [
     MetricDecl::probability(
         "p_{k}",
         "P({k})",
-        "P(at least one critical of this kind: p_dorsal_armament_damaged ... p_bridge_smashed)",
+        "P(at least one critical of this kind: p_lances_damaged, p_main_armament_damaged, p_ordnance_bays_hit, p_reactors_damaged, p_fire, p_orbit_lost, p_shields_collapse, p_hull_breach, p_bulkhead_collapse)",
     ),
 ];
 

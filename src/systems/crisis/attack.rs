@@ -37,6 +37,20 @@ pub enum Kind {
     Area,
 }
 
+/// What a dodged area attack deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DodgeDamage {
+    /// Damage: "If your damage would be reduced to 0 or lower because of
+    /// defenses, such as damage reduction or dodging, you still deal 1
+    /// non-lethal damage to the target. Status Effects are not applied in
+    /// this case."
+    OneNonLethal,
+    /// Dodging: "If you win the contest you can move your character by 1
+    /// tile into any direction away from the AoE effect before you receive
+    /// any damage or effect from it": nothing.
+    Nothing,
+}
+
 /// The attacker, the weapon and the target's defences, as one turn's
 /// attacks need them.
 #[derive(Clone, Debug)]
@@ -55,6 +69,8 @@ pub struct Attack {
     defence: Defence,
     /// The target's Athletics + modifiers when it dodges area attacks.
     dodge: Option<i64>,
+    /// What a dodged attack still deals.
+    dodged_deals: DodgeDamage,
     rof: u8,
     attack_ap: u8,
     durability: i32,
@@ -83,7 +99,9 @@ impl Attack {
     /// damage from Extras". A dodge is a contest against the attack roll
     /// ("the attacker his respective weapon's Skill"), tried "once per
     /// round" (the turn's first attack); the dodger must beat the attack's
-    /// total, and winning moves it out of the area before any damage.
+    /// total, and a dodged attack still deals 1 non-lethal wound ("reduced
+    /// to 0 or lower because of defenses, such as damage reduction or
+    /// dodging"), or nothing under the variant `dodge_damage = "none"`.
     pub fn resolve<R: Roller>(&self, index: u8, dice: &mut R, target: &mut Target) -> Shot {
         let total = self.roll.dice(dice) + self.bonus + ROF_PENALTY * i64::from(index);
         let dodge = match self.dodge {
@@ -100,6 +118,10 @@ impl Attack {
             return Shot::Miss { back };
         };
         if dodge.is_some_and(|d| d > total) {
+            if self.dodged_deals == DodgeDamage::OneNonLethal {
+                // the armour blocks nothing of a hit dodged to 0
+                target.nonlethal = (target.nonlethal + 1).min(self.defence.health + 1);
+            }
             return Shot::Dodged;
         }
         let bonus = if self.kind == Kind::Area {
@@ -121,7 +143,8 @@ impl Attack {
         Target::fresh(self.defence.health, self.durability)
     }
 
-    /// P(the `index`-th attack of a turn lands: hits and is not dodged).
+    /// P(the `index`-th attack of a turn deals damage: hits, and is not
+    /// dodged unless a dodged hit still deals its 1 non-lethal wound).
     pub fn p_lands(&self, index: u8) -> f64 {
         if !self.hittable {
             return 0.0;
@@ -133,6 +156,7 @@ impl Attack {
             .map(|(v, p)| {
                 let total = v + bonus;
                 let not_dodged: f64 = match self.dodge {
+                    Some(_) if self.dodged_deals == DodgeDamage::OneNonLethal => 1.0,
                     Some(a) if index == 0 => law
                         .iter()
                         .filter(|(d, _)| d + a <= total)
@@ -221,7 +245,7 @@ fn attack_params() -> Vec<ParamDecl> {
     p
 }
 
-fn read_attack(p: &Params) -> Result<Attack, ParamError> {
+fn read_attack(p: &Params, variants: &Params) -> Result<Attack, ParamError> {
     let roll = skill_roll(p)?;
     let kind = match p.need_word("kind")?.as_str() {
         "melee" => Kind::Melee,
@@ -285,6 +309,13 @@ fn read_attack(p: &Params) -> Result<Attack, ParamError> {
             dr: p.need_int("armour_dr")? as i32,
         },
         dodge: athletics,
+        // read only where a dodge is tried, so only those runs name it
+        dodged_deals: match athletics {
+            Some(_) if variants.word("dodge_damage")?.as_deref() == Some("none") => {
+                DodgeDamage::Nothing
+            }
+            _ => DodgeDamage::OneNonLethal,
+        },
         rof: p.need_int("rof")? as u8,
         attack_ap: p.need_int("attack_ap")? as u8,
         durability: p.need_int("armour_durability")? as i32,
@@ -327,7 +358,7 @@ pub const TURN_METRICS: [MetricDecl; 12] = [
     MetricDecl::mean(
         "mean_nonlethal",
         "mean non-lethal wounds",
-        "expected non-lethal wounds taken (1 per hit reduced to 0 or less)",
+        "expected non-lethal wounds taken (1 per hit reduced to 0 or less, a dodged one included)",
     ),
     MetricDecl::mean(
         "mean_durability_left",
@@ -431,8 +462,8 @@ impl Mechanic for Turn {
 }
 
 /// Builds the attack scenario.
-pub fn build_turn(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let attack = read_attack(p)?;
+pub fn build_turn(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let attack = read_attack(p, variants)?;
     let attacks = p.need_int("attacks")? as u8;
     if attacks > attack.rof {
         return Err(ParamError::new(
@@ -673,7 +704,8 @@ impl Attack {
     fn target_states(&self) -> u64 {
         let health = (self.defence.health - DEAD_AT + 1) as u64;
         let can_end_at_zero = self.damage <= 0
-            || (!self.armour_piercing && self.durability > 0 && self.damage <= self.defence.dr);
+            || (!self.armour_piercing && self.durability > 0 && self.damage <= self.defence.dr)
+            || (self.dodge.is_some() && self.dodged_deals == DodgeDamage::OneNonLethal);
         let nonlethal = if can_end_at_zero {
             (self.defence.health + 2) as u64
         } else {
@@ -717,8 +749,8 @@ impl Model for FightModel {
 }
 
 /// Builds the fight scenario.
-pub fn build_fight(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let attack = read_attack(p)?;
+pub fn build_fight(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let attack = read_attack(p, variants)?;
     let rof = attack.rof;
     let policy = p.need_word("policy")?;
     let exact = attack.target_states() <= MAX_EXACT_STATES;
@@ -969,8 +1001,11 @@ mod tests {
 
     #[test]
     fn carried_ap_follow_the_cap() {
-        let attack =
-            read_attack(&with(&[("rof", "4"), ("attack_ap", "2")]).bound(fight_params())).unwrap();
+        let attack = read_attack(
+            &with(&[("rof", "4"), ("attack_ap", "2")]).bound(fight_params()),
+            &Params::new(),
+        )
+        .unwrap();
         let one = fight_model(attack.clone(), 1);
         let f = one.rule();
         // one 2-AP attack: 4 -> carry 2 -> 6 -> carry 4 -> 6 (capped) -> carry 4

@@ -17,7 +17,7 @@ pub mod healing;
 pub mod rules;
 pub mod scatter;
 
-use crate::systems::registry::{ParamDecl, RuleSet, Scenario};
+use crate::systems::registry::{ParamDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::{ParamError, Params};
 use rules::SkillRoll;
 
@@ -32,7 +32,11 @@ pub static RULES: RuleSet = RuleSet {
     name: "crisis",
     title: "Crisis (skill checks with Extras, attacks, armour, healing)",
     seed: SEED,
-    variants: &[],
+    variants: &[VariantDef {
+        name: "dodge_damage",
+        values: &["one_nonlethal", "none"],
+        about: "A dodged area attack: still deals 1 non-lethal damage ('one_nonlethal', Damage: \"reduced to 0 or lower because of defenses, such as damage reduction or dodging, you still deal 1 non-lethal damage\") or nothing ('none', Dodging: \"move ... away from the AoE effect before you receive any damage or effect from it\")",
+    }],
     presets: &[],
     scenarios: &[
         Scenario {
@@ -158,6 +162,13 @@ pub static RULES: RuleSet = RuleSet {
                     ("attack_ap", "2"),
                     ("policy", "best"),
                     ("intent", "knock_out"),
+                ],
+                &[
+                    ("skill", "2"),
+                    ("kind", "area"),
+                    ("damage", "3"),
+                    ("target_health", "4"),
+                    ("target_athletics", "3"),
                 ],
             ],
         },

@@ -1306,15 +1306,19 @@ pub type OutnumberedModel = StepModel<OutnumberedRule>;
 
 /// Every metric of the multiple-combat scenario.
 pub const OUTNUMBERED_METRICS: [MetricDecl; 5] = [
+    // Two readings of "taken out" a reader must not confuse: beaten (Down
+    // or Out, the Grodkicka example's "he finally goes Down", and "If the
+    // last Warrior of one side goes Down ... the other Down Warriors ...
+    // taken Out of Action too") and already Out of Action this phase.
     MetricDecl::probability(
         "p_defender_down_or_out",
-        "P(defender down or out of action)",
-        "P(the lone defender is Down or Out of Action by the end of the phase)",
+        "P(defender beaten: Down or Out of Action)",
+        "P(the lone defender is Down or Out of Action by the end of the phase: beaten, what a player means by taking it out; a Down defender stays Down only while its side has others fighting)",
     ),
     MetricDecl::probability(
         "p_defender_out_of_action",
-        "P(defender out of action)",
-        "P(the defender is Out of Action by the end of the phase)",
+        "P(defender Out of Action now, not just Down)",
+        "P(the defender is already Out of Action at the end of the phase; a defender left Down is not counted here but in p_defender_down_or_out)",
     ),
     MetricDecl::mean(
         "mean_attackers_out_of_action",

@@ -257,6 +257,14 @@ pub static RULES: RuleSet = RuleSet {
                 ],
                 &[
                     ("vehicle", "ork_trukk"),
+                    ("weapon", "eavy_shoota"),
+                    ("strength", "4"),
+                    ("bs", "3"),
+                    ("fire_mode", "full_auto"),
+                    ("catch_fire", "5"),
+                ],
+                &[
+                    ("vehicle", "ork_trukk"),
                     ("strength", "3"),
                     ("template", "blast"),
                     ("coverage", "full"),
@@ -466,6 +474,11 @@ pub const VARIANTS: &[VariantDef] = &[
         name: "boarding_bonus",
         values: &["cancelled", "plus_one"],
         about: "Boarders' first fight: charge +1 and obstacle -1 cancel ('cancelled', Charging Vehicles Modifiers) or +1 (the Pilin' On example: \"a +1 as he has successfully boarded this turn\")",
+    },
+    VariantDef {
+        name: "boarding_loser",
+        values: &["every_loser", "down_or_out"],
+        about: "Who is thrown overboard after a round aboard: every loser ('every_loser', Step 11: \"Regardless of whether they’re Wounded or not\"; Pilin' On throws the losing lead) or only a loser who went Down or Out of Action ('down_or_out', Losing Combat)",
     },
 ];
 

@@ -169,6 +169,34 @@ pub enum Dread {
     PureHorror,
 }
 
+/// When a deflecting ranged weapon breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeflectBreak {
+    /// Step 4: "If hits are negated, roll a D6. On a 6 the weapon breaks."
+    OnSix,
+    /// Step 5, Example #2: "because he chose 'deflect' and he succeded in
+    /// removing two dice from the attacker, he must make a roll of 4 (base
+    /// 2+2) to see if the weapon breaks. He rolls a 4 and is ok": the D6
+    /// must reach 2 + the dice negated, and breaks below it.
+    Example,
+}
+
+impl DeflectBreak {
+    /// Whether the weapon breaks on `face` after `negated` dice were
+    /// removed (at least one).
+    pub fn breaks(self, face: u32, negated: u8) -> bool {
+        match self {
+            DeflectBreak::OnSix => face == 6,
+            DeflectBreak::Example => face < 2 + u32::from(negated),
+        }
+    }
+
+    /// P(the weapon breaks) after `negated` dice were removed.
+    pub fn p_breaks(self, negated: u8) -> f64 {
+        (1..=6u32).filter(|&f| self.breaks(f, negated)).count() as f64 / 6.0
+    }
+}
+
 /// A close-combat situation between two fighters.
 #[derive(Clone, Copy, Debug)]
 pub struct Fight {
@@ -190,6 +218,8 @@ pub struct Fight {
     pub reading: Reading,
     /// The 18-from-sixes reading.
     pub critical: Critical,
+    /// When a deflecting weapon breaks.
+    pub deflect_break: DeflectBreak,
 }
 
 /// Why an attack or defence cannot be chosen, or `None`.
@@ -516,7 +546,8 @@ impl Exchange {
                     dk,
                 );
                 let bunt = self.attack == Attack::Bunt && o.hits > 0;
-                let deflect = self.defence == Defence::Deflect && dk.min(o.hits) > 0;
+                let negated = dk.min(o.hits);
+                let deflect = self.defence == Defence::Deflect && negated > 0;
                 let mut breaks = vec![(o, 1.0)];
                 if bunt {
                     breaks = breaks
@@ -536,6 +567,7 @@ impl Exchange {
                         .collect();
                 }
                 if deflect {
+                    let q = self.fight.deflect_break.p_breaks(negated);
                     breaks = breaks
                         .into_iter()
                         .flat_map(|(o, p)| {
@@ -545,11 +577,12 @@ impl Exchange {
                                         defender_weapon_breaks: true,
                                         ..o
                                     },
-                                    p / 6.0,
+                                    p * q,
                                 ),
-                                (o, p * 5.0 / 6.0),
+                                (o, p * (1.0 - q)),
                             ]
                         })
+                        .filter(|(_, p)| *p > 0.0)
                         .collect();
                 }
                 for (o, p3) in breaks {
@@ -591,8 +624,9 @@ impl Exchange {
         if self.attack == Attack::Bunt && o.hits > 0 {
             o.attacker_weapon_breaks = dice.d6() == 6;
         }
-        if self.defence == Defence::Deflect && dk.min(o.hits) > 0 {
-            o.defender_weapon_breaks = dice.d6() == 6;
+        let negated = dk.min(o.hits);
+        if self.defence == Defence::Deflect && negated > 0 {
+            o.defender_weapon_breaks = self.fight.deflect_break.breaks(dice.d6(), negated);
         }
         let (wd, target) = self.wound_roll(&n, o.critical_fail, o.left);
         let passes = count_passes(dice, wd, target, self.fight.reading);
@@ -660,7 +694,7 @@ pub const METRICS: [MetricDecl; 18] = [
     MetricDecl::mean(
         "mean_ap_for_extra_wounds",
         "mean AP for extra wounds",
-        "expected AP to make every wound count: 2 for the second, 3 for the third, ... (none with Multiple wounds)",
+        "expected AP to make every wound count: 2 for the second wound die that passes, 3 for the third, ... (a critical pass doubles them free; none with Multiple wounds)",
     ),
     MetricDecl::probability(
         "p_critical_pass",
@@ -785,13 +819,18 @@ impl Outcomes for CloseRule {
     fn record(&self, o: &CcOut, sink: &mut impl MetricSink) {
         let m = &self.m;
         let w = u64::from(o.wounds);
+        // "for each dice that passes, the attacker can spend AP to make the
+        // extra wounds count ... 2 AP for the second wound, 3 AP for the
+        // third": the dice that pass are paid for, a critical pass's
+        // doubling comes free
+        let passed = if o.critical_pass { w / 2 } else { w };
         let vals = [
             u64::from(o.hits > 0),
             u64::from(o.left),
             u64::from(o.wounds > 0),
             w,
-            if w >= 2 && !self.free_extra_wounds {
-                (w * (w + 1)) / 2 - 1
+            if passed >= 2 && !self.free_extra_wounds {
+                (passed * (passed + 1)) / 2 - 1
             } else {
                 0
             },
@@ -1000,6 +1039,16 @@ pub fn fight_of(p: &Params, v: &Params) -> Result<Fight, ParamError> {
         },
         reading,
         critical,
+        deflect_break: deflect_break(v, p.flag("defender_ranged_weapon")?)?,
+    })
+}
+
+/// The deflect variant, read only where the defender could deflect (it
+/// has a ranged weapon), so only those runs name it.
+pub fn deflect_break(v: &Params, can_deflect: bool) -> Result<DeflectBreak, ParamError> {
+    Ok(match v.word("deflect_break")?.as_deref() {
+        Some("example") if can_deflect => DeflectBreak::Example,
+        _ => DeflectBreak::OnSix,
     })
 }
 
@@ -1167,6 +1216,7 @@ mod tests {
             dread: Dread::None,
             reading: Reading::Table,
             critical: Critical::ThreeSixes,
+            deflect_break: DeflectBreak::OnSix,
         }
     }
 

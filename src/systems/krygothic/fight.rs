@@ -261,6 +261,7 @@ impl Plan {
             dread: Dread::None,
             reading: f.reading,
             critical: f.critical,
+            deflect_break: f.deflect_break,
         }
     }
 
@@ -949,6 +950,7 @@ mod tests {
                 dread: Dread::None,
                 reading: Reading::Table,
                 critical: Critical::ThreeSixes,
+                deflect_break: crate::systems::krygothic::close::DeflectBreak::OnSix,
             },
             attack,
             attack_when_broken: Attack::Punch,

@@ -201,6 +201,16 @@ pub const VARIANTS: &[VariantDef] = &[
         values: &["three_sixes", "one_die"],
         about: "'a score of 18 ... by rolling 6's': 'three_sixes' = three dice of the to-hit roll show a 6; 'one_die' = one die scores 18 by exploding (a 6, a 6, a 6)",
     },
+    VariantDef {
+        name: "deflect_break",
+        values: &["on_six", "example"],
+        about: "a deflecting ranged weapon that negated hits breaks: 'on_six' = \"roll a D6. On a 6 the weapon breaks\" (Step 4); 'example' = below 2 + the dice negated (Example #2: \"a roll of 4 (base 2+2) ... He rolls a 4 and is ok\", two dice removed)",
+    },
+    VariantDef {
+        name: "horror_move",
+        values: &["unhalved", "halved"],
+        about: "pure horror's random 4\" move \"only applied to those who have a willpower attribute of 2 or less\": 'unhalved' = the unit's WILL attribute; 'halved' = the WILL halved for the test (WILL 5 or less)",
+    },
 ];
 
 /// The Average Joe's numbers (Mind 3 is left out: no rule here reads it).

@@ -190,7 +190,7 @@ pub fn fear_params() -> Vec<ParamDecl> {
     p.push(
         ParamDecl::choice("cause", &["fear", "pure_horror"])
             .default("fear")
-            .about("fear: WILL against 6; pure horror: WILL halved (rounded down) against 6, and a unit of WILL 2 or less moves 4\" at random on a 6")
+            .about("fear: WILL against 6; pure horror: WILL halved (rounded down) against 6, and a unit of WILL 2 or less (variant horror_move: of halved WILL 2 or less) moves 4\" at random on a 6")
             .seed("Chapter 6: Fear; Pure horror"),
     );
     p
@@ -251,11 +251,15 @@ pub fn build_fear(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
     let reading = super::seven_plus(v)?;
     let will = p.need_int("will")? as u32;
     let horror = p.need_word("cause")? == "pure_horror";
+    // "(The following effect is only applied to those who have a willpower
+    // attribute of 2 or less)": the unit's WILL attribute as it stands
+    // (variant horror_move = "halved": the WILL halved for the test)
+    let halved = horror && v.word("horror_move")?.as_deref() == Some("halved");
     let mut list = MetricList::new();
     let m = [list.add(&FEAR_METRICS[0]), list.add(&FEAR_METRICS[1])];
     Ok(Box::new(OutcomeModel(Fear {
         dice: if horror { will / 2 } else { will },
-        moves: horror && will <= 2,
+        moves: horror && if halved { will / 2 <= 2 } else { will <= 2 },
         reading,
         list,
         m,

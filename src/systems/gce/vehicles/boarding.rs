@@ -2,8 +2,9 @@
 //! Combat): each boarder's Initiative Test to get aboard; one-on-one fights
 //! in sequence, the defender assigning its crew (the driver last), each a
 //! round of hand-to-hand through the same laws as a duel; the loser of a
-//! round who goes Down or Out of Action is thrown overboard with a S3 hit
-//! (Down aboard is not Out of Action); Pilin' On groups; unopposed boarders
+//! round is thrown overboard with a S3 hit (Step 11; variant: only a loser
+//! who goes Down or Out of Action, "Losing Combat"), Down aboard is not Out
+//! of Action; Pilin' On groups (a losing lead is thrown); unopposed boarders
 //! hitting a location A times, with the bonus D6 on a Stationary vehicle.
 //! Exact by its steps (the states merge: a fight's dice are drawn from the
 //! duel's closed-form laws).
@@ -43,6 +44,22 @@ pub enum BoardingBonus {
     PlusOne,
 }
 
+/// Which loser of a round aboard a vehicle is thrown overboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoserThrown {
+    /// Step 11 - Aftermath: "if the fight is taking place onboard a Vehicle
+    /// the loser of a round of Hand-to-Hand Combat will be chucked
+    /// overboard! Regardless of whether they’re Wounded or not the price of
+    /// losing is being ejected from the Vehicle"; Pilin' On: "If a group of
+    /// Warriors loses a round ... whichever Warrior was taking the lead is
+    /// thrown overboard."
+    Every,
+    /// Losing Combat: "Warriors who go Down or Out of Action after a round
+    /// of Hand-to-Hand Combat have lost and are thrown overboard" (a loser
+    /// still standing stays aboard).
+    DownOrOut,
+}
+
 /// A boarding action against one vehicle.
 #[derive(Clone, Debug)]
 pub struct Boarding {
@@ -66,6 +83,8 @@ pub struct Boarding {
     pub location: usize,
     /// The first fight's charge bonus.
     pub bonus: BoardingBonus,
+    /// Which losers go overboard.
+    pub loser: LoserThrown,
 }
 
 /// One warrior in the action.
@@ -293,11 +312,16 @@ impl BoardingRule {
         };
         mark(&mut s.boarders[b], s.winner == Outcome::A);
         mark(&mut s.crew[c], s.winner == Outcome::B);
-        // "Warriors who go Down or Out of Action after a round of
-        // Hand-to-Hand Combat have lost and are thrown overboard ... Place
-        // the loser 2” behind the Vehicle and take a S3 Hit."
+        // Step 11: "the loser of a round of Hand-to-Hand Combat will be
+        // chucked overboard! Regardless of whether they’re Wounded or not"
+        // (or, Losing Combat, "Warriors who go Down or Out of Action ...
+        // have lost and are thrown overboard"); "They then take a S3 Hit".
+        let goes = |w: &Warrior| match self.action.loser {
+            LoserThrown::Every => true,
+            LoserThrown::DownOrOut => w.now.is_down_or_out(),
+        };
         match s.winner {
-            Outcome::A if s.crew[c].now.is_down_or_out() => {
+            Outcome::A if goes(&s.crew[c]) => {
                 if c + 1 == s.crew.len() && s.driver_aboard {
                     s.driver_aboard = false;
                 }
@@ -305,7 +329,7 @@ impl BoardingRule {
                 s.crew_gone += 1;
                 s.crew_out += u8::from(self.thrown(dice, w.now, &self.action.defender));
             }
-            Outcome::B if s.boarders[b].now.is_down_or_out() => {
+            Outcome::B if goes(&s.boarders[b]) => {
                 let w = s.boarders.remove(b);
                 s.boarders_gone += 1;
                 s.boarders_out += u8::from(self.thrown(dice, w.now, &self.action.boarder));
@@ -552,6 +576,7 @@ mod tests {
             stationary: false,
             location: 5,
             bonus,
+            loser: LoserThrown::DownOrOut,
         }
     }
 

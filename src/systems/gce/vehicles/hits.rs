@@ -43,8 +43,12 @@ pub struct Crew {
 pub struct Volley {
     /// The target.
     pub vehicle: Vehicle,
-    /// Shots fired (templates: one).
+    /// Shots fired (templates: one), when not on full auto.
     pub shots: u32,
+    /// Sustained Fire dice fired on full auto (0: `shots` single shots):
+    /// "Roll a sustained fire dice to see how many shots you can resolve";
+    /// "When a jam is rolled then no shots are inflicted by that dice".
+    pub sustained_fire_dice: u32,
     /// The to-hit score each shot needs, or `None` when the shots hit.
     pub to_hit: Option<i32>,
     /// Shot, Full Hit or Partial Hit.
@@ -185,9 +189,33 @@ impl Volley {
         }
     }
 
+    /// The law of the shots fired: fixed, or the Sustained Fire dice's
+    /// (faces 1, 1, 2, 2, 3 and JAM!, a jam no shot).
+    fn shots_law(&self) -> Dist {
+        if self.sustained_fire_dice == 0 {
+            return Dist::constant(i64::from(self.shots));
+        }
+        let die = Dist::from_pairs((1..=6).map(|f| {
+            let shots = crate::systems::gce::tables::sustained_fire(f).unwrap_or(0);
+            (i64::from(shots), 1.0 / 6.0)
+        }));
+        die.sum_of(self.sustained_fire_dice)
+    }
+
+    /// The law of a sum over the volley's shots of `per_shot` each.
+    fn over_shots(&self, per_shot: &Dist) -> Dist {
+        Dist::mixture(
+            &self
+                .shots_law()
+                .iter()
+                .map(|(n, p)| (p, per_shot.sum_of(n as u32)))
+                .collect::<Vec<_>>(),
+        )
+    }
+
     /// The law of hits landed by the whole volley.
     fn volley_hits(&self) -> Dist {
-        self.hits_law().sum_of(self.shots)
+        self.over_shots(&self.hits_law())
     }
 
     /// The law of points of damage landed by the whole volley.
@@ -200,7 +228,7 @@ impl Volley {
                 .map(|(h, p)| (p, per_hit.sum_of(h as u32)))
                 .collect::<Vec<_>>(),
         );
-        per_shot.sum_of(self.shots)
+        self.over_shots(&per_shot)
     }
 
     /// Whether template hits on the Crew location hit the warriors aboard.
@@ -311,7 +339,14 @@ impl VolleyModel {
         aboard = aboard.min(MOST_CREW);
         let mut crew = [fresh; MOST_CREW];
         let crew = &mut crew[..aboard];
-        for _ in 0..v.shots {
+        let shots = if v.sustained_fire_dice == 0 {
+            v.shots
+        } else {
+            (0..v.sustained_fire_dice)
+                .map(|_| crate::systems::gce::tables::sustained_fire(dice.d6()).unwrap_or(0))
+                .sum()
+        };
+        for _ in 0..shots {
             let hits = match (v.cover, v.to_hit) {
                 (Cover::Full, _) => crate::systems::gce::tables::d3(dice),
                 (Cover::Partial, _) => u32::from(dice.d6() >= 4),
@@ -577,6 +612,7 @@ mod tests {
         let model = Volley {
             vehicle: trak(),
             shots: 1,
+            sustained_fire_dice: 0,
             to_hit: None,
             cover: Cover::Full,
             penetration: Penetration::Strength {
@@ -613,6 +649,7 @@ mod tests {
         let with_crew = Volley {
             vehicle: v,
             shots: 1,
+            sustained_fire_dice: 0,
             to_hit: None,
             cover: Cover::Partial,
             penetration: Penetration::Strength {
@@ -633,6 +670,7 @@ mod tests {
             cover: Cover::Shot,
             to_hit: Some(4),
             shots: 2,
+            sustained_fire_dice: 0,
             hit: Hit::by_strength(5, Damage::fixed(1)),
             ..with_crew.clone()
         };

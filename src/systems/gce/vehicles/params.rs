@@ -1,7 +1,7 @@
 //! The vehicle scenarios' parameters and builders: each reads the vehicle
 //! once through [`vehicle_params`] (a preset or a Hit Location Table).
 
-use super::boarding::{Boarding, BoardingBonus, PileOn};
+use super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn};
 use super::damage::{Penetration, Size, vehicle_from, vehicle_params};
 use super::fire::BurningLocation;
 use super::gate::{Attack, Gate, Until};
@@ -103,8 +103,18 @@ pub fn hits_params() -> Vec<ParamDecl> {
             .seed("Taking Damage, Step 1 - Determine Location"),
         ParamDecl::int("shots", 1, 10)
             .default("1")
-            .about("shots fired (a template weapon: one)")
+            .about("shots fired (a template weapon: one; on full auto the Sustained Fire dice say)")
             .seed("Shooting"),
+        ParamDecl::int("sf_dice", 0, 6)
+            .about("the weapon's Sustained Fire dice (a preset's, or a custom weapon's)")
+            .seed("Firing on Full Auto"),
+        ParamDecl::choice("fire_mode", &["single", "full_auto"])
+            .default("single")
+            .about("single shots, or Full Auto: the shots are rolled on the Sustained Fire dice (a jam: no shot from that die)")
+            .seed("Firing on Full Auto"),
+        ParamDecl::int("sf_fired", 1, 6)
+            .about("Sustained Fire dice fired on Full Auto (default: every one the weapon has)")
+            .seed("Firing on Full Auto"),
         ParamDecl::int("bs", 0, 10)
             .about("the firer's BS: each shot rolls to hit; absent, every shot hits")
             .seed("Shooting, Step 2 – Roll to Hit"),
@@ -168,6 +178,49 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         _ => Cover::Full,
     };
     let shots = p.int("shots")?.unwrap_or(1) as u32;
+    // "A full auto weapon has one or more Sustained Fire Dice on its
+    // profile"; "you may choose to fire a single shot as normal or up to as
+    // many Sustained Fire dice as is allowed by the weapon"
+    let sf_dice = p.int("sf_dice")?.unwrap_or(0) as u32;
+    let sustained_fire_dice = match p.word("fire_mode")?.as_deref() {
+        Some("full_auto") => {
+            if sf_dice == 0 {
+                return Err(ParamError::new(
+                    "fire_mode",
+                    "the weapon has no Sustained Fire dice (set sf_dice or a weapon preset with them), so it cannot fire on full auto",
+                ));
+            }
+            if cover != Cover::Shot {
+                return Err(ParamError::new(
+                    "fire_mode",
+                    "a template weapon fires once, not on full auto",
+                ));
+            }
+            if p.has("shots") {
+                return Err(ParamError::new(
+                    "shots",
+                    "on full auto the Sustained Fire dice give the shots: leave shots out",
+                ));
+            }
+            let fired = p.int("sf_fired")?.unwrap_or(i64::from(sf_dice)) as u32;
+            if fired > sf_dice {
+                return Err(ParamError::new(
+                    "sf_fired",
+                    format!("{fired} Sustained Fire dice, but the weapon has {sf_dice}"),
+                ));
+            }
+            fired
+        }
+        _ => {
+            if p.has("sf_fired") {
+                return Err(ParamError::new(
+                    "sf_fired",
+                    "Sustained Fire dice are fired on full auto: set fire_mode = \"full_auto\"",
+                ));
+            }
+            0
+        }
+    };
     if cover != Cover::Shot {
         if p.has("bs") {
             return Err(ParamError::new(
@@ -208,7 +261,12 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         None | Some(0) => None,
         Some(n) => Some(n as u32),
     };
-    let damage_max = damage.max() * shots * if cover == Cover::Full { 3 } else { 1 };
+    let most_shots = if sustained_fire_dice > 0 {
+        3 * sustained_fire_dice
+    } else {
+        shots
+    };
+    let damage_max = damage.max() * most_shots * if cover == Cover::Full { 3 } else { 1 };
     if damage_max > 60 {
         return Err(ParamError::new(
             "damage",
@@ -221,6 +279,7 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         Volley {
             vehicle,
             shots,
+            sustained_fire_dice,
             to_hit,
             cover,
             penetration: if auto {
@@ -393,7 +452,7 @@ pub fn hazard_params() -> Vec<ParamDecl> {
             .about("squashed by a vehicle (Initiative to dodge), getting on or off a moving vehicle (4+), leaping aboard an enemy vehicle (Initiative)")
             .seed("Squashing Warriors on foot; Gettin’ On or Off Vehicles; Boarding Actions (Movement)"),
         ParamDecl::int("initiative", 1, 10)
-            .about("the warrior's Initiative (squash, board)")
+            .about("the warrior's Initiative (squash, unless Down; board)")
             .seed("Characteristics"),
         ParamDecl::flag("down")
             .about("the warrior is Down: it cannot dodge a squashing")
@@ -421,8 +480,10 @@ pub fn build_hazard(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Pa
             "only a squashing can catch a Down warrior",
         ));
     }
+    // a Down warrior "cannot dodge": its Initiative is never tested
     let initiative = match hazard {
         Hazard::GetOnOrOff => p.int("initiative")?.unwrap_or(1) as u8,
+        Hazard::Squash if down => p.int("initiative")?.unwrap_or(1) as u8,
         _ => p.need_int("initiative")? as u8,
     };
     Ok(Box::new(
@@ -604,6 +665,10 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
         Some("plus_one") => BoardingBonus::PlusOne,
         _ => BoardingBonus::Cancelled,
     };
+    let loser = match variants.word("boarding_loser")?.as_deref() {
+        Some("down_or_out") => LoserThrown::DownOrOut,
+        _ => LoserThrown::Every,
+    };
     Ok(Box::new(
         Boarding {
             boarder: fighter(p, "boarder_", false)?,
@@ -616,6 +681,7 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
             stationary: p.flag("stationary")?,
             location,
             bonus,
+            loser,
         }
         .into_model(),
     ))
