@@ -925,7 +925,7 @@ mod tests {
         assert!((turns("one") - 12.0 / 11.0).abs() < 1e-12);
         assert!((turns("all") - 2592.0 / 2557.0).abs() < 1e-12);
         assert!((turns("best") - 2592.0 / 2557.0).abs() < 1e-12);
-        let attack = read_attack(&params(&base).bound(fight_params())).unwrap();
+        let attack = read_attack(&params(&base).bound(fight_params()), &Params::new()).unwrap();
         assert_eq!(fight_model(attack.clone(), 4).rule().settled_attacks(), 3);
         assert_eq!(fight_model(attack, 2).rule().settled_attacks(), 2);
         let e = build(
