@@ -5,6 +5,8 @@
 //! What needs no browser (self-contained pages, their charts and tables)
 //! is checked everywhere, Chromium or not.
 
+#[path = "common/rerun.rs"]
+mod rerun;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -206,25 +208,13 @@ fn report_pages_render_in_a_browser() {
 fn without_chromium_the_browser_test_skips_and_fails_under_ci() {
     let name = "report_pages_render_in_a_browser";
     let run = |ci: Option<&str>| {
-        let dir = scratch(&format!("nochromium-{}", ci.unwrap_or("none")));
-        let log = dir.join("skipped.txt");
-        let mut cmd = Command::new(std::env::current_exe().unwrap());
-        cmd.args(["--exact", name, "--nocapture", "--test-threads", "1"])
-            .env("PATH", &dir)
-            .env("KRUNCH_SKIP_LOG", &log);
-        match ci {
-            Some(v) => cmd.env("CI", v),
-            None => cmd.env_remove("CI"),
-        };
-        let o = cmd.output().unwrap();
-        let out = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let skipped = std::fs::read_to_string(&log).unwrap_or_default();
-        let _ = std::fs::remove_dir_all(&dir);
-        (o.status.success(), out, skipped)
+        let dir = std::env::temp_dir().join(format!(
+            "krunch-html-{}-nochromium-{}",
+            std::process::id(),
+            ci.unwrap_or("none")
+        ));
+        // PATH is the empty scratch folder: no Chromium on it
+        rerun::rerun_alone(name, &dir, &[("PATH", &dir)], ci)
     };
     let (ok, out, skipped) = run(None);
     assert!(ok, "{out}");

@@ -7,6 +7,8 @@
 #[path = "common/independent.rs"]
 mod independent;
 
+#[path = "common/rerun.rs"]
+mod rerun;
 use independent::{seed_text, squash};
 use krunch::systems::{ParamValue, Params, RULE_SETS};
 
@@ -305,26 +307,7 @@ fn ork_trukk_locations_are_the_seed_table() {
 /// output, the skip log).
 fn without_seeds(ci: Option<&str>, name: &str) -> (bool, String, String) {
     let dir = std::env::temp_dir().join(format!("krunch-noseeds-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("skipped.txt");
-    let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
-    cmd.args(["--exact", name, "--nocapture", "--test-threads", "1"])
-        .env("KRUNCH_SEEDS", &dir)
-        .env("KRUNCH_SKIP_LOG", &log);
-    match ci {
-        Some(v) => cmd.env("CI", v),
-        None => cmd.env_remove("CI"),
-    };
-    let o = cmd.output().unwrap();
-    let out = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let skipped = std::fs::read_to_string(&log).unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
-    (o.status.success(), out, skipped)
+    rerun::rerun_alone(name, &dir, &[("KRUNCH_SEEDS", &dir)], ci)
 }
 
 /// Without the seed texts these checks skip, say so and are listed by
