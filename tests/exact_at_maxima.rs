@@ -57,3 +57,47 @@ fn every_scenario_at_each_parameter_maximum_is_exact_or_says_why() {
     println!("{exact} of {cells} cells exact");
     assert!(cells > 100, "{cells} cells");
 }
+
+/// Every whole-number parameter at its largest accepted value at once, from
+/// each test point (where the registry accepts the combination): exact or
+/// its reason, as above.
+#[test]
+fn every_scenario_at_all_its_maxima_at_once_is_exact_or_says_why() {
+    let mut cells = 0;
+    let mut slow: Vec<(f64, String, String)> = Vec::new();
+    for r in RULE_SETS {
+        for sc in r.scenarios {
+            let decls = (sc.params)();
+            for (i, point) in sc.test_points.iter().enumerate() {
+                let mut p = Params::new();
+                for (k, v) in point.iter() {
+                    p.set(*k, ParamValue::from_text(v));
+                }
+                for d in &decls {
+                    if let ParamKind::Int { hi, .. } = d.kind {
+                        p.set(d.name.as_str(), ParamValue::Int(hi));
+                    }
+                }
+                let Ok(model) = systems::build(r.name, sc.name, &p, &Params::new()) else {
+                    continue;
+                };
+                cells += 1;
+                let t = Instant::now();
+                let what = match model.exact_or_why() {
+                    Ok(values) => {
+                        assert_eq!(values.len(), model.metrics().len());
+                        "exact".to_string()
+                    }
+                    Err(why) => why.to_string(),
+                };
+                let secs = t.elapsed().as_secs_f64();
+                slow.push((secs, format!("{}/{} point {i}", r.name, sc.name), what));
+            }
+        }
+    }
+    slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (secs, cell, what) in &slow {
+        println!("{secs:8.3} s  {cell}: {what}");
+    }
+    println!("{cells} cells");
+}
