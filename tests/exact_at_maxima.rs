@@ -41,7 +41,11 @@ fn every_scenario_at_each_parameter_maximum_is_exact_or_says_why() {
                         Ok(_) => "exact".to_string(),
                         Err(why) => why.to_string(),
                     };
-                    slow.push((secs, format!("{}/{} {}={hi}", r.name, sc.name, d.name), what));
+                    slow.push((
+                        secs,
+                        format!("{}/{} {}={hi}", r.name, sc.name, d.name),
+                        what,
+                    ));
                 }
             }
         }
