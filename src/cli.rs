@@ -19,7 +19,7 @@ Examples:
       before/after of a rule change with significance: Markdown, MediaWiki, CSV, chart
   krunch check experiments/
       re-run pinned expectations; exit 1 with a diff when one moved
-  krunch prob \"4d6k3\" \"2d6<=7\" \"10d6>=5\"
+  krunch prob \"4d6k3\" \"2d6<=7\" \"count(10d6>=5)\"
       exact distributions of dice expressions (see `krunch prob --help`)
   krunch roll \"sf+sf\" -n 10 --seed 1
       roll an expression, reproducibly
@@ -394,9 +394,11 @@ Dice expressions:
                sixes); at most 20 extra dice, or set the depth: d6!3
   d6r1         reroll 1s once; d6r<3 below 3; d6r<=2 two or less
   + - *        with numbers and other dice: d6+3, 2*d3, 3d6-d6
-  2d6<=7       a comparison gives a probability (also < > >= == !=)
-  10d6>=5      a bare pool compared with one of its faces counts the dice
-               that pass; (2d6)<=5 compares the total instead
+  2d6<=7       a comparison gives a probability (also < > >= == !=); a pool
+               is compared by its total: 2d6<=6 is P(total <= 6) = 15/36
+  count(10d6>=5)  how many of the 10 dice show 5 or more (0 to 10), a number
+               like any other: count(10d6>=5)>=3 is P(at least 3 pass).
+               The old 10d6>=5 (a total, always true) is refused
 
 Examples:
   krunch prob 4d6k3

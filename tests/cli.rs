@@ -717,6 +717,49 @@ fn prob_and_roll_reject_bad_expressions_with_a_caret() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("krunch roll"));
 }
 
+/// One meaning for one syntax (issue 24, item 7): a comparison of a pool
+/// with a number compares the total, `count(...)` counts the dice that
+/// pass, and the old counting form, where its total is certain, is refused
+/// with the `count(...)` to write.
+#[test]
+fn prob_compares_totals_and_counts_only_when_asked() {
+    // Leadership 6 on 2D6: totals 2..=6 are 1+2+3+4+5 = 15 of 36 = 5/12
+    let o = krunch(&["prob", "2d6<=6"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("P = 41.67% (5/12)"), "{text}");
+    assert!(text.contains("P(total of 2d6 <= 6)"), "{text}");
+    // the count it used to give: each die shows 3 or less with P 1/2, so
+    // 0, 1, 2 dice with 1/4, 1/2, 1/4
+    let o = krunch(&["prob", "count(2d6<=3)", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let p: Vec<f64> = json["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["p"].as_f64().unwrap())
+        .collect();
+    assert_eq!(p.len(), 3);
+    for (got, want) in p.iter().zip([0.25, 0.5, 0.25]) {
+        assert!((got - want).abs() < 1e-12, "{p:?}");
+    }
+    // the old form of a count: exit 2, what it means and what to write
+    for cmd in ["prob", "roll"] {
+        let o = krunch(&[cmd, "10d6>=5"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("10d6>=5 compares the total of 10 dice (10 to 60), so it is always true")
+                && err.contains("to count the dice that show >= 5, write count(10d6>=5)"),
+            "{err}"
+        );
+    }
+    // the help says so
+    let o = krunch(&["prob", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(help.contains("count(10d6>=5)"), "{help}");
+}
+
 #[test]
 fn roll_is_reproducible_with_a_seed() {
     let a = krunch(&["roll", "sf+sf", "-n", "50", "--seed", "7"]);

@@ -271,6 +271,13 @@ fn expression() -> impl Strategy<Value = String> {
         .prop_map(|n| n.to_string()),
         1 => prop_oneof![Just("sf"), Just("df"), Just("d{-2,0,0,5}"), Just("3sf")]
             .prop_map(String::from),
+        1 => (
+            1u32..5,
+            prop_oneof![Just("d6"), Just("d{1,1,2}"), Just("df"), Just("sf")],
+            prop_oneof![Just("<="), Just(">="), Just("<"), Just(">"), Just("=="), Just("!=")],
+            -2i64..8,
+        )
+            .prop_map(|(n, die, c, k)| format!("count({n}{die}{c}{k})")),
     ];
     let sum = leaf.prop_recursive(3, 8, 2, |inner| {
         prop_oneof![
@@ -333,6 +340,7 @@ fn noise() -> impl Strategy<Value = String> {
             Just("r"),
             Just("sf"),
             Just("df"),
+            Just("count("),
             Just("x"),
             Just(" "),
             Just("9223372036854775807"),

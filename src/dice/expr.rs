@@ -1,4 +1,4 @@
-//! Dice expressions: `4d6k3`, `2d6<=7`, `10d6>=5`, `d6!3`, `d{1,1,2}+df`, ...
+//! Dice expressions: `4d6k3`, `2d6<=7`, `count(10d6>=5)`, `d6!3`, `d{1,1,2}+df`, ...
 //!
 //! One parser, two evaluators: [`Expr::exact`] builds the exact
 //! distribution with [`Dist`] (dynamic programming over outcomes for pools,
@@ -12,8 +12,9 @@
 //! sum     := product (('+'|'-') product)*
 //! product := unary ('*' unary)*
 //! unary   := '-' unary | atom
-//! atom    := number | pool | '(' expr ')'
-//! pool    := [count] die modifier*
+//! atom    := number | pool | count | '(' expr ')'
+//! count   := 'count(' pool cmp ['-'] number ')'   dice of the pool that pass
+//! pool    := [n] die modifier*
 //! die     := 'd' sides | 'd{' face (',' face)* '}' | name | 'df'
 //! modifier:= 'k' n | 'kh' n | 'kl' n      keep highest / lowest n dice
 //!          | '!' [depth]                  explode the top face (default depth 20)
@@ -21,13 +22,17 @@
 //! ```
 //!
 //! A comparison makes a probability: the result is 1 when it holds and 0
-//! otherwise, so `prob` shows P(true) as the mean. One exception counts
-//! successes instead: a bare pool of two or more dice compared with a
-//! number that one of its dice can show (`10d6>=5`) counts the dice that
-//! pass, as wargames do. Parentheses always compare the total:
-//! `(2d6)<=5` compares a 2D6 total. `df` is a Fudge die (-1,0,+1). A
-//! `name` is a [`NamedDie`] the caller supplies to [`Expr::parse_with`]
-//! (a game's special die): the kernel knows none itself.
+//! otherwise, so `prob` shows P(true) as the mean. A comparison always
+//! compares totals: `2d6<=6` is P(2D6 total <= 6) = 15/36, a Leadership 6
+//! test as `2d6<=7` is Leadership 7. Counting the dice that pass has its
+//! own form, `count(10d6>=5)` (a number from 0 to 10, usable in sums and
+//! comparisons: `count(10d6>=5)>=3`). Earlier versions read a bare pool
+//! compared with one of its faces as a count; where that old form reads
+//! as a total whose answer is certain (`10d6>=5`: the total is at least
+//! 10), the parser refuses it and names the `count(...)` to write. `df` is
+//! a Fudge die (-1,0,+1). A `name` is a [`NamedDie`] the caller supplies
+//! to [`Expr::parse_with`] (a game's special die): the kernel knows none
+//! itself.
 
 use super::{Dist, Roller};
 use std::fmt;
@@ -550,7 +555,12 @@ impl Expr {
             Expr::Mul(a, b) => format!("({}) * ({})", a.describe(), b.describe()),
             Expr::Neg(a) => format!("-({})", a.describe()),
             Expr::Compare(a, c, b) => {
-                format!("P({} {} {})", a.describe(), c.symbol(), b.describe())
+                // a pool of several dice is compared by its total
+                let side = |e: &Expr| match e {
+                    Expr::Pool(p) if p.count >= 2 => format!("total of {}", describe_pool(p)),
+                    _ => e.describe(),
+                };
+                format!("P({} {} {})", side(a), c.symbol(), side(b))
             }
         }
     }
@@ -586,6 +596,32 @@ fn describe_pool(p: &Pool) -> String {
         None => {}
     }
     s
+}
+
+/// Whether `total cmp k` holds for every total in `lo..=hi` (`Some(true)`),
+/// for none (`Some(false)`), or depends on the roll (`None`).
+fn certain(cmp: Cmp, lo: i128, hi: i128, k: i128) -> Option<bool> {
+    let holds = |t: i128| match cmp {
+        Cmp::Lt => t < k,
+        Cmp::Le => t <= k,
+        Cmp::Gt => t > k,
+        Cmp::Ge => t >= k,
+        Cmp::Eq => t == k,
+        Cmp::Ne => t != k,
+    };
+    match cmp {
+        Cmp::Eq | Cmp::Ne => {
+            let equal = if k < lo || k > hi {
+                Some(false)
+            } else if lo == hi {
+                Some(true)
+            } else {
+                None
+            };
+            equal.map(|e| e == (cmp == Cmp::Eq))
+        }
+        _ => (holds(lo) == holds(hi)).then(|| holds(lo)),
+    }
 }
 
 fn span(d: &Dist) -> u64 {
@@ -764,11 +800,9 @@ impl Parser<'_> {
         Ok(v)
     }
 
-    fn comparison(&mut self) -> Result<Expr, ExprError> {
-        let left_start = self.i;
-        let left = self.sum()?;
-        self.skip_space();
-        let cmp = if self.eat("<=") {
+    /// Eats a comparison operator, if one is here.
+    fn cmp_op(&mut self) -> Option<Cmp> {
+        Some(if self.eat("<=") {
             Cmp::Le
         } else if self.eat(">=") {
             Cmp::Ge
@@ -781,6 +815,15 @@ impl Parser<'_> {
         } else if self.eat(">") {
             Cmp::Gt
         } else {
+            return None;
+        })
+    }
+
+    fn comparison(&mut self) -> Result<Expr, ExprError> {
+        let left_start = self.i;
+        let left = self.sum()?;
+        self.skip_space();
+        let Some(cmp) = self.cmp_op() else {
             return Ok(left);
         };
         let right = self.sum()?;
@@ -788,12 +831,28 @@ impl Parser<'_> {
         if matches!(self.peek(), Some('<' | '>' | '=' | '!')) {
             return Err(self.error("comparisons cannot be chained"));
         }
-        // A bare pool of several dice against a face it can show counts
-        // successes (`10d6>=5`); `(2d6)<=5` and `2d6<=7` compare totals.
+        // A comparison compares totals. The old success-counting form (a
+        // bare pool of several dice, no keep, against one of its faces:
+        // `10d6>=5`) is refused where its total reading is certain, since
+        // whoever wrote it meant a count.
         let bare = self.chars.get(left_start).is_some_and(|c| c.1 != '(');
         if let (true, Expr::Pool(pool), Expr::Number(k)) = (bare, &left, &right) {
+            let (lo, hi) = left.bounds();
             if pool.count >= 2 && pool.keep.is_none() && pool.faces.contains(k) {
-                return Ok(Expr::Count(pool.clone(), cmp, *k));
+                if let Some(always) = certain(cmp, lo, hi, i128::from(*k)) {
+                    let written: String =
+                        self.chars[left_start..self.i].iter().map(|c| c.1).collect();
+                    let written = written.trim();
+                    return Err(self.error_at(
+                        left_start,
+                        &format!(
+                            "{written} compares the total of {} dice ({lo} to {hi}), so it is always {always}; \
+                             a comparison compares totals: to count the dice that show {} {k}, write count({written})",
+                            pool.count,
+                            cmp.symbol()
+                        ),
+                    ));
+                }
             }
         }
         self.node(
@@ -872,6 +931,7 @@ impl Parser<'_> {
                 }
                 Ok(e)
             }
+            Some('c') if self.looking_at("count(") => self.count(),
             Some(c) if c.is_ascii_digit() => {
                 let start = self.i;
                 let n = self.number("a number", i64::MAX as u64)?;
@@ -883,14 +943,14 @@ impl Parser<'_> {
                         ));
                     }
                     let pool = self.pool(n as u32)?;
-                    return self.node(pool, start);
+                    return self.node(Expr::Pool(pool), start);
                 }
                 self.node(Expr::Number(n as i64), start)
             }
             Some(c) if self.starts_die(c) => {
                 let start = self.i;
                 let pool = self.pool(1)?;
-                self.node(pool, start)
+                self.node(Expr::Pool(pool), start)
             }
             Some(c) => Err(self.error(&format!(
                 "unexpected '{c}': expected a number, a die such as d6, or '('"
@@ -898,7 +958,7 @@ impl Parser<'_> {
         }
     }
 
-    fn pool(&mut self, count: u32) -> Result<Expr, ExprError> {
+    fn pool(&mut self, count: u32) -> Result<Pool, ExprError> {
         let faces: Vec<i64> = if let Some(faces) = self.named_die() {
             faces.to_vec()
         } else if self.eat("df") {
@@ -991,7 +1051,60 @@ impl Parser<'_> {
                 "unexpected '{c}' after a die (modifiers: k, kh, kl, !, r)"
             )));
         }
-        Ok(Expr::Pool(pool))
+        Ok(pool)
+    }
+
+    /// `count(10d6>=5)`: how many dice of a pool pass a comparison with a
+    /// number (`self.i` at the `c`).
+    fn count(&mut self) -> Result<Expr, ExprError> {
+        const FORM: &str = "count(POOL CMP NUMBER), such as count(10d6>=5)";
+        let start = self.i;
+        self.enter(start)?;
+        self.i += "count(".len();
+        self.skip_space();
+        let pool_at = self.i;
+        let n = if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            let n = self.number("how many dice", MAX_DICE)?;
+            if n == 0 {
+                return Err(self.error_at(
+                    pool_at,
+                    &format!("a pool needs 1 to {MAX_DICE} dice, not 0"),
+                ));
+            }
+            n as u32
+        } else {
+            1
+        };
+        if !self.peek().is_some_and(|c| self.starts_die(c)) {
+            return Err(self.error(&format!("expected a pool of dice: {FORM}")));
+        }
+        let pool = self.pool(n)?;
+        if pool.keep.is_some() {
+            return Err(self.error_at(
+                pool_at,
+                &format!("count(...) counts every die of the pool: no keep (k, kh, kl) in {FORM}"),
+            ));
+        }
+        self.skip_space();
+        let Some(cmp) = self.cmp_op() else {
+            return Err(self.error(&format!(
+                "expected a comparison (<= >= < > == !=) after the pool: {FORM}"
+            )));
+        };
+        self.skip_space();
+        let negative = self.eat("-");
+        let k = self.number("a number to compare each die with", i64::MAX as u64)? as i64;
+        let k = if negative { -k } else { k };
+        self.skip_space();
+        if !self.eat(")") {
+            return Err(if self.peek().is_none() {
+                self.error_at(start + "count".len(), "this '(' is never closed")
+            } else {
+                self.error(&format!("expected ')': {FORM}"))
+            });
+        }
+        self.nesting -= 1;
+        self.node(Expr::Count(pool, cmp, k), start)
     }
 }
 
@@ -1032,11 +1145,103 @@ mod tests {
     }
 
     #[test]
-    fn success_counting_on_pools() {
-        let d = dist("10d6>=5");
+    fn a_comparison_of_a_pool_compares_its_total() {
+        // Leadership 6 on 2D6: totals 2..=6 come up 1+2+3+4+5 = 15 ways of 36
+        assert!(close(dist("2d6<=6").pmf(1), 15.0 / 36.0));
+        // totals 2 and 3: 1 + 2 = 3 ways of 36 (the old reading counted the
+        // dice showing 3 or less: 1 with probability 1/2)
+        assert!(close(dist("2d6<=3").pmf(1), 3.0 / 36.0));
+        assert!(close(dist("2d6 <= 3").pmf(1), 3.0 / 36.0));
+        // parentheses change nothing; a certain total in them is accepted
+        assert!(close(dist("(2d6)<=6").pmf(1), 15.0 / 36.0));
+        assert_eq!(dist("(10d6)>=5").pmf(1), 1.0);
+        assert!(matches!(Expr::parse("2d6<=6").unwrap(), Expr::Compare(..)));
+        assert_eq!(
+            Expr::parse("2d6<=6").unwrap().describe(),
+            "P(total of 2d6 <= 6)"
+        );
+    }
+
+    #[test]
+    fn count_counts_the_dice_that_pass() {
+        // each die shows 5 or 6 with probability 1/3: binomial(10, 1/3)
+        let d = dist("count(10d6>=5)");
         assert!(close(d.mean(), 10.0 / 3.0));
         assert!(close(d.pmf(10), (1.0f64 / 3.0).powi(10)));
-        assert!(matches!(Expr::parse("10d6>=5").unwrap(), Expr::Count(..)));
+        assert!(matches!(
+            Expr::parse("count(10d6>=5)").unwrap(),
+            Expr::Count(..)
+        ));
+        // what `2d6<=3` and `2d6<=6` meant before: binomial(2, 1/2), and 2 always
+        assert!(close(dist("count(2d6<=3)").pmf(1), 0.5));
+        assert_eq!(dist("COUNT( 2d6 <= 6 )").pmf(2), 1.0);
+        // a count is a number like any other: P(at least 3 of 10 pass) =
+        // 1 - (2^10 + 10*2^9 + 45*2^8) / 3^10 = 1 - 17664/59049
+        assert!(close(dist("count(10d6>=5)>=3").pmf(1), 41385.0 / 59049.0));
+        assert!(close(dist("count(d6>=5)+1").mean(), 4.0 / 3.0));
+        // negative numbers for Fudge dice; rerolls and named faces too
+        assert!(close(dist("count(4df==-1)").mean(), 4.0 / 3.0));
+        // a d6 rerolling 1s shows 5+ with 2/6 + 1/6 * 2/6 = 14/36
+        assert!(close(dist("count(3d6r1>=5)").mean(), 3.0 * 14.0 / 36.0));
+        assert_eq!(
+            Expr::parse("count(10d6>=5)").unwrap().describe(),
+            "count of dice in 10d6 showing >= 5"
+        );
+    }
+
+    #[test]
+    fn the_old_counting_form_names_the_count_to_write() {
+        let e = Expr::parse("10d6>=5").unwrap_err();
+        assert_eq!(e.position, 0);
+        assert_eq!(
+            e.message,
+            "10d6>=5 compares the total of 10 dice (10 to 60), so it is always true; \
+             a comparison compares totals: to count the dice that show >= 5, write count(10d6>=5)"
+        );
+        for (src, words) in [
+            (
+                "2d6==1",
+                "always false; a comparison compares totals: to count the dice that show == 1, write count(2d6==1)",
+            ),
+            ("3d6 < 2", "always false"),
+            (
+                "4d6 != 1",
+                "always true; a comparison compares totals: to count the dice that show != 1, write count(4d6 != 1)",
+            ),
+            ("3sf>=0", "count(3sf>=0)"),
+        ] {
+            let e = Expr::parse_with(
+                src,
+                &[NamedDie {
+                    name: "sf",
+                    faces: &[1, 1, 2, 2, 3, 0],
+                    about: "",
+                }],
+            )
+            .unwrap_err();
+            assert!(e.message.contains(words), "{src}: {e}");
+        }
+        // and what it names parses
+        assert!(Expr::parse("count(10d6>=5)").is_ok());
+    }
+
+    #[test]
+    fn count_errors_say_what_to_write() {
+        let cases = [
+            ("count(4d6k3>=5)", 6, "no keep"),
+            ("count(2d6)", 9, "expected a comparison"),
+            ("count(2d6>=5", 5, "never closed"),
+            ("count(>=5)", 6, "expected a pool of dice"),
+            ("count(2d6>=d6)", 11, "a number to compare"),
+            ("count(2d6>=5)x", 13, "unexpected 'x'"),
+            ("count(0d6>=5)", 6, "1 to 1000"),
+            ("count(2d6>=5 3)", 13, "expected ')'"),
+        ];
+        for (src, pos, words) in cases {
+            let e = Expr::parse(src).unwrap_err();
+            assert_eq!(e.position, pos, "{src}: {e}");
+            assert!(e.message.contains(words), "{src}: {e}");
+        }
     }
 
     #[test]

@@ -37,7 +37,10 @@ pub fn mean_interval(sum: f64, sum_sq: f64, trials: u64, level: f64) -> (f64, f6
 }
 
 /// Two-sided p-value that `successes` of `trials` came from probability `p`
-/// (normal approximation with continuity correction, exact at the edges).
+/// (normal approximation with continuity correction; exact, twice the
+/// smaller binomial tail, where the rarer outcome is expected fewer than
+/// 30 times and the normal curve does not fit: one equality in 2000 rolls
+/// at P = 1e-6 is p = 0.004, where the normal curve said 0).
 pub fn binomial_p_value(successes: u64, trials: u64, p: f64) -> f64 {
     let n = trials as f64;
     let k = successes as f64;
@@ -46,6 +49,31 @@ pub fn binomial_p_value(successes: u64, trials: u64, p: f64) -> f64 {
     }
     if p >= 1.0 {
         return if successes == trials { 1.0 } else { 0.0 };
+    }
+    // count the rarer outcome: j of n, each with probability q <= 1/2
+    let (q, j) = if p <= 0.5 {
+        (p, successes)
+    } else {
+        (1.0 - p, trials - successes)
+    };
+    let mean = n * q;
+    if mean < 30.0 {
+        let pmf = |i: u64| super::binomial_pmf(trials, i, q);
+        let tail = if (j as f64) <= mean {
+            (0..=j).map(pmf).sum::<f64>()
+        } else {
+            // above the mean the terms fall at least geometrically
+            let mut sum = 0.0;
+            for i in j..=trials {
+                let t = pmf(i);
+                sum += t;
+                if t <= sum * 1e-17 {
+                    break;
+                }
+            }
+            sum
+        };
+        return (2.0 * tail).min(1.0);
     }
     let sd = (n * p * (1.0 - p)).sqrt();
     let z = (((k - n * p).abs() - 0.5).max(0.0)) / sd;
@@ -125,5 +153,15 @@ mod tests {
     fn binomial_p_value_is_small_only_for_far_counts() {
         assert!(binomial_p_value(5000, 10000, 0.5) > 0.9);
         assert!(binomial_p_value(5300, 10000, 0.5) < 1e-6);
+        // a rare outcome: one in 2000 at q = 1e-6 has P(at least one) =
+        // 1 - (1 - 1e-6)^2000 = 0.0019980..., doubled
+        let q: f64 = 1e-6;
+        let want = 2.0 * (1.0 - (1.0 - q).powi(2000));
+        assert!((binomial_p_value(1, 2000, q) - want).abs() < 1e-9);
+        assert!((binomial_p_value(1999, 2000, 1.0 - q) - want).abs() < 1e-6);
+        // none in 2000 is what one expects: p = 1 (doubled and capped)
+        assert_eq!(binomial_p_value(0, 2000, q), 1.0);
+        // three in 2000 at an expected 0.002: P(X >= 3) = about 1.3e-9
+        assert!(binomial_p_value(3, 2000, q) < 1e-8);
     }
 }
