@@ -189,7 +189,100 @@ fn vehicle_damage_take_the_next_one_up() {
     check(SYS, "vehicle_damage", &p, "p_wrecked", 0.40);
 }
 
+/// "5 A minor Gun taken out permanently- No other effect (if there is a
+/// minor gun)". A vehicle that never had one (a Sentinel: "1 Autocannon"),
+/// one hit: by default a 5 does nothing, so no lasting damage on 1-5
+/// (0.5), the biggest gun out on 6, 8, 9, 10 (0.4). The `next_up` variant
+/// reads the missing gun as damage already suffered: a 5 is a 6, so 0.4
+/// and 0.5.
+#[test]
+fn vehicle_damage_a_five_with_no_minor_gun() {
+    let p = [("hits", "1"), ("minor_guns", "0")];
+    check(SYS, "vehicle_damage", &p, "p_no_lasting_damage", 0.5);
+    check(SYS, "vehicle_damage", &p, "p_biggest_gun_out", 0.4);
+    let up = [("no_minor_gun", "next_up")];
+    check_with(SYS, "vehicle_damage", &p, &up, "p_no_lasting_damage", 0.4);
+    check_with(SYS, "vehicle_damage", &p, &up, "p_biggest_gun_out", 0.5);
+}
+
+/// A minor gun lost is "damage already suffered": "take the next up", under
+/// either reading of a vehicle that never had one. A Chimera (one minor
+/// gun), two hits, P(biggest gun out, or all guns destroyed, or wrecked):
+/// it survives with its biggest gun when the first D10 is 1-4 (0.4) and
+/// the second 1-5 or 7 (0.6); the first a 5 (0.1: minor gun out) and the
+/// second 1-4 or 7 (0.5: a second 5 goes up to 6); the first a 7 (0.1:
+/// immobilised) and the second 1-5 (0.5: a 7 goes up to 8). 0.24 + 0.05 +
+/// 0.05 = 0.34 survives, 0.66 loses the biggest gun (a second 5 doing
+/// nothing would make it 0.65).
+#[test]
+fn vehicle_damage_a_second_five_steps_up() {
+    let p = [("hits", "2"), ("minor_guns", "1")];
+    for reading in ["no_effect", "next_up"] {
+        let v = [("no_minor_gun", reading)];
+        check_with(SYS, "vehicle_damage", &p, &v, "p_biggest_gun_out", 0.66);
+    }
+}
+
 // ----------------------------------------------------------------- shooting
+
+/// "Melta Gun (anti tank) 12 | 13 | 12 | 11 | 9 | 2 | broken", "large
+/// target +1, tanks +2": against a tank one 2-AP shot hits on 9 + 2 = 11
+/// or less. Tank armour ("the strongest armour ... 13 or 14 armour in
+/// WH40K") is a vehicle's, so the hit rolls on the Vehicle Damage Table
+/// without a separate target_vehicle: wrecked on a 9 or 10, 11/20 * 2/10;
+/// no trooper injuries are reported.
+#[test]
+fn shooting_a_tank_is_shooting_a_vehicle() {
+    let p = [
+        ("weapon", "melta_gun"),
+        ("armour", "tank"),
+        ("range", "6"),
+        ("target_size", "tank"),
+    ];
+    check(SYS, "shooting", &p, "p_hit", 11.0 / 20.0);
+    check(SYS, "shooting", &p, "p_vehicle_wrecked", 11.0 / 20.0 * 0.2);
+    let names: Vec<String> = independent::exact_all(SYS, "shooting", &p)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert!(
+        !names.iter().any(|n| n == "p_dead" || n == "p_duck_back"),
+        "{names:?}"
+    );
+}
+
+/// "Each turn each character gets 3 action points ... No more than 2AP's
+/// per turn may be used on firing": after moving 2D6 one AP is left, so a
+/// bolt pistol ("12 | 8 | 5 | 3 | X | 1 | Jam") fires once, at 8 - 2 (two
+/// D6 moved) = 6: P(hit) = 6/20. Asking for 2 AP of firing is refused,
+/// naming the field, not cut to 1.
+#[test]
+fn firing_ap_beyond_what_the_moves_leave_is_refused() {
+    let p = [
+        ("weapon", "bolt_pistol"),
+        ("range", "6"),
+        ("armour", "std"),
+        ("moved_d6", "2"),
+    ];
+    check(SYS, "shooting", &p, "p_hit", 6.0 / 20.0);
+    let mut one = p.to_vec();
+    one.push(("firing_ap", "1"));
+    check(SYS, "shooting", &one, "p_hit", 6.0 / 20.0);
+    let mut two = p.to_vec();
+    two.push(("firing_ap", "2"));
+    let mut params = krunch::systems::Params::new();
+    for (k, v) in &two {
+        params.set(*k, krunch::systems::ParamValue::from_text(v));
+    }
+    let e = krunch::systems::build(SYS, "shooting", &params, &krunch::systems::Params::new())
+        .err()
+        .expect("firing_ap = 2 after moving 2 D6 of 3 AP is refused");
+    let text = e.to_string();
+    assert!(
+        text.contains("firing_ap") && text.contains("leaves 1 of the firer's 3 AP"),
+        "{text}"
+    );
+}
 
 /// A bolt pistol ("Bolt Pistol 12 | 8 | 5 | 3 | X | 1 | Jam") fires once
 /// (1 AP) at a std trooper: D20 <= 8 hits, a 20 jams; the effect of hit

@@ -186,8 +186,8 @@ pub static RULES: RuleSet = RuleSet {
 pub const VARIANTS: &[VariantDef] = &[
     VariantDef {
         name: "no_minor_gun",
-        values: &["next_up", "no_effect"],
-        about: "a 5 on the Vehicle Damage Table with no minor gun left: damage already suffered, take the next one up (default), or no effect (\"if there is a minor gun\")",
+        values: &["no_effect", "next_up"],
+        about: "a 5 on the Vehicle Damage Table on a vehicle that never had a minor gun: no effect (default: \"(if there is a minor gun)\"), or damage already suffered, take the next one up; a vehicle that lost its minor guns takes the next one up either way",
     },
     VariantDef {
         name: "quick_draw_tie",
@@ -234,7 +234,7 @@ pub fn firer_params() -> Vec<ParamDecl> {
             .seed(AP),
         ParamDecl::int("firing_ap", 1, 2)
             .default("2")
-            .about("AP spent firing (no more than 2)")
+            .about("AP spent firing (no more than 2); left out: 2, or what moving leaves; given, more than moving leaves is refused")
             .seed(AP),
         ParamDecl::int("moved_d6", 0, 4)
             .default("0")
@@ -301,7 +301,7 @@ pub fn shooting_params() -> Vec<ParamDecl> {
             .about("the target is already wounded (a second wound kills)")
             .seed(EFFECT),
         ParamDecl::flag("target_vehicle")
-            .about("the target is a vehicle: each hit that penetrates rolls on the Vehicle Damage Table (Effect of Hit metrics give way to the vehicle's)")
+            .about("the target is a vehicle: each hit that penetrates rolls on the Vehicle Damage Table (Effect of Hit metrics give way to the vehicle's); implied by armour = tank or target_size = tank, needed for a power-armoured Chimera or a walker")
             .seed("Vehicle Damage Table 1D10"),
         ParamDecl::int("target_minor_guns", 0, 4)
             .default("1")
@@ -341,12 +341,28 @@ pub fn firer(p: &Params) -> Result<Firer, ParamError> {
     let row = weapon_row(p)?;
     let wounded = p.flag("firer_wounded")?;
     let ap = p.need_int("firer_ap")? as u32;
+    let turn_ap = ap.saturating_sub(u32::from(wounded));
+    let moved_d6 = p.need_int("moved_d6")? as u32;
+    let firing_ap = p.need_int("firing_ap")? as u32;
+    // "all others must be used moving": AP given to firing that moving has
+    // already spent are refused, not cut (left out, firing_ap takes what
+    // is left, as before)
+    let left = turn_ap.saturating_sub(moved_d6);
+    if p.has("firing_ap") && moved_d6 <= turn_ap && firing_ap > left {
+        return Err(ParamError::new(
+            "firing_ap",
+            format!(
+                "{firing_ap} AP spent firing, but moving {moved_d6} D6 leaves {left} of the firer's {turn_ap} AP{}: set firing_ap to at most {left} or move less",
+                if wounded { " (wounded: 1 AP less)" } else { "" }
+            ),
+        ));
+    }
     Ok(Firer {
         row,
         range: p.need_int("range")? as u32,
-        ap: ap.saturating_sub(u32::from(wounded)),
-        moved_d6: p.need_int("moved_d6")? as u32,
-        firing_ap: p.need_int("firing_ap")? as u32,
+        ap: turn_ap,
+        moved_d6,
+        firing_ap,
         heavy: p.flag("weapon_heavy")?,
     })
 }
@@ -382,7 +398,27 @@ pub fn toughness(p: &Params, prefix: &str) -> Result<Toughness, ParamError> {
 
 /// A vehicle target's damage rule, when the target is a vehicle.
 fn vehicle_target(p: &Params, v: &Params) -> Result<Option<vehicle::VehicleDamage>, ParamError> {
-    if !p.flag("target_vehicle")? {
+    // Tank armour ("the strongest armour ... 13 or 14 armour in WH40K") and
+    // a tank's size are a vehicle's: such a target is a vehicle without
+    // target_vehicle, and target_vehicle = false cannot say otherwise.
+    let tank = if p.need_word("armour")? == "tank" {
+        Some("armour")
+    } else if p.need_word("target_size")? == "tank" {
+        Some("target_size")
+    } else {
+        None
+    };
+    if let Some(field) = tank {
+        if p.has("target_vehicle") && !p.flag("target_vehicle")? {
+            return Err(ParamError::new(
+                "target_vehicle",
+                format!(
+                    "{field} = \"tank\" is a vehicle's: its hits roll on the Vehicle Damage Table; leave target_vehicle out (or give the figure's own armour and size)"
+                ),
+            ));
+        }
+    }
+    if tank.is_none() && !p.flag("target_vehicle")? {
         if p.has("target_minor_guns") {
             return Err(ParamError::new(
                 "target_minor_guns",
@@ -400,10 +436,10 @@ fn vehicle_target(p: &Params, v: &Params) -> Result<Option<vehicle::VehicleDamag
 }
 
 fn no_minor_gun(v: &Params) -> Result<vehicle::NoMinorGun, ParamError> {
-    Ok(if v.word("no_minor_gun")?.as_deref() == Some("no_effect") {
-        vehicle::NoMinorGun::NoEffect
-    } else {
+    Ok(if v.word("no_minor_gun")?.as_deref() == Some("next_up") {
         vehicle::NoMinorGun::NextUp
+    } else {
+        vehicle::NoMinorGun::NoEffect
     })
 }
 

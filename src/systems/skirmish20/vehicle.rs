@@ -10,13 +10,16 @@ use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
 use crate::systems::{MetricDecl, MetricList};
 
-/// How a 5 reads on a vehicle with no minor gun left.
+/// How a 5 ("A minor Gun taken out permanently- No other effect (if there
+/// is a minor gun)") reads on a vehicle that never had a minor gun. A
+/// vehicle that had minor guns and lost them all has "already suffered"
+/// the damage and takes the next up under either reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoMinorGun {
+    /// "(if there is a minor gun)": no effect at all (the default).
+    NoEffect,
     /// Counted as damage already suffered: take the next one up.
     NextUp,
-    /// "(if there is a minor gun)": no effect at all.
-    NoEffect,
 }
 
 /// The vehicle and its passengers.
@@ -28,7 +31,7 @@ pub struct VehicleDamage {
     pub minor_guns: u8,
     /// Passengers (common troopers) aboard.
     pub passengers: u8,
-    /// The reading of a 5 with no minor gun.
+    /// The reading of a 5 on a vehicle that never had a minor gun.
     pub no_minor_gun: NoMinorGun,
 }
 
@@ -155,10 +158,11 @@ impl VehicleDamage {
     fn suffered(&self, r: VehicleResult, s: &VehicleState) -> bool {
         match r {
             VehicleResult::Bounce | VehicleResult::Stunned => false,
-            VehicleResult::MinorGun => {
-                let none_left = s.minor_guns_out >= self.minor_guns || s.guns_destroyed;
-                none_left && self.no_minor_gun == NoMinorGun::NextUp
+            // never had one: the reading; had and lost them: suffered
+            VehicleResult::MinorGun if self.minor_guns == 0 => {
+                self.no_minor_gun == NoMinorGun::NextUp
             }
+            VehicleResult::MinorGun => s.minor_guns_out >= self.minor_guns || s.guns_destroyed,
             VehicleResult::BiggestGun => s.biggest_gun_out || s.guns_destroyed,
             VehicleResult::Immobilised => s.immobilised,
             VehicleResult::ImmobilisedAndGuns => s.immobilised && s.guns_destroyed,
@@ -349,11 +353,24 @@ mod tests {
             assert_eq!(v.result(d10, &s), VehicleResult::Burns, "{d10}");
         }
         assert_eq!(v.result(3, &s), VehicleResult::Stunned);
+        // never had a minor gun: "(if there is a minor gun)" no effect by
+        // default, the next up under the variant
         let mut bare = v.clone();
         bare.minor_guns = 0;
-        assert_eq!(bare.result(5, &fresh), VehicleResult::BiggestGun);
         bare.no_minor_gun = NoMinorGun::NoEffect;
         assert_eq!(bare.result(5, &fresh), VehicleResult::MinorGun);
+        bare.no_minor_gun = NoMinorGun::NextUp;
+        assert_eq!(bare.result(5, &fresh), VehicleResult::BiggestGun);
+        // had one and lost it: already suffered under either reading
+        let lost = VehicleState {
+            minor_guns_out: 1,
+            ..Default::default()
+        };
+        for reading in [NoMinorGun::NoEffect, NoMinorGun::NextUp] {
+            let mut w = v.clone();
+            w.no_minor_gun = reading;
+            assert_eq!(w.result(5, &lost), VehicleResult::BiggestGun, "{reading:?}");
+        }
     }
 }
 
