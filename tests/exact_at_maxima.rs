@@ -96,8 +96,11 @@ fn every_scenario_at_all_its_maxima_at_once_is_exact_or_says_why() {
         }
     }
     slow.sort_by(|a, b| b.0.total_cmp(&a.0));
-    for (secs, cell, what) in &slow {
+    for (secs, cell, what) in slow.iter().take(15) {
         println!("{secs:8.3} s  {cell}: {what}");
     }
     println!("{cells} cells");
+    // the registry accepts 67 such combinations today: a change that made
+    // most of them unbuildable would hide them from this check
+    assert!(cells >= 60, "{cells} cells");
 }
