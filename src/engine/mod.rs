@@ -8,6 +8,9 @@
 //!   on it and the tests hold every fast sampler to it;
 //! - **counted dice**: the same real dice, but a chunk's trials are
 //!   counted by how they ended and each ending recorded once;
+//! - a **face table**: where a trial rolls few dice, the rule is run once
+//!   on every combination of their faces and a trial is one draw of a
+//!   combination (all its dice at once) and a look-up ([`faces`]);
 //! - **step laws** and **round laws**: a step or a round is drawn from its
 //!   exact law (one random word, an alias table built per state the chunk
 //!   visits often), so a trial costs a word a step; never a whole trial
@@ -19,6 +22,7 @@
 //! The declaration types every scenario uses (metrics) live here too, so no
 //! import runs from the engine up to the registry.
 
+pub mod faces;
 mod metrics;
 pub mod outcome_model;
 pub mod repeat_model;
@@ -41,6 +45,10 @@ pub enum Sampler {
     Reference,
     /// Real dice; a chunk's final states counted and recorded once each.
     CountedDice,
+    /// The rule run once on every face combination of its dice
+    /// ([`faces::FaceTable`]); a trial is a draw of a combination and a
+    /// look-up, final states counted.
+    FaceTable,
     /// Each step of a [`Mechanic`] drawn from its exact law (cached per
     /// state), final states counted.
     StepLaws,
@@ -56,6 +64,7 @@ impl std::fmt::Display for Sampler {
         match self {
             Sampler::Reference => f.write_str("reference (real dice, trial by trial)"),
             Sampler::CountedDice => f.write_str("counted dice"),
+            Sampler::FaceTable => f.write_str("face table (a trial's dice drawn at once)"),
             Sampler::StepLaws => f.write_str("step laws"),
             Sampler::RoundLaws => f.write_str("round laws"),
             Sampler::Custom(name) => f.write_str(name),

@@ -1,10 +1,12 @@
 //! A rule whose outcome has an exact law computed by dynamic programming
 //! (not by replaying dice) and a sampler on real dice: both record the same
 //! outcome through the same metric handles. The engine counts a chunk's
-//! outcomes and records each once ([`Sampler::CountedDice`]); the final
-//! law is never sampled, so the Monte Carlo stays a check of the dynamic
-//! programming.
+//! outcomes and records each once ([`Sampler::CountedDice`]), with the
+//! sampler's outcome of every face combination laid out once where its dice
+//! are few ([`Sampler::FaceTable`]); the final law is never sampled, so the
+//! Monte Carlo stays a check of the dynamic programming.
 
+use super::faces::FaceTable;
 use super::walk::DenseEnds;
 use super::{MetricDef, MetricKind, MetricList, Model, Sampler, TrialValues};
 use crate::dice::{BatchedRoller, Expectation, MetricSink, Roller, Tally, Times};
@@ -12,7 +14,7 @@ use crate::dice::{BatchedRoller, Expectation, MetricSink, Roller, Tally, Times};
 /// An outcome with an exact law and a sampler.
 pub trait Outcomes: Send + Sync {
     /// What one trial yields.
-    type Out: Clone + Eq + std::hash::Hash;
+    type Out: Clone + Eq + std::hash::Hash + Send + Sync;
 
     /// The metric handles `record` uses.
     fn metrics(&self) -> &MetricList;
@@ -40,21 +42,43 @@ pub trait Outcomes: Send + Sync {
 }
 
 /// The [`Model`] of an [`Outcomes`] rule.
-pub struct OutcomeModel<O: Outcomes>(pub O);
+pub struct OutcomeModel<O: Outcomes> {
+    rule: O,
+    /// The face table, laid out the first time the model samples (`None`:
+    /// the dice are too many, so counted dice).
+    faces: std::sync::OnceLock<Option<FaceTable<O::Out>>>,
+}
 
-impl<O: Outcomes> Model for OutcomeModel<O> {
-    fn metrics(&self) -> &[MetricDef] {
-        self.0.metrics().defs()
+impl<O: Outcomes> OutcomeModel<O> {
+    /// The model of `rule`.
+    pub fn new(rule: O) -> Self {
+        OutcomeModel {
+            rule,
+            faces: std::sync::OnceLock::new(),
+        }
     }
 
-    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let mut ends: DenseEnds<O::Out> = DenseEnds::new(self.0.slots());
-        for _ in 0..trials {
-            let out = self.0.sample(roller);
-            ends.add(self.0.slot(&out), out);
-        }
-        for (out, count) in ends.ends() {
-            self.0.record(
+    /// The rule.
+    pub fn rule(&self) -> &O {
+        &self.rule
+    }
+
+    fn faces(&self) -> Option<&FaceTable<O::Out>> {
+        self.faces
+            .get_or_init(|| FaceTable::build(|d| self.rule.sample(d)))
+            .as_ref()
+    }
+
+    fn record_counted<'a>(
+        &self,
+        ends: impl Iterator<Item = (&'a O::Out, u64)>,
+        trials: u64,
+        tally: &mut Tally,
+    ) where
+        O::Out: 'a,
+    {
+        for (out, count) in ends.filter(|(_, n)| *n > 0) {
+            self.rule.record(
                 out,
                 &mut Times {
                     tally: &mut *tally,
@@ -64,29 +88,58 @@ impl<O: Outcomes> Model for OutcomeModel<O> {
         }
         tally.add_trials(trials);
     }
+}
+
+impl<O: Outcomes> Model for OutcomeModel<O> {
+    fn metrics(&self) -> &[MetricDef] {
+        self.rule.metrics().defs()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let mut ends: DenseEnds<O::Out> = DenseEnds::new(self.rule.slots());
+        if let Some(table) = self.faces() {
+            let counts = table.count(
+                roller,
+                trials,
+                |d| self.rule.sample(d),
+                |out| ends.add(self.rule.slot(&out), out),
+            );
+            let counted = table.ends().iter().zip(counts);
+            return self.record_counted(counted.chain(ends.ends()), trials, tally);
+        }
+        for _ in 0..trials {
+            let out = self.rule.sample(roller);
+            ends.add(self.rule.slot(&out), out);
+        }
+        self.record_counted(ends.ends(), trials, tally);
+    }
 
     fn sampler(&self) -> Sampler {
-        Sampler::CountedDice
+        if self.faces().is_some() {
+            Sampler::FaceTable
+        } else {
+            Sampler::CountedDice
+        }
     }
 
     fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         for _ in 0..trials {
-            let out = self.0.sample(roller);
-            self.0.record(&out, tally);
+            let out = self.rule.sample(roller);
+            self.rule.record(&out, tally);
             tally.finish_trial();
         }
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
-        let mut e = Expectation::new(self.0.metrics().len());
-        for (out, p) in self.0.law() {
+        let mut e = Expectation::new(self.rule.metrics().len());
+        for (out, p) in self.rule.law() {
             e.set_weight(p);
-            self.0.record(&out, &mut e);
+            self.rule.record(&out, &mut e);
         }
         // a law's probabilities sum to 1 within a few ulps: keep
         // probabilities inside [0, 1] (a baseline refuses 1 + 2e-16)
         let mut values = e.into_values();
-        for (v, d) in values.iter_mut().zip(self.0.metrics().defs()) {
+        for (v, d) in values.iter_mut().zip(self.rule.metrics().defs()) {
             if d.kind == MetricKind::Probability {
                 *v = v.clamp(0.0, 1.0);
             }
@@ -95,7 +148,7 @@ impl<O: Outcomes> Model for OutcomeModel<O> {
     }
 
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        let out = self.0.sample(roller);
-        self.0.record(&out, &mut TrialValues(values));
+        let out = self.rule.sample(roller);
+        self.rule.record(&out, &mut TrialValues(values));
     }
 }

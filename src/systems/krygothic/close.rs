@@ -1114,7 +1114,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         (list.add(&BEST[0]), best_def),
         (list.add(&BEST[1]), best_att),
     ];
-    Ok(Box::new(OutcomeModel(CloseRule {
+    Ok(Box::new(OutcomeModel::new(CloseRule {
         free_extra_wounds: ex.weapon_effect(|w| w.multiple_wounds),
         ex,
         list,

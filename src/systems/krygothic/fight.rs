@@ -776,14 +776,14 @@ pub struct FightModel {
 impl FightModel {
     fn new(rule: FightRule) -> Self {
         FightModel {
-            model: OutcomeModel(rule),
+            model: OutcomeModel::new(rule),
             laws: SharedLaws::default(),
             chance: Mutex::new(Exact(BTreeMap::new())),
         }
     }
 
     fn law(&self, node: &Node) -> Vec<(Node, f64)> {
-        let plan = &self.model.0.plan;
+        let plan = &self.model.rule().plan;
         let mut ch = self.chance.lock().unwrap_or_else(|p| p.into_inner());
         let out = match node {
             None => plan.start(&mut *ch),
@@ -799,7 +799,7 @@ impl Model for FightModel {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let plan = &self.model.0.plan;
+        let plan = &self.model.rule().plan;
         let mut walk: Walk<Node> = Walk::default();
         let start = walk.id(&None);
         let law = |n: &Node| self.laws.get(n, || Some(self.law(n)));
@@ -819,7 +819,7 @@ impl Model for FightModel {
         }
         for (node, count) in walk.ends() {
             if let Some(s) = node {
-                self.model.0.record(
+                self.model.rule().record(
                     s,
                     &mut Times {
                         tally: &mut *tally,

@@ -403,7 +403,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     });
     let attacks = list.family(&METRICS[2], attacks.iter().map(|x| x.1));
     let defences = list.family(&METRICS[3], defences.iter().map(|x| x.1));
-    Ok(Box::new(OutcomeModel(GameRule {
+    Ok(Box::new(OutcomeModel::new(GameRule {
         exchanges,
         plans,
         solution,

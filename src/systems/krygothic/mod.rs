@@ -466,7 +466,7 @@ fn build_dice(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let has_target = !matches!(check, DiceCheck::Keep(_, _, None, _));
     let pass = has_target.then(|| list.add(&DICE_METRICS[0]));
     let total = matches!(check, DiceCheck::Keep(..)).then(|| list.add(&DICE_METRICS[1]));
-    Ok(Box::new(OutcomeModel(DiceRule {
+    Ok(Box::new(OutcomeModel::new(DiceRule {
         check,
         reading,
         list,

@@ -157,7 +157,7 @@ pub fn build_pinning(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamErro
     let [a, b, c, d, e] = &PINNING_METRICS;
     let m = [a, b, c, d].map(|x| list.add(x));
     let spent = list.family(e, 0..=budget);
-    Ok(Box::new(OutcomeModel(Pinning {
+    Ok(Box::new(OutcomeModel::new(Pinning {
         will: p.need_int("will")? as u32,
         target,
         budget,
@@ -257,7 +257,7 @@ pub fn build_fear(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
     let halved = horror && v.word("horror_move")?.as_deref() == Some("halved");
     let mut list = MetricList::new();
     let m = [list.add(&FEAR_METRICS[0]), list.add(&FEAR_METRICS[1])];
-    Ok(Box::new(OutcomeModel(Fear {
+    Ok(Box::new(OutcomeModel::new(Fear {
         dice: if horror { will / 2 } else { will },
         moves: horror && if halved { will / 2 <= 2 } else { will <= 2 },
         reading,
@@ -436,7 +436,7 @@ pub fn build_ap(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
         .into_iter()
         .map(|v| (v, list.add_k(&AP_METRICS[1], v)))
         .collect();
-    Ok(Box::new(OutcomeModel(ApRule {
+    Ok(Box::new(OutcomeModel::new(ApRule {
         leaders,
         base,
         list,
@@ -548,7 +548,7 @@ pub fn build_combo(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError>
     let reading = super::seven_plus(v)?;
     let mut list = MetricList::new();
     let m = [list.add(&COMBO_METRICS[0]), list.add(&COMBO_METRICS[1])];
-    Ok(Box::new(OutcomeModel(Combo {
+    Ok(Box::new(OutcomeModel::new(Combo {
         tests: (p.need_int("units")? * p.need_int("tests")?) as u32,
         dice: p.need_int("attribute")? as u32,
         target: p.need_int("target")? as i32,
@@ -647,7 +647,7 @@ pub fn build_structure(_p: &Params, _v: &Params) -> Result<Box<dyn Model>, Param
     let [a, b, c, d] = &STRUCTURE_METRICS;
     let m = [a, b, c].map(|x| list.add(x));
     let stuck = list.family(d, 0..=3);
-    Ok(Box::new(OutcomeModel(Structure { list, m, stuck })))
+    Ok(Box::new(OutcomeModel::new(Structure { list, m, stuck })))
 }
 
 #[cfg(test)]

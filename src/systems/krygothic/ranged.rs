@@ -696,7 +696,7 @@ impl RangedModel {
     pub fn new(rule: RangedRule) -> Self {
         let faces = AttackFaces::new(&rule);
         RangedModel {
-            model: OutcomeModel(rule),
+            model: OutcomeModel::new(rule),
             faces,
         }
     }
@@ -705,7 +705,7 @@ impl RangedModel {
     /// firer, the firer's own wound dice from the roller).
     #[inline]
     fn attack(&self, f: &AttackFaces, roller: &mut BatchedRoller) -> ShotOut {
-        let rule = &self.model.0;
+        let rule = &self.model.rule();
         let wide = u128::from(roller.next_word()) * u128::from(f.pool_faces);
         let po = f.pool[(wide >> 64) as usize];
         let j = ((u128::from(wide as u64) * u128::from(f.wound_faces)) >> 64) as u64;
@@ -724,7 +724,7 @@ impl Model for RangedModel {
         let Some(f) = &self.faces else {
             return self.model.run_chunk(roller, trials, tally);
         };
-        let rule = &self.model.0;
+        let rule = &self.model.rule();
         let ap = rule.r.ap_spent.max(1) as u32;
         let mut counts = vec![0u64; f.outcomes()];
         for _ in 0..trials {

@@ -1,0 +1,357 @@
+//! Face tables: a trial that rolls few dice is run once, through the rule's
+//! own code, on every combination of faces its dice can show, and the
+//! ending of each combination is kept in a table. A Monte Carlo trial is
+//! then one uniform draw of a combination, which is rolling those dice
+//! all at once, and a look-up ([`Sampler::FaceTable`](super::Sampler)).
+//!
+//! This is not the exact law: the table holds the ending of every face
+//! combination as the sampler's code plays it, never a probability, so the
+//! Monte Carlo still checks how the exact evaluator chains steps and merges
+//! states. A trial that rolls more dice than the table stands for (an
+//! exploding six past the table's last die) is marked: the sampler replays
+//! the combination's faces and goes on rolling real dice.
+//!
+//! The dice a rule rolls may differ from path to path: the table lays out
+//! one digit a position, wide enough for every die rolled there (a D3 read
+//! from a D6 digit, two faces a result), and a position a path never
+//! reaches simply goes unread.
+
+use crate::dice::{BATCH_LIMIT, BatchedRoller, Roller};
+use std::hash::Hash;
+
+/// Most combinations a table lays out: small enough to stay in cache (four
+/// bytes an entry) and to build in a few milliseconds.
+pub const MOST_FACES: u64 = 1 << 15;
+
+/// Largest share of combinations that may need dice past the table before
+/// the table is not worth its replays.
+const MOST_OVERFLOW: f64 = 1.0 / 16.0;
+
+/// Widest digit one position may need (D3, D6, D10, D20 and D12 share 60).
+const WIDEST_DIGIT: u32 = 720;
+
+/// The entry of a combination whose trial rolls past the table.
+const PAST_THE_TABLE: u32 = u32::MAX;
+
+/// Every face combination of a trial's first dice with the ending its trial
+/// reaches.
+#[derive(Debug)]
+pub struct FaceTable<T> {
+    /// Faces of each position's digit (a die rolled there reads
+    /// `digit / (width / sides) + 1`).
+    widths: Vec<u32>,
+    /// Combinations: the product of the widths.
+    size: u64,
+    /// Combinations drawn from one word (their product within
+    /// [`BATCH_LIMIT`], as the roller's own batching).
+    per_word: u32,
+    /// Each combination's ending (an index into `ends`) or
+    /// [`PAST_THE_TABLE`].
+    entry: Vec<u32>,
+    /// The distinct endings.
+    ends: Vec<T>,
+}
+
+impl<T: Clone + Eq + Hash> FaceTable<T> {
+    /// The table of `trial` (the rule's own trial on any dice), or `None`
+    /// where its dice do not fit [`MOST_FACES`] combinations or too many
+    /// trials would roll past them.
+    pub fn build(trial: impl Fn(&mut Tape) -> T) -> Option<Self> {
+        let mut widths: Vec<u32> = Vec::new();
+        'layout: loop {
+            let size: u64 = widths.iter().map(|&w| u64::from(w)).product();
+            let mut ids: foldhash::HashMap<T, u32> = Default::default();
+            let mut ends = Vec::new();
+            let mut entry = Vec::with_capacity(size as usize);
+            let mut past = 0u64;
+            for i in 0..size {
+                let mut tape = Tape::new(&widths, i);
+                let end = trial(&mut tape);
+                if let Some((at, sides)) = tape.misfit {
+                    let wider = lcm(widths[at], sides);
+                    if wider > WIDEST_DIGIT
+                        || size / u64::from(widths[at]) * u64::from(wider) > MOST_FACES
+                    {
+                        return None;
+                    }
+                    widths[at] = wider;
+                    continue 'layout;
+                }
+                if let Some(sides) = tape.past {
+                    if size * u64::from(sides) <= MOST_FACES {
+                        widths.push(sides);
+                        continue 'layout;
+                    }
+                    past += 1;
+                    if past as f64 > MOST_OVERFLOW * size as f64 {
+                        return None;
+                    }
+                    entry.push(PAST_THE_TABLE);
+                    continue;
+                }
+                let next = ends.len() as u32;
+                let id = *ids.entry(end.clone()).or_insert_with(|| {
+                    ends.push(end);
+                    next
+                });
+                entry.push(id);
+            }
+            // a trial of no dice (size 1) still takes a word now and then
+            let mut per_word = 1u32;
+            while per_word < 64 && size.saturating_pow(per_word + 1) <= BATCH_LIMIT {
+                per_word += 1;
+            }
+            return Some(FaceTable {
+                widths,
+                size,
+                per_word,
+                entry,
+                ends,
+            });
+        }
+    }
+
+    /// Runs `trials` trials: each a draw of a combination, counted by its
+    /// ending; a combination marked past the table replays its faces into
+    /// `trial` and goes on rolling `roller`'s dice, its ending handed to
+    /// `past`. Returns the count of each of [`FaceTable::ends`].
+    pub fn count(
+        &self,
+        roller: &mut BatchedRoller,
+        trials: u64,
+        trial: impl Fn(&mut Overrun<'_>) -> T,
+        mut past: impl FnMut(T),
+    ) -> Vec<u64> {
+        let mut counts = vec![0u64; self.ends.len()];
+        let size = u128::from(self.size);
+        let mut left = trials;
+        while left > 0 {
+            let mut word = roller.next_word();
+            let draws = u64::from(self.per_word).min(left);
+            for _ in 0..draws {
+                let r = u128::from(word) * size;
+                word = r as u64;
+                let at = (r >> 64) as usize;
+                match self.entry[at] {
+                    PAST_THE_TABLE => past(trial(&mut Overrun {
+                        tape: Tape::new(&self.widths, at as u64),
+                        rest: roller,
+                    })),
+                    end => counts[end as usize] += 1,
+                }
+            }
+            left -= draws;
+        }
+        counts
+    }
+
+    /// The distinct endings, in the order [`FaceTable::count`] counts them.
+    pub fn ends(&self) -> &[T] {
+        &self.ends
+    }
+
+    /// Combinations laid out.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Combinations whose trial rolls past the table.
+    pub fn past(&self) -> usize {
+        self.entry.iter().filter(|&&e| e == PAST_THE_TABLE).count()
+    }
+}
+
+fn lcm(a: u32, b: u32) -> u32 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
+
+/// Dice read from one combination's digits, first die first; what the
+/// table needs to know about the dice asked for is noted.
+#[derive(Debug)]
+pub struct Tape<'a> {
+    widths: &'a [u32],
+    index: u64,
+    at: usize,
+    /// The first die asked for past the laid-out positions: its sides.
+    past: Option<u32>,
+    /// The first die whose sides do not divide its position's width.
+    misfit: Option<(usize, u32)>,
+    /// Dice shown since the trial left the table (or misfit).
+    stray: u32,
+}
+
+impl<'a> Tape<'a> {
+    fn new(widths: &'a [u32], index: u64) -> Self {
+        Tape {
+            widths,
+            index,
+            at: 0,
+            past: None,
+            misfit: None,
+            stray: 0,
+        }
+    }
+
+    /// A face for a die the table cannot show (its trial's ending is
+    /// unused): from a small fixed stream, so a rule that rolls until some
+    /// face comes up (a fight to its end, a six to explode on) ends as a
+    /// real trial does, and the table is the same every build.
+    fn stray(&mut self, sides: u32) -> u32 {
+        self.stray = self.stray.wrapping_add(1);
+        let mut z = u64::from(self.stray).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.index;
+        z = (z ^ (z >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z ^= z >> 29;
+        ((u128::from(z) * u128::from(sides)) >> 64) as u32 + 1
+    }
+
+    /// The next face, or `None` past the table.
+    #[inline]
+    fn next(&mut self, sides: u32) -> Option<u32> {
+        let at = self.at;
+        let &width = self.widths.get(at)?;
+        self.at += 1;
+        let digit = (self.index % u64::from(width)) as u32;
+        self.index /= u64::from(width);
+        if width % sides != 0 {
+            self.misfit.get_or_insert((at, sides));
+            return Some(self.stray(sides));
+        }
+        Some(digit / (width / sides) + 1)
+    }
+}
+
+impl Roller for Tape<'_> {
+    /// A die of one side shows 1 and takes no position; past the table the
+    /// trial is marked and its dice stray ([`Tape::stray`]).
+    fn roll(&mut self, sides: u32) -> u32 {
+        if sides <= 1 {
+            return 1;
+        }
+        match self.next(sides) {
+            Some(face) => face,
+            None => {
+                self.past.get_or_insert(sides);
+                self.stray(sides)
+            }
+        }
+    }
+}
+
+/// A combination's faces replayed, then real dice: a trial that rolls past
+/// the table.
+pub struct Overrun<'a> {
+    tape: Tape<'a>,
+    rest: &'a mut BatchedRoller,
+}
+
+impl Roller for Overrun<'_> {
+    fn roll(&mut self, sides: u32) -> u32 {
+        if sides <= 1 {
+            return 1;
+        }
+        match self.tape.next(sides) {
+            Some(face) => face,
+            None => self.rest.roll(sides),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Roller;
+
+    /// Two D6 summed: 36 combinations, 11 endings, nothing past.
+    #[test]
+    fn two_dice_lay_out_every_combination_once() {
+        let t = FaceTable::build(|d: &mut Tape| d.roll(6) + d.roll(6)).unwrap();
+        assert_eq!(t.size(), 36);
+        assert_eq!(t.ends().len(), 11);
+        assert_eq!(t.past(), 0);
+        let mut by_sum = [0u32; 13];
+        for (&e, _) in t.entry.iter().zip(0..) {
+            by_sum[t.ends[e as usize] as usize] += 1;
+        }
+        assert_eq!(by_sum, [0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]);
+    }
+
+    /// A D6 then, on a 6 only, a D3: the second position is laid out as a
+    /// D3 wide; a D6 and a D3 on the same position share a D6 digit.
+    #[test]
+    fn dice_of_different_sides_share_a_position() {
+        let t = FaceTable::build(|d: &mut Tape| {
+            let a = d.roll(6);
+            if a == 6 { 10 * d.roll(3) } else { d.roll(2) }
+        })
+        .unwrap();
+        assert_eq!(t.widths, vec![6, 6]);
+        let mut seen = std::collections::BTreeMap::new();
+        for &e in &t.entry {
+            *seen.entry(t.ends[e as usize]).or_insert(0) += 1;
+        }
+        // faces 1-5 then a D2 (3 digits a face), a 6 then a D3 (2 a face)
+        let want: std::collections::BTreeMap<u32, u32> =
+            [(1, 15), (2, 15), (10, 2), (20, 2), (30, 2)]
+                .into_iter()
+                .collect();
+        assert_eq!(seen, want);
+    }
+
+    /// A trial that rolls no dice has one combination.
+    #[test]
+    fn a_trial_of_no_dice_is_one_combination() {
+        let t = FaceTable::build(|_: &mut Tape| 7u8).unwrap();
+        assert_eq!((t.size(), t.ends(), t.per_word), (1, &[7u8][..], 64));
+        let counts = t.count(&mut BatchedRoller::new(1, &[2]), 1000, |_| 7, |_| ());
+        assert_eq!(counts, vec![1000]);
+    }
+
+    /// Exploding sixes: the table stands for the first dice, a trial that
+    /// explodes past them is marked and replays its faces.
+    #[test]
+    fn a_trial_past_the_table_replays_its_faces_then_rolls_on() {
+        let explode = |d: &mut dyn FnMut(u32) -> u32| {
+            let mut total = 0;
+            loop {
+                let f = d(6);
+                total += f;
+                if f < 6 {
+                    return total;
+                }
+            }
+        };
+        let t = FaceTable::build(|d: &mut Tape| explode(&mut |s| d.roll(s))).unwrap();
+        assert!(t.past() > 0, "some trials explode past the table");
+        let mut roller = BatchedRoller::new(7, &[1]);
+        let mut past = Vec::new();
+        let counts = t.count(
+            &mut roller,
+            200_000,
+            |d: &mut Overrun| explode(&mut |s| d.roll(s)),
+            |end| past.push(end),
+        );
+        assert_eq!(counts.iter().sum::<u64>() + past.len() as u64, 200_000);
+        // every ending past the table has all the table's sixes in it
+        let depth = t.widths.len() as u32;
+        assert!(past.iter().all(|&e| e > 6 * depth));
+        // an exploding D6 is 6N + Y, N the sixes (P(N >= k) = 6^-k: mean
+        // 1/5, variance 6/25) and Y the last face (1-5: mean 3, variance
+        // 2): mean 4.2, variance 36 * 6/25 + 2 = 10.64; a fixed seed held
+        // to five standard errors
+        let total: u64 = counts
+            .iter()
+            .zip(t.ends())
+            .map(|(n, &e)| n * u64::from(e))
+            .sum::<u64>()
+            + past.iter().map(|&e| u64::from(e)).sum::<u64>();
+        let mean = total as f64 / 200_000.0;
+        assert!(
+            (mean - 4.2).abs() < 5.0 * (10.64f64 / 200_000.0).sqrt(),
+            "{mean}"
+        );
+    }
+}
