@@ -404,7 +404,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("gce", "vehicle_hits", CountedDice),
         ("gce", "vehicle_fire", RoundLaws),
         ("gce", "thrust", FaceTable),
-        ("gce", "out_of_control", RoundLaws),
+        ("gce", "out_of_control", FaceTable),
         ("gce", "vehicle_hazard", FaceTable),
         ("gce", "ram", CountedDice),
         ("gce", "boarding", StepLaws),
