@@ -451,7 +451,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
             "turn_order",
             Custom("dice totals counted in a dense table"),
         ),
-        ("crisis", "attack", StepLaws),
+        ("crisis", "attack", FaceTable),
         ("crisis", "fight", RoundLaws),
         (
             "crisis",

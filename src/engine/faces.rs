@@ -21,7 +21,7 @@ use std::hash::Hash;
 
 /// Most combinations a table lays out: small enough to stay in cache (four
 /// bytes an entry) and to build in a few milliseconds.
-pub const MOST_FACES: u64 = 1 << 15;
+pub const MOST_FACES: u64 = 1 << 16;
 
 /// Largest share of combinations that may need dice past the table before
 /// the table is not worth its replays.

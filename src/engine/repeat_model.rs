@@ -542,7 +542,7 @@ mod tests {
     }
 
     /// The reference sampler, the round-law walk and a face table (of
-    /// five dice: nearly half the trials roll past it and replay) against
+    /// six dice: a third of the trials roll past it and replay) against
     /// the law by hand at fixed seeds: exact binomial tests for the
     /// probabilities, a z-test for the mean turns with their sample
     /// variance, Bonferroni over the 18 at a family-wise 1e-6.
@@ -551,10 +551,10 @@ mod tests {
         let n = 100_000u64;
         let alpha = 1e-6 / 18.0;
         let model = sixes();
-        // a trial is past five dice with (25/36)^2: too often for the engine
+        // a trial is past six dice with (25/36)^3: too often for the engine
         assert_eq!(model.sampler(), Sampler::RoundLaws);
         let table = FaceTable::build_allowing(|d| model.ending(d), 1.0).unwrap();
-        assert_eq!(table.size(), 6u64.pow(5));
+        assert_eq!(table.size(), 6u64.pow(6));
         for k in 0..3u64 {
             let mut r = BatchedRoller::new(23, &[k]);
             let mut t = Tally::new(6);
