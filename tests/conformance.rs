@@ -108,6 +108,12 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("will", "5"), ("cause", "pure_horror")],
         &[("horror_move", "halved")],
     ),
+    (
+        "krygothic",
+        "pinning",
+        &[("will", "4"), ("shooters", "3"), ("ap_budget", "4")],
+        &[("pinning_hit", "example")],
+    ),
 ];
 
 struct Case {
@@ -540,7 +546,7 @@ fn every_rule_variant_is_read_by_a_scenario() {
             "close_combat_fight",
             &["seven_plus", "critical_pass", "deflect_break"],
         ),
-        ("krygothic", "pinning", &["seven_plus"]),
+        ("krygothic", "pinning", &["seven_plus", "pinning_hit"]),
         ("krygothic", "fear", &["seven_plus", "horror_move"]),
         ("krygothic", "order_combo", &["seven_plus"]),
         ("crisis", "attack", &["dodge_damage"]),

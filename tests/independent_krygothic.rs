@@ -166,6 +166,31 @@ fn pinning_missed_and_squad_leaders() {
     check(SYS, "pinning", &leader, "p_pinned", 0.0);
 }
 
+/// Example #1: "A unit is trying to run for cover when it is shot at by
+/// two elite units from the other team. The unit is struck by incoming
+/// fire ... A WILL roll of 4 dice (4 is the units WILL attribut) is made at
+/// target 5": pinned when no die of four reaches 5, (4/6)^4 = 16/81
+/// (variant `pinning_hit = "example"`). The rule, "two units firing give a
+/// target number of 6 instead of 5" (the default): no die of four shows a
+/// 6, (5/6)^4 = 625/1296. The example's count goes on from the third unit
+/// (+1 each, as Example #2's "base 3 for the second unit firing, +1 for
+/// the third"): four units, target 7 (a 6 then 3+, 1/9 a die), (8/9)^4.
+#[test]
+fn pinning_example_1_two_elite_units() {
+    let pairs = [("will", "4"), ("shooters", "2"), ("ap_budget", "0")];
+    let example = [("pinning_hit", "example")];
+    check_with(SYS, "pinning", &pairs, &example, "p_pinned", 16.0 / 81.0);
+    check(SYS, "pinning", &pairs, "p_pinned", 625.0 / 1296.0);
+    let four = [("will", "4"), ("shooters", "4"), ("ap_budget", "0")];
+    let q = 8.0f64 / 9.0;
+    check_with(SYS, "pinning", &four, &example, "p_pinned", q.powi(4));
+    assert!((1.0 - attribute(4, 7) - q.powi(4)).abs() < 1e-15);
+    // one unit firing: target 5 under both readings
+    let one = [("will", "4"), ("shooters", "1"), ("ap_budget", "0")];
+    check_with(SYS, "pinning", &one, &example, "p_pinned", 16.0 / 81.0);
+    check(SYS, "pinning", &one, "p_pinned", 16.0 / 81.0);
+}
+
 // --------------------------------------------------------------------- fear
 
 /// "Any time a unit moves in to attack a fear causing unit in close

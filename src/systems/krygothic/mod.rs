@@ -207,6 +207,11 @@ pub const VARIANTS: &[VariantDef] = &[
         about: "a deflecting ranged weapon that negated hits breaks: 'on_six' = \"roll a D6. On a 6 the weapon breaks\" (Step 4); 'example' = below 2 + the dice negated (Example #2: \"a roll of 4 (base 2+2) ... He rolls a 4 and is ok\", two dice removed)",
     },
     VariantDef {
+        name: "pinning_hit",
+        values: &["rule", "example"],
+        about: "the pinning test of a hit unit: 'rule' = target 5, +1 for every unit over the first that is also firing (\"two units firing give a target number of 6 instead of 5\"); 'example' = Example #1's two units at target 5, +1 for each unit after the second",
+    },
+    VariantDef {
         name: "horror_move",
         values: &["unhalved", "halved"],
         about: "pure horror's random 4\" move \"only applied to those who have a willpower attribute of 2 or less\": 'unhalved' = the unit's WILL attribute; 'halved' = the WILL halved for the test (WILL 5 or less)",
