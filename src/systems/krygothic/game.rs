@@ -371,7 +371,9 @@ pub fn per_ap_matrix(plans: &[Vec<Plan>]) -> Vec<Vec<f64>> {
 
 /// Builds the game model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let fight = fight_of(p, v)?;
+    let mut fight = fight_of(p, v)?;
+    // every defence is in the game, the counter attack among them
+    fight.counter_roll = super::close::counter_roll(v, true)?;
     let payoff = match p.need_word("payoff")?.as_str() {
         "p_wound" => Payoff::PWound,
         "per_ap" => Payoff::PerAp,
