@@ -909,28 +909,34 @@ fn side_params(prefix: &str, who: &str) -> Vec<ParamDecl> {
         .seed("Close Combat basics"),
         ParamDecl::int(format!("{prefix}_weapon_cc"), -10, 10)
             .about(format!("{who}'s weapon: the number before the / (custom)"))
-            .seed("Weapon Statistics (Stats)"),
+            .seed("Weapon Statistics (Stats)")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::int(format!("{prefix}_weapon_str"), -10, 10)
             .about(format!("{who}'s weapon: the number after the / (custom)"))
-            .seed("Weapon Statistics (Stats)"),
+            .seed("Weapon Statistics (Stats)")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_weapon_armour_piercing"))
             .about(format!("{who}'s weapon is armour piercing"))
-            .seed("Weapon Statistics (Stats)"),
+            .seed("Weapon Statistics (Stats)")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_weapon_multiple_wounds"))
             .about(format!(
                 "{who}'s weapon has Multiple wounds: extra wounds cost no AP"
             ))
-            .seed("Weapon effects"),
+            .seed("Weapon effects")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_weapon_wrap"))
             .about(format!(
                 "{who}'s weapon wraps: its opponent cannot parry it, and it cannot parry"
             ))
-            .seed("Weapon effects"),
+            .seed("Weapon effects")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_weapon_lasso"))
             .about(format!(
                 "{who}'s weapon is a lasso: any wound knocks the victim over"
             ))
-            .seed("Weapon effects"),
+            .seed("Weapon effects")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_ranged_weapon"))
             .about(format!(
                 "{who} carries a ranged weapon (bunt, point blank shot, deflect)"

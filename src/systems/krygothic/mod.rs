@@ -501,7 +501,8 @@ fn ranged_params() -> Vec<ParamDecl> {
             .seed("Chapter 4: Critical passes and fails"),
         ParamDecl::int("firer_armour", 0, 30)
             .about("the firer's armour bonus (with firer_body; 0 when not given)")
-            .seed("Chapter 4: Critical passes and fails"),
+            .seed("Chapter 4: Critical passes and fails")
+            .needs_any("firer_body", "2"),
         ParamDecl::preset("weapon", "weapon", "weapon_")
             .about("a weapon preset from the seed, or custom")
             .seed("Chapter 5: Ranged Weapons"),
