@@ -1570,6 +1570,16 @@ fn catalogue() -> Vec<Case> {
             &["cat.toml:13: base.firer_armour:", "firer_body"],
         ),
     ]);
+    // --- BFG (issue 27) ---
+    c.push(spec_case(
+        "BFG: two teleport attacks from one ship in a turn",
+        "name = \"cat\"\ntitle = \"BFG catalogue\"\nsystem = \"bfg\"\nscenario = \"hit_and_run\"\ntrials = 2000\nseed = 1\n\n[base]\nattack = \"teleport\"\nattacks = 2\nattacker_damage = 8\ntarget_damage = 6\n\n[[profile]]\nname = \"one\"\n"
+            .to_string(),
+        &[
+            "cat.toml:10: base.attacks:",
+            "only make one teleport attack each turn",
+        ],
+    ));
     c.push(cmd_case(
         "prob chart of a bad type",
         &["prob", "d6", "--chart", "{dir}/x.gif"],

@@ -250,6 +250,18 @@ fn bad_input_is_named() {
             "target_shields",
             "shields are up",
         ),
+        // "A ship may only make one teleport attack each turn."
+        (
+            "hit_and_run",
+            params(&[
+                ("attack", s("teleport")),
+                ("attacks", i(2)),
+                ("attacker_damage", i(8)),
+                ("target_damage", i(6)),
+            ]),
+            "attacks",
+            "only make one teleport attack each turn",
+        ),
         (
             "ram",
             params(&[("rammer", s("galleon"))]),

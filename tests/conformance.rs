@@ -108,6 +108,52 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("will", "5"), ("cause", "pure_horror")],
         &[("horror_move", "halved")],
     ),
+    (
+        "krygothic",
+        "close_combat",
+        &[
+            ("attacker", "average_joe"),
+            ("attacker_cc", "3"),
+            ("defender", "average_joe"),
+            ("defender_cc", "3"),
+            ("defender_speed", "2"),
+            ("attack", "punch"),
+            ("defence", "counter_attack"),
+        ],
+        &[("counter_roll", "dodge")],
+    ),
+    (
+        "krygothic",
+        "close_combat_fight",
+        &[
+            ("attacker", "average_joe"),
+            ("attacker_cc", "3"),
+            ("defender", "average_joe"),
+            ("defender_cc", "3"),
+            ("defender_speed", "2"),
+            ("attack", "punch"),
+            ("defence", "counter_attack"),
+            ("attacker_ap", "4"),
+            ("defender_ap", "3"),
+        ],
+        &[("counter_roll", "dodge")],
+    ),
+    (
+        "krygothic",
+        "close_combat_game",
+        &[
+            ("attacker", "average_joe"),
+            ("defender", "average_joe"),
+            ("defender_speed", "1"),
+        ],
+        &[("counter_roll", "dodge")],
+    ),
+    (
+        "krygothic",
+        "pinning",
+        &[("will", "4"), ("shooters", "3"), ("ap_budget", "4")],
+        &[("pinning_hit", "example")],
+    ),
 ];
 
 struct Case {
@@ -528,19 +574,34 @@ fn every_rule_variant_is_read_by_a_scenario() {
         (
             "krygothic",
             "close_combat",
-            &["seven_plus", "critical_pass", "deflect_break"],
+            &[
+                "seven_plus",
+                "critical_pass",
+                "deflect_break",
+                "counter_roll",
+            ],
         ),
         (
             "krygothic",
             "close_combat_game",
-            &["seven_plus", "critical_pass", "deflect_break"],
+            &[
+                "seven_plus",
+                "critical_pass",
+                "deflect_break",
+                "counter_roll",
+            ],
         ),
         (
             "krygothic",
             "close_combat_fight",
-            &["seven_plus", "critical_pass", "deflect_break"],
+            &[
+                "seven_plus",
+                "critical_pass",
+                "deflect_break",
+                "counter_roll",
+            ],
         ),
-        ("krygothic", "pinning", &["seven_plus"]),
+        ("krygothic", "pinning", &["seven_plus", "pinning_hit"]),
         ("krygothic", "fear", &["seven_plus", "horror_move"]),
         ("krygothic", "order_combo", &["seven_plus"]),
         ("crisis", "attack", &["dodge_damage"]),

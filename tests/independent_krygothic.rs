@@ -166,6 +166,31 @@ fn pinning_missed_and_squad_leaders() {
     check(SYS, "pinning", &leader, "p_pinned", 0.0);
 }
 
+/// Example #1: "A unit is trying to run for cover when it is shot at by
+/// two elite units from the other team. The unit is struck by incoming
+/// fire ... A WILL roll of 4 dice (4 is the units WILL attribut) is made at
+/// target 5": pinned when no die of four reaches 5, (4/6)^4 = 16/81
+/// (variant `pinning_hit = "example"`). The rule, "two units firing give a
+/// target number of 6 instead of 5" (the default): no die of four shows a
+/// 6, (5/6)^4 = 625/1296. The example's count goes on from the third unit
+/// (+1 each, as Example #2's "base 3 for the second unit firing, +1 for
+/// the third"): four units, target 7 (a 6 then 3+, 1/9 a die), (8/9)^4.
+#[test]
+fn pinning_example_1_two_elite_units() {
+    let pairs = [("will", "4"), ("shooters", "2"), ("ap_budget", "0")];
+    let example = [("pinning_hit", "example")];
+    check_with(SYS, "pinning", &pairs, &example, "p_pinned", 16.0 / 81.0);
+    check(SYS, "pinning", &pairs, "p_pinned", 625.0 / 1296.0);
+    let four = [("will", "4"), ("shooters", "4"), ("ap_budget", "0")];
+    let q = 8.0f64 / 9.0;
+    check_with(SYS, "pinning", &four, &example, "p_pinned", q.powi(4));
+    assert!((1.0 - attribute(4, 7) - q.powi(4)).abs() < 1e-15);
+    // one unit firing: target 5 under both readings
+    let one = [("will", "4"), ("shooters", "1"), ("ap_budget", "0")];
+    check_with(SYS, "pinning", &one, &example, "p_pinned", 16.0 / 81.0);
+    check(SYS, "pinning", &one, "p_pinned", 16.0 / 81.0);
+}
+
 // --------------------------------------------------------------------- fear
 
 /// "Any time a unit moves in to attack a fear causing unit in close
@@ -774,5 +799,86 @@ fn close_combat_deflect_weapon_breaks_both_readings() {
         &v,
         "p_defender_weapon_breaks",
         example,
+    );
+}
+
+/// "Counter attack: Roll to dodge as normal, but do not take any of the
+/// attackers dice away. If you get more successes than the attacker, you
+/// can attack once for free. If you fail, the attacker gets one attack for
+/// free." A punch ("Punch: +1 Strength") from CC 3, Str 2: three dice
+/// against the defender's CC 3 (4/6 each), all three may be kept, so the
+/// hits H ~ Bin(3, 2/3): 1/27, 6/27, 12/27, 8/27. The defender (CC 3,
+/// Speed 2) rolls three dice against the puncher's CC 3 (4/6 each).
+/// Default `counter_roll = "plain"` (Step 5's "roll ccKspeed"): up to 2
+/// kept, D = 0, 1, 2 with 1/27, 6/27, 20/27; P(D > H) = 6/27 * 1/27 +
+/// 20/27 * 7/27 = 146/729 (20.0%). Variant `counter_roll = "dodge"`
+/// ("Dodge: Add +2 to your speed stat"): up to 4 kept, D and H share one
+/// law, P(D > H) = (1 - P(D = H)) / 2 with P(D = H) = (1 + 36 + 144 +
+/// 64) / 729 = 245/729, so 242/729 (33.2%).
+#[test]
+fn close_combat_counter_attack_rolls_with_or_without_dodge() {
+    let pairs = cc_pairs(&[
+        ("attacker_cc", "3"),
+        ("defender_speed", "2"),
+        ("attack", "punch"),
+        ("defence", "counter_attack"),
+    ]);
+    let plain = 146.0 / 729.0;
+    let dodge = 242.0 / 729.0;
+    check(SYS, "close_combat", &pairs, "p_defender_free_attack", plain);
+    check(
+        SYS,
+        "close_combat",
+        &pairs,
+        "p_attacker_free_attack",
+        1.0 - plain,
+    );
+    let v = [("counter_roll", "dodge")];
+    check_with(
+        SYS,
+        "close_combat",
+        &pairs,
+        &v,
+        "p_defender_free_attack",
+        dodge,
+    );
+    check_with(
+        SYS,
+        "close_combat",
+        &pairs,
+        &v,
+        "p_attacker_free_attack",
+        1.0 - dodge,
+    );
+    // The same numbers by brute force over both pools' raw passes.
+    let h = kept(3, 3, 4.0 / 6.0);
+    for (keep, want) in [(2, plain), (4, dodge)] {
+        let d = kept(3, keep, 4.0 / 6.0);
+        let mut p = 0.0;
+        for (i, ph) in h.iter().enumerate() {
+            for (j, pd) in d.iter().enumerate() {
+                if j > i {
+                    p += ph * pd;
+                }
+            }
+        }
+        assert!((p - want).abs() < 1e-15, "keep {keep}: {p} against {want}");
+    }
+    // "Dodge" itself keeps Speed + 2 under either reading: the dice through
+    // are the hits less the defence passes kept (up to 4 here).
+    let dodging = cc_pairs(&[
+        ("attacker_cc", "3"),
+        ("defender_speed", "2"),
+        ("attack", "punch"),
+        ("defence", "dodge"),
+    ]);
+    let (_, through, _, _) = close(3, 3, 3, 3, 4, 3);
+    check_with(
+        SYS,
+        "close_combat",
+        &dodging,
+        &v,
+        "mean_dice_through",
+        through,
     );
 }

@@ -1,10 +1,11 @@
 //! Templates and lists that agree with the code (issue 24 item 8): every
 //! value `krunch new` leaves commented out in `[base]` is accepted by a run
-//! when uncommented (on the template's own set values), and every metric
+//! when uncommented (on the template's own set values, with the other
+//! parameters its declaration says it is used with), and every metric
 //! id a metric's description names is a column some test point writes.
 
-use krunch::experiment::template::new_spec;
-use krunch::systems::registry::ParamKind;
+use krunch::experiment::template::{self, new_spec};
+use krunch::systems::registry::{Needed, ParamKind};
 use krunch::systems::{self, ParamValue, Params, RULE_SETS};
 
 /// The `[base]` lines of a template: (name, value text, commented).
@@ -39,29 +40,18 @@ fn base_lines(spec: &str) -> Vec<(String, String, bool)> {
     out
 }
 
-/// The refusals of a value that needs another parameter set with it.
-const NEEDS_ANOTHER: &[&str] = &[
-    "set, but",
-    "only used with",
-    "too",
-    "coverage is for template weapons",
-    "are fired on full auto",
-    "needs its",
-    "to give a weapon",
-    "only with",
-    "set target_vehicle",
-    "set kind",
-    "not both",
-    "only a melee attack",
-    "set healer_skill",
-];
-
+/// Every commented value is run on the template's own set values together
+/// with what its declaration says it is used with (`needs`: "crew_ws"
+/// with `crew = 1`, a custom weapon's stats with `a_weapons = "custom"`):
+/// each must be accepted, so no refusal is excused.
 #[test]
 fn every_commented_template_value_is_accepted() {
     let mut refused = Vec::new();
+    let mut with_needs = 0;
     for r in RULE_SETS {
         for sc in r.scenarios {
             let spec = new_spec(r.name, sc.name).unwrap();
+            let decls = (sc.params)();
             let lines = base_lines(&spec);
             let set: Vec<_> = lines.iter().filter(|l| !l.2).collect();
             for (name, value, _) in lines.iter().filter(|l| l.2) {
@@ -69,21 +59,86 @@ fn every_commented_template_value_is_accepted() {
                 for (k, v, _) in &set {
                     p.set(k, ParamValue::from_text(v));
                 }
+                let d = decls.iter().find(|d| &d.name == name).unwrap();
+                if !d.needs.is_empty() {
+                    with_needs += 1;
+                }
+                template::with_needs(&mut p, d);
                 p.set(name, ParamValue::from_text(value));
                 if let Err(e) = systems::build(r.name, sc.name, &p, &Params::new()) {
-                    let e = e.to_string();
-                    // values that belong with another parameter, whose
-                    // error names that parameter: accepted together with it
-                    // (listed in the issue 24 report as left to do)
-                    let needs_another = NEEDS_ANOTHER.iter().any(|w| e.contains(w));
-                    if !needs_another {
-                        refused.push(format!("{} {}: {name} = {value}: {e}", r.name, sc.name));
-                    }
+                    let with = d.needs_text();
+                    refused.push(format!(
+                        "{} {}: {name} = {value} {with}: {e}",
+                        r.name, sc.name
+                    ));
                 }
             }
         }
     }
     assert!(refused.is_empty(), "{}", refused.join("\n"));
+    // the values that need another parameter are run, not skipped
+    assert!(
+        with_needs >= 90,
+        "{with_needs} values run with what they need"
+    );
+}
+
+/// Each parameter a declaration says a value needs is a parameter of the
+/// same scenario, at a value its own declaration accepts; and the value
+/// is refused without it (else the declaration says too much), so the
+/// template's "with ..." note is the reason a run takes it.
+#[test]
+fn what_a_value_needs_is_declared_and_needed() {
+    let mut wrong = Vec::new();
+    for r in RULE_SETS {
+        for sc in r.scenarios {
+            let spec = new_spec(r.name, sc.name).unwrap();
+            let decls = (sc.params)();
+            let lines = base_lines(&spec);
+            for d in decls.iter().filter(|d| !d.needs.is_empty()) {
+                for (other, needed) in &d.needs {
+                    let Some(o) = decls.iter().find(|o| o.name == *other) else {
+                        wrong.push(format!(
+                            "{} {}: {} needs undeclared {other}",
+                            r.name, sc.name, d.name
+                        ));
+                        continue;
+                    };
+                    if let Some(v) = needed.value() {
+                        if let Err(e) = o.check(&ParamValue::from_text(v)) {
+                            wrong.push(format!(
+                                "{} {}: {} needs {other} = {v}: {e}",
+                                r.name, sc.name, d.name
+                            ));
+                        }
+                    }
+                }
+                let Some((_, value, true)) = lines.iter().find(|l| l.0 == d.name) else {
+                    continue;
+                };
+                let mut p = Params::new();
+                for (k, v, _) in lines.iter().filter(|l| !l.2) {
+                    p.set(k, ParamValue::from_text(v));
+                }
+                p.set(&d.name, ParamValue::from_text(value));
+                let unmet = d.needs.iter().any(|(other, needed)| match needed {
+                    Needed::Is(w) => p.given(other).is_none_or(|v| v.to_string() != *w),
+                    Needed::Any(_) => !p.has(other),
+                    Needed::Unset => p.has(other),
+                });
+                if unmet && systems::build(r.name, sc.name, &p, &Params::new()).is_ok() {
+                    wrong.push(format!(
+                        "{} {}: {} = {value} is accepted without {}",
+                        r.name,
+                        sc.name,
+                        d.name,
+                        d.needs_text()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// `krunch list` names metric ids in descriptions (a family's members, a

@@ -171,6 +171,32 @@ pub struct ParamDecl {
     pub about: String,
     /// The seed section it comes from.
     pub seed: &'static str,
+    /// Other parameters a value of this one is used with: each set to a
+    /// value, set at all, or left unset; a run refuses it otherwise. `krunch new` and `krunch list` show them, and a test
+    /// runs every commented template value together with them.
+    pub needs: Vec<(String, Needed)>,
+}
+
+/// How a value needs another parameter ([`ParamDecl::needs`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Needed {
+    /// Set to this value (`fire_mode = "full_auto"`).
+    Is(&'static str),
+    /// Set to any value it takes, such as this one (a crew of 1 or more).
+    Any(&'static str),
+    /// Left unset (the two are alternatives).
+    Unset,
+}
+
+impl Needed {
+    /// The value to set, for the template's test and `krunch new`, or
+    /// `None` to leave it unset.
+    pub fn value(&self) -> Option<&'static str> {
+        match self {
+            Needed::Is(v) | Needed::Any(v) => Some(v),
+            Needed::Unset => None,
+        }
+    }
 }
 
 impl ParamDecl {
@@ -181,7 +207,61 @@ impl ParamDecl {
             need: Need::Optional,
             about: String::new(),
             seed: "",
+            needs: Vec::new(),
         }
+    }
+
+    /// Used only with `other` set to `value` (Sustained Fire dice with
+    /// `fire_mode = "full_auto"`).
+    pub fn needs(mut self, other: impl Into<String>, value: &'static str) -> Self {
+        self.needs.push((other.into(), Needed::Is(value)));
+        self
+    }
+
+    /// Used only with `other` given, at any value it takes, such as
+    /// `example` (a crew's stats with a crew).
+    pub fn needs_any(mut self, other: impl Into<String>, example: &'static str) -> Self {
+        self.needs.push((other.into(), Needed::Any(example)));
+        self
+    }
+
+    /// Used only with `other` left unset (the two are alternatives).
+    pub fn needs_unset(mut self, other: impl Into<String>) -> Self {
+        self.needs.push((other.into(), Needed::Unset));
+        self
+    }
+
+    /// "required", "default 3" or "optional", without what it is used with.
+    pub fn need_alone_text(&self) -> String {
+        match &self.need {
+            Need::Required => "required".into(),
+            Need::Default(v) => format!("default {v}"),
+            Need::Optional => "optional".into(),
+        }
+    }
+
+    /// What it is used with, as `krunch new` and `krunch list` say it
+    /// (`with crew = 1`), or empty.
+    pub fn needs_text(&self) -> String {
+        self.needs
+            .iter()
+            .map(|(name, needed)| {
+                // as a spec writes it: numbers and flags bare, words quoted
+                let spec = |v: &str| {
+                    if v.parse::<f64>().is_ok() || ["true", "false"].contains(&v) {
+                        format!("{name} = {v}")
+                    } else {
+                        format!("{name} = \"{v}\"")
+                    }
+                };
+                match needed {
+                    Needed::Is(v) => format!("with {}", spec(v)),
+                    Needed::Any(v) => format!("with {name} given (e.g. {})", spec(v)),
+                    Needed::Unset => format!("without {name}"),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// A whole number from `lo` to `hi`.
@@ -313,7 +393,7 @@ impl ParamDecl {
     /// rule is asked what else is missing.
     fn stand_in(&self) -> ParamValue {
         match &self.kind {
-            ParamKind::Int { lo, .. } => ParamValue::Int(*lo.max(&1)),
+            ParamKind::Int { lo, hi } => ParamValue::Int((*lo.max(&1)).min(*hi)),
             ParamKind::Real { lo, .. } => ParamValue::Float(*lo),
             ParamKind::Flag => ParamValue::Bool(false),
             ParamKind::Choice(v) => ParamValue::Str(v[0].to_string()),
@@ -336,10 +416,11 @@ impl ParamDecl {
 
     /// Required, the default, or optional, as `krunch list` shows it.
     pub fn need_text(&self) -> String {
-        match &self.need {
-            Need::Required => "required".into(),
-            Need::Default(v) => format!("default {v}"),
-            Need::Optional => "optional".into(),
+        let need = self.need_alone_text();
+        if self.needs.is_empty() {
+            need
+        } else {
+            format!("{need}, {}", self.needs_text())
         }
     }
 }
@@ -859,20 +940,32 @@ mod tests {
         assert_eq!(choice.type_text(), "one | two");
         assert_eq!(ParamDecl::flag("f").need_text(), "optional");
         assert_eq!(int.clone().required().need_text(), "required");
-        assert_eq!(int.default("3").need_text(), "default 3");
+        assert_eq!(int.clone().default("3").need_text(), "default 3");
+        let crew = int
+            .needs("fire_mode", "full_auto")
+            .needs_any("crew", "1")
+            .needs_unset("skill");
+        assert_eq!(
+            crew.need_text(),
+            "optional, with fire_mode = \"full_auto\", with crew given (e.g. crew = 1), without skill"
+        );
     }
 
-    /// A stand-in for a missing required value passes its own
-    /// declaration's check (so the rule can be asked what else is
-    /// missing). Only required ones: an optional whole number whose range
-    /// lies below 1 (a save modifier, -6..0) would get 1, out of range;
-    /// none is ever stood in today (the rules read them as absent).
+    /// A stand-in for a missing value passes its own declaration's check
+    /// (so the rule can be asked what else is missing), whatever the range:
+    /// a whole number whose range lies below 1 (a save modifier, -6..0)
+    /// gets its largest value, not 1.
     #[test]
     fn every_stand_in_passes_its_check() {
+        for (lo, hi, want) in [(-6, 0, 0), (-6, -2, -2), (0, 5, 1), (3, 9, 3), (1, 1, 1)] {
+            let d = ParamDecl::int("x", lo, hi);
+            assert_eq!(d.stand_in(), ParamValue::Int(want), "{lo}..{hi}");
+            assert!(d.check(&d.stand_in()).is_ok(), "{lo}..{hi}");
+        }
         for r in RULE_SETS {
             for sc in r.scenarios {
                 for d in (sc.params)() {
-                    if matches!(d.kind, ParamKind::Preset { .. }) || d.need != Need::Required {
+                    if matches!(d.kind, ParamKind::Preset { .. }) {
                         continue; // "custom" is read by resolve, not check
                     }
                     let v = d.stand_in();

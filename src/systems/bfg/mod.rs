@@ -330,8 +330,8 @@ pub fn hit_and_run_params() -> Vec<ParamDecl> {
             .seed(HNR),
         ParamDecl::int("attacks", 1, 20)
             .default("1")
-            .about("attacks made")
-            .seed(HNR),
+            .about("attacks made (a teleport attack: one, \"A ship may only make one teleport attack each turn\")")
+            .seed("HIT AND RUN ATTACKS; Teleport Attacks"),
         ParamDecl::flag("plus_one_fleet")
             .about("+1 to the hit-and-run roll")
             .seed(HNR),
@@ -669,10 +669,20 @@ fn build_hazard(scenario: &str, p: &Params) -> Result<Box<dyn Model>, ParamError
 /// 10cm. Ships on special orders and crippled ships may not make teleport
 /// attacks ... escorts and defences with only one damage point left cannot
 /// ... a ship can't make a teleport attack against a target with more hits
-/// at that point in the battle than it has itself."
+/// at that point in the battle than it has itself." "A ship may only make
+/// one teleport attack each turn."
 fn teleport_allowed(p: &Params) -> Result<(), ParamError> {
     let no =
         |field: &str, why: &str| Err(ParamError::new(field, format!("no teleport attack: {why}")));
+    let attacks = p.int("attacks")?.unwrap_or(1);
+    if attacks > 1 {
+        return Err(ParamError::new(
+            "attacks",
+            format!(
+                "{attacks} teleport attacks: \"A ship may only make one teleport attack each turn\" (set attacks = 1; ships teleporting together are one run each)"
+            ),
+        ));
+    }
     if p.int("target_shields")?.unwrap_or(0) > 0 {
         return no("target_shields", "the target's shields are up");
     }
@@ -706,4 +716,46 @@ fn teleport_allowed(p: &Params) -> Result<(), ParamError> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::{ParamValue, seed_text};
+
+    fn hit_and_run(pairs: &[(&str, &str)]) -> Result<Box<dyn Model>, ParamError> {
+        let mut p = Params::new();
+        for (k, v) in pairs {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        crate::systems::build("bfg", "hit_and_run", &p, &Params::new())
+    }
+
+    /// Teleport Attacks: "A ship may only make one teleport attack each
+    /// turn. For each teleport attack make one hit-and-run attack against
+    /// the target ship." One teleport attack is made; two are refused
+    /// naming `attacks`; two assault boats are still two attacks.
+    #[test]
+    fn one_teleport_attack_a_turn() {
+        if seed_text::available(seed_text::BFG) {
+            let text = seed_text::seed(seed_text::BFG);
+            assert!(text.contains("A ship may only make one teleport attack each turn."));
+        }
+        let ship = [
+            ("attack", "teleport"),
+            ("attacker_damage", "8"),
+            ("target_damage", "6"),
+        ];
+        assert!(hit_and_run(&ship).is_ok());
+        let mut two = ship.to_vec();
+        two.push(("attacks", "1"));
+        assert!(hit_and_run(&two).is_ok());
+        two[3] = ("attacks", "2");
+        let e = hit_and_run(&two)
+            .err()
+            .expect("two teleport attacks refused");
+        assert_eq!(e.field, "attacks");
+        assert!(e.message.contains("one teleport attack each turn"), "{e}");
+        assert!(hit_and_run(&[("attack", "assault_boat"), ("attacks", "2")]).is_ok());
+    }
 }

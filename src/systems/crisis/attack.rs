@@ -195,7 +195,8 @@ fn attack_params() -> Vec<ParamDecl> {
             .seed("Ranged Attacks"),
         ParamDecl::int("target_parry", 0, 40)
             .about("the target's Parry: the DL of a melee attack")
-            .seed("Melee Attacks"),
+            .seed("Melee Attacks")
+            .needs("kind", "melee"),
         ParamDecl::choice("cover", Cover::WORDS)
             .default("none")
             .about("the target's cover: cover -2, heavy -4, total unhittable")
@@ -205,7 +206,8 @@ fn attack_params() -> Vec<ParamDecl> {
             .seed(COVER),
         ParamDecl::int("target_athletics", -10, 30)
             .about("area attacks only: the target dodges the turn's first attack with Athletics (a contest)")
-            .seed(AREA),
+            .seed(AREA)
+            .needs("kind", "area"),
         ParamDecl::int("rof", 1, 6)
             .default("1")
             .about("the weapon's RoF: attacks a turn at most")

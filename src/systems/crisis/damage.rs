@@ -43,7 +43,8 @@ pub fn params() -> Vec<ParamDecl> {
         difficulty_param("difficulty").default("4"),
         ParamDecl::int("extras", 0, 30)
             .about("a fixed number of Extras instead of an attack roll (the seed's example: 2)")
-            .seed(DAMAGE),
+            .seed(DAMAGE)
+            .needs_unset("skill"),
         ParamDecl::flag("area")
             .about("an Area of Effect weapon: 'does not receive extra damage from Extras'")
             .seed("Area of Effect"),

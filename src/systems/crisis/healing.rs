@@ -70,7 +70,8 @@ pub fn params() -> Vec<ParamDecl> {
             .seed(HEALING),
         ParamDecl::text("medical_assets", "bandages, splint")
             .about("healing aids, comma-separated by type: none -2, one 0, each further type +1")
-            .seed(HEALING),
+            .seed(HEALING)
+            .needs_any("healer_skill", "2"),
         ParamDecl::int("nonlethal", 0, 100)
             .default("0")
             .about("non-lethal wounds: the Medicine check heals them first, 2 per success and 2 per Extra")

@@ -68,6 +68,28 @@ pub const PRESETS: &[PresetDecl] = &[
 pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<ParamDecl> {
     const PROFILE: &str = "Characteristics";
     let name = |stat: &str| format!("{prefix}{stat}");
+    // what a custom weapon's and Hatred's settings are used with
+    let (weapons, strength, damage, hatred) = (
+        name("weapons"),
+        name("custom_strength"),
+        name("custom_damage"),
+        name("hatred"),
+    );
+    // a custom weapon's stat is used with the weapon, which needs its
+    // Strength and Damage
+    let custom = |d: ParamDecl| {
+        let d = d.needs(&weapons, "custom");
+        let d = if d.name == strength {
+            d
+        } else {
+            d.needs_any(&strength, "AU+1")
+        };
+        if d.name == damage {
+            d
+        } else {
+            d.needs_any(&damage, "1")
+        }
+    };
     let mut p = vec![
         ParamDecl::preset(prefix.trim_end_matches('_'), "warrior", prefix)
             .about(format!("{who}: a warrior preset from the seed's examples, or custom"))
@@ -114,26 +136,26 @@ pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<P
             .default("2")
             .about(format!("{who}'s hands (how many close combat weapons it can use)"))
             .seed(WEAPONS),
-        ParamDecl::text(name("custom_strength"), "AU+1")
+        custom(ParamDecl::text(name("custom_strength"), "AU+1")
             .about(format!("{who}'s 'custom' weapon: Strength, \"AU+X\" or a number"))
-            .seed(WEAPONS),
-        ParamDecl::int(name("custom_save_mod"), -6, 0)
+            .seed(WEAPONS)),
+        custom(ParamDecl::int(name("custom_save_mod"), -6, 0)
             .about(format!(
                 "{who}'s 'custom' weapon: a fixed Save Modifier (absent: by Strength, 'Var')"
             ))
-            .seed("Step 8 - Saving Throw"),
-        ParamDecl::text(name("custom_damage"), "1")
+            .seed("Step 8 - Saving Throw")),
+        custom(ParamDecl::text(name("custom_damage"), "1")
             .about(format!("{who}'s 'custom' weapon: Damage (1, D3, D6 ...)"))
-            .seed("Step 7 - Damage"),
-        ParamDecl::flag(name("custom_double_handed"))
+            .seed("Step 7 - Damage")),
+        custom(ParamDecl::flag(name("custom_double_handed"))
             .about(format!("{who}'s 'custom' weapon takes both hands"))
-            .seed(WEAPONS),
-        ParamDecl::choice(name("custom_draws"), &["initiative", "spear", "loses"])
+            .seed(WEAPONS)),
+        custom(ParamDecl::choice(name("custom_draws"), &["initiative", "spear", "loses"])
             .default("initiative")
             .about(format!(
                 "{who}'s 'custom' weapon in draws: Initiative, +1 Initiative (spear), always loses ('Uge Choppa)"
             ))
-            .seed("Step 4 - Determine Winner"),
+            .seed("Step 4 - Determine Winner")),
         ParamDecl::flag(name("higher_up"))
             .about(format!("{who} is higher up (+1 for the whole combat)"))
             .seed(SEQUENCE),
@@ -164,7 +186,8 @@ pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<P
                 .about(format!(
                     "what {who} re-rolls when Hating: nothing, its 1s, every die when behind, or the re-roll that maximises P(winning the round) (default best)"
                 ))
-                .seed(PSYCHOLOGY),
+                .seed(PSYCHOLOGY)
+                .needs(&hatred, "true"),
         ]);
     }
     p

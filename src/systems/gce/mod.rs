@@ -579,13 +579,15 @@ pub fn shooting_params() -> Vec<ParamDecl> {
             .seed("Escaping from Pinning"),
         ParamDecl::int("target_initiative", 1, 10)
             .about("the target's Initiative, for the escape test (with friend_within_2in)")
-            .seed("Escaping from Pinning"),
+            .seed("Escaping from Pinning")
+            .needs("friend_within_2in", "true"),
         ParamDecl::int("firer_toughness", 1, 10)
             .about("the firer's Toughness: resolves an exploding weapon's S-1 hit on the firer")
             .seed("Exploding Weapons"),
         ParamDecl::int("firer_save", 0, 7)
             .about("the firer's save against that hit (with firer_toughness)")
-            .seed("Exploding Weapons"),
+            .seed("Exploding Weapons")
+            .needs_any("firer_toughness", "3"),
     ]);
     p
 }

@@ -197,6 +197,20 @@ impl DeflectBreak {
     }
 }
 
+/// How a counter attack's roll reads "Roll to dodge as normal" (variant
+/// `counter_roll`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterRoll {
+    /// Step 5's normal roll to avoid the hit, "roll ccKspeed", with no
+    /// bonus of its own: "as normal, but do not take any of the attackers
+    /// dice away" sets aside Step 5's "For each dice that passes, remove
+    /// one dice of the attacker".
+    Plain,
+    /// The Dodge defence's roll: "Dodge: Add +2 to your speed stat for
+    /// avoiding the hit", so CC dice keeping up to Speed + 2.
+    Dodge,
+}
+
 /// A close-combat situation between two fighters.
 #[derive(Clone, Copy, Debug)]
 pub struct Fight {
@@ -220,6 +234,8 @@ pub struct Fight {
     pub critical: Critical,
     /// When a deflecting weapon breaks.
     pub deflect_break: DeflectBreak,
+    /// What a counter attack's defence roll keeps.
+    pub counter_roll: CounterRoll,
 }
 
 /// Why an attack or defence cannot be chosen, or `None`.
@@ -349,6 +365,8 @@ impl Fight {
             };
         let def_keep = match d {
             Defence::Dodge => de.speed + 2,
+            // "Counter attack: Roll to dodge as normal"
+            Defence::Counter if self.counter_roll == CounterRoll::Dodge => de.speed + 2,
             Defence::Block => de.strength,
             _ => de.speed,
         };
@@ -891,28 +909,34 @@ fn side_params(prefix: &str, who: &str) -> Vec<ParamDecl> {
         .seed("Close Combat basics"),
         ParamDecl::int(format!("{prefix}_weapon_cc"), -10, 10)
             .about(format!("{who}'s weapon: the number before the / (custom)"))
-            .seed("Weapon Statistics (Stats)"),
+            .seed("Weapon Statistics (Stats)")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::int(format!("{prefix}_weapon_str"), -10, 10)
             .about(format!("{who}'s weapon: the number after the / (custom)"))
-            .seed("Weapon Statistics (Stats)"),
+            .seed("Weapon Statistics (Stats)")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_weapon_armour_piercing"))
             .about(format!("{who}'s weapon is armour piercing"))
-            .seed("Weapon Statistics (Stats)"),
+            .seed("Weapon Statistics (Stats)")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_weapon_multiple_wounds"))
             .about(format!(
                 "{who}'s weapon has Multiple wounds: extra wounds cost no AP"
             ))
-            .seed("Weapon effects"),
+            .seed("Weapon effects")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_weapon_wrap"))
             .about(format!(
                 "{who}'s weapon wraps: its opponent cannot parry it, and it cannot parry"
             ))
-            .seed("Weapon effects"),
+            .seed("Weapon effects")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_weapon_lasso"))
             .about(format!(
                 "{who}'s weapon is a lasso: any wound knocks the victim over"
             ))
-            .seed("Weapon effects"),
+            .seed("Weapon effects")
+            .needs_any(format!("{prefix}_weapon"), "axe"),
         ParamDecl::flag(format!("{prefix}_ranged_weapon"))
             .about(format!(
                 "{who} carries a ranged weapon (bunt, point blank shot, deflect)"
@@ -1040,6 +1064,17 @@ pub fn fight_of(p: &Params, v: &Params) -> Result<Fight, ParamError> {
         reading,
         critical,
         deflect_break: deflect_break(v, p.flag("defender_ranged_weapon")?)?,
+        counter_roll: CounterRoll::Plain,
+    })
+}
+
+/// The counter-attack variant, read only where a counter attack can be
+/// rolled, so only those runs name it.
+pub fn counter_roll(v: &Params, can_counter: bool) -> Result<CounterRoll, ParamError> {
+    Ok(if can_counter && v.need_word("counter_roll")? == "dodge" {
+        CounterRoll::Dodge
+    } else {
+        CounterRoll::Plain
     })
 }
 
@@ -1059,7 +1094,7 @@ pub fn payoff_is_p(p: &Params) -> Result<bool, ParamError> {
 
 /// Builds the close-combat model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let fight = fight_of(p, v)?;
+    let mut fight = fight_of(p, v)?;
     let word = p.need_word("attack")?;
     let attack = ATTACKS
         .iter()
@@ -1070,6 +1105,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         .iter()
         .find(|x| x.1 == word)
         .map_or(Defence::Passive, |x| x.0);
+    fight.counter_roll = counter_roll(v, defence == Defence::Counter)?;
     if let Some(why) = unavailable(&fight, attack, Defence::Passive) {
         return Err(ParamError::new("attack", why));
     }
@@ -1217,6 +1253,7 @@ mod tests {
             reading: Reading::Table,
             critical: Critical::ThreeSixes,
             deflect_break: DeflectBreak::OnSix,
+            counter_roll: CounterRoll::Plain,
         }
     }
 

@@ -262,6 +262,7 @@ impl Plan {
             reading: f.reading,
             critical: f.critical,
             deflect_break: f.deflect_break,
+            counter_roll: f.counter_roll,
         }
     }
 
@@ -735,13 +736,14 @@ pub fn plan_of(
 
 /// Builds the fight model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let fight = fight_of(p, v)?;
+    let mut fight = fight_of(p, v)?;
     let attack = attack_of(p, "attack")?;
     let word = p.need_word("defence")?;
     let defence = DEFENCES
         .iter()
         .find(|x| x.1 == word)
         .map_or(Defence::Passive, |x| x.0);
+    fight.counter_roll = super::close::counter_roll(v, defence == Defence::Counter)?;
     if let Some(why) = unavailable(&fight, attack, Defence::Passive) {
         return Err(ParamError::new("attack", why));
     }
@@ -951,6 +953,7 @@ mod tests {
                 reading: Reading::Table,
                 critical: Critical::ThreeSixes,
                 deflect_break: crate::systems::krygothic::close::DeflectBreak::OnSix,
+                counter_roll: crate::systems::krygothic::close::CounterRoll::Plain,
             },
             attack,
             attack_when_broken: Attack::Punch,

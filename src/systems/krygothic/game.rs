@@ -175,7 +175,15 @@ pub fn params() -> Vec<ParamDecl> {
             .about("what the attacker maximises and the defender minimises: one attack's expected wounds or P(wound), or per_ap: a whole fight's expected wounds per AP (AP costs, broken weapons and free attacks included)")
             .seed("Step 4: Defender: Choose defense type; Multiple wounds"),
     );
-    p.extend(plan_params(false));
+    // a fight's parameters are used only with the per-AP payoff, which
+    // needs both AP budgets
+    p.extend(plan_params(false).into_iter().map(|d| {
+        let name = d.name.clone();
+        ["attacker_ap", "defender_ap"]
+            .into_iter()
+            .filter(|n| *n != name)
+            .fold(d.needs("payoff", "per_ap"), |d, n| d.needs_any(n, "4"))
+    }));
     p
 }
 
@@ -371,7 +379,9 @@ pub fn per_ap_matrix(plans: &[Vec<Plan>]) -> Vec<Vec<f64>> {
 
 /// Builds the game model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let fight = fight_of(p, v)?;
+    let mut fight = fight_of(p, v)?;
+    // every defence is in the game, the counter attack among them
+    fight.counter_roll = super::close::counter_roll(v, true)?;
     let payoff = match p.need_word("payoff")?.as_str() {
         "p_wound" => Payoff::PWound,
         "per_ap" => Payoff::PerAp,

@@ -207,6 +207,16 @@ pub const VARIANTS: &[VariantDef] = &[
         about: "a deflecting ranged weapon that negated hits breaks: 'on_six' = \"roll a D6. On a 6 the weapon breaks\" (Step 4); 'example' = below 2 + the dice negated (Example #2: \"a roll of 4 (base 2+2) ... He rolls a 4 and is ok\", two dice removed)",
     },
     VariantDef {
+        name: "counter_roll",
+        values: &["plain", "dodge"],
+        about: "a counter attack's \"Roll to dodge as normal, but do not take any of the attackers dice away\": 'plain' = Step 5's normal roll to avoid the hit, CC dice keeping up to Speed; 'dodge' = the Dodge defence's roll, Speed + 2 (\"Dodge: Add +2 to your speed stat\")",
+    },
+    VariantDef {
+        name: "pinning_hit",
+        values: &["rule", "example"],
+        about: "the pinning test of a hit unit: 'rule' = target 5, +1 for every unit over the first that is also firing (\"two units firing give a target number of 6 instead of 5\"); 'example' = Example #1's two units at target 5, +1 for each unit after the second",
+    },
+    VariantDef {
         name: "horror_move",
         values: &["unhalved", "halved"],
         about: "pure horror's random 4\" move \"only applied to those who have a willpower attribute of 2 or less\": 'unhalved' = the unit's WILL attribute; 'halved' = the WILL halved for the test (WILL 5 or less)",
@@ -491,7 +501,8 @@ fn ranged_params() -> Vec<ParamDecl> {
             .seed("Chapter 4: Critical passes and fails"),
         ParamDecl::int("firer_armour", 0, 30)
             .about("the firer's armour bonus (with firer_body; 0 when not given)")
-            .seed("Chapter 4: Critical passes and fails"),
+            .seed("Chapter 4: Critical passes and fails")
+            .needs_any("firer_body", "2"),
         ParamDecl::preset("weapon", "weapon", "weapon_")
             .about("a weapon preset from the seed, or custom")
             .seed("Chapter 5: Ranged Weapons"),

@@ -72,13 +72,37 @@ pub const PINNING_METRICS: [MetricDecl; 5] = [
     ),
 ];
 
+/// How the target of a hit unit's pinning test counts the units firing
+/// (variant `pinning_hit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PinningHit {
+    /// The rule: "roll against target 5. Increase the target number by 1
+    /// for every unit over the first that is also firing (so two units
+    /// firing give a target number of 6 instead of 5)".
+    Rule,
+    /// Example #1: "shot at by two elite units ... The unit is struck ...
+    /// A WILL roll of 4 dice ... is made at target 5": 5 up to the second
+    /// unit firing, +1 for each unit after it (as Example #2 counts the
+    /// missed test: "base 3 for the second unit firing, +1 for the third").
+    Example,
+}
+
 /// The pinning test's target, or `None` when no test is taken.
-pub fn pinning_target(hit: bool, shooters: i32, squad_leader: bool) -> Option<i32> {
+pub fn pinning_target(
+    hit: bool,
+    shooters: i32,
+    squad_leader: bool,
+    counting: PinningHit,
+) -> Option<i32> {
     if squad_leader {
         None
     } else if hit {
-        // "Increase the target number by 1 for every unit over the first"
-        Some(5 + shooters - 1)
+        Some(match counting {
+            // "Increase the target number by 1 for every unit over the first"
+            PinningHit::Rule => 5 + shooters - 1,
+            // Example #1: two units firing, target 5
+            PinningHit::Example => 5 + (shooters - 2).max(0),
+        })
     } else if shooters >= 2 {
         // "base 3 for the second unit firing, +1 for the third ..."
         Some(3 + shooters - 2)
@@ -151,7 +175,14 @@ impl Outcomes for Pinning {
 pub fn build_pinning(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let reading = super::seven_plus(v)?;
     let hit = p.need_word("shot")? == "hit";
-    let target = pinning_target(hit, p.need_int("shooters")? as i32, p.flag("squad_leader")?);
+    // the variant is read only where it counts: a hit unit that can be pinned
+    let leader = p.flag("squad_leader")?;
+    let counting = if hit && !leader && v.need_word("pinning_hit")? == "example" {
+        PinningHit::Example
+    } else {
+        PinningHit::Rule
+    };
+    let target = pinning_target(hit, p.need_int("shooters")? as i32, leader, counting);
     let budget = p.need_int("ap_budget")? as u32;
     let mut list = MetricList::new();
     let [a, b, c, d, e] = &PINNING_METRICS;
@@ -660,14 +691,22 @@ mod tests {
     /// 5." The rule: "two units firing give a target number of 6 instead of
     /// 5". Example #1 ("shot at by two elite units ... struck ... A WILL
     /// roll of 4 dice ... at target 5") conflicts with that rule; the rule,
-    /// stated with its own example, is encoded.
+    /// stated with its own example, is the default, Example #1 the variant
+    /// `pinning_hit = "example"` (5 up to the second unit, +1 per unit
+    /// after it).
     #[test]
     fn pinning_targets() {
-        assert_eq!(pinning_target(false, 4, false), Some(5));
-        assert_eq!(pinning_target(true, 2, false), Some(6));
-        assert_eq!(pinning_target(true, 1, false), Some(5));
-        assert_eq!(pinning_target(false, 1, false), None);
-        assert_eq!(pinning_target(true, 3, true), None);
+        use PinningHit::{Example, Rule};
+        assert_eq!(pinning_target(false, 4, false, Rule), Some(5));
+        assert_eq!(pinning_target(true, 2, false, Rule), Some(6));
+        assert_eq!(pinning_target(true, 1, false, Rule), Some(5));
+        assert_eq!(pinning_target(false, 1, false, Rule), None);
+        assert_eq!(pinning_target(true, 3, true, Rule), None);
+        assert_eq!(pinning_target(true, 1, false, Example), Some(5));
+        assert_eq!(pinning_target(true, 2, false, Example), Some(5));
+        assert_eq!(pinning_target(true, 4, false, Example), Some(7));
+        assert_eq!(pinning_target(false, 4, false, Example), Some(5));
+        assert_eq!(pinning_target(true, 2, true, Example), None);
     }
 
     #[test]
@@ -691,6 +730,8 @@ mod tests {
         let text = seed_text::seed(super::super::SEED);
         for quote in [
             "two units firing give a target number of 6 instead of 5",
+            "A WILL roll of 4 dice (4 is the units WILL attribut) is made at target 5.",
+            "shot at by two elite units from the other team",
             "A WILL roll is made at target 3+2",
             "Note that Squad leaders can never be pinned.",
             "you can spend a single AP to re-roll the WILL roll",

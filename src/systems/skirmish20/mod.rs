@@ -306,7 +306,8 @@ pub fn shooting_params() -> Vec<ParamDecl> {
         ParamDecl::int("target_minor_guns", 0, 4)
             .default("1")
             .about("a vehicle target's guns besides the biggest (a Chimera: 1)")
-            .seed("Vehicle characteristics table"),
+            .seed("Vehicle characteristics table")
+            .needs("target_vehicle", "true"),
         ParamDecl::flag("target_scarab_swarm")
             .about("a Necron scarab swarm: an area weapon's hit counts as two hits (set target_kind = hero, armour = storm)")
             .seed("NECRON SPECIAL RULES"),

@@ -28,28 +28,56 @@ const BOARDING: &str =
 const TURNS_SHOWN: usize = 6;
 
 /// A crew's profile, `prefix` `crew_`, for hits on the warriors aboard.
-fn crew_params(about: &str) -> Vec<ParamDecl> {
+/// `hit_by` adds what the scenario needs for the crew to be hit at all.
+fn crew_params(about: &str, hit_by: fn(ParamDecl) -> ParamDecl) -> Vec<ParamDecl> {
     const PROFILE: &str = "Characteristics; Injuries";
+    // a crew's stat is used with a crew, and a crew needs the four stats
+    // it is rolled with: each stat needs the crew and the other three
+    const NEEDED: [(&str, &str); 4] = [
+        ("crew_toughness", "3"),
+        ("crew_wounds", "1"),
+        ("crew_ws", "3"),
+        ("crew_bs", "3"),
+    ];
+    let with_crew = |d: ParamDecl| {
+        let name = d.name.clone();
+        hit_by(
+            NEEDED
+                .iter()
+                .filter(|(n, _)| *n != name)
+                .fold(d.needs_any("crew", "1"), |d, (n, v)| d.needs_any(*n, v)),
+        )
+    };
     vec![
         ParamDecl::int("crew", 0, 10)
             .default("0")
             .about(about.to_string())
             .seed(TEMPLATES),
-        ParamDecl::int("crew_toughness", 1, 10)
-            .about("each warrior aboard: Toughness (needed with crew)")
-            .seed(PROFILE),
-        ParamDecl::int("crew_wounds", 1, 20)
-            .about("each warrior aboard: Wounds (needed with crew)")
-            .seed(PROFILE),
-        ParamDecl::int("crew_save", 0, 7)
-            .about("each warrior aboard: armour save (2-6), 0 or absent for none")
-            .seed(PROFILE),
-        ParamDecl::int("crew_ws", 1, 10)
-            .about("each warrior aboard: WS, for Flesh Wounds (needed with crew)")
-            .seed(PROFILE),
-        ParamDecl::int("crew_bs", 1, 10)
-            .about("each warrior aboard: BS, for Flesh Wounds (needed with crew)")
-            .seed(PROFILE),
+        with_crew(
+            ParamDecl::int("crew_toughness", 1, 10)
+                .about("each warrior aboard: Toughness (needed with crew)")
+                .seed(PROFILE),
+        ),
+        with_crew(
+            ParamDecl::int("crew_wounds", 1, 20)
+                .about("each warrior aboard: Wounds (needed with crew)")
+                .seed(PROFILE),
+        ),
+        with_crew(
+            ParamDecl::int("crew_save", 0, 7)
+                .about("each warrior aboard: armour save (2-6), 0 or absent for none")
+                .seed(PROFILE),
+        ),
+        with_crew(
+            ParamDecl::int("crew_ws", 1, 10)
+                .about("each warrior aboard: WS, for Flesh Wounds (needed with crew)")
+                .seed(PROFILE),
+        ),
+        with_crew(
+            ParamDecl::int("crew_bs", 1, 10)
+                .about("each warrior aboard: BS, for Flesh Wounds (needed with crew)")
+                .seed(PROFILE),
+        ),
     ]
 }
 
@@ -114,7 +142,10 @@ pub fn hits_params() -> Vec<ParamDecl> {
             .seed("Firing on Full Auto"),
         ParamDecl::int("sf_fired", 1, 6)
             .about("Sustained Fire dice fired on Full Auto (default: every one the weapon has)")
-            .seed("Firing on Full Auto"),
+            .seed("Firing on Full Auto")
+            .needs("fire_mode", "full_auto")
+            .needs_any("sf_dice", "2")
+            .needs_unset("shots"),
         ParamDecl::int("bs", 0, 10)
             .about("the firer's BS: each shot rolls to hit; absent, every shot hits")
             .seed("Shooting, Step 2 – Roll to Hit"),
@@ -125,7 +156,10 @@ pub fn hits_params() -> Vec<ParamDecl> {
         ParamDecl::choice("coverage", &["full", "partial"])
             .default("full")
             .about("a template's Full Hit (D3 hits) or Partial Hit (one hit on 4+)")
-            .seed(TEMPLATES),
+            .seed(TEMPLATES)
+            .needs("template", "blast")
+            .needs_unset("bs")
+            .needs_unset("shots"),
         ParamDecl::int("catch_fire", 0, 6)
             .default("0")
             .about("Catching Fire: a hit location catches fire on this score or more (0: never)")
@@ -137,6 +171,13 @@ pub fn hits_params() -> Vec<ParamDecl> {
     p.extend(hit_modifier_params());
     p.extend(crew_params(
         "warriors aboard (Gunner, crew, boarders) each hit once when a template hits the Crew location",
+        // "only a template hit on the Crew location hits the warriors
+        // aboard", and a template does not roll to hit
+        |d| {
+            d.needs("template", "blast")
+                .needs_unset("bs")
+                .needs_unset("shots")
+        },
     ));
     p
 }
@@ -313,6 +354,7 @@ pub fn fire_params() -> Vec<ParamDecl> {
     ]);
     p.extend(crew_params(
         "warriors aboard, each hit by a Crew location fire",
+        |d| d.needs("location", "crew"),
     ));
     p
 }
