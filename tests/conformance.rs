@@ -547,6 +547,7 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ("crisis", "fight", &["dodge_damage"]),
         ("skirmish20", "shooting", &["no_minor_gun"]),
         ("skirmish20", "vehicle_damage", &["no_minor_gun"]),
+        ("skirmish20", "close_combat", &["no_minor_gun"]),
         ("skirmish20", "quick_draw", &["quick_draw_tie"]),
         ("skirmish20", "squad_under_fire", &["wound_allocation"]),
     ];
