@@ -8,7 +8,7 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{check, exact_all, seed_text};
+use independent::{check, check_with, exact_all, seed_text};
 use krunch::systems::{self, ParamValue, Params};
 
 const SYS: &str = "skirmish20";
@@ -55,7 +55,13 @@ fn a_target_in_tank_armour_is_a_large_target_without_saying_so() {
     let tank = [("weapon", "melta_gun"), ("armour", "tank"), ("range", "6")];
     check(SYS, "shooting", &tank, "p_hit", 11.0 / 20.0);
     // still a vehicle: wrecked on a D10 of 9 or 10
-    check(SYS, "shooting", &tank, "p_vehicle_wrecked", 11.0 / 20.0 * 0.2);
+    check(
+        SYS,
+        "shooting",
+        &tank,
+        "p_vehicle_wrecked",
+        11.0 / 20.0 * 0.2,
+    );
     for (size, value) in [("normal", 9.0), ("large", 10.0), ("tank", 11.0)] {
         let mut p = tank.to_vec();
         p.push(("target_size", size));
@@ -207,7 +213,13 @@ fn a_tank_assaulted_takes_vehicle_damage_and_strikes_no_blow() {
     ];
     check(SYS, "close_combat", &one, "mean_hits_on_defender", 0.25);
     check(SYS, "close_combat", &one, "p_vehicle_wrecked", 0.25 * 0.2);
-    check(SYS, "close_combat", &one, "p_vehicle_immobilised", 0.25 * 0.4);
+    check(
+        SYS,
+        "close_combat",
+        &one,
+        "p_vehicle_immobilised",
+        0.25 * 0.4,
+    );
     check(SYS, "close_combat", &one, "p_attacker_dead", 0.0);
     check(SYS, "close_combat", &one, "p_attacker_wounded", 0.0);
     let names: Vec<String> = exact_all(SYS, "close_combat", &one)
@@ -269,9 +281,21 @@ fn an_apc_strikes_no_blow_and_a_walker_does() {
         ("defender_armour", "power"),
         ("defender_vehicle", "true"),
     ];
-    check(SYS, "close_combat", &apc, "mean_hits_on_defender", 3.0 / 20.0);
+    check(
+        SYS,
+        "close_combat",
+        &apc,
+        "mean_hits_on_defender",
+        3.0 / 20.0,
+    );
     check(SYS, "close_combat", &apc, "p_attacker_dead", 0.0);
-    check(SYS, "close_combat", &apc, "p_vehicle_wrecked", 3.0 / 20.0 * 0.2);
+    check(
+        SYS,
+        "close_combat",
+        &apc,
+        "p_vehicle_wrecked",
+        3.0 / 20.0 * 0.2,
+    );
     let walker = [
         ("attacker", "hand_weapon"),
         ("attacker_armour", "std"),
@@ -281,5 +305,189 @@ fn an_apc_strikes_no_blow_and_a_walker_does() {
         ("defender_minor_guns", "0"),
     ];
     check(SYS, "close_combat", &walker, "p_attacker_dead", 0.75);
-    check(SYS, "close_combat", &walker, "p_vehicle_wrecked", 3.0 / 20.0 * 0.2);
+    check(
+        SYS,
+        "close_combat",
+        &walker,
+        "p_vehicle_wrecked",
+        3.0 / 20.0 * 0.2,
+    );
+}
+
+// ------------------- items 9 and 13: a squad under a blast, one D20 or many
+
+/// One 2-AP firing of `value` at a squad of three common troopers, two
+/// more of them wholly under the blast with `others`, by brute force over
+/// every roll: the target's D20 (a 20 jams: "nothing of that firing
+/// lands"), each other's own D20 (a 20 misses: "only one chance of a 20"),
+/// or the target's D20 read for everyone (`once`), and each figure's Effect
+/// of Hit D6 ("common trooper 1-2 Duck Back, 3-4 Wounded, 5-6 Dead"). With
+/// three results on three figures, "if a "Kill" is scored it has to be
+/// given to an unwounded figure" and Wounded results spread, so each
+/// result lands on its own unhurt figure. Returns (mean dead, P(shaken:
+/// at least 50% dead or wounded), P(running: fewer than 35% standing)).
+fn blast_on_three(value: u32, others: u32, once: bool) -> (f64, f64, f64) {
+    let (mut dead, mut shaken, mut broken, mut n) = (0.0, 0.0, 0.0, 0.0);
+    for t in 1..=20u32 {
+        for o1 in 1..=20u32 {
+            for o2 in 1..=20u32 {
+                for e in 1..=216u32 {
+                    let dice = [(e - 1) % 6 + 1, (e - 1) / 6 % 6 + 1, (e - 1) / 36 + 1];
+                    n += 1.0;
+                    if t == 20 {
+                        continue;
+                    }
+                    let hit = [
+                        t == 1 || t <= value,
+                        if once {
+                            t == 1 || t <= others
+                        } else {
+                            o1 != 20 && (o1 == 1 || o1 <= others)
+                        },
+                        if once {
+                            t == 1 || t <= others
+                        } else {
+                            o2 != 20 && (o2 == 1 || o2 <= others)
+                        },
+                    ];
+                    let kills = (0..3).filter(|&i| hit[i] && dice[i] >= 5).count();
+                    let hurt = (0..3).filter(|&i| hit[i] && dice[i] >= 3).count();
+                    dead += kills as f64;
+                    shaken += f64::from(u8::from(2 * hurt >= 3));
+                    broken += f64::from(u8::from(100 * (3 - kills) < 35 * 3));
+                }
+            }
+        }
+    }
+    (dead / n, shaken / n, broken / n)
+}
+
+/// "Other area effect weapons like an autocannon use the one single value
+/// against all targets under the blast radius (if the same armour value)".
+/// A mortar ("Mortar (Large Blast) 36 | 10 | 7 | 5 | 2 | 2 | Jam") fired
+/// once into three Guardsmen, two under the blast besides the one aimed
+/// at: each rolls 10 or less. By hand, mean dead = 10/20 * 1/3 for the
+/// target + 2 * 19/20 (no jam) * 10/20 * 1/3 = 29/60, against 1/6 with no
+/// blast; shaken and running by the brute force above.
+#[test]
+fn a_mortar_into_a_squad_hits_everyone_under_the_blast() {
+    seed_says(&[
+        "use the one single value against all targets under the blast radius",
+        "Mortar (Large Blast)",
+    ]);
+    let mut p = vec![
+        ("shooters", "1"),
+        ("weapon", "mortar"),
+        ("range", "20"),
+        ("armour", "std"),
+        ("troopers", "3"),
+        ("turns", "1"),
+        ("others_under_template", "2"),
+    ];
+    let (dead, shaken, broken) = blast_on_three(10, 10, false);
+    assert!(
+        (dead - 29.0 / 60.0).abs() < 1e-12,
+        "the brute force: {dead}"
+    );
+    check(SYS, "squad_under_fire", &p, "mean_dead", dead);
+    check(SYS, "squad_under_fire", &p, "p_shaken", shaken);
+    check(SYS, "squad_under_fire", &p, "p_broken", broken);
+    // the same row with no area: the target alone
+    p.pop();
+    p.push(("weapon_area", "none"));
+    check(SYS, "squad_under_fire", &p, "mean_dead", 1.0 / 6.0);
+}
+
+/// "Some area effect weapons like the missile launcher have 2 figures
+/// 18/8 which means roll 18 or less on 1D20 for the target you hit, but
+/// roll 8 or less for any other target caught in the blast area"; "Targets
+/// partly under a blast template roll a D6. on 4,5,6 they are hit. Targets
+/// partly under a flamethrower template are automatically hit." A grenade
+/// launcher ("12/8" against standard armour, small blast) into two
+/// Guardsmen, the other partly under: mean dead = 12/20 * 1/3 + 19/20 *
+/// 1/2 * 8/20 * 1/3. A flamer ("Flame thrower (Template) 8 | 10 | ...")
+/// the same: 10/20 * 1/3 + 19/20 * 10/20 * 1/3. A blast said to cover
+/// five more of a squad of two covers the one there is: the mortar's 1/6 +
+/// 19/20 * 1/2 * 1/3.
+#[test]
+fn second_values_partial_cover_and_no_more_than_the_squad() {
+    seed_says(&[
+        "roll 18 or less on 1D20 for the target you hit, but roll 8 or less for any other target caught in the blast area",
+        "Targets partly under a blast template roll a D6. on 4,5,6 they are hit",
+        "Targets partly under a flamethrower template are automatically hit",
+    ]);
+    let two = |weapon: &'static str, range: &'static str| {
+        vec![
+            ("shooters", "1"),
+            ("weapon", weapon),
+            ("range", range),
+            ("armour", "std"),
+            ("troopers", "2"),
+            ("turns", "1"),
+        ]
+    };
+    let mut gl = two("grenade_launcher", "20");
+    gl.push(("others_partly_under", "1"));
+    let want = 12.0 / 60.0 + 19.0 / 20.0 * 0.5 * 8.0 / 60.0;
+    check(SYS, "squad_under_fire", &gl, "mean_dead", want);
+    let mut flamer = two("flame_thrower", "6");
+    flamer.push(("others_partly_under", "1"));
+    let want = 10.0 / 60.0 + 19.0 / 20.0 * 10.0 / 60.0;
+    check(SYS, "squad_under_fire", &flamer, "mean_dead", want);
+    let mut mortar = two("mortar", "20");
+    mortar.push(("others_under_template", "5"));
+    let want = 1.0 / 6.0 + 19.0 / 20.0 * 0.5 / 3.0;
+    check(SYS, "squad_under_fire", &mortar, "mean_dead", want);
+    // an area weapon must say how many it covers: krunch invents none
+    let e = refused("squad_under_fire", &two("mortar", "20"));
+    assert!(e.contains("others_under_template"), "{e}");
+}
+
+/// "Only roll once per weapon firing, for normal weapons this is fine, for
+/// template weapons that hit more than one target you still only get one
+/// chance of a 20 to jam the weapon!" Variant `blast_roll = "once"`: the
+/// firing's one D20 is read against every figure's value. The mortar into
+/// three Guardsmen: a roll of 10 or less hits all three, 11-19 none, a 20
+/// jams: mean dead 10/20 * 3 * 1/3 = 1/2 (29/60 rolling each); shaken and
+/// running by the brute force. The missile launcher (locks on with L-14 or
+/// less against power armour, 0.7; 12/3) at a Necron with two more wholly
+/// under: each other hit 0.7 * 3/20 on the firing's roll (0.7 * 19/20 *
+/// 3/20 on its own D20 once the firing did not jam).
+#[test]
+fn one_d20_for_everyone_under_the_blast() {
+    seed_says(&[
+        "Only roll once per weapon firing, for normal weapons this is fine, for template weapons that hit more than one target you still only get one chance of a 20 to jam the weapon!",
+    ]);
+    let once = [("blast_roll", "once")];
+    let p = [
+        ("shooters", "1"),
+        ("weapon", "mortar"),
+        ("range", "20"),
+        ("armour", "std"),
+        ("troopers", "3"),
+        ("turns", "1"),
+        ("others_under_template", "2"),
+    ];
+    let (dead, shaken, broken) = blast_on_three(10, 10, true);
+    assert!((dead - 0.5).abs() < 1e-12, "the brute force: {dead}");
+    check_with(SYS, "squad_under_fire", &p, &once, "mean_dead", dead);
+    check_with(SYS, "squad_under_fire", &p, &once, "p_shaken", shaken);
+    check_with(SYS, "squad_under_fire", &p, &once, "p_broken", broken);
+    let missile = [
+        ("weapon", "missile_launcher"),
+        ("armour", "power"),
+        ("range", "20"),
+        ("others_under_template", "2"),
+    ];
+    let each = 2.0 * 0.7 * 0.95 * 3.0 / 20.0;
+    check(SYS, "shooting", &missile, "mean_others_hit", each);
+    check_with(
+        SYS,
+        "shooting",
+        &missile,
+        &once,
+        "mean_others_hit",
+        2.0 * 0.7 * 3.0 / 20.0,
+    );
+    check_with(SYS, "shooting", &missile, &once, "p_hit", 0.7 * 12.0 / 20.0);
 }

@@ -356,7 +356,7 @@ pub fn params() -> Vec<ParamDecl> {
             .seed(RULES),
         ParamDecl::flag("defender_vehicle")
             .about(
-                "the figure attacked is a vehicle (implied by defender_armour = tank): up to 5 attackers, each hit rolls on the Vehicle Damage Table, no aftermath test; an APC or tank strikes no blows (\"can not do close assaults of any sort whatsoever\"), a walker (defender = \"walker\") does",
+                "the figure attacked is a vehicle (implied by tank armour): up to 5 attackers, each hit rolls on the Vehicle Damage Table, no aftermath test; an APC or tank strikes no blows (\"can not do close assaults of any sort whatsoever\"), a walker (defender = \"walker\") does",
             )
             .seed("CLOSE COMBAT; HUMAN SPECIAL RULES; Vehicle Damage Table 1D10"),
         ParamDecl::int("defender_minor_guns", 0, 4)
@@ -483,7 +483,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     if !defender_vehicle && p.has("defender_minor_guns") {
         return Err(ParamError::new(
             "defender_minor_guns",
-            "only a vehicle has guns: set defender_vehicle = true",
+            "only with defender_vehicle = true: a figure has no guns",
         ));
     }
     let vehicle = if defender_vehicle {

@@ -195,6 +195,11 @@ pub const VARIANTS: &[VariantDef] = &[
         about: "a tie on the Quick Draw roll (the seed does not say): both fire at once (default), or roll again",
     },
     VariantDef {
+        name: "blast_roll",
+        values: &["each_figure", "once"],
+        about: "figures under a blast or template besides the target: each rolls its own D20 against its value, only the firing's own roll able to jam (default: \"roll 8 or less for any other target caught in the blast area\"; \"you still only get one chance of a 20\"), or the firing's one D20 is read against every value (\"Only roll once per weapon firing\")",
+    },
+    VariantDef {
         name: "wound_allocation",
         values: &["spread", "stack"],
         about: "the defender allocates a Wounded result: to an unwounded figure while there is one (default: more wounded, fewer dead), or onto a wounded one, killing it (\"add the wounds to the existing wounded figures and kill them\")",
@@ -470,6 +475,11 @@ fn vehicle_target(p: &Params, v: &Params) -> Result<Option<vehicle::VehicleDamag
     }))
 }
 
+/// The `blast_roll` variant: one D20 for everyone under a blast.
+fn blast_once(v: &Params) -> Result<bool, ParamError> {
+    Ok(v.word("blast_roll")?.as_deref() == Some("once"))
+}
+
 fn no_minor_gun(v: &Params) -> Result<vehicle::NoMinorGun, ParamError> {
     Ok(if v.word("no_minor_gun")?.as_deref() == Some("next_up") {
         vehicle::NoMinorGun::NextUp
@@ -539,6 +549,7 @@ fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
         others: t,
         target_wounded: p.flag("target_wounded")?,
         vehicle: vehicle_target(p, v)?,
+        one_roll: others_full + others_partly > 0 && blast_once(v)?,
     };
     Ok(Box::new(StepModel::new(shooting.into_rule())))
 }
