@@ -190,6 +190,12 @@ struct Landed {
     natural_one: bool,
 }
 
+/// One way a firing can go before the others under the blast: the
+/// target's outcome law, whether the others roll their own D20 (`Some(None)`),
+/// are hit off the firing's roll (`Some(Some(natural_one))`) or not at all
+/// (`None`), and its weight.
+type Case = (Vec<(Landed, f64)>, Option<Option<bool>>, f64);
+
 /// The model.
 pub struct SquadModel {
     s: Squad,
@@ -431,7 +437,7 @@ impl Squad {
             }
             let (full, partly) = self.covered(st, at_hero);
             // (the target's outcome law, the others' given law, weight)
-            let mut cases: Vec<(Vec<(Landed, f64)>, Option<Option<bool>>, f64)> = Vec::new();
+            let mut cases: Vec<Case> = Vec::new();
             if self.one_roll && full + partly > 0 {
                 // the firing's D20 read against both values, by class
                 let mut classes: BTreeMap<(Roll, bool), u32> = BTreeMap::new();
