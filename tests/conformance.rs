@@ -154,6 +154,50 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("will", "4"), ("shooters", "3"), ("ap_budget", "4")],
         &[("pinning_hit", "example")],
     ),
+    (
+        "skirmish20",
+        "shooting",
+        &[
+            ("weapon", "grenade_launcher"),
+            ("armour", "storm"),
+            ("range", "20"),
+            ("others_under_template", "2"),
+            ("others_partly_under", "2"),
+        ],
+        &[("blast_roll", "once")],
+    ),
+    (
+        "skirmish20",
+        "squad_under_fire",
+        &[
+            ("shooters", "3"),
+            ("weapon", "necron_destroyer_gun"),
+            ("range", "20"),
+            ("firer_ap", "4"),
+            ("armour", "std"),
+            ("troopers", "6"),
+            ("hero", "true"),
+            ("others_under_template", "2"),
+            ("others_partly_under", "1"),
+            ("turns", "2"),
+        ],
+        &[("blast_roll", "once")],
+    ),
+    (
+        "skirmish20",
+        "squad_under_fire",
+        &[
+            ("shooters", "3"),
+            ("weapon", "grenade_launcher"),
+            ("range", "20"),
+            ("armour", "power"),
+            ("troopers", "5"),
+            ("necrons", "true"),
+            ("others_under_template", "3"),
+            ("turns", "3"),
+        ],
+        &[("blast_roll", "once")],
+    ),
 ];
 
 struct Case {
@@ -606,10 +650,15 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ("krygothic", "order_combo", &["seven_plus"]),
         ("crisis", "attack", &["dodge_damage"]),
         ("crisis", "fight", &["dodge_damage"]),
-        ("skirmish20", "shooting", &["no_minor_gun"]),
+        ("skirmish20", "shooting", &["no_minor_gun", "blast_roll"]),
         ("skirmish20", "vehicle_damage", &["no_minor_gun"]),
+        ("skirmish20", "close_combat", &["no_minor_gun"]),
         ("skirmish20", "quick_draw", &["quick_draw_tie"]),
-        ("skirmish20", "squad_under_fire", &["wound_allocation"]),
+        (
+            "skirmish20",
+            "squad_under_fire",
+            &["blast_roll", "wound_allocation"],
+        ),
     ];
     for r in krunch::systems::RULE_SETS {
         for sc in r.scenarios {

@@ -238,13 +238,14 @@ pub fn parse_ranged_row(text: &str, field: &str) -> Result<RangedRow, ParamError
 /// ("(+ small blast)", "(Template)", "(+large area)" ...).
 pub const AREAS: &[&str] = &["none", "small_blast", "large_blast", "template"];
 
-/// A weapon preset: the row text and the area.
+/// A weapon preset: the row text, the area, and whether it is a heavy
+/// weapon.
 macro_rules! ranged {
-    ($name:literal, $row:literal, $area:literal, $source:literal) => {
+    ($name:literal, $row:literal, $area:literal, $heavy:literal, $source:literal) => {
         PresetDecl {
             catalogue: "weapon",
             name: $name,
-            sets: &[("row", $row), ("area", $area)],
+            sets: &[("row", $row), ("area", $area), ("heavy", $heavy)],
             source: $source,
         }
     };
@@ -263,120 +264,144 @@ macro_rules! close {
 }
 
 /// Ranged weapons: every chart row, by name, as the row text the spec
-/// parameter `weapon_row` takes, and the area its name gives.
+/// parameter `weapon_row` takes, the area its name gives, and whether it is
+/// a heavy weapon: "Heavy weapons which are large weapons which normally
+/// need 2AP's to fire" (every 2-AP row), and the two 1-AP rows of the
+/// vehicles and destroyers that "get 4AP's allowing them to move very fast
+/// AND fire heavy weapons" (the vehicle based chaingun, the Necron
+/// Destroyer gun): "1AP heavy weapons jam means miss rest of this tun only".
 pub const PRESETS: &[PresetDecl] = &[
     ranged!(
         "laser_machine_pistol",
         "12 | 7 | 4 | 2 | X | 1 | jam",
         "none",
+        "false",
         "Laser / Machine Pistol"
     ),
     ranged!(
         "laser_assault_rifle",
         "24 | 7 | 5 | 3 | X | 1/2 | jam",
         "none",
+        "false",
         "Laser / Assault Rifle"
     ),
     ranged!(
         "auto_shotgun",
         "10 | 10 | 5 | 2 | X | 1 | jam",
         "none",
+        "false",
         "Auto Shotgun"
     ),
     ranged!(
         "grenade_launcher",
         "24 | 12/8 | 10/5 | 6/2 | 3/X | 2 | jam",
         "small_blast",
+        "true",
         "Grenade Launcher (A/T or small blast)"
     ),
     ranged!(
         "mortar",
         "36 | 10 | 7 | 5 | 2 | 2 | jam",
         "large_blast",
+        "true",
         "Mortar (Large Blast)"
     ),
     ranged!(
         "bolt_pistol",
         "12 | 8 | 5 | 3 | X | 1 | jam",
         "none",
+        "false",
         "Bolt Pistol"
     ),
     ranged!(
         "bolt_rifle",
         "24 | 8 | 6 | 4 | 1 | 1/2 | jam",
         "none",
+        "false",
         "Bolt Rifle"
     ),
     ranged!(
         "missile_launcher",
         "30 | 18/8 L-10 | 17/6 L-12 | 12/3 L-14 | 9/X L-16 | 2 | jam",
         "small_blast",
+        "true",
         "Missile Launcher (+ small blast)"
     ),
     ranged!(
         "flame_thrower",
         "8 | 10 | 7 | 6 | 4 | 2 | out of fuel",
         "template",
+        "true",
         "Flame thrower (Template)"
     ),
     ranged!(
         "plasma_pistol",
         "12 | 8 | 7 | 6 | 3 | 1 | broken",
         "none",
+        "false",
         "Plasma Pistol"
     ),
     ranged!(
         "heavy_plasma_rifle",
         "18 | 13 | 11 | 10 | 7 | 2 | broken",
         "none",
+        "true",
         "Hvy Plasma Rifle"
     ),
     ranged!(
         "melta_gun",
         "12 | 13 | 12 | 11 | 9 | 2 | broken",
         "none",
+        "true",
         "Melta Gun (anti tank)"
     ),
     ranged!(
         "tau_plasma_rifle",
         "24 | 9 | 7 | 5 | 2 | 1/2 | jam",
         "none",
+        "false",
         "Tau Plasma rifle/carbine"
     ),
     ranged!(
         "necron_rifle",
         "24 | 10 | 8 | 7 | 5 | 1/2 | jam",
         "none",
+        "false",
         "\"Necron\" Rifle"
     ),
     ranged!(
         "necron_destroyer_gun",
         "30 | 12 | 10 | 9 | 6 | 1 | jam",
         "small_blast",
+        "true",
         "\"Necron Destroyer\" Gun (+ small blast)"
     ),
     ranged!(
         "heavy_bolter",
         "24 | 10 | 6 | 3 | X | 2 | jam",
         "large_blast",
+        "true",
         "Hvy Bolter / Chain Gun (+large blast)"
     ),
     ranged!(
         "autocannon",
         "30 | 12 | 9 | 7 | 4 | 2 | jam",
         "large_blast",
+        "true",
         "Autocannon / multilaser / (+large area)"
     ),
     ranged!(
         "vehicle_chaingun",
         "24 | 12 | 9 | 7 | 4 | 1 | jam",
         "small_blast",
+        "true",
         "Vehicle based chaingun (+small area)"
     ),
     ranged!(
         "heavy_tank_gun",
         "36 | 18/12 | 16/10 | 14/6 | 10/4 | 2 | jam",
         "large_blast",
+        "true",
         "Hvy Tank Gun (+large blast)"
     ),
     // Close combat weapons: every chart row by name, with the attacks the seed
@@ -690,6 +715,18 @@ mod tests {
                 "none"
             };
             assert_eq!(area, expected, "{}: area from its name", p.name);
+            // heavy: the 2-AP rows, and the vehicles' and destroyers' guns
+            let heavy = seed_row[6] == "2"
+                || seed_row[0].starts_with("Vehicle based")
+                || seed_row[0].contains("Destroyer");
+            assert_eq!(set(p, "heavy"), heavy.to_string(), "{}: heavy", p.name);
+        }
+        for quote in [
+            "Heavy weapons which are large weapons which normally need 2AP's to fire",
+            "All vehicles, sentinels, Necron destroyers get 4AP's allowing them to move very fast AND fire heavy weapons",
+            "1AP heavy weapons jam means miss rest of this tun only",
+        ] {
+            assert!(text.contains(quote), "the seed says: {quote}");
         }
     }
 

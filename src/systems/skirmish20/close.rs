@@ -2,11 +2,14 @@
 //! one figure, which strikes back at the first of them; "everyone rolls
 //! simultaneously for damage", each attack one D20 at or under the Close
 //! Combat Weapons Factor Chart's value; then the aftermath test for the side
-//! that suffered most casualties.
+//! that suffered most casualties. A vehicle attacked takes its hits on the
+//! Vehicle Damage Table; an APC or tank strikes no blows ("APC's and Tanks
+//! can not do close assaults of any sort whatsoever"), a walker does.
 
 use super::chart::{Armour, CloseRow, Effect, parse_close_row};
 use super::fire::{Figure, Toughness, roll_effect};
-use super::{armour, toughness, toughness_params};
+use super::vehicle::{VehicleDamage, VehicleState};
+use super::{armour, no_minor_gun, toughness, toughness_params};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::registry::ParamDecl;
@@ -57,8 +60,11 @@ pub struct CloseCombat {
     pub attacker: Fighter,
     /// The figure attacked.
     pub defender: Fighter,
-    /// The defender is a vehicle: vehicles ignore morale.
-    pub defender_vehicle: bool,
+    /// The defender is a vehicle: vehicles ignore morale, and each hit
+    /// that penetrates rolls on the Vehicle Damage Table.
+    pub defender_vehicle: Option<VehicleDamage>,
+    /// The defender strikes back (not an APC or tank).
+    pub defender_strikes: bool,
 }
 
 /// The fight so far.
@@ -66,13 +72,14 @@ pub struct CloseCombat {
 pub struct CloseState {
     hits_on_defender: u8,
     defender: Figure,
+    vehicle: VehicleState,
     attacker: Figure,
     defender_runs: bool,
     attackers_run: bool,
 }
 
 /// Every metric.
-pub const METRICS: [MetricDecl; 8] = [
+pub const METRICS: [MetricDecl; 11] = [
     MetricDecl::probability(
         "p_defender_dead",
         "P(defender dead)",
@@ -113,13 +120,58 @@ pub const METRICS: [MetricDecl; 8] = [
         "P(attackers run 2D6\")",
         "P(the attackers' side tests and rolls 1-3)",
     ),
+    MetricDecl::probability(
+        "p_vehicle_wrecked",
+        "P(vehicle burns or explodes)",
+        "a vehicle attacked: P(burning or exploded after its hits on the Vehicle Damage Table)",
+    ),
+    MetricDecl::probability(
+        "p_vehicle_immobilised",
+        "P(vehicle immobilised)",
+        "a vehicle attacked: P(immobilised or wrecked)",
+    ),
+    MetricDecl::probability(
+        "p_vehicle_gun_out",
+        "P(vehicle gun out)",
+        "a vehicle attacked: P(some gun taken out or destroyed)",
+    ),
 ];
 
 /// The fight with its metric handles.
 pub struct CloseRule {
     c: CloseCombat,
     list: MetricList,
-    m: [Metric; 8],
+    /// Attacker dead, attacker wounded, hits, attackers run.
+    m: [Metric; 4],
+    /// A figure attacked: dead, wounded, both dead, runs.
+    figure: Option<[Metric; 4]>,
+    /// A vehicle attacked: wrecked, immobilised, gun out.
+    vehicle: Option<[Metric; 3]>,
+}
+
+impl CloseCombat {
+    /// The fight with its metric handles.
+    pub fn into_rule(self) -> CloseRule {
+        let mut list = MetricList::new();
+        // in the catalogue's order, the figure's metrics for a figure only
+        let fig = self.defender_vehicle.is_none();
+        let mut handles = Vec::new();
+        for (i, d) in METRICS[..8].iter().enumerate() {
+            let figure_only = matches!(i, 0 | 1 | 4 | 6);
+            handles.push((!figure_only || fig).then(|| list.add(d)));
+        }
+        let h = |i: usize| handles[i].expect("added");
+        let figure = fig.then(|| [0, 1, 4, 6].map(h));
+        let m = [2, 3, 5, 7].map(h);
+        let vehicle = (!fig).then(|| [8, 9, 10].map(|i| list.add(&METRICS[i])));
+        CloseRule {
+            c: self,
+            list,
+            m,
+            figure,
+            vehicle,
+        }
+    }
 }
 
 fn casualty(f: &Figure, t: Toughness) -> bool {
@@ -145,7 +197,12 @@ impl CloseRule {
     /// of 1,2,3 they run away". Equal casualties: nobody tests.
     fn aftermath(&self, dice: &mut impl Roller, s: &mut CloseState) {
         let c = &self.c;
-        let d_cas = u32::from(casualty(&s.defender, c.defender.toughness));
+        // a vehicle's casualty is its wreck
+        let d_cas = u32::from(if c.defender_vehicle.is_some() {
+            s.vehicle.wrecked()
+        } else {
+            casualty(&s.defender, c.defender.toughness)
+        });
         let a_cas = u32::from(casualty(&s.attacker, c.attacker.toughness));
         let (side, size, dead, fighter) = if d_cas > a_cas {
             (0, 1, s.defender.dead, c.defender)
@@ -160,7 +217,7 @@ impl CloseRule {
             return;
         };
         let cas = d_cas.max(a_cas);
-        if 2 * cas < size || dead || (side == 0 && c.defender_vehicle) {
+        if 2 * cas < size || dead || (side == 0 && c.defender_vehicle.is_some()) {
             return;
         }
         let runs = dice.d6() as i32 + fighter.aftermath <= 3;
@@ -180,14 +237,25 @@ impl Mechanic for CloseRule {
     }
 
     fn steps(&self) -> usize {
-        (self.c.attackers * self.c.attacker.attacks + self.c.defender.attacks) as usize + 1
+        let back = if self.c.defender_strikes {
+            self.c.defender.attacks
+        } else {
+            0
+        };
+        (self.c.attackers * self.c.attacker.attacks + back) as usize + 1
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut CloseState) {
         let c = &self.c;
         let by_attackers = (c.attackers * c.attacker.attacks) as usize;
         if i < by_attackers {
-            if Self::blow(&c.attacker, &c.defender, &mut s.defender, dice) {
+            if let Some(v) = &c.defender_vehicle {
+                // "hits" on a vehicle roll on the Vehicle Damage Table
+                if c.attacker.strikes(&c.defender, dice) {
+                    s.hits_on_defender += 1;
+                    v.damage(dice, &mut s.vehicle);
+                }
+            } else if Self::blow(&c.attacker, &c.defender, &mut s.defender, dice) {
                 s.hits_on_defender += 1;
             }
         } else if i + 1 < self.steps() {
@@ -202,38 +270,57 @@ impl Mechanic for CloseRule {
     }
 
     fn record(&self, s: &CloseState, sink: &mut impl MetricSink) {
-        let [dd, dw, ad, aw, both, hits, druns, aruns] = self.m;
+        let [ad, aw, hits, aruns] = self.m;
         let c = &self.c;
-        sink.record(dd, u64::from(s.defender.dead));
-        sink.record(dw, u64::from(s.defender.wounded(c.defender.toughness)));
+        if let Some([dd, dw, both, druns]) = self.figure {
+            sink.record(dd, u64::from(s.defender.dead));
+            sink.record(dw, u64::from(s.defender.wounded(c.defender.toughness)));
+            sink.record(both, u64::from(s.attacker.dead && s.defender.dead));
+            sink.record(druns, u64::from(s.defender_runs));
+        }
+        if let Some([wrecked, immobilised, gun]) = self.vehicle {
+            sink.record(wrecked, u64::from(s.vehicle.wrecked()));
+            sink.record(immobilised, u64::from(s.vehicle.immobilised()));
+            sink.record(gun, u64::from(s.vehicle.gun_out()));
+        }
         sink.record(ad, u64::from(s.attacker.dead));
         sink.record(aw, u64::from(s.attacker.wounded(c.attacker.toughness)));
-        sink.record(both, u64::from(s.attacker.dead && s.defender.dead));
         sink.record(hits, u64::from(s.hits_on_defender));
-        sink.record(druns, u64::from(s.defender_runs));
         sink.record(aruns, u64::from(s.attackers_run));
     }
 }
 
-fn side_params(prefix: &str, who: &str) -> Vec<ParamDecl> {
+/// One side's parameters; `always`: its weapon is always needed (the
+/// defender's only when it strikes back: not an APC or tank).
+fn side_params(prefix: &str, who: &str, always: bool) -> Vec<ParamDecl> {
+    let need = |d: ParamDecl| {
+        if always {
+            d.required()
+        } else {
+            let about = format!("{} (needed unless the defender is an APC or tank)", d.about);
+            d.about(about)
+        }
+    };
     let mut p = vec![
         ParamDecl::preset(prefix.trim_end_matches('_'), "close_weapon", prefix)
             .about(format!(
                 "{who}'s close combat weapon: a chart row by name, or custom"
             ))
             .seed(CHART),
-        ParamDecl::text(format!("{prefix}row"), "8 | 6 | 3 | 1")
-            .required()
-            .about(format!(
-                "{who}'s chart row: std | storm | power + APC | tank (X or n/a: no chance)"
-            ))
-            .seed(CHART),
-        ParamDecl::int(format!("{prefix}attacks"), 1, 4)
-            .required()
-            .about(format!(
-                "{who}'s attacks: 1; claws 2 (1 with guns too); scarab swarm 4; walkers 2"
-            ))
-            .seed(CHART),
+        need(
+            ParamDecl::text(format!("{prefix}row"), "8 | 6 | 3 | 1")
+                .about(format!(
+                    "{who}'s chart row: std | storm | power + APC | tank (X or n/a: no chance)"
+                ))
+                .seed(CHART),
+        ),
+        need(
+            ParamDecl::int(format!("{prefix}attacks"), 1, 4)
+                .about(format!(
+                    "{who}'s attacks: 1; claws 2 (1 with guns too); scarab swarm 4; walkers 2"
+                ))
+                .seed(CHART),
+        ),
         ParamDecl::flag(format!("{prefix}squash"))
             .about(format!(
                 "{who} is a walker: a hit kills outright, no roll for injury"
@@ -269,12 +356,16 @@ pub fn params() -> Vec<ParamDecl> {
             .seed(RULES),
         ParamDecl::flag("defender_vehicle")
             .about(
-                "the figure attacked is a walker or vehicle (up to 5 attackers; no aftermath test)",
+                "the figure attacked is a vehicle (implied by tank armour): up to 5 attackers, each hit rolls on the Vehicle Damage Table, no aftermath test; an APC or tank strikes no blows (\"can not do close assaults of any sort whatsoever\"), a walker (defender = \"walker\") does",
             )
-            .seed(RULES),
+            .seed("CLOSE COMBAT; HUMAN SPECIAL RULES; Vehicle Damage Table 1D10"),
+        ParamDecl::int("defender_minor_guns", 0, 4)
+            .default("1")
+            .about("a vehicle attacked: its guns besides the biggest (a Chimera: 1)")
+            .seed("Vehicle characteristics table"),
     ];
-    p.extend(side_params("attacker_", "each attacker"));
-    p.extend(side_params("defender_", "the defender"));
+    p.extend(side_params("attacker_", "each attacker", true));
+    p.extend(side_params("defender_", "the defender", false));
     p
 }
 
@@ -296,6 +387,21 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
         ("defender_armour", "std"),
         ("defender_aftermath", "minus_one"),
     ],
+    &[
+        ("attackers", "5"),
+        ("attacker", "anti_tank_grenades"),
+        ("attacker_armour", "std"),
+        ("defender_armour", "tank"),
+    ],
+    &[
+        ("attackers", "2"),
+        ("attacker", "power_weapon"),
+        ("attacker_armour", "storm"),
+        ("defender", "walker"),
+        ("defender_armour", "power"),
+        ("defender_vehicle", "true"),
+        ("defender_minor_guns", "0"),
+    ],
 ];
 
 fn fighter(p: &Params, prefix: &str) -> Result<Fighter, ParamError> {
@@ -316,9 +422,18 @@ fn fighter(p: &Params, prefix: &str) -> Result<Fighter, ParamError> {
 }
 
 /// Builds the model.
-pub fn build(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let attackers = p.need_int("attackers")? as u32;
-    let defender_vehicle = p.flag("defender_vehicle")?;
+    // tank armour ("the strongest armour ... 13 or 14 armour in WH40K") is
+    // a vehicle's, as in shooting
+    let tank = p.need_word("defender_armour")? == "tank";
+    if tank && p.has("defender_vehicle") && !p.flag("defender_vehicle")? {
+        return Err(ParamError::new(
+            "defender_vehicle",
+            "defender_armour = \"tank\" is a vehicle's: its hits roll on the Vehicle Damage Table; leave defender_vehicle out",
+        ));
+    }
+    let defender_vehicle = tank || p.flag("defender_vehicle")?;
     let limit = if defender_vehicle { 5 } else { 3 };
     if attackers > limit {
         return Err(ParamError::new(
@@ -335,15 +450,60 @@ pub fn build(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
             "walkers \"can not engage tanks and APC's in close combat\"",
         ));
     }
+    if attacker.armour == Armour::Tank {
+        return Err(ParamError::new(
+            "attacker_armour",
+            "tank armour is a vehicle's, and \"APC's and Tanks can not do close assaults of any sort whatsoever\"",
+        ));
+    }
+    // a walker strikes back; an APC or tank strikes no blows
+    let strikes = !defender_vehicle || p.flag("defender_squash")?;
+    let defender = if strikes {
+        fighter(p, "defender_")?
+    } else {
+        if let Some(field) = ["defender", "defender_row", "defender_attacks"]
+            .into_iter()
+            .find(|f| p.has(f))
+        {
+            return Err(ParamError::new(
+                field,
+                "\"APC's and Tanks can not do close assaults of any sort whatsoever\": an APC or tank attacked strikes no blows, so leave its weapon out (a walker: defender = \"walker\")",
+            ));
+        }
+        Fighter {
+            row: [None; 4],
+            attacks: 0,
+            squash: false,
+            martial_arts: false,
+            armour: armour(p, "defender_armour")?,
+            toughness: Toughness::default(),
+            aftermath: 0,
+        }
+    };
+    if !defender_vehicle && p.has("defender_minor_guns") {
+        return Err(ParamError::new(
+            "defender_minor_guns",
+            "only with defender_vehicle = true: a figure has no guns",
+        ));
+    }
+    let vehicle = if defender_vehicle {
+        Some(VehicleDamage {
+            hits: 0,
+            minor_guns: p.need_int("defender_minor_guns")? as u8,
+            passengers: 0,
+            no_minor_gun: no_minor_gun(v)?,
+        })
+    } else {
+        None
+    };
     let c = CloseCombat {
         attackers,
         attacker,
-        defender: fighter(p, "defender_")?,
-        defender_vehicle,
+        defender,
+        defender_vehicle: vehicle,
+        defender_strikes: strikes,
     };
-    let mut list = MetricList::new();
-    let m = METRICS.each_ref().map(|d| list.add(d));
-    Ok(Box::new(StepModel::new(CloseRule { c, list, m })))
+    Ok(Box::new(StepModel::new(c.into_rule())))
 }
 
 #[cfg(test)]

@@ -195,6 +195,11 @@ pub const VARIANTS: &[VariantDef] = &[
         about: "a tie on the Quick Draw roll (the seed does not say): both fire at once (default), or roll again",
     },
     VariantDef {
+        name: "blast_roll",
+        values: &["each_figure", "once"],
+        about: "figures under a blast or template besides the target: each rolls its own D20 against its value, only the firing's own roll able to jam (default: \"roll 8 or less for any other target caught in the blast area\"; \"you still only get one chance of a 20\"), or the firing's one D20 is read against every value (\"Only roll once per weapon firing\")",
+    },
+    VariantDef {
         name: "wound_allocation",
         values: &["spread", "stack"],
         about: "the defender allocates a Wounded result: to an unwounded figure while there is one (default: more wounded, fewer dead), or onto a wounded one, killing it (\"add the wounds to the existing wounded figures and kill them\")",
@@ -216,8 +221,8 @@ pub fn weapon_params() -> Vec<ParamDecl> {
             .about("what the weapon covers: a small or large blast, the flamer's template, or none")
             .seed("WEAPONS FACTOR CHART (explanation): blast radius counters"),
         ParamDecl::flag("weapon_heavy")
-            .about("a heavy weapon: a 1-AP heavy weapon's jam only misses the rest of the turn")
-            .seed(CHART),
+            .about("a heavy weapon (the presets say; a row of one's own left out: heavy when it costs 2 AP): no wounded human fires it, nor a firer assaulted before its turn; a 1-AP heavy weapon's jam only misses the rest of the turn")
+            .seed("WEAPONS FACTOR CHART (explanation); ACTION POINTS; ASSAULT"),
     ]
 }
 
@@ -241,8 +246,12 @@ pub fn firer_params() -> Vec<ParamDecl> {
             .about("AP spent moving first, 1D6\" each: -1 to hit each")
             .seed(MODIFIERS),
         ParamDecl::flag("firer_wounded")
-            .about("-2 to hit, and wounded lose 1 AP")
+            .about("-2 to hit, and wounded lose 1 AP; a wounded human cannot fire a heavy weapon")
             .seed(MODIFIERS),
+        ParamDecl::flag("firer_human")
+            .default("true")
+            .about("the firer is human (false: a Necron, Tyranid or war droid): \"No wounded human can fire or help fire a heavy weapon\"")
+            .seed(AP),
         ParamDecl::flag("firer_in_vehicle")
             .about("firing from a vehicle: don't count the first D6 of movement")
             .seed(MODIFIERS),
@@ -268,8 +277,7 @@ pub fn target_params() -> Vec<ParamDecl> {
             .about("target in stealth Camoline: -1")
             .seed(MODIFIERS),
         ParamDecl::choice("target_size", &["normal", "large", "tank"])
-            .default("normal")
-            .about("large target +1, tanks +2")
+            .about("large target +1, tanks +2; left out: +2 against tank armour (\"targets like Tanks get automatic +2 to hit them as large targets\"), else none")
             .seed(MODIFIERS),
     ]
 }
@@ -337,10 +345,31 @@ pub fn armour(p: &Params, name: &str) -> Result<Armour, ParamError> {
     Armour::from_word(&w).ok_or_else(|| ParamError::new(name, format!("unknown armour '{w}'")))
 }
 
+/// Whether the weapon is heavy: as given (every preset says), else a row
+/// of one's own is heavy when it costs 2 AP ("Heavy weapons which are
+/// large weapons which normally need 2AP's to fire").
+pub fn weapon_heavy(p: &Params, row: &RangedRow) -> Result<bool, ParamError> {
+    Ok(if p.has("weapon_heavy") {
+        p.flag("weapon_heavy")?
+    } else {
+        row.ap == chart::ApCost::Two
+    })
+}
+
 /// The firer given.
 pub fn firer(p: &Params) -> Result<Firer, ParamError> {
     let row = weapon_row(p)?;
     let wounded = p.flag("firer_wounded")?;
+    let heavy = weapon_heavy(p, &row)?;
+    // "No wounded human can fire or help fire a heavy weapon"; "1
+    // uninjured Human crew member is required to fire a heavy weapon of any
+    // sort, including hand held ones. i.e. injured can't use heavy weapons."
+    if wounded && heavy && p.flag("firer_human")? {
+        return Err(ParamError::new(
+            "firer_wounded",
+            "\"No wounded human can fire or help fire a heavy weapon\": a wounded human firer with a heavy weapon cannot fire (firer_human = false for a Necron, Tyranid or war droid)",
+        ));
+    }
     let ap = p.need_int("firer_ap")? as u32;
     let turn_ap = ap.saturating_sub(u32::from(wounded));
     let moved_d6 = p.need_int("moved_d6")? as u32;
@@ -364,7 +393,7 @@ pub fn firer(p: &Params) -> Result<Firer, ParamError> {
         ap: turn_ap,
         moved_d6,
         firing_ap,
-        heavy: p.flag("weapon_heavy")?,
+        heavy,
     })
 }
 
@@ -378,13 +407,24 @@ pub fn modifiers(p: &Params) -> Result<Modifiers, ParamError> {
         camoline: p.flag("target_camoline")?,
         target_moving: cover == "moving",
         target_cover: cover == "cover",
-        large: match p.need_word("target_size")?.as_str() {
+        large: match target_size(p)?.as_str() {
             "large" => 1,
             "tank" => 2,
             _ => 0,
         },
         marksman: p.flag("marksman")?,
         shoot_on_the_move: p.flag("shoot_on_the_move")?,
+    })
+}
+
+/// The target's size: as given, or, left out, a tank's for a target in
+/// tank armour ("Remember targets like Tanks get automatic +2 to hit them
+/// as large targets"), else normal: the armour says what the target is.
+pub fn target_size(p: &Params) -> Result<String, ParamError> {
+    Ok(match p.word("target_size")? {
+        Some(size) => size,
+        None if p.need_word("armour")? == "tank" => "tank".into(),
+        None => "normal".into(),
     })
 }
 
@@ -404,7 +444,7 @@ fn vehicle_target(p: &Params, v: &Params) -> Result<Option<vehicle::VehicleDamag
     // target_vehicle, and target_vehicle = false cannot say otherwise.
     let tank = if p.need_word("armour")? == "tank" {
         Some("armour")
-    } else if p.need_word("target_size")? == "tank" {
+    } else if p.word("target_size")?.as_deref() == Some("tank") {
         Some("target_size")
     } else {
         None
@@ -434,6 +474,11 @@ fn vehicle_target(p: &Params, v: &Params) -> Result<Option<vehicle::VehicleDamag
         passengers: 0,
         no_minor_gun: no_minor_gun(v)?,
     }))
+}
+
+/// The `blast_roll` variant: one D20 for everyone under a blast.
+fn blast_once(v: &Params) -> Result<bool, ParamError> {
+    Ok(v.word("blast_roll")?.as_deref() == Some("once"))
 }
 
 fn no_minor_gun(v: &Params) -> Result<vehicle::NoMinorGun, ParamError> {
@@ -469,10 +514,10 @@ fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
     // "If their to hit is <8 then deduct 1 otherwise deduct 2 from their
     // to hit roll. If armed with Heavy weapons they may not fire."
     let assaulted = p.flag("assaulted_before_turn")?;
-    if assaulted && (p.flag("weapon_heavy")? || firer.row.ap == chart::ApCost::Two) {
+    if assaulted && firer.heavy {
         return Err(ParamError::new(
             "assaulted_before_turn",
-            "\"If armed with Heavy weapons they may not fire\" (a 2-AP or heavy weapon)",
+            "\"If armed with Heavy weapons they may not fire\" (a heavy weapon: every 2-AP row, the vehicle chaingun, the Necron Destroyer gun)",
         ));
     }
     let assault = |value: Option<u8>| match value {
@@ -505,6 +550,7 @@ fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
         others: t,
         target_wounded: p.flag("target_wounded")?,
         vehicle: vehicle_target(p, v)?,
+        one_roll: others_full + others_partly > 0 && blast_once(v)?,
     };
     Ok(Box::new(StepModel::new(shooting.into_rule())))
 }

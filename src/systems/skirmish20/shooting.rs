@@ -1,6 +1,8 @@
 //! One firer's turn of fire at one target: the missile's lock-on first,
 //! one D20 per firing (its 1 and 20), the effect of each hit, and the
-//! others under a blast or template, each rolling against the second value.
+//! others under a blast or template, each rolling its own D20 against the
+//! second value, or (variant `blast_roll = "once"`) read off the firing's
+//! one D20.
 
 use super::chart::Effect;
 use super::fire::{Figure, Firer, Roll, Toughness, effect_law, read_d20, roll_effect};
@@ -54,6 +56,9 @@ pub struct Shooting {
     /// The target is a vehicle: a hit that penetrates rolls on the Vehicle
     /// Damage Table instead of the Effect of Hit Chart.
     pub vehicle: Option<VehicleDamage>,
+    /// "Only roll once per weapon firing": the others under the blast are
+    /// read off the firing's own D20, not each their own.
+    pub one_roll: bool,
 }
 
 /// Figures under a template, by wounds.
@@ -78,6 +83,8 @@ pub struct ShotState {
     lost: bool,
     carries: bool,
     locked: u8,
+    /// One D20 for the whole blast: the firing's roll hits the others.
+    others_hit: bool,
     /// Firings whose D20 was rolled (after any lock-on).
     made: u8,
     hits: u8,
@@ -175,7 +182,8 @@ pub const METRICS: [MetricDecl; 17] = [
 pub struct ShootingRule {
     s: Shooting,
     shots: u32,
-    /// Laws of one other figure's outcome, by group.
+    /// Laws of one other figure's outcome, by group; with one D20 for the
+    /// blast, given that the roll hits the others.
     laws: [Vec<(Option<Effect>, f64)>; 2],
     list: MetricList,
     m: [Metric; 6],
@@ -227,17 +235,22 @@ impl Shooting {
         }
     }
 
-    /// The exact law of one other figure's outcome in one firing.
+    /// The exact law of one other figure's outcome in one firing; with
+    /// one D20 for the blast, given that the firing's roll hits others.
     fn other_law(&self, c: Cover) -> Vec<(Option<Effect>, f64)> {
-        let hit = (1..=20)
-            .filter(|&r| {
-                matches!(
-                    read_d20(r, self.others_value, self.others_modifier, false),
-                    Roll::Hit { .. }
-                )
-            })
-            .count() as f64
-            / 20.0;
+        let hit = if self.one_roll {
+            1.0
+        } else {
+            (1..=20)
+                .filter(|&r| {
+                    matches!(
+                        read_d20(r, self.others_value, self.others_modifier, false),
+                        Roll::Hit { .. }
+                    )
+                })
+                .count() as f64
+                / 20.0
+        };
         let p = Self::cover_p(c) * hit;
         let mut law = vec![(None, 1.0 - p)];
         law.extend(
@@ -248,10 +261,14 @@ impl Shooting {
         law
     }
 
-    /// One other figure's outcome, rolled.
+    /// One other figure's outcome, rolled (with one D20 for the blast,
+    /// given that the firing's roll hits others).
     fn other_roll(&self, c: Cover, dice: &mut impl Roller) -> Option<Effect> {
         if c == Cover::PartlyBlast && dice.d6() < 4 {
             return None;
+        }
+        if self.one_roll {
+            return Some(roll_effect(dice, self.others));
         }
         match read_d20(
             dice.roll(20),
@@ -272,6 +289,7 @@ impl ShootingRule {
 
     fn main<R: Roller>(&self, shot: u32, dice: &mut R, st: &mut ShotState) {
         st.firing = false;
+        st.others_hit = false;
         if st.stopped {
             return;
         }
@@ -283,7 +301,14 @@ impl ShootingRule {
             st.locked += 1;
         }
         st.made += 1;
-        match read_d20(dice.roll(20), self.s.target_value, self.s.modifier, true) {
+        let roll = dice.roll(20);
+        // "Only roll once per weapon firing": the same D20 against the others
+        let others_hit = self.s.one_roll
+            && matches!(
+                read_d20(roll, self.s.others_value, self.s.others_modifier, false),
+                Roll::Hit { .. }
+            );
+        match read_d20(roll, self.s.target_value, self.s.modifier, true) {
             Roll::Jam => {
                 st.jammed = true;
                 st.stopped = true;
@@ -305,6 +330,7 @@ impl ShootingRule {
             Roll::Miss => {}
         }
         st.firing = true;
+        st.others_hit = others_hit;
         for g in &mut st.groups {
             g.at_firing = (g.healthy, g.wounded);
         }
@@ -312,6 +338,9 @@ impl ShootingRule {
 
     fn other<R: Roller>(&self, group: usize, j: u8, dice: &mut R, st: &mut ShotState) {
         if !st.firing {
+            return;
+        }
+        if self.s.one_roll && !st.others_hit {
             return;
         }
         let g = &mut st.groups[group];
@@ -452,6 +481,7 @@ mod tests {
             others: trooper,
             target_wounded: false,
             vehicle: None,
+            one_roll: false,
         };
         let m = StepModel::new(s.into_rule());
         let names = m.metrics().iter().map(|d| d.name.clone()).collect();

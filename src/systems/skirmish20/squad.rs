@@ -1,6 +1,9 @@
 //! A squad under fire, turn after turn: N shooters fire up to 2 AP a turn
 //! into a squad (with or without a Hero); each attack's D6 picks the Hero
-//! on a 6; the defender allocates Wounded and Dead results; Necrons
+//! on a 6; a blast or template also covers other troopers of the squad,
+//! each rolling its own D20 against the chart's second value (or, variant
+//! `blast_roll = "once"`, read off the firing's D20); the defender
+//! allocates Wounded and Dead results; Necrons
 //! self-heal their wounded and stand back up on a repair roll; morale is
 //! read at the end of each turn (shaken at 50% dead or wounded, running, or
 //! for Necrons phasing out, below 35% of the squad left standing).
@@ -10,8 +13,8 @@
 //! on the squad (the squad does not fire back), and a D20 that is not a 20
 //! is uniform on 1-19 whatever came before, so a turn is: the law of how
 //! many D20s that were not a 20 the shooters roll (and which weapons are
-//! left jammed or lost), then that many draws of one shot's law on the
-//! squad. The sampler plays the real dice, shooter by shooter, shot by
+//! left jammed or lost), then that many draws of one firing's law on the
+//! squad (the target's D20, then the others under the blast one by one). The sampler plays the real dice, shooter by shooter, shot by
 //! shot; the conformance suite checks the two agree.
 
 use super::chart::{Effect, effect_of_hit};
@@ -21,6 +24,7 @@ use super::{armour, firer, firer_params, modifiers, target_params, weapon_params
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
 };
+use crate::engine::{EXACT_WORK, NoExact};
 use crate::systems::registry::ParamDecl;
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler, TrialValues,
@@ -95,6 +99,20 @@ pub struct Squad {
     pub firer: Firer,
     /// The chart value against the squad's armour (`None` = X).
     pub value: Option<u8>,
+    /// The value against others under a blast (the second value, or the
+    /// one value: "use the one single value against all targets under the
+    /// blast radius").
+    pub others_value: Option<u8>,
+    /// Other troopers wholly under the blast or template, each firing.
+    pub others_full: u8,
+    /// Other troopers partly under it.
+    pub others_partly: u8,
+    /// A flamer's template: those partly under are hit automatically (a
+    /// blast covers them on a D6 4+).
+    pub template: bool,
+    /// "Only roll once per weapon firing": the others are read off the
+    /// firing's D20.
+    pub one_roll: bool,
     /// Sum of the ranged modifiers.
     pub modifier: i32,
     /// Common troopers in the squad.
@@ -172,6 +190,12 @@ struct Landed {
     natural_one: bool,
 }
 
+/// One way a firing can go before the others under the blast: the
+/// target's outcome law, whether the others roll their own D20 (`Some(None)`),
+/// are hit off the firing's roll (`Some(Some(natural_one))`) or not at all
+/// (`None`), and its weight.
+type Case = (Vec<(Landed, f64)>, Option<Option<bool>>, f64);
+
 /// The model.
 pub struct SquadModel {
     s: Squad,
@@ -246,6 +270,9 @@ impl Squad {
         let Some(e) = l.effect else {
             return;
         };
+        if !l.at_hero && st.troopers_standing() == 0 {
+            return;
+        }
         let repairable = self.killed(l.natural_one);
         let die = |st: &mut SquadState| {
             if repairable {
@@ -304,43 +331,156 @@ impl Squad {
         }
     }
 
-    /// The exact law of one shot whose D20 was not a 20.
-    fn landed_law(&self, st: &SquadState) -> Vec<(Landed, f64)> {
+    /// Other troopers under the blast at a firing, wholly and partly: the
+    /// troopers standing besides the target, at most as many as given.
+    fn covered(&self, st: &SquadState, at_hero: bool) -> (u8, u8) {
+        let avail = st.troopers_standing() - u8::from(!at_hero);
+        let full = self.others_full.min(avail);
+        (full, self.others_partly.min(avail - full))
+    }
+
+    /// A hit that lands: its effect (D6), by the column of who is hit.
+    fn hit_law(at_hero: bool, natural_one: bool, p: f64, law: &mut BTreeMap<Landed, f64>) {
+        for d6 in 1..=6 {
+            let l = Landed {
+                at_hero,
+                effect: Some(effect_of_hit(d6, at_hero)),
+                natural_one,
+            };
+            *law.entry(l).or_insert(0.0) += p / 6.0;
+        }
+    }
+
+    fn nothing(at_hero: bool) -> Landed {
+        Landed {
+            at_hero,
+            effect: None,
+            natural_one: false,
+        }
+    }
+
+    /// The exact law of the target's outcome, given its D20 was not a 20.
+    fn target_law(&self, at_hero: bool) -> Vec<(Landed, f64)> {
+        let mut law: BTreeMap<Landed, f64> = BTreeMap::new();
+        for roll in 1..=19 {
+            match read_d20(roll, self.value, self.modifier, true) {
+                Roll::Hit { natural_one } => {
+                    Self::hit_law(at_hero, natural_one && self.necrons, 1.0 / 19.0, &mut law);
+                }
+                _ => *law.entry(Self::nothing(at_hero)).or_insert(0.0) += 1.0 / 19.0,
+            }
+        }
+        law.into_iter().collect()
+    }
+
+    /// The exact law of one other trooper's outcome: covered with
+    /// probability `cover`, then its own D20 (a 20 misses: "only one chance
+    /// of a 20"), or, with one D20 for the blast, `given` (the firing's
+    /// roll hit the others, and whether it showed 1).
+    fn other_law(&self, cover: f64, given: Option<bool>) -> Vec<(Landed, f64)> {
+        let mut law: BTreeMap<Landed, f64> = BTreeMap::new();
+        *law.entry(Self::nothing(false)).or_insert(0.0) += 1.0 - cover;
+        match given {
+            Some(natural_one) => Self::hit_law(false, natural_one && self.necrons, cover, &mut law),
+            None => {
+                for roll in 1..=20 {
+                    let q = cover / 20.0;
+                    match read_d20(roll, self.others_value, self.modifier, false) {
+                        Roll::Hit { natural_one } => {
+                            Self::hit_law(false, natural_one && self.necrons, q, &mut law);
+                        }
+                        _ => *law.entry(Self::nothing(false)).or_insert(0.0) += q,
+                    }
+                }
+            }
+        }
+        law.into_iter().filter(|(_, p)| *p > 0.0).collect()
+    }
+
+    fn partly_cover(&self) -> f64 {
+        if self.template { 1.0 } else { 0.5 }
+    }
+
+    /// `dist` after each figure's outcome drawn from `law`; `work` counts
+    /// the outcomes merged.
+    fn apply(
+        &self,
+        dist: BTreeMap<SquadState, f64>,
+        law: &[(Landed, f64)],
+        work: &mut u64,
+    ) -> BTreeMap<SquadState, f64> {
+        *work += (dist.len() * law.len()) as u64;
+        let mut out = BTreeMap::new();
+        for (st, p) in dist {
+            for &(l, q) in law {
+                let mut st2 = st;
+                self.land(&mut st2, l);
+                *out.entry(st2).or_insert(0.0) += p * q;
+            }
+        }
+        out
+    }
+
+    /// The exact law of the squad after one firing whose D20 was not a 20:
+    /// whom it is aimed at, its D20 and effect, then the others under the
+    /// blast one by one (the sampler's order).
+    fn firing_law(&self, st: &SquadState, work: &mut u64) -> Vec<(SquadState, f64)> {
         let p_hero = match (st.hero.standing(), st.troopers_standing() > 0) {
             (true, true) => 1.0 / 6.0,
             (true, false) => 1.0,
             _ => 0.0,
         };
-        let mut law: BTreeMap<Landed, f64> = BTreeMap::new();
+        let mut out: BTreeMap<SquadState, f64> = BTreeMap::new();
         for (at_hero, p) in [(true, p_hero), (false, 1.0 - p_hero)] {
             if p == 0.0 {
                 continue;
             }
-            for roll in 1..=19 {
-                let q = p / 19.0;
-                match read_d20(roll, self.value, self.modifier, true) {
-                    Roll::Hit { natural_one } => {
-                        for d6 in 1..=6 {
-                            let l = Landed {
-                                at_hero,
-                                effect: Some(effect_of_hit(d6, at_hero)),
-                                natural_one: natural_one && self.necrons,
-                            };
-                            *law.entry(l).or_insert(0.0) += q / 6.0;
-                        }
+            let (full, partly) = self.covered(st, at_hero);
+            // (the target's outcome law, the others' given law, weight)
+            let mut cases: Vec<Case> = Vec::new();
+            if self.one_roll && full + partly > 0 {
+                // the firing's D20 read against both values, by class
+                let mut classes: BTreeMap<(Roll, bool), u32> = BTreeMap::new();
+                for roll in 1..=19 {
+                    let t = read_d20(roll, self.value, self.modifier, true);
+                    let o = read_d20(roll, self.others_value, self.modifier, false);
+                    *classes
+                        .entry((t, matches!(o, Roll::Hit { .. })))
+                        .or_insert(0) += 1;
+                }
+                for ((t, o), n) in classes {
+                    let mut law = BTreeMap::new();
+                    let natural_one = matches!(t, Roll::Hit { natural_one: true });
+                    if matches!(t, Roll::Hit { .. }) {
+                        Self::hit_law(at_hero, natural_one && self.necrons, 1.0, &mut law);
+                    } else {
+                        law.insert(Self::nothing(at_hero), 1.0);
                     }
-                    _ => {
-                        let l = Landed {
-                            at_hero,
-                            effect: None,
-                            natural_one: false,
-                        };
-                        *law.entry(l).or_insert(0.0) += q;
+                    let given = o.then_some(Some(natural_one));
+                    cases.push((law.into_iter().collect(), given, f64::from(n) / 19.0));
+                }
+            } else {
+                cases.push((self.target_law(at_hero), Some(None), 1.0));
+            }
+            for (target, given, w) in cases {
+                let mut dist = BTreeMap::from([(*st, 1.0)]);
+                dist = self.apply(dist, &target, work);
+                if let Some(given) = given {
+                    let full_law = self.other_law(1.0, given);
+                    let partly_law = self.other_law(self.partly_cover(), given);
+                    for _ in 0..full {
+                        dist = self.apply(dist, &full_law, work);
                     }
+                    for _ in 0..partly {
+                        dist = self.apply(dist, &partly_law, work);
+                    }
+                }
+                for (st2, q) in dist {
+                    *out.entry(st2).or_insert(0.0) += p * w * q;
                 }
             }
         }
-        law.into_iter().collect()
+        out.into_iter().collect()
     }
 
     /// One shooter's turn: the law of (D20s that were not a 20, its weapon after).
@@ -500,20 +640,39 @@ impl Squad {
                         break;
                     }
                     let at_hero = self.allocate(st, dice);
-                    match read_d20(dice.roll(20), self.value, self.modifier, true) {
-                        Roll::Jam => {
-                            if self.firer.row.on_20.lost_for_good() {
-                                next.lost += 1;
-                            } else if self.firer.jam_carries_over(j, unjamming) {
-                                next.jammed += 1;
-                            }
-                            break;
+                    let roll = dice.roll(20);
+                    let target = read_d20(roll, self.value, self.modifier, true);
+                    if target == Roll::Jam {
+                        if self.firer.row.on_20.lost_for_good() {
+                            next.lost += 1;
+                        } else if self.firer.jam_carries_over(j, unjamming) {
+                            next.jammed += 1;
                         }
-                        Roll::Miss => {}
-                        Roll::Hit { natural_one } => {
-                            let effect = effect_of_hit(dice.d6() as i32, at_hero);
+                        break;
+                    }
+                    // who else stands under the blast, as it goes off
+                    let (full, partly) = self.covered(st, at_hero);
+                    if let Roll::Hit { natural_one } = target {
+                        let effect = effect_of_hit(dice.d6() as i32, at_hero);
+                        let l = Landed {
+                            at_hero,
+                            effect: Some(effect),
+                            natural_one: natural_one && self.necrons,
+                        };
+                        self.land(st, l);
+                    }
+                    for k in 0..full + partly {
+                        if k >= full && !self.template && dice.d6() < 4 {
+                            continue;
+                        }
+                        // its own D20 (a 20 misses), or the firing's
+                        let own = if self.one_roll { roll } else { dice.roll(20) };
+                        if let Roll::Hit { natural_one } =
+                            read_d20(own, self.others_value, self.modifier, false)
+                        {
+                            let effect = effect_of_hit(dice.d6() as i32, false);
                             let l = Landed {
-                                at_hero,
+                                at_hero: false,
                                 effect: Some(effect),
                                 natural_one: natural_one && self.necrons,
                             };
@@ -618,11 +777,19 @@ impl Model for SquadModel {
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
+        self.exact_or_why().ok()
+    }
+
+    /// Dynamic programming over counts, counting its work: past
+    /// [`EXACT_WORK`] (about a second) the cell is Monte Carlo only.
+    fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
         let s = &self.s;
+        let mut work: u64 = 0;
+        let too_much = NoExact::TooMuchWork { limit: EXACT_WORK };
         let mut e = Expectation::new(self.list.len());
         let mut joint: BTreeMap<(Shooters, SquadState), f64> = BTreeMap::new();
         joint.insert((Shooters::default(), s.start()), 1.0);
-        let mut laws: BTreeMap<SquadState, Vec<(Landed, f64)>> = BTreeMap::new();
+        let mut laws: BTreeMap<SquadState, Vec<(SquadState, f64)>> = BTreeMap::new();
         for t in 0..s.turns as usize {
             // repair, grouped by the shooters' state
             let mut by_shooters: BTreeMap<Shooters, BTreeMap<SquadState, f64>> = BTreeMap::new();
@@ -635,7 +802,7 @@ impl Model for SquadModel {
             for (sh, squad) in by_shooters {
                 let volley = s.volley_law(sh);
                 let most = volley.iter().map(|((n, _), _)| *n).max().unwrap_or(0);
-                // the squad after n landed shots, n = 0, 1, ... most
+                // the squad after n firings that were not a 20, n = 0, 1, ... most
                 let mut after_n = squad;
                 for n in 0..=most {
                     for &((k, sh2), q) in &volley {
@@ -654,10 +821,14 @@ impl Model for SquadModel {
                             *stepped.entry(st).or_insert(0.0) += p;
                             continue;
                         }
-                        let law = laws.entry(st).or_insert_with(|| s.landed_law(&st));
-                        for &(l, q) in law.iter() {
-                            let mut st2 = st;
-                            s.land(&mut st2, l);
+                        let law = laws
+                            .entry(st)
+                            .or_insert_with(|| s.firing_law(&st, &mut work));
+                        work += law.len() as u64;
+                        if work > EXACT_WORK {
+                            return Err(too_much);
+                        }
+                        for &(st2, q) in law.iter() {
                             *stepped.entry(st2).or_insert(0.0) += p * q;
                         }
                     }
@@ -676,7 +847,7 @@ impl Model for SquadModel {
                 self.record_turn(t, &st, &mut e);
             }
         }
-        Some(e.into_values())
+        Ok(e.into_values())
     }
 
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
@@ -714,6 +885,14 @@ pub fn params() -> Vec<ParamDecl> {
             .default("4")
             .about("turns of fire")
             .seed(MORALE),
+        ParamDecl::int("others_under_template", 0, 12)
+            .default("0")
+            .about("a blast or template weapon (needed with one): troopers of the squad wholly under it each firing besides the one aimed at (the chart's second value; as many as stand)")
+            .seed("WEAPONS FACTOR CHART (explanation)"),
+        ParamDecl::int("others_partly_under", 0, 12)
+            .default("0")
+            .about("troopers of the squad partly under it each firing: a blast covers them on a D6 4+, the flamer's template always")
+            .seed("WEAPONS FACTOR CHART (explanation)"),
     ]);
     p
 }
@@ -741,6 +920,17 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
     ],
     &[
         ("shooters", "2"),
+        ("weapon", "grenade_launcher"),
+        ("range", "20"),
+        ("armour", "std"),
+        ("troopers", "6"),
+        ("hero", "true"),
+        ("others_under_template", "2"),
+        ("others_partly_under", "1"),
+        ("turns", "2"),
+    ],
+    &[
+        ("shooters", "2"),
         ("weapon", "plasma_pistol"),
         ("range", "6"),
         ("armour", "std"),
@@ -760,7 +950,37 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
             "only Necrons repair: set necrons = true",
         ));
     }
-    let value = firer.row.cells[armour(p, "armour")?.column()].target;
+    let cell = firer.row.cells[armour(p, "armour")?.column()];
+    let area = p.need_word("weapon_area")?;
+    // given, or left out (the defaults, 0, stand for "not said")
+    let given = |f: &str| -> Result<Option<i64>, ParamError> {
+        Ok(if p.has(f) { p.int(f)? } else { None })
+    };
+    let full = given("others_under_template")?;
+    let partly = given("others_partly_under")?;
+    if area == "none" {
+        if let Some(field) = [
+            ("others_under_template", full),
+            ("others_partly_under", partly),
+        ]
+        .into_iter()
+        .find_map(|(f, n)| (n.unwrap_or(0) > 0).then_some(f))
+        {
+            return Err(ParamError::new(
+                field,
+                "the weapon covers no area (weapon_area = \"none\"): only the figure aimed at can be hit",
+            ));
+        }
+    } else if full.is_none() && partly.is_none() {
+        // how many stand under a blast is the table's, not the chart's
+        return Err(ParamError::missing(
+            "others_under_template",
+            format!(
+                "missing: set others_under_template (weapon_area = \"{area}\" covers others of the squad: how many stand wholly under it each firing besides the one aimed at; and others_partly_under for those partly under; 0 for none)"
+            ),
+        ));
+    }
+    let (full, partly) = (full.unwrap_or(0) as u8, partly.unwrap_or(0) as u8);
     if firer.row.cells[0].lock_on.is_some() {
         return Err(ParamError::new(
             "weapon_row",
@@ -770,7 +990,12 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let squad = Squad {
         shooters: p.need_int("shooters")? as u8,
         firer,
-        value,
+        value: cell.target,
+        others_value: cell.others,
+        others_full: full,
+        others_partly: partly,
+        template: area == "template",
+        one_roll: full + partly > 0 && v.word("blast_roll")?.as_deref() == Some("once"),
         modifier: modifiers(p)?.total(),
         troopers: p.need_int("troopers")? as u8,
         hero: p.flag("hero")?,
@@ -799,6 +1024,11 @@ mod tests {
                 heavy: false,
             },
             value: Some(8),
+            others_value: Some(8),
+            others_full: 0,
+            others_partly: 0,
+            template: false,
+            one_roll: false,
             modifier: 0,
             troopers,
             hero,
