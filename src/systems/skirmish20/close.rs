@@ -362,7 +362,11 @@ pub fn params() -> Vec<ParamDecl> {
         ParamDecl::int("defender_minor_guns", 0, 4)
             .default("1")
             .about("a vehicle attacked: its guns besides the biggest (a Chimera: 1)")
-            .seed("Vehicle characteristics table"),
+            .seed("Vehicle characteristics table")
+            .needs("defender_vehicle", "true")
+            .needs_unset("defender")
+            .needs_unset("defender_row")
+            .needs_unset("defender_attacks"),
     ];
     p.extend(side_params("attacker_", "each attacker", true));
     p.extend(side_params("defender_", "the defender", false));
