@@ -145,17 +145,17 @@ pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<P
     if psychology {
         p.extend([
             ParamDecl::int(name("leadership"), 2, 12)
-                .about(format!("{who}'s Leadership (needed when a Fear or Terror test can happen)"))
+                .about(format!("{who}'s Leadership (needed when a Fear, Terror or Stupidity test can happen)"))
                 .seed(PSYCHOLOGY),
             ParamDecl::choice(name("causes"), &["nothing", "fear", "terror"])
                 .default("nothing")
                 .about(format!("{who} causes Fear or Terror"))
                 .seed(PSYCHOLOGY),
             ParamDecl::flag(name("frenzy"))
-                .about(format!("{who} is Frenzied (double Attacks)"))
+                .about(format!("{who} is Frenzied (double Attacks; ignores Fear, Terror, Stupidity and Hatred)"))
                 .seed(PSYCHOLOGY),
             ParamDecl::flag(name("stupid"))
-                .about(format!("{who} suffers from Stupidity (1-3: no Attack Dice)"))
+                .about(format!("{who} suffers from Stupidity (a Leadership test each turn; failed: 1-3 on a D6, no Attack Dice)"))
                 .seed(PSYCHOLOGY),
             ParamDecl::flag(name("hatred"))
                 .about(format!("{who} Hates the opponent (re-rolls in the first turn, Leadership 10)"))
@@ -389,8 +389,19 @@ pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Figh
     Ok(fighter)
 }
 
-/// The charge's Leadership tests need the tester's Leadership.
+/// Stupidity's test each turn and the charge's Leadership tests need the
+/// tester's Leadership.
 fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
+    for (f, prefix) in [(&duel.a, "a_"), (&duel.b, "b_")] {
+        if f.needs_leadership_for_stupidity() && f.leadership.is_none() {
+            return Err(ParamError::missing(
+                format!("{prefix}leadership"),
+                format!(
+                    "{prefix}leadership is needed: a Stupid warrior \"must pass a Leadership at the start of each of their turns\""
+                ),
+            ));
+        }
+    }
     let Some(charger) = duel.charger else {
         return Ok(());
     };
@@ -399,7 +410,7 @@ fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
         _ => (&duel.b, &duel.a, "b_", "a_"),
     };
     for (tester, other, prefix) in [(chg, tgt, cp), (tgt, chg, tp)] {
-        if tester.tests_against(other) && tester.leadership.is_none() && tester.hatred.is_none() {
+        if tester.tests_against(other) && tester.leadership.is_none() && tester.hating().is_none() {
             return Err(ParamError::missing(
                 format!("{prefix}leadership"),
                 format!(
