@@ -214,3 +214,137 @@ fn frenzy_ignores_stupidity_hatred_fear_and_terror() {
     check(SYS, "hand_to_hand", &p, "p_a_wins_first_round", want);
     check(SYS, "hand_to_hand", &p, "p_charge_failed", 0.0);
 }
+
+// ------------------------------------------- 6. Higher up for one round only
+
+/// P(strikes) of one round by brute force (as [`round`]): `k > 0` A strikes
+/// `k` times, `k < 0` B strikes `-k` times, 0 a stalemate.
+fn round_strikes(a: Side, b: Side) -> std::collections::BTreeMap<i64, f64> {
+    let all = rolls(a.1 + b.1, 6);
+    let w = 1.0 / all.len() as f64;
+    let mut out = std::collections::BTreeMap::new();
+    for r in &all {
+        let (ra, rb) = r.split_at(a.1);
+        let score = |own: &[u32], other: &[u32], ws: i64, m: i64| {
+            let high = own.iter().max().copied().unwrap_or(0) as i64;
+            let sixes = own.iter().filter(|&&f| f == 6).count() as i64;
+            let fumbles = other.iter().filter(|&&f| f == 1).count() as i64;
+            ws + high + (sixes - 1).max(0) + fumbles + m
+        };
+        let (sa, sb) = (score(ra, rb, a.0, a.2), score(rb, ra, b.0, b.2));
+        let k = if sa == sb {
+            (a.3 - b.3).signum()
+        } else {
+            sa - sb
+        };
+        *out.entry(k).or_insert(0.0) += w;
+    }
+    out
+}
+
+/// P(A takes B out of action) over the whole fight of [`duel`]'s warriors,
+/// with A's and B's first-round modifiers given and none after, played out
+/// round by round over both warriors' Flesh Wounds for 300 rounds (every
+/// round has a winner, Initiative 3 against 2, and its first strike alone
+/// ends the fight with probability 1/3, so the rest is below 1e-50). Each
+/// strike of S3 on T3, no save, 1 Wound: no wound 1/2; the Injury Table's
+/// "1-2 FLESH WOUND: -1 WS and -1 BS" 1/6; Down or Out 1/3, and "if a
+/// Warrior goes Down they go Out of Action immediately" in a one-on-one
+/// fight on foot. BS 10 reaches 0 at the tenth Flesh Wound, and "Warriors
+/// reduced to 0 WS and 0 BS automatically go Out of Action".
+fn p_a_wins_fight(first: (i64, i64)) -> f64 {
+    use std::collections::BTreeMap;
+    // (A's Flesh Wounds, B's)
+    let mut now: BTreeMap<(i64, i64), f64> = BTreeMap::from([((0, 0), 1.0)]);
+    let mut a_wins = 0.0;
+    // the loser's fate after k strikes with f Flesh Wounds already:
+    // (P(out), P(ending with g Flesh Wounds) by g)
+    let fate = |k: i64, f: i64| {
+        let mut out = 0.0;
+        let mut alive: BTreeMap<i64, f64> = BTreeMap::from([(f, 1.0)]);
+        for _ in 0..k {
+            let mut next = BTreeMap::new();
+            for (&g, &p) in &alive {
+                out += p / 3.0;
+                if g + 1 >= 10 {
+                    out += p / 6.0;
+                } else {
+                    *next.entry(g + 1).or_insert(0.0) += p / 6.0;
+                }
+                *next.entry(g).or_insert(0.0) += p / 2.0;
+            }
+            alive = next;
+        }
+        (out, alive)
+    };
+    for r in 0..300 {
+        let (ma, mb) = if r == 0 { first } else { (0, 0) };
+        let mut next: BTreeMap<(i64, i64), f64> = BTreeMap::new();
+        for (&(fa, fb), &p) in &now {
+            let (wa, wb) = ((3 - fa).max(0), (2 - fb).max(0));
+            for (k, q) in round_strikes((wa, 1, ma, 3), (wb, 2, mb, 2)) {
+                if k == 0 {
+                    *next.entry((fa, fb)).or_insert(0.0) += p * q;
+                    continue;
+                }
+                let (out, left) = fate(k.abs(), if k > 0 { fb } else { fa });
+                if k > 0 {
+                    a_wins += p * q * out;
+                }
+                for (g, pg) in left {
+                    let key = if k > 0 { (fa, g) } else { (g, fb) };
+                    *next.entry(key).or_insert(0.0) += p * q * pg;
+                }
+            }
+        }
+        now = next;
+    }
+    a_wins
+}
+
+/// Item 6, Forts: "Charging Warriors will count as traversing an obstacle
+/// and their opponents will count as being higher up for the first round
+/// of Hand-to-Hand Combat". A charges B over an obstacle (+1 -1) and B is
+/// higher up for round one only (+1): round one is fought at 0 against +1,
+/// every later round at 0 against 0. Against the whole-combat "Higher Up
+/// ... +1 Modifier for the duration of the combat", only round one agrees.
+#[test]
+fn higher_up_for_the_first_round_only() {
+    seed_says(&[
+        "their opponents will count as being higher up for the first round of Hand-to-Hand Combat",
+    ]);
+    let fort = duel(&[
+        ("obstacle", "true"),
+        ("b_higher_up_first_round", "true"),
+    ]);
+    let (first, _) = round((3, 1, 0, 3), (2, 2, 1, 2));
+    check(SYS, "hand_to_hand", &fort, "p_a_wins_first_round", first);
+    check(SYS, "hand_to_hand", &fort, "p_a_wins", p_a_wins_fight((0, 1)));
+    let wall = duel(&[("obstacle", "true"), ("b_higher_up", "true")]);
+    check(SYS, "hand_to_hand", &wall, "p_a_wins_first_round", first);
+    let whole = exact(SYS, "hand_to_hand", &wall, "p_a_wins");
+    let one = exact(SYS, "hand_to_hand", &fort, "p_a_wins");
+    assert!(whole < one - 1e-3, "whole combat {whole}, first round {one}");
+    // both at once is refused
+    let mut p = krunch::systems::Params::new();
+    for (k, v) in duel(&[
+        ("b_higher_up", "true"),
+        ("b_higher_up_first_round", "true"),
+    ]) {
+        p.set(k, krunch::systems::ParamValue::from_text(v));
+    }
+    let Err(e) = krunch::systems::build(SYS, "hand_to_hand", &p, &krunch::systems::Params::new())
+    else {
+        panic!("both higher-up flags accepted");
+    };
+    assert_eq!(e.field, "b_higher_up_first_round");
+}
+
+/// The whole-fight brute force agrees with krunch with no modifiers at
+/// all (a check of [`p_a_wins_fight`] itself, so the test above cannot pass
+/// on a wrong chain).
+#[test]
+fn the_fight_brute_force_matches_a_plain_fight() {
+    let plain = duel(&[("obstacle", "true")]);
+    check(SYS, "hand_to_hand", &plain, "p_a_wins", p_a_wins_fight((0, 0)));
+}

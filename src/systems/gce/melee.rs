@@ -275,11 +275,21 @@ pub struct Fighter {
     pub causes: Causes,
     /// Higher Up: +1 "for the duration of the combat".
     pub higher_up: bool,
+    /// Higher up for the first round only: a Fort's defenders, whose
+    /// chargers "count as traversing an obstacle and their opponents will
+    /// count as being higher up for the first round of Hand-to-Hand
+    /// Combat".
+    pub higher_up_first_round: bool,
     /// Any other combat score modifier, every round.
     pub modifier: i32,
 }
 
 impl Fighter {
+    /// Its Higher Up modifier in the first round or a later one.
+    pub fn higher_up_bonus(&self, first: bool) -> i32 {
+        i32::from(self.higher_up || (first && self.higher_up_first_round))
+    }
+
     /// Attack Dice this round, before any Multiple Combat bonus.
     pub fn attack_dice(&self) -> u8 {
         self.attacks * if self.frenzy { 2 } else { 1 } + self.armed.bonus_dice
@@ -829,7 +839,7 @@ impl Duel {
     fn modifier(&self, who: Outcome, first: bool) -> i32 {
         let f = if who == Outcome::A { &self.a } else { &self.b };
         let charging = first && self.charger == Some(who);
-        f.modifier + i32::from(f.higher_up) + i32::from(charging)
+        f.modifier + f.higher_up_bonus(first) + i32::from(charging)
             - i32::from(charging && self.obstacle)
     }
 
@@ -1412,7 +1422,7 @@ impl Outnumbered {
         Side {
             ws,
             modifier: self.attacker.modifier
-                + i32::from(self.attacker.higher_up)
+                + self.attacker.higher_up_bonus(true)
                 + i32::from(self.charged)
                 + i32::from(k),
         }
@@ -1421,7 +1431,7 @@ impl Outnumbered {
     fn defender_side(&self, ws: u8) -> Side {
         Side {
             ws,
-            modifier: self.defender.modifier + i32::from(self.defender.higher_up),
+            modifier: self.defender.modifier + self.defender.higher_up_bonus(true),
         }
     }
 }
@@ -1557,6 +1567,7 @@ mod tests {
             hatred: None,
             causes: Causes::Nothing,
             higher_up: false,
+            higher_up_first_round: false,
             modifier: 0,
         }
     }

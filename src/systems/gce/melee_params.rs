@@ -137,6 +137,11 @@ pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<P
         ParamDecl::flag(name("higher_up"))
             .about(format!("{who} is higher up (+1 for the whole combat)"))
             .seed(SEQUENCE),
+        ParamDecl::flag(name("higher_up_first_round"))
+            .about(format!(
+                "{who} is higher up for the first round only (+1: a Fort's defenders when charged)"
+            ))
+            .seed("Forts"),
         ParamDecl::int(name("modifier"), -10, 10)
             .default("0")
             .about(format!("any other combat score modifier for {who}, every round"))
@@ -378,8 +383,18 @@ pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Figh
         hatred,
         causes,
         higher_up: p.flag(&f("higher_up"))?,
+        higher_up_first_round: p.flag(&f("higher_up_first_round"))?,
         modifier: p.int(&f("modifier"))?.unwrap_or(0) as i32,
     };
+    if fighter.higher_up && fighter.higher_up_first_round {
+        return Err(ParamError::new(
+            f("higher_up_first_round"),
+            format!(
+                "set, but {} is true already (+1 for the whole combat): set one",
+                f("higher_up")
+            ),
+        ));
+    }
     if fighter.attack_dice() == 0 {
         return Err(ParamError::new(
             f("attacks"),

@@ -413,9 +413,14 @@ impl Mechanic for BoardingRule {
                     let (wb, wc) = (&s.boarders[usize::from(b)], &s.crew[usize::from(c)]);
                     let (db, mb) = self.extra(wb, true);
                     let (dc, mc) = self.extra(wc, false);
-                    let edge = i32::from(wb.now.ws) + a.boarder.modifier + mb
+                    // every fight aboard is one round: its first
+                    let edge = i32::from(wb.now.ws)
+                        + a.boarder.modifier
+                        + a.boarder.higher_up_bonus(true)
+                        + mb
                         - i32::from(wc.now.ws)
                         - a.defender.modifier
+                        - a.defender.higher_up_bonus(true)
                         - mc;
                     let on_draw = draw_winner(&a.boarder, &a.defender);
                     (s.winner, s.strikes) = self.clashes.clash(
@@ -556,6 +561,7 @@ mod tests {
             hatred: None,
             causes: Causes::Nothing,
             higher_up: false,
+            higher_up_first_round: false,
             modifier: 0,
         }
     }
