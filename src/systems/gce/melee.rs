@@ -175,13 +175,39 @@ pub enum ArmsError {
     OneHand(String),
 }
 
+/// Which weapons a warrior denied the Specialisation Bonus declares (Step
+/// 0: "each Warrior must declare what weapon(s) they wish to fight with").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SecondWeapon {
+    /// A second weapon is declared only with the bonus Attack Dice it
+    /// brings: denied the bonus, the warrior fights with the first weapon
+    /// it lists alone (Grimgutz "rolls a single Attack Dice" and strikes
+    /// with his Choppa; the Knife stays out).
+    #[default]
+    OnlyWithBonus,
+    /// Every weapon in hand is declared and the strikes alternate, bonus or
+    /// not.
+    Always,
+}
+
 impl Armed {
     /// Fills `hands` from `carried` in order: "Warriors can be armed with as
     /// many as they have hands for", a double-handed weapon takes two, a
     /// free hand holds the Knife. "For each additional close combat weapon
     /// they are armed with they may roll an extra Attack Dice", unless they
-    /// carry "any ranged-only weapons".
+    /// carry "any ranged-only weapons"; then the first weapon fights alone
+    /// ([`SecondWeapon::OnlyWithBonus`]).
     pub fn from_carried(carried: &[MeleeWeapon], hands: u8) -> Result<Armed, ArmsError> {
+        Self::declared(carried, hands, SecondWeapon::OnlyWithBonus)
+    }
+
+    /// As [`Armed::from_carried`], with the declaration `second` for a
+    /// warrior denied the bonus.
+    pub fn declared(
+        carried: &[MeleeWeapon],
+        hands: u8,
+        second: SecondWeapon,
+    ) -> Result<Armed, ArmsError> {
         let doubles: Vec<&MeleeWeapon> = carried.iter().filter(|w| w.double_handed).collect();
         if doubles.len() >= 2 {
             return Err(ArmsError::TwoDoubleHanded(
@@ -208,6 +234,11 @@ impl Armed {
         }
         let ranged = carried.iter().any(|w| w.ranged_only);
         let bonus_dice = if ranged {
+            // "Warriors that are carrying any ranged-only weapons cannot
+            // receive this bonus": a second weapon would only swap strikes
+            if second == SecondWeapon::OnlyWithBonus {
+                in_hand.truncate(1);
+            }
             0
         } else {
             in_hand.len().saturating_sub(1) as u8

@@ -3,7 +3,7 @@
 
 use super::melee::{
     Armed, Causes, Draws, Duel, DuelModel, Fighter, HatredPolicy, MAX_DAMAGE_DICE, MeleeStrength,
-    MeleeWeapon, Outcome, Outnumbered, OutnumberedModel,
+    MeleeWeapon, Outcome, Outnumbered, OutnumberedModel, SecondWeapon,
 };
 use super::warrior::WarriorStats;
 use super::weapon::Damage;
@@ -317,7 +317,20 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
     })
 }
 
-pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Fighter, ParamError> {
+/// The `second_weapon` rule variant.
+pub(super) fn second_weapon(variants: &Params) -> Result<SecondWeapon, ParamError> {
+    Ok(match variants.word("second_weapon")?.as_deref() {
+        Some("always") => SecondWeapon::Always,
+        _ => SecondWeapon::OnlyWithBonus,
+    })
+}
+
+pub(super) fn fighter(
+    p: &Params,
+    prefix: &str,
+    psychology: bool,
+    second: SecondWeapon,
+) -> Result<Fighter, ParamError> {
     let f = |s: &str| format!("{prefix}{s}");
     let int = |s: &str| -> Result<u8, ParamError> { Ok(p.need_int(&f(s))? as u8) };
     let save = match p.int(&f("save"))? {
@@ -332,7 +345,7 @@ pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Figh
     };
     let carried = carried(p, prefix)?;
     let hands = p.int(&f("hands"))?.unwrap_or(2) as u8;
-    let armed = Armed::from_carried(&carried, hands)
+    let armed = Armed::declared(&carried, hands, second)
         .map_err(|e| ParamError::new(f("weapons"), e.to_string()))?;
     let stats = WarriorStats {
         toughness: int("toughness")?,
@@ -448,22 +461,22 @@ fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
 pub fn duel_model(given: &Params) -> Result<DuelModel, ParamError> {
     let decls = duel_params();
     let p = resolve(&super::RULES, &decls, given)?.bound(decls);
-    duel(&p)
+    duel(&p, SecondWeapon::default())
 }
 
 /// The multiple-combat model from the spec's parameters as given.
 pub fn outnumbered_model(given: &Params) -> Result<OutnumberedModel, ParamError> {
     let decls = outnumbered_params();
     let p = resolve(&super::RULES, &decls, given)?.bound(decls);
-    outnumbered(&p)
+    outnumbered(&p, SecondWeapon::default())
 }
 
 /// Builds the one-on-one model.
-pub fn build_duel(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(duel(p)?))
+pub fn build_duel(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(duel(p, second_weapon(variants)?)?))
 }
 
-fn duel(p: &Params) -> Result<DuelModel, ParamError> {
+fn duel(p: &Params, second: SecondWeapon) -> Result<DuelModel, ParamError> {
     let charger = match p.word("charger")?.as_deref() {
         Some("b") => Some(Outcome::B),
         Some("none") => None,
@@ -477,8 +490,8 @@ fn duel(p: &Params) -> Result<DuelModel, ParamError> {
         ));
     }
     let duel = Duel {
-        a: fighter(p, "a_", true)?,
-        b: fighter(p, "b_", true)?,
+        a: fighter(p, "a_", true, second)?,
+        b: fighter(p, "b_", true, second)?,
         charger,
         obstacle,
     };
@@ -493,14 +506,14 @@ fn duel(p: &Params) -> Result<DuelModel, ParamError> {
 }
 
 /// Builds the multiple-combat model.
-pub fn build_outnumbered(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(outnumbered(p)?))
+pub fn build_outnumbered(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(outnumbered(p, second_weapon(variants)?)?))
 }
 
-fn outnumbered(p: &Params) -> Result<OutnumberedModel, ParamError> {
+fn outnumbered(p: &Params, second: SecondWeapon) -> Result<OutnumberedModel, ParamError> {
     let fight = Outnumbered {
-        attacker: fighter(p, "a_", false)?,
-        defender: fighter(p, "b_", false)?,
+        attacker: fighter(p, "a_", false, second)?,
+        defender: fighter(p, "b_", false, second)?,
         attackers: p.need_int("attackers")? as u8,
         charged: p.flag("attackers_charged")?,
     };

@@ -1,14 +1,14 @@
 //! The vehicle scenarios' parameters and builders: each reads the vehicle
 //! once through [`vehicle_params`] (a preset or a Hit Location Table).
 
-use super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn};
+use super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn, StationaryHits};
 use super::damage::{Penetration, Size, vehicle_from, vehicle_params};
 use super::fire::BurningLocation;
 use super::gate::{Attack, Gate, Until};
 use super::hits::{Cover, Crew, Volley};
 use super::movement::{DriverState, Hazard, Leap, OutOfControl, ThrustRun, UNTIL_FAIL_THRUSTS};
 use super::rams::{Impact, LargeRake, Mixed, Ram, solve_zero_sum};
-use crate::systems::gce::melee_params::{fighter, fighter_params};
+use crate::systems::gce::melee_params::{fighter, fighter_params, second_weapon};
 use crate::systems::gce::tables::hit_needed;
 use crate::systems::gce::warrior::{Hit, WarriorStats};
 use crate::systems::gce::weapon::{Damage, SaveModifier};
@@ -636,7 +636,7 @@ pub fn boarding_params() -> Vec<ParamDecl> {
             .about("Pilin' On for the crew, as boarders_pile_on")
             .seed("Pilin’ On"),
         ParamDecl::flag("stationary")
-            .about("the vehicle is Stationary: unopposed boarders get a bonus D6 to penetrate")
+            .about("the vehicle is Stationary: no Initiative Tests to board, and unopposed boarders get a bonus D6 to penetrate")
             .seed("Stationary Vehicles (Close Combat)"),
         ParamDecl::text("unopposed_location", "engines")
             .about("the location unopposed boarders hit (default: the one with the lowest Armour)")
@@ -669,16 +669,21 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
         Some("down_or_out") => LoserThrown::DownOrOut,
         _ => LoserThrown::Every,
     };
+    let second = second_weapon(variants)?;
     Ok(Box::new(
         Boarding {
-            boarder: fighter(p, "boarder_", false)?,
-            defender: fighter(p, "defender_", false)?,
+            boarder: fighter(p, "boarder_", false, second)?,
+            defender: fighter(p, "defender_", false, second)?,
             boarders: p.need_int("boarders")? as u8,
             crew: p.need_int("crew")? as u8,
             boarders_pile_on: pile("boarders_pile_on")?,
             crew_pile_on: pile("crew_pile_on")?,
             vehicle,
             stationary: p.flag("stationary")?,
+            stationary_hits: match variants.word("stationary_hits")?.as_deref() {
+                Some("ws") => StationaryHits::WeaponSkill,
+                _ => StationaryHits::Attacks,
+            },
             location,
             bonus,
             loser,
