@@ -525,3 +525,103 @@ fn unopposed_hits_on_a_stationary_vehicle_by_attacks_or_weapon_skill() {
         check_with(SYS, "boarding", &moving, v, m, 0.5 * win / 3.0);
     }
 }
+
+// ------------------------------------------------------------- 5. Pinned
+
+/// Item 5: the Glossary's "Pinned: If a Warrior susceptible to Pinning is
+/// Hit but not Wounded or receives a Flesh Wound they will be placed face
+/// up". A Shoota at 8" (short band "+1"), BS 3: 3+ to hit (2/3); S3 on T3
+/// wounds on 4+ (1/2); on 1 Wound the Injury Table: "1-2 FLESH WOUND" (on
+/// its feet, Pinned), "3-5 DOWN", "6 OUT OF ACTION" (not Pinned). P(pinned)
+/// = 2/3 x (1/2 + 1/2 x 1/3) = 4/9. With 2 Wounds one wound leaves it on
+/// its feet: every hit Pins (2/3). Immune to Pinning: never.
+#[test]
+fn pinned_counts_only_the_warriors_still_on_their_feet() {
+    seed_says(&["Hit but not Wounded or receives a Flesh Wound they will be placed face up"]);
+    let base = [
+        ("weapon", "shoota"),
+        ("bs", "3"),
+        ("range", "8"),
+        ("toughness", "3"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+    ];
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut v = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    check(SYS, "shooting", &with(&[("wounds", "1")]), "p_pinned", 4.0 / 9.0);
+    check(SYS, "shooting", &with(&[("wounds", "2")]), "p_pinned", 2.0 / 3.0);
+    let immune = with(&[("wounds", "1"), ("pin_immune", "true")]);
+    check(SYS, "shooting", &immune, "p_pinned", 0.0);
+}
+
+// ------------------------------------------- 4. Shooting at vehicles
+
+/// An Ork Trukk shot once by a Shoota ("Shoota | 0” - 12” | 12” - 18” | +1
+/// | - | 3 | 0 | 1 | 4+") at BS 3 (4+ before modifiers).
+fn trukk<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut v = vec![("vehicle", "ork_trukk"), ("weapon", "shoota"), ("bs", "3")];
+    v.extend_from_slice(extra);
+    v
+}
+
+/// Item 4: "Small and Large Target Modifiers are not normally used except
+/// in the case of Vehicles and buildings which are usually Large Targets
+/// (+1 to Hit)"; "+1 Large Target | The Target is a larger Vehicle
+/// (excludes small Vehicles like Bikes)"; and the Shoota's range bands. At
+/// 8" (short, +1) a Trukk is hit on 2+ (5/6); at 15" (long, "-": none) on
+/// 3+ (4/6); a small vehicle at 15" on 4+ (1/2). Each hit's one point
+/// rolls a location: five of six have Armour 8 (D6 + 3 >= 8: 5-6, 1/3),
+/// the Engines 10 (D6 + 3 at most 9: never), so it penetrates with 5/18.
+#[test]
+fn a_trukk_is_a_large_target_and_the_shootas_bands_count() {
+    seed_says(&[
+        "Vehicles and buildings which are usually Large Targets (+1 to Hit)",
+        "The Target is a larger Vehicle (excludes small Vehicles like Bikes)",
+    ]);
+    for (extra, hit) in [
+        (&[("range", "8")][..], 5.0 / 6.0),
+        (&[("range", "15")][..], 4.0 / 6.0),
+        (&[("range", "15"), ("size", "small")][..], 0.5),
+    ] {
+        let p = trukk(extra);
+        check(SYS, "vehicle_hits", &p, "mean_hits", hit);
+        check(SYS, "vehicle_hits", &p, "mean_penetrating", hit * 5.0 / 18.0);
+    }
+}
+
+/// Item 4, refused: a Large Target flag on a Bike ("excludes small Vehicles
+/// like Bikes") or on a large vehicle (counted by its size), a weapon with
+/// bands and no range, a range beyond the long band (18"), and a range
+/// with no to-hit roll.
+#[test]
+fn vehicle_hits_refuses_what_would_drop_or_double_a_modifier() {
+    use krunch::systems::{ParamValue, Params, build};
+    let refused = |pairs: &[(&str, &str)], field: &str| {
+        let mut p = Params::new();
+        for (k, v) in pairs {
+            p.set(*k, ParamValue::from_text(v));
+        }
+        match build(SYS, "vehicle_hits", &p, &Params::new()) {
+            Err(e) => assert_eq!(e.field, field, "{pairs:?}: {e}"),
+            Ok(_) => panic!("{pairs:?} accepted"),
+        }
+    };
+    refused(
+        &trukk(&[("range", "8"), ("size", "small"), ("large_target", "true")]),
+        "large_target",
+    );
+    refused(&trukk(&[("range", "8"), ("large_target", "true")]), "large_target");
+    refused(&trukk(&[]), "range");
+    refused(&trukk(&[("range", "19")]), "range");
+    refused(
+        &[("vehicle", "ork_trukk"), ("strength", "3"), ("range", "8")],
+        "range",
+    );
+    // a custom weapon with no bands and no range: no range modifier (+1
+    // large only: 3+)
+    let p = [("vehicle", "ork_trukk"), ("strength", "3"), ("bs", "3")];
+    check(SYS, "vehicle_hits", &p, "mean_hits", 4.0 / 6.0);
+}

@@ -39,7 +39,9 @@ fn shot<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
 /// are no Modifiers to worry about. A BS of 3 means that he needs a dice
 /// roll of 4+": P(hit) = 1/2 from the built shot. Then S3 against T3 (4+),
 /// no save, 1 Damage on 1 Wound, the Injury Table: Out of Action 1/2 * 1/2
-/// * 1/6, Down 1/2 * 1/2 * 3/6; "a shot that Hits will Pin a Warrior".
+/// * 1/6, Down 1/2 * 1/2 * 3/6; "a shot that Hits will Pin a Warrior",
+/// and the Glossary's Pinned is "Hit but not Wounded or receives a Flesh
+/// Wound": P(hit) less P(Down) less P(Out of Action).
 #[test]
 fn shooting_krugkikkas_slugga_at_7_inches() {
     let p = shot(&[("weapon", "slugga"), ("bs", "3"), ("range", "7")]);
@@ -47,7 +49,13 @@ fn shooting_krugkikkas_slugga_at_7_inches() {
     check(SYS, "shooting", &p, "mean_wounds", 0.25);
     check(SYS, "shooting", &p, "p_out_of_action", 0.25 / 6.0);
     check(SYS, "shooting", &p, "p_down", 0.25 * 0.5);
-    check(SYS, "shooting", &p, "p_pinned", 0.5);
+    check(
+        SYS,
+        "shooting",
+        &p,
+        "p_pinned",
+        0.5 - 0.25 * 0.5 - 0.25 / 6.0,
+    );
     // Ammo Roll on a natural 6 to hit ("Ammo 4+" for the Slugga): out of
     // ammo on a 6 then 1-3.
     check(SYS, "shooting", &p, "p_out_of_ammo", 1.0 / 12.0);

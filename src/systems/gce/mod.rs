@@ -253,6 +253,7 @@ pub static RULES: RuleSet = RuleSet {
                     ("vehicle", "ork_trukk"),
                     ("weapon", "shoota"),
                     ("bs", "3"),
+                    ("range", "14"),
                     ("shots", "2"),
                 ],
                 &[

@@ -116,8 +116,23 @@ pub fn hits_params() -> Vec<ParamDecl> {
             .about("Sustained Fire dice fired on Full Auto (default: every one the weapon has)")
             .seed("Firing on Full Auto"),
         ParamDecl::int("bs", 0, 10)
-            .about("the firer's BS: each shot rolls to hit; absent, every shot hits")
+            .about("the firer's BS: each shot rolls to hit (a large vehicle is a Large Target, +1); absent, every shot hits")
             .seed("Shooting, Step 2 – Roll to Hit"),
+        ParamDecl::real("range", 0.0, 1000.0)
+            .about("inches to the vehicle, for the weapon's range band (needed with bs when the weapon has bands)")
+            .seed("Range Modifiers"),
+        ParamDecl::real("short_range", 0.0, 1000.0)
+            .about("upper end of the weapon's short range band, inches (0 = no short band)")
+            .seed("Weapon Statlines"),
+        ParamDecl::real("long_range", 0.0, 1000.0)
+            .about("upper end of the weapon's long range band (its maximum range), inches")
+            .seed("Weapon Statlines"),
+        ParamDecl::int("short_hit", -6, 6)
+            .about("hit modifier in the short band (custom weapons: none when not given)")
+            .seed("Weapon Statlines"),
+        ParamDecl::int("long_hit", -6, 6)
+            .about("hit modifier in the long band (custom weapons: none when not given)")
+            .seed("Weapon Statlines"),
         ParamDecl::choice("template", &["none", "blast", "teardrop"])
             .default("none")
             .about("the weapon's template")
@@ -240,9 +255,19 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
     let to_hit = match p.int("bs")? {
         Some(bs) => Some(hit_needed(
             bs as i32,
-            situational_hit_modifier(p, overwatch_bonus(variants)?)?,
+            situational_hit_modifier(p, overwatch_bonus(variants)?)?
+                + large_target(p, vehicle.size)?
+                + range_band(p)?,
         )),
-        None => None,
+        None => {
+            if p.has("range") {
+                return Err(ParamError::new(
+                    "range",
+                    "range is for the to-hit roll: set bs (absent, every shot hits)",
+                ));
+            }
+            None
+        }
     };
     let crew = crew_from(p)?.map(|(count, stats)| Crew { count, stats });
     if crew.is_some() && cover == Cover::Shot {
@@ -296,6 +321,86 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         }
         .into_model(),
     ))
+}
+
+/// Small and Large Targets: "Vehicles and buildings which are usually
+/// Large Targets (+1 to Hit)"; "Large Target | The Target is a larger
+/// Vehicle (excludes small Vehicles like Bikes)". A large vehicle takes the
+/// +1 by its size; `large_target` is refused on any vehicle (counted
+/// already, or a Bike).
+fn large_target(p: &Params, size: Size) -> Result<i32, ParamError> {
+    if p.flag("large_target")? {
+        return Err(ParamError::new(
+            "large_target",
+            match size {
+                Size::Large => {
+                    "a large vehicle is a Large Target by its size (+1 counted already): leave large_target out"
+                }
+                Size::Small => {
+                    "a small vehicle is not a Large Target (\"excludes small Vehicles like Bikes\")"
+                }
+            },
+        ));
+    }
+    Ok(i32::from(size == Size::Large))
+}
+
+/// The weapon's range band at `range` (Range Modifiers; Weapon Statlines):
+/// the short band's modifier within `short_range`, the long band's within
+/// `long_range`; out of range is refused (no shot could hit). A weapon
+/// with no bands (no `long_range`) and no `range` takes no modifier; a
+/// weapon with bands needs `range`.
+fn range_band(p: &Params) -> Result<i32, ParamError> {
+    let long = p.real("long_range")?;
+    let Some(range) = p.real("range")? else {
+        if long.is_some() {
+            return Err(ParamError::missing(
+                "range",
+                "the weapon has range bands (long_range is set): set range, the inches to the vehicle",
+            ));
+        }
+        return Ok(0);
+    };
+    if p.word("template")?.is_some_and(|t| t != "none") {
+        return Err(ParamError::new(
+            "range",
+            "a template does not roll to hit here: coverage says how it lies over the vehicle",
+        ));
+    }
+    let Some(long) = long else {
+        return Err(ParamError::missing(
+            "long_range",
+            "range is set: give the weapon's long_range (its maximum range) and its bands",
+        ));
+    };
+    let short = p.real("short_range")?.unwrap_or(0.0);
+    if short > long {
+        return Err(ParamError::new(
+            "short_range",
+            format!("short range {short}\" is beyond the long range {long}\""),
+        ));
+    }
+    let (field, band) = if short > 0.0 && range <= short {
+        ("short_hit", short)
+    } else if range <= long {
+        ("long_hit", long - short)
+    } else {
+        return Err(ParamError::new(
+            "range",
+            format!("{range}\" is beyond the weapon's long range {long}\": no shot can hit"),
+        ));
+    };
+    let custom = p.word("weapon")?.is_none_or(|w| w == "custom");
+    match p.int(field)? {
+        Some(m) => Ok(m as i32),
+        None if custom || band <= 0.0 => Ok(0),
+        None => Err(ParamError::missing(
+            field,
+            format!(
+                "the weapon preset does not give {field}: set it in the spec (the seed gives no value, and krunch invents none)"
+            ),
+        )),
+    }
 }
 
 /// Parameters of the vehicle-fire scenario.
