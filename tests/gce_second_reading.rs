@@ -148,7 +148,9 @@ fn stupidity_tests_leadership_first() {
 /// 1).
 #[test]
 fn a_stupid_warrior_tests_fear_only_when_it_passed_its_stupidity_test() {
-    seed_says(&["The Warrior automatically passes Tests against being affected by Fear or Terror."]);
+    seed_says(&[
+        "The Warrior automatically passes Tests against being affected by Fear or Terror.",
+    ]);
     let a = (3, 1, 1, 3);
     let p7 = p_leadership(7);
     let (normal, _) = round(a, (2, 2, 0, 2));
@@ -171,12 +173,8 @@ fn stupidity_without_leadership_is_refused() {
     for (k, v) in duel(&[("a_stupid", "true")]) {
         p.set(k, krunch::systems::ParamValue::from_text(v));
     }
-    let err = match krunch::systems::build(
-        SYS,
-        "hand_to_hand",
-        &p,
-        &krunch::systems::Params::new(),
-    ) {
+    let err = match krunch::systems::build(SYS, "hand_to_hand", &p, &krunch::systems::Params::new())
+    {
         Err(e) => e,
         Ok(_) => panic!("a Stupid warrior without Leadership was accepted"),
     };
@@ -205,7 +203,10 @@ fn frenzy_ignores_stupidity_hatred_fear_and_terror() {
         let mut p = frenzied.clone();
         p.extend_from_slice(extra);
         for ((name, got), (_, want)) in exact_all(SYS, "hand_to_hand", &p).iter().zip(&base) {
-            assert!((got - want).abs() < TOL, "{extra:?} {name}: {got} vs {want}");
+            assert!(
+                (got - want).abs() < TOL,
+                "{extra:?} {name}: {got} vs {want}"
+            );
         }
     }
     // a Terror-causing opponent, and A without Leadership: no test at all
@@ -313,24 +314,27 @@ fn higher_up_for_the_first_round_only() {
     seed_says(&[
         "their opponents will count as being higher up for the first round of Hand-to-Hand Combat",
     ]);
-    let fort = duel(&[
-        ("obstacle", "true"),
-        ("b_higher_up_first_round", "true"),
-    ]);
+    let fort = duel(&[("obstacle", "true"), ("b_higher_up_first_round", "true")]);
     let (first, _) = round((3, 1, 0, 3), (2, 2, 1, 2));
     check(SYS, "hand_to_hand", &fort, "p_a_wins_first_round", first);
-    check(SYS, "hand_to_hand", &fort, "p_a_wins", p_a_wins_fight((0, 1)));
+    check(
+        SYS,
+        "hand_to_hand",
+        &fort,
+        "p_a_wins",
+        p_a_wins_fight((0, 1)),
+    );
     let wall = duel(&[("obstacle", "true"), ("b_higher_up", "true")]);
     check(SYS, "hand_to_hand", &wall, "p_a_wins_first_round", first);
     let whole = exact(SYS, "hand_to_hand", &wall, "p_a_wins");
     let one = exact(SYS, "hand_to_hand", &fort, "p_a_wins");
-    assert!(whole < one - 1e-3, "whole combat {whole}, first round {one}");
+    assert!(
+        whole < one - 1e-3,
+        "whole combat {whole}, first round {one}"
+    );
     // both at once is refused
     let mut p = krunch::systems::Params::new();
-    for (k, v) in duel(&[
-        ("b_higher_up", "true"),
-        ("b_higher_up_first_round", "true"),
-    ]) {
+    for (k, v) in duel(&[("b_higher_up", "true"), ("b_higher_up_first_round", "true")]) {
         p.set(k, krunch::systems::ParamValue::from_text(v));
     }
     let Err(e) = krunch::systems::build(SYS, "hand_to_hand", &p, &krunch::systems::Params::new())
@@ -346,7 +350,13 @@ fn higher_up_for_the_first_round_only() {
 #[test]
 fn the_fight_brute_force_matches_a_plain_fight() {
     let plain = duel(&[("obstacle", "true")]);
-    check(SYS, "hand_to_hand", &plain, "p_a_wins", p_a_wins_fight((0, 0)));
+    check(
+        SYS,
+        "hand_to_hand",
+        &plain,
+        "p_a_wins",
+        p_a_wins_fight((0, 0)),
+    );
 }
 
 // ------------------------------------------------------ 7. Two weapons
@@ -411,7 +421,14 @@ fn grimgutz_fights_with_his_choppa_alone() {
     check(SYS, "hand_to_hand", &p, "p_b_out_first_round", choppa);
     check(SYS, "hand_to_hand", &p, "p_a_wins_first_round", a_wins);
     let v = [("second_weapon", "always")];
-    check_with(SYS, "hand_to_hand", &p, &v, "p_b_out_first_round", alternating);
+    check_with(
+        SYS,
+        "hand_to_hand",
+        &p,
+        &v,
+        "p_b_out_first_round",
+        alternating,
+    );
     check_with(SYS, "hand_to_hand", &p, &v, "p_a_wins_first_round", a_wins);
     assert!(choppa > alternating + 1e-3);
 }
@@ -423,7 +440,9 @@ fn grimgutz_fights_with_his_choppa_alone() {
 /// and Knife (2/9), under both readings.
 #[test]
 fn krixit_rolls_two_dice_and_alternates() {
-    seed_says(&["Like all other Warriors he counts as having a Knife which makes the Choppa his second weapon."]);
+    seed_says(&[
+        "Like all other Warriors he counts as having a Knife which makes the Choppa his second weapon.",
+    ]);
     let dist = round_strikes((2, 2, 1, 3), (2, 2, 0, 2));
     let want: f64 = dist
         .iter()
@@ -551,8 +570,20 @@ fn pinned_counts_only_the_warriors_still_on_their_feet() {
         v.extend_from_slice(extra);
         v
     };
-    check(SYS, "shooting", &with(&[("wounds", "1")]), "p_pinned", 4.0 / 9.0);
-    check(SYS, "shooting", &with(&[("wounds", "2")]), "p_pinned", 2.0 / 3.0);
+    check(
+        SYS,
+        "shooting",
+        &with(&[("wounds", "1")]),
+        "p_pinned",
+        4.0 / 9.0,
+    );
+    check(
+        SYS,
+        "shooting",
+        &with(&[("wounds", "2")]),
+        "p_pinned",
+        2.0 / 3.0,
+    );
     let immune = with(&[("wounds", "1"), ("pin_immune", "true")]);
     check(SYS, "shooting", &immune, "p_pinned", 0.0);
 }
@@ -588,7 +619,13 @@ fn a_trukk_is_a_large_target_and_the_shootas_bands_count() {
     ] {
         let p = trukk(extra);
         check(SYS, "vehicle_hits", &p, "mean_hits", hit);
-        check(SYS, "vehicle_hits", &p, "mean_penetrating", hit * 5.0 / 18.0);
+        check(
+            SYS,
+            "vehicle_hits",
+            &p,
+            "mean_penetrating",
+            hit * 5.0 / 18.0,
+        );
     }
 }
 
@@ -613,7 +650,10 @@ fn vehicle_hits_refuses_what_would_drop_or_double_a_modifier() {
         &trukk(&[("range", "8"), ("size", "small"), ("large_target", "true")]),
         "large_target",
     );
-    refused(&trukk(&[("range", "8"), ("large_target", "true")]), "large_target");
+    refused(
+        &trukk(&[("range", "8"), ("large_target", "true")]),
+        "large_target",
+    );
     refused(&trukk(&[]), "range");
     refused(&trukk(&[("range", "19")]), "range");
     refused(
