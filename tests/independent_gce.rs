@@ -38,8 +38,8 @@ fn shot<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
 /// a Target in the open with his Slugga. The Target is 7” away so there
 /// are no Modifiers to worry about. A BS of 3 means that he needs a dice
 /// roll of 4+": P(hit) = 1/2 from the built shot. Then S3 against T3 (4+),
-/// no save, 1 Damage on 1 Wound, the Injury Table: Out of Action 1/2 * 1/2
-/// * 1/6, Down 1/2 * 1/2 * 3/6; "a shot that Hits will Pin a Warrior",
+/// no save, 1 Damage on 1 Wound, the Injury Table: Out of Action 1/2 x 1/2
+/// x 1/6, Down 1/2 x 1/2 x 3/6; "a shot that Hits will Pin a Warrior",
 /// and the Glossary's Pinned is "Hit but not Wounded or receives a Flesh
 /// Wound": P(hit) less P(Down) less P(Out of Action).
 #[test]
