@@ -425,7 +425,7 @@ fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
             return Err(ParamError::missing(
                 format!("{prefix}leadership"),
                 format!(
-                    "{prefix}leadership is needed: a Stupid warrior \"must pass a Leadership at the start of each of their turns\""
+                    "{prefix}leadership (a Stupid warrior \"must pass a Leadership at the start of each of their turns\")"
                 ),
             ));
         }

@@ -356,7 +356,7 @@ fn range_band(p: &Params) -> Result<i32, ParamError> {
         if long.is_some() {
             return Err(ParamError::missing(
                 "range",
-                "the weapon has range bands (long_range is set): set range, the inches to the vehicle",
+                "range, the inches to the vehicle (the weapon has range bands)",
             ));
         }
         return Ok(0);
@@ -370,7 +370,7 @@ fn range_band(p: &Params) -> Result<i32, ParamError> {
     let Some(long) = long else {
         return Err(ParamError::missing(
             "long_range",
-            "range is set: give the weapon's long_range (its maximum range) and its bands",
+            "long_range, the weapon's maximum range (range is set)",
         ));
     };
     let short = p.real("short_range")?.unwrap_or(0.0);
@@ -397,7 +397,7 @@ fn range_band(p: &Params) -> Result<i32, ParamError> {
         None => Err(ParamError::missing(
             field,
             format!(
-                "the weapon preset does not give {field}: set it in the spec (the seed gives no value, and krunch invents none)"
+                "{field}, the weapon's hit modifier in that band (the preset does not give it, and krunch invents none)"
             ),
         )),
     }
