@@ -575,7 +575,9 @@ fn vehicle_hits_penetration() {
     check(SYS, "vehicle_hits", &ram, "p_penetrated", 1.0);
 }
 
-/// Two shots at BS 3 (4+ to hit), S5: each penetrates 1/2 * 22/36.
+/// Two shots at BS 3 (4+ to hit, +1 as the Trukk is a Large Target:
+/// "Vehicles and buildings which are usually Large Targets (+1 to Hit)",
+/// so 3+), S5: each penetrates 2/3 * 22/36.
 #[test]
 fn vehicle_hits_two_shots() {
     let p = [
@@ -584,7 +586,7 @@ fn vehicle_hits_two_shots() {
         ("bs", "3"),
         ("shots", "2"),
     ];
-    let one: f64 = 0.5 * 22.0 / 36.0;
+    let one: f64 = 2.0 / 3.0 * 22.0 / 36.0;
     check(
         SYS,
         "vehicle_hits",
@@ -602,8 +604,8 @@ fn vehicle_hits_two_shots() {
 /// sustained fire dice for it"), every shot hitting and penetrating
 /// automatically for 1 point: shots 0-3 with mean 9/6, none on a JAM
 /// (1/6). The 'Eavy Shoota's two dice ("An ‘Eavy Shoota can use both dice
-/// or just one") at BS 3, S5: each shot penetrates q = 1/2 * 22/36 (as
-/// above), P(none) = E[(1 - q)^N] = g(1 - q)^2 with g(x) = (1 + 2x + 2x^2
+/// or just one") at BS 3, S5: each shot penetrates q = 2/3 * 22/36 (3+
+/// to hit a Large Target, as above), P(none) = E[(1 - q)^N] = g(1 - q)^2 with g(x) = (1 + 2x + 2x^2
 /// + x^3) / 6, and one die fired gives g(1 - q).
 #[test]
 fn vehicle_hits_full_auto() {
@@ -616,7 +618,7 @@ fn vehicle_hits_full_auto() {
     check(SYS, "vehicle_hits", &six, "mean_hits", 1.5);
     check(SYS, "vehicle_hits", &six, "mean_penetrating", 1.5);
     check(SYS, "vehicle_hits", &six, "p_penetrated", 5.0 / 6.0);
-    let q: f64 = 0.5 * 22.0 / 36.0;
+    let q: f64 = 2.0 / 3.0 * 22.0 / 36.0;
     let g = |x: f64| (1.0 + 2.0 * x + 2.0 * x * x + x * x * x) / 6.0;
     let eavy = [
         ("vehicle", "ork_trukk"),
