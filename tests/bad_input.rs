@@ -2068,14 +2068,14 @@ fn issue23_accepted_but_wrong_inputs_are_refused_and_named() {
 
 #[test]
 fn a_preset_stat_the_scenario_does_not_read_is_said_not_dropped_in_silence() {
-    // the Kannon at a vehicle: its range bands are not read by
-    // vehicle_hits (no range there); the run says so, naming file, line,
-    // field
+    // the Shoota at a vehicle: its Ammo Roll is not read by vehicle_hits
+    // (it reports the vehicle, not the weapon); the run says so, naming
+    // file, line, field
     let dir = scratch(23_120);
     let spec = dir.join("cat.toml");
     std::fs::write(
         &spec,
-        "system = \"gce\"\nscenario = \"vehicle_hits\"\ntrials = 1000\nseed = 1\n\n[base]\nvehicle = \"ork_trukk\"\n\n[[profile]]\nname = \"Kannon\"\nweapon = \"kannon\"\nbs = 3\nstrength = 4\n",
+        "system = \"gce\"\nscenario = \"vehicle_hits\"\ntrials = 1000\nseed = 1\n\n[base]\nvehicle = \"ork_trukk\"\n\n[[profile]]\nname = \"Shoota\"\nweapon = \"shoota\"\nbs = 3\nrange = 12\n",
     )
     .unwrap();
     let o = krunch_in(&[
@@ -2088,11 +2088,11 @@ fn a_preset_stat_the_scenario_does_not_read_is_said_not_dropped_in_silence() {
     assert!(o.status.success(), "{err}");
     assert!(
         err.contains("cat.toml:11: profile[0].weapon: scenario 'vehicle_hits' does not read")
-            && err.contains("long_range = 18"),
+            && err.contains("ammo = 4"),
         "{err}"
     );
     let summary = std::fs::read_to_string(dir.join("out/cat/summary.md")).unwrap();
-    assert!(summary.contains("long_range = 18"), "{summary}");
+    assert!(summary.contains("ammo = 4"), "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

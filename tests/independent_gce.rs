@@ -38,8 +38,10 @@ fn shot<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
 /// a Target in the open with his Slugga. The Target is 7” away so there
 /// are no Modifiers to worry about. A BS of 3 means that he needs a dice
 /// roll of 4+": P(hit) = 1/2 from the built shot. Then S3 against T3 (4+),
-/// no save, 1 Damage on 1 Wound, the Injury Table: Out of Action 1/2 * 1/2
-/// * 1/6, Down 1/2 * 1/2 * 3/6; "a shot that Hits will Pin a Warrior".
+/// no save, 1 Damage on 1 Wound, the Injury Table: Out of Action 1/2 x 1/2
+/// x 1/6, Down 1/2 x 1/2 x 3/6; "a shot that Hits will Pin a Warrior",
+/// and the Glossary's Pinned is "Hit but not Wounded or receives a Flesh
+/// Wound": P(hit) less P(Down) less P(Out of Action).
 #[test]
 fn shooting_krugkikkas_slugga_at_7_inches() {
     let p = shot(&[("weapon", "slugga"), ("bs", "3"), ("range", "7")]);
@@ -47,7 +49,13 @@ fn shooting_krugkikkas_slugga_at_7_inches() {
     check(SYS, "shooting", &p, "mean_wounds", 0.25);
     check(SYS, "shooting", &p, "p_out_of_action", 0.25 / 6.0);
     check(SYS, "shooting", &p, "p_down", 0.25 * 0.5);
-    check(SYS, "shooting", &p, "p_pinned", 0.5);
+    check(
+        SYS,
+        "shooting",
+        &p,
+        "p_pinned",
+        0.5 - 0.25 * 0.5 - 0.25 / 6.0,
+    );
     // Ammo Roll on a natural 6 to hit ("Ammo 4+" for the Slugga): out of
     // ammo on a 6 then 1-3.
     check(SYS, "shooting", &p, "p_out_of_ammo", 1.0 / 12.0);
@@ -567,7 +575,9 @@ fn vehicle_hits_penetration() {
     check(SYS, "vehicle_hits", &ram, "p_penetrated", 1.0);
 }
 
-/// Two shots at BS 3 (4+ to hit), S5: each penetrates 1/2 * 22/36.
+/// Two shots at BS 3 (4+ to hit, +1 as the Trukk is a Large Target:
+/// "Vehicles and buildings which are usually Large Targets (+1 to Hit)",
+/// so 3+), S5: each penetrates 2/3 * 22/36.
 #[test]
 fn vehicle_hits_two_shots() {
     let p = [
@@ -576,7 +586,7 @@ fn vehicle_hits_two_shots() {
         ("bs", "3"),
         ("shots", "2"),
     ];
-    let one: f64 = 0.5 * 22.0 / 36.0;
+    let one: f64 = 2.0 / 3.0 * 22.0 / 36.0;
     check(
         SYS,
         "vehicle_hits",
@@ -594,8 +604,8 @@ fn vehicle_hits_two_shots() {
 /// sustained fire dice for it"), every shot hitting and penetrating
 /// automatically for 1 point: shots 0-3 with mean 9/6, none on a JAM
 /// (1/6). The 'Eavy Shoota's two dice ("An ‘Eavy Shoota can use both dice
-/// or just one") at BS 3, S5: each shot penetrates q = 1/2 * 22/36 (as
-/// above), P(none) = E[(1 - q)^N] = g(1 - q)^2 with g(x) = (1 + 2x + 2x^2
+/// or just one") at BS 3, S5: each shot penetrates q = 2/3 * 22/36 (3+
+/// to hit a Large Target, as above), P(none) = E[(1 - q)^N] = g(1 - q)^2 with g(x) = (1 + 2x + 2x^2
 /// + x^3) / 6, and one die fired gives g(1 - q).
 #[test]
 fn vehicle_hits_full_auto() {
@@ -608,7 +618,7 @@ fn vehicle_hits_full_auto() {
     check(SYS, "vehicle_hits", &six, "mean_hits", 1.5);
     check(SYS, "vehicle_hits", &six, "mean_penetrating", 1.5);
     check(SYS, "vehicle_hits", &six, "p_penetrated", 5.0 / 6.0);
-    let q: f64 = 0.5 * 22.0 / 36.0;
+    let q: f64 = 2.0 / 3.0 * 22.0 / 36.0;
     let g = |x: f64| (1.0 + 2.0 * x + 2.0 * x * x + x * x * x) / 6.0;
     let eavy = [
         ("vehicle", "ork_trukk"),

@@ -296,14 +296,15 @@ fn vehicle_hazard(rng: &mut Rng, n: u64) -> Sums {
     sums
 }
 
-/// A Shoota (BS 3, S3) firing two shots at an Ork Trukk: 4+ to hit, a D6
-/// for the location, D6 + 3 against its armour; no save, no crew aboard.
+/// A Shoota (BS 3, S3) firing two shots at an Ork Trukk 14" away: 4+ to
+/// hit, the long band's none and +1 for a Large Target, so 3+; a D6 for
+/// the location, D6 + 3 against its armour; no save, no crew aboard.
 pub fn vehicle_hits(rng: &mut Rng, n: u64) -> Sums {
     let mut sums = Sums::default();
     for _ in 0..n {
         let mut pens = 0;
         for _ in 0..2 {
-            if d(rng, 6) < 4 {
+            if d(rng, 6) < 3 {
                 continue;
             }
             let at = d(rng, 6) as usize - 1;
@@ -411,8 +412,9 @@ fn strike(rng: &mut Rng, w: &mut Warrior, wound_on: u32, save_on: Option<u32>) {
 /// fought to the end, Grimgutz charging (+1 in the first round). Each round: WS + highest die + each six past the
 /// first + each of the opponent's ones; a draw goes to the higher
 /// Initiative (Krixit) for one strike; otherwise the difference in
-/// strikes, alternating Choppa (S4, save -1) and Knife (S3), first the
-/// Choppa.
+/// strikes: Grimgutz's all with the Choppa (denied the bonus die, he
+/// fights with it alone), Krixit's alternating Choppa (S4, save -1) and
+/// Knife (S3), first the Choppa.
 fn hand_to_hand(rng: &mut Rng, n: u64) -> Sums {
     let mut sums = Sums::default();
     for _ in 0..n {
@@ -433,9 +435,8 @@ fn hand_to_hand(rng: &mut Rng, n: u64) -> Sums {
             for k in 0..strikes {
                 let choppa = k % 2 == 0;
                 if a_wins {
-                    // on T3: the Choppa wounds on 3+ (save 7+: none), the Knife on 4+
-                    let (wound_on, save_on) = if choppa { (3, None) } else { (4, Some(6)) };
-                    strike(rng, &mut b, wound_on, save_on);
+                    // on T3: the Choppa wounds on 3+ (save 7+: none)
+                    strike(rng, &mut b, 3, None);
                 } else {
                     // on T4, no armour: the Choppa wounds on 4+, the Knife on 5+
                     strike(rng, &mut a, if choppa { 4 } else { 5 }, None);
@@ -517,7 +518,7 @@ fn thrown(rng: &mut Rng, w: &mut Warrior, wound_on: u32) {
 /// Three grots (Krixit: WS 2, Initiative 3, a Choppa and the Knife, two
 /// Attack Dice; T3, 1 Wound) board a Stationary Trukk crewed by two (WS 3,
 /// Initiative 2, the Knife, one die; T4, 1 Wound), piling on as one group.
-/// Each grot leaps (an Initiative Test, else a S3 hit on the ground); the
+/// Stationary: "No rolls are required to Board", every grot is aboard; the
 /// lead fights the first crew member with a die and +1 per helper; the
 /// loser of a fight is thrown overboard, wounded or not (a S3 hit); a lead who won fights the next crew member (the driver) without
 /// the helpers' bonus, and each crew member fights once. With no crew left, every grot aboard hits the
@@ -526,14 +527,7 @@ fn thrown(rng: &mut Rng, w: &mut Warrior, wound_on: u32) {
 fn boarding(rng: &mut Rng, n: u64) -> Sums {
     let mut sums = Sums::default();
     for _ in 0..n {
-        let mut aboard = 0;
-        for _ in 0..3 {
-            if d(rng, 6) <= 3 {
-                aboard += 1;
-            } else {
-                thrown(rng, &mut Warrior::new(1, 2, 3), 4);
-            }
-        }
+        let mut aboard = 3;
         let mut crew = 2;
         if aboard > 0 {
             let mut lead = Warrior::new(1, 2, 3);

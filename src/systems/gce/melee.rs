@@ -175,13 +175,39 @@ pub enum ArmsError {
     OneHand(String),
 }
 
+/// Which weapons a warrior denied the Specialisation Bonus declares (Step
+/// 0: "each Warrior must declare what weapon(s) they wish to fight with").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SecondWeapon {
+    /// A second weapon is declared only with the bonus Attack Dice it
+    /// brings: denied the bonus, the warrior fights with the first weapon
+    /// it lists alone (Grimgutz "rolls a single Attack Dice" and strikes
+    /// with his Choppa; the Knife stays out).
+    #[default]
+    OnlyWithBonus,
+    /// Every weapon in hand is declared and the strikes alternate, bonus or
+    /// not.
+    Always,
+}
+
 impl Armed {
     /// Fills `hands` from `carried` in order: "Warriors can be armed with as
     /// many as they have hands for", a double-handed weapon takes two, a
     /// free hand holds the Knife. "For each additional close combat weapon
     /// they are armed with they may roll an extra Attack Dice", unless they
-    /// carry "any ranged-only weapons".
+    /// carry "any ranged-only weapons"; then the first weapon fights alone
+    /// ([`SecondWeapon::OnlyWithBonus`]).
     pub fn from_carried(carried: &[MeleeWeapon], hands: u8) -> Result<Armed, ArmsError> {
+        Self::declared(carried, hands, SecondWeapon::OnlyWithBonus)
+    }
+
+    /// As [`Armed::from_carried`], with the declaration `second` for a
+    /// warrior denied the bonus.
+    pub fn declared(
+        carried: &[MeleeWeapon],
+        hands: u8,
+        second: SecondWeapon,
+    ) -> Result<Armed, ArmsError> {
         let doubles: Vec<&MeleeWeapon> = carried.iter().filter(|w| w.double_handed).collect();
         if doubles.len() >= 2 {
             return Err(ArmsError::TwoDoubleHanded(
@@ -208,6 +234,11 @@ impl Armed {
         }
         let ranged = carried.iter().any(|w| w.ranged_only);
         let bonus_dice = if ranged {
+            // "Warriors that are carrying any ranged-only weapons cannot
+            // receive this bonus": a second weapon would only swap strikes
+            if second == SecondWeapon::OnlyWithBonus {
+                in_hand.truncate(1);
+            }
             0
         } else {
             in_hand.len().saturating_sub(1) as u8
@@ -263,20 +294,33 @@ pub struct Fighter {
     /// Frenzy: "count as having double their Attacks characteristic
     /// (before any other multipliers)".
     pub frenzy: bool,
-    /// Stupidity: "On a 4+ they fight normally, on a 1 - 3 they instead
-    /// roll no Attack Dice."
+    /// Stupidity: "must pass a Leadership at the start of each of their
+    /// turns. If they pass then they manage to function normally. If not
+    /// ... On a 4+ they fight normally, on a 1 - 3 they instead roll no
+    /// Attack Dice." Ignored when Frenzied.
     pub stupid: bool,
-    /// Hatred of the opponent, with the re-roll policy.
+    /// Hatred of the opponent, with the re-roll policy (ignored when
+    /// Frenzied: see [`Fighter::hating`]).
     pub hatred: Option<HatredPolicy>,
     /// Causes Fear or Terror.
     pub causes: Causes,
     /// Higher Up: +1 "for the duration of the combat".
     pub higher_up: bool,
+    /// Higher up for the first round only: a Fort's defenders, whose
+    /// chargers "count as traversing an obstacle and their opponents will
+    /// count as being higher up for the first round of Hand-to-Hand
+    /// Combat".
+    pub higher_up_first_round: bool,
     /// Any other combat score modifier, every round.
     pub modifier: i32,
 }
 
 impl Fighter {
+    /// Its Higher Up modifier in the first round or a later one.
+    pub fn higher_up_bonus(&self, first: bool) -> i32 {
+        i32::from(self.higher_up || (first && self.higher_up_first_round))
+    }
+
     /// Attack Dice this round, before any Multiple Combat bonus.
     pub fn attack_dice(&self) -> u8 {
         self.attacks * if self.frenzy { 2 } else { 1 } + self.armed.bonus_dice
@@ -295,29 +339,59 @@ impl Fighter {
         Some(i)
     }
 
+    /// Its Hatred as it fights: "Frenzied Warriors ignore Fear, Terror,
+    /// Stupidity, and Hatred", so a Frenzied warrior neither re-rolls nor
+    /// tests on Leadership 10.
+    pub fn hating(&self) -> Option<HatredPolicy> {
+        if self.frenzy { None } else { self.hatred }
+    }
+
+    /// Whether Stupidity acts on it: "Frenzied Warriors ignore ...
+    /// Stupidity".
+    pub fn is_stupid(&self) -> bool {
+        self.stupid && !self.frenzy
+    }
+
+    /// Whether it needs a Leadership characteristic for Stupidity: a
+    /// Stupid warrior tests every turn, unless Hatred makes it Leadership
+    /// 10.
+    pub fn needs_leadership_for_stupidity(&self) -> bool {
+        self.is_stupid() && self.hating().is_none()
+    }
+
     /// The Leadership it tests on ("If there are Hated enemies in Line Of
     /// Sight the affected Warrior counts as having Leadership 10").
     fn test_leadership(&self) -> u8 {
         let ld = self.leadership.unwrap_or(0);
-        if self.hatred.is_some() {
+        if self.hating().is_some() {
             ld.max(10)
         } else {
             ld
         }
     }
 
-    /// Whether the charge calls for a Leadership test against `other`.
+    /// Stupidity at the start of a turn: "must pass a Leadership at the
+    /// start of each of their turns. If they pass then they manage to
+    /// function normally. If not they're restricted to the following
+    /// rules". Whether it is restricted this round (never when not Stupid).
+    fn fails_stupidity(&self, dice: &mut impl Roller) -> bool {
+        self.is_stupid() && !leadership_test(dice, u32::from(self.test_leadership()))
+    }
+
+    /// Whether the charge may call for a Leadership test against `other`
+    /// (a Stupid warrior tests unless it failed its Stupidity test).
     pub fn tests_against(&self, other: &Fighter) -> bool {
-        self.dread_of(other).is_some()
+        self.dread_of(other, false).is_some()
     }
 
     /// Whether it tests at all against what `other` causes, and whether a
     /// failure counts as Terror. Fear-causers are immune to Fear and treat
-    /// Terror as Fear; Terror-causers are immune to both; Stupid warriors
-    /// pass automatically, and so do Frenzied ones (reading: "a fun blend
-    /// of Hatred and Stupidity").
-    fn dread_of(&self, other: &Fighter) -> Option<Causes> {
-        if self.stupid || self.frenzy {
+    /// Terror as Fear; Terror-causers are immune to both; a Stupid warrior
+    /// that failed its Stupidity test (`restricted`) "automatically passes
+    /// Tests against being affected by Fear or Terror"; "Frenzied Warriors
+    /// ignore Fear, Terror".
+    fn dread_of(&self, other: &Fighter, restricted: bool) -> Option<Causes> {
+        if restricted || self.frenzy {
             return None;
         }
         match (other.causes, self.causes) {
@@ -796,7 +870,7 @@ impl Duel {
     fn modifier(&self, who: Outcome, first: bool) -> i32 {
         let f = if who == Outcome::A { &self.a } else { &self.b };
         let charging = first && self.charger == Some(who);
-        f.modifier + i32::from(f.higher_up) + i32::from(charging)
+        f.modifier + f.higher_up_bonus(first) + i32::from(charging)
             - i32::from(charging && self.obstacle)
     }
 
@@ -868,19 +942,23 @@ impl Duel {
     /// Charged by an opponent that causes Fear ... if not they fight as if
     /// their Weapon Skill was halved"; Terror: "they will count as having
     /// Weapon Skill 0"). Reading: the effect lasts the whole combat.
-    fn psychology(&self, dice: &mut impl Roller, s: &mut Fight) {
+    /// `restricted` says which side failed its Stupidity test this turn
+    /// (A, B).
+    fn psychology(&self, dice: &mut impl Roller, s: &mut Fight, restricted: (bool, bool)) {
         let Some(charger) = self.charger else {
             return;
         };
-        let (chg, tgt) = match charger {
-            Outcome::A => (&self.a, &self.b),
-            _ => (&self.b, &self.a),
+        let (chg, tgt, chg_r, tgt_r) = match charger {
+            Outcome::A => (&self.a, &self.b, restricted.0, restricted.1),
+            _ => (&self.b, &self.a, restricted.1, restricted.0),
         };
-        if chg.dread_of(tgt).is_some() && !leadership_test(dice, u32::from(chg.test_leadership())) {
+        if chg.dread_of(tgt, chg_r).is_some()
+            && !leadership_test(dice, u32::from(chg.test_leadership()))
+        {
             s.charge_failed = true;
             return;
         }
-        if let Some(c) = tgt.dread_of(chg)
+        if let Some(c) = tgt.dread_of(chg, tgt_r)
             && !leadership_test(dice, u32::from(tgt.test_leadership()))
         {
             let nerve = if c == Causes::Terror {
@@ -905,11 +983,11 @@ impl Duel {
         }
         let on_draw = draw_winner(&self.a, &self.b);
         let (fa, fb) = (self.fixed(Outcome::A, s), self.fixed(Outcome::B, s));
-        let choice_a = self.a.hatred.map(|p| {
+        let choice_a = self.a.hating().map(|p| {
             let gap = fa - fb - margin_of(s.b_roll);
             choose_reroll(laws, p, s.a_roll, gap, on_draw == Outcome::A)
         });
-        let choice_b = self.b.hatred.map(|p| {
+        let choice_b = self.b.hating().map(|p| {
             let gap = fb - fa - margin_of(s.a_roll);
             choose_reroll(laws, p, s.b_roll, gap, on_draw == Outcome::B)
         });
@@ -929,7 +1007,7 @@ impl Duel {
 
     /// Whether a Hating warrior may re-roll this round.
     fn rerolls(&self, s: &Fight) -> bool {
-        !s.later && (self.a.hatred.is_some() || self.b.hatred.is_some())
+        !s.later && (self.a.hating().is_some() || self.b.hating().is_some())
     }
 
     /// Steps 3-5: scores, winner, strikes; the pools are then forgotten.
@@ -1156,17 +1234,21 @@ impl Repeated for DuelRule {
         }
         match i {
             0 => {
+                // Stupidity's Leadership test at the start of the turn
+                // (reading: one test before every round), then the
+                // charge's Fear and Terror tests in the first round.
+                let restricted = (d.a.fails_stupidity(dice), d.b.fails_stupidity(dice));
                 if !s.later {
-                    d.psychology(dice, s);
+                    d.psychology(dice, s, restricted);
                 }
                 if s.charge_failed {
                     return;
                 }
-                // "At the start of each Hand-to-Hand Combat Phase a Warrior
-                // suffering from Stupidity must roll a D6 ... on a 1 - 3
-                // they instead roll no Attack Dice."
-                s.a_dazed = d.a.stupid && dice.d6() <= 3;
-                s.b_dazed = d.b.stupid && dice.d6() <= 3;
+                // Restricted: "At the start of each Hand-to-Hand Combat
+                // Phase a Warrior suffering from Stupidity must roll a D6
+                // ... on a 1 - 3 they instead roll no Attack Dice."
+                s.a_dazed = restricted.0 && dice.d6() <= 3;
+                s.b_dazed = restricted.1 && dice.d6() <= 3;
             }
             1 => {
                 let na = if s.a_dazed { 0 } else { d.a.attack_dice() };
@@ -1371,7 +1453,7 @@ impl Outnumbered {
         Side {
             ws,
             modifier: self.attacker.modifier
-                + i32::from(self.attacker.higher_up)
+                + self.attacker.higher_up_bonus(true)
                 + i32::from(self.charged)
                 + i32::from(k),
         }
@@ -1380,7 +1462,7 @@ impl Outnumbered {
     fn defender_side(&self, ws: u8) -> Side {
         Side {
             ws,
-            modifier: self.defender.modifier + i32::from(self.defender.higher_up),
+            modifier: self.defender.modifier + self.defender.higher_up_bonus(true),
         }
     }
 }
@@ -1516,6 +1598,7 @@ mod tests {
             hatred: None,
             causes: Causes::Nothing,
             higher_up: false,
+            higher_up_first_round: false,
             modifier: 0,
         }
     }
@@ -1668,6 +1751,7 @@ mod tests {
             let mut d = duel_4v4();
             d.a.hatred = Some(HatredPolicy::Best);
             d.b.stupid = true;
+            d.b.leadership = Some(7);
             d.b.higher_up = true;
             d
         }] {

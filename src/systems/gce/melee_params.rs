@@ -3,7 +3,7 @@
 
 use super::melee::{
     Armed, Causes, Draws, Duel, DuelModel, Fighter, HatredPolicy, MAX_DAMAGE_DICE, MeleeStrength,
-    MeleeWeapon, Outcome, Outnumbered, OutnumberedModel,
+    MeleeWeapon, Outcome, Outnumbered, OutnumberedModel, SecondWeapon,
 };
 use super::warrior::WarriorStats;
 use super::weapon::Damage;
@@ -159,6 +159,11 @@ pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<P
         ParamDecl::flag(name("higher_up"))
             .about(format!("{who} is higher up (+1 for the whole combat)"))
             .seed(SEQUENCE),
+        ParamDecl::flag(name("higher_up_first_round"))
+            .about(format!(
+                "{who} is higher up for the first round only (+1: a Fort's defenders when charged)"
+            ))
+            .seed("Forts"),
         ParamDecl::int(name("modifier"), -10, 10)
             .default("0")
             .about(format!("any other combat score modifier for {who}, every round"))
@@ -167,17 +172,17 @@ pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<P
     if psychology {
         p.extend([
             ParamDecl::int(name("leadership"), 2, 12)
-                .about(format!("{who}'s Leadership (needed when a Fear or Terror test can happen)"))
+                .about(format!("{who}'s Leadership (needed when a Fear, Terror or Stupidity test can happen)"))
                 .seed(PSYCHOLOGY),
             ParamDecl::choice(name("causes"), &["nothing", "fear", "terror"])
                 .default("nothing")
                 .about(format!("{who} causes Fear or Terror"))
                 .seed(PSYCHOLOGY),
             ParamDecl::flag(name("frenzy"))
-                .about(format!("{who} is Frenzied (double Attacks)"))
+                .about(format!("{who} is Frenzied (double Attacks; ignores Fear, Terror, Stupidity and Hatred)"))
                 .seed(PSYCHOLOGY),
             ParamDecl::flag(name("stupid"))
-                .about(format!("{who} suffers from Stupidity (1-3: no Attack Dice)"))
+                .about(format!("{who} suffers from Stupidity (a Leadership test each turn; failed: 1-3 on a D6, no Attack Dice)"))
                 .seed(PSYCHOLOGY),
             ParamDecl::flag(name("hatred"))
                 .about(format!("{who} Hates the opponent (re-rolls in the first turn, Leadership 10)"))
@@ -335,7 +340,20 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
     })
 }
 
-pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Fighter, ParamError> {
+/// The `second_weapon` rule variant.
+pub(super) fn second_weapon(variants: &Params) -> Result<SecondWeapon, ParamError> {
+    Ok(match variants.word("second_weapon")?.as_deref() {
+        Some("always") => SecondWeapon::Always,
+        _ => SecondWeapon::OnlyWithBonus,
+    })
+}
+
+pub(super) fn fighter(
+    p: &Params,
+    prefix: &str,
+    psychology: bool,
+    second: SecondWeapon,
+) -> Result<Fighter, ParamError> {
     let f = |s: &str| format!("{prefix}{s}");
     let int = |s: &str| -> Result<u8, ParamError> { Ok(p.need_int(&f(s))? as u8) };
     let save = match p.int(&f("save"))? {
@@ -350,7 +368,7 @@ pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Figh
     };
     let carried = carried(p, prefix)?;
     let hands = p.int(&f("hands"))?.unwrap_or(2) as u8;
-    let armed = Armed::from_carried(&carried, hands)
+    let armed = Armed::declared(&carried, hands, second)
         .map_err(|e| ParamError::new(f("weapons"), e.to_string()))?;
     let stats = WarriorStats {
         toughness: int("toughness")?,
@@ -401,8 +419,18 @@ pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Figh
         hatred,
         causes,
         higher_up: p.flag(&f("higher_up"))?,
+        higher_up_first_round: p.flag(&f("higher_up_first_round"))?,
         modifier: p.int(&f("modifier"))?.unwrap_or(0) as i32,
     };
+    if fighter.higher_up && fighter.higher_up_first_round {
+        return Err(ParamError::new(
+            f("higher_up_first_round"),
+            format!(
+                "set, but {} is true already (+1 for the whole combat): set one",
+                f("higher_up")
+            ),
+        ));
+    }
     if fighter.attack_dice() == 0 {
         return Err(ParamError::new(
             f("attacks"),
@@ -412,8 +440,19 @@ pub(super) fn fighter(p: &Params, prefix: &str, psychology: bool) -> Result<Figh
     Ok(fighter)
 }
 
-/// The charge's Leadership tests need the tester's Leadership.
+/// Stupidity's test each turn and the charge's Leadership tests need the
+/// tester's Leadership.
 fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
+    for (f, prefix) in [(&duel.a, "a_"), (&duel.b, "b_")] {
+        if f.needs_leadership_for_stupidity() && f.leadership.is_none() {
+            return Err(ParamError::missing(
+                format!("{prefix}leadership"),
+                format!(
+                    "{prefix}leadership (a Stupid warrior \"must pass a Leadership at the start of each of their turns\")"
+                ),
+            ));
+        }
+    }
     let Some(charger) = duel.charger else {
         return Ok(());
     };
@@ -422,7 +461,7 @@ fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
         _ => (&duel.b, &duel.a, "b_", "a_"),
     };
     for (tester, other, prefix) in [(chg, tgt, cp), (tgt, chg, tp)] {
-        if tester.tests_against(other) && tester.leadership.is_none() && tester.hatred.is_none() {
+        if tester.tests_against(other) && tester.leadership.is_none() && tester.hating().is_none() {
             return Err(ParamError::missing(
                 format!("{prefix}leadership"),
                 format!(
@@ -445,22 +484,22 @@ fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
 pub fn duel_model(given: &Params) -> Result<DuelModel, ParamError> {
     let decls = duel_params();
     let p = resolve(&super::RULES, &decls, given)?.bound(decls);
-    duel(&p)
+    duel(&p, SecondWeapon::default())
 }
 
 /// The multiple-combat model from the spec's parameters as given.
 pub fn outnumbered_model(given: &Params) -> Result<OutnumberedModel, ParamError> {
     let decls = outnumbered_params();
     let p = resolve(&super::RULES, &decls, given)?.bound(decls);
-    outnumbered(&p)
+    outnumbered(&p, SecondWeapon::default())
 }
 
 /// Builds the one-on-one model.
-pub fn build_duel(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(duel(p)?))
+pub fn build_duel(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(duel(p, second_weapon(variants)?)?))
 }
 
-fn duel(p: &Params) -> Result<DuelModel, ParamError> {
+fn duel(p: &Params, second: SecondWeapon) -> Result<DuelModel, ParamError> {
     let charger = match p.word("charger")?.as_deref() {
         Some("b") => Some(Outcome::B),
         Some("none") => None,
@@ -474,8 +513,8 @@ fn duel(p: &Params) -> Result<DuelModel, ParamError> {
         ));
     }
     let duel = Duel {
-        a: fighter(p, "a_", true)?,
-        b: fighter(p, "b_", true)?,
+        a: fighter(p, "a_", true, second)?,
+        b: fighter(p, "b_", true, second)?,
         charger,
         obstacle,
     };
@@ -490,14 +529,14 @@ fn duel(p: &Params) -> Result<DuelModel, ParamError> {
 }
 
 /// Builds the multiple-combat model.
-pub fn build_outnumbered(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(outnumbered(p)?))
+pub fn build_outnumbered(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(outnumbered(p, second_weapon(variants)?)?))
 }
 
-fn outnumbered(p: &Params) -> Result<OutnumberedModel, ParamError> {
+fn outnumbered(p: &Params, second: SecondWeapon) -> Result<OutnumberedModel, ParamError> {
     let fight = Outnumbered {
-        attacker: fighter(p, "a_", false)?,
-        defender: fighter(p, "b_", false)?,
+        attacker: fighter(p, "a_", false, second)?,
+        defender: fighter(p, "b_", false, second)?,
         attackers: p.need_int("attackers")? as u8,
         charged: p.flag("attackers_charged")?,
     };

@@ -253,6 +253,7 @@ pub static RULES: RuleSet = RuleSet {
                     ("vehicle", "ork_trukk"),
                     ("weapon", "shoota"),
                     ("bs", "3"),
+                    ("range", "14"),
                     ("shots", "2"),
                 ],
                 &[
@@ -479,6 +480,16 @@ pub const VARIANTS: &[VariantDef] = &[
         name: "boarding_loser",
         values: &["every_loser", "down_or_out"],
         about: "Who is thrown overboard after a round aboard: every loser ('every_loser', Step 11: \"Regardless of whether they’re Wounded or not\"; Pilin' On throws the losing lead) or only a loser who went Down or Out of Action ('down_or_out', Losing Combat)",
+    },
+    VariantDef {
+        name: "stationary_hits",
+        values: &["attacks", "ws"],
+        about: "An unopposed boarder's automatic hits on a Stationary vehicle: its Attacks ('attacks', Stationary Vehicles (Close Combat): \"a number of times equal to their Attack Statline\") or its Weapon Skill ('ws', the v1.4 changelog: \"Attacking Stationary Vehicles and Gates patched with WS only\"); a gate's hits are WS under both",
+    },
+    VariantDef {
+        name: "second_weapon",
+        values: &["only_with_bonus", "always"],
+        about: "A warrior denied the Specialisation Bonus (\"Warriors that are carrying any ranged-only weapons cannot receive this bonus\") fights with the first weapon it lists alone ('only_with_bonus': Grimgutz \"rolls a single Attack Dice\" with his Choppa, the Knife stays out) or still alternates every weapon in hand ('always')",
     },
 ];
 

@@ -381,7 +381,12 @@ impl ShotRule {
         sink.record(m.p_down, u64::from(s.target.status == Status::Down));
         sink.record(m.p_out, u64::from(s.target.status == Status::OutOfAction));
         sink.record(m.p_eventually_out, u64::from(s.eventually_out));
-        sink.record(m.p_pinned, u64::from(s.pinned));
+        // Glossary, Pinned: "Hit but not Wounded or receives a Flesh
+        // Wound": a target that went Down or Out of Action is not Pinned.
+        sink.record(
+            m.p_pinned,
+            u64::from(s.pinned && !s.target.is_down_or_out()),
+        );
         sink.record(m.p_explodes, u64::from(s.exploded));
         sink.record(m.p_pinned_through, u64::from(s.pinned_through_turn));
         sink.record(m.hits[usize::from(s.hits)], 1);
@@ -463,8 +468,11 @@ pub const P_EVENTUALLY_OUT: MetricDecl = MetricDecl::probability(
     "P(Out of Action now, or later from Down through Recovery rolls)",
 );
 /// P(Pinned).
-pub const P_PINNED: MetricDecl =
-    MetricDecl::probability("p_pinned", "P(pinned)", "P(target Pinned)");
+pub const P_PINNED: MetricDecl = MetricDecl::probability(
+    "p_pinned",
+    "P(pinned)",
+    "P(target Pinned: hit, and on its feet, unwounded or with a Flesh Wound)",
+);
 /// P(a failed Ammo Roll).
 pub const P_OUT_OF_AMMO: MetricDecl =
     MetricDecl::probability("p_out_of_ammo", "P(out of ammo)", "P(a failed Ammo Roll)");
@@ -727,7 +735,8 @@ impl ShootingModel {
             };
             flag(hit, m.p_hit, tally);
             flag(hit, m.mean_hits, tally);
-            flag(hit && pins, m.p_pinned, tally);
+            let standing = a & (FAST_DOWN | FAST_OUT) == 0;
+            flag(hit && pins && standing, m.p_pinned, tally);
             flag(a & FAST_WOUND != 0, m.mean_wounds, tally);
             flag(a & FAST_UNSAVED != 0, m.mean_unsaved, tally);
             flag(a & FAST_UNSAVED != 0, m.p_wounded, tally);
@@ -742,7 +751,6 @@ impl ShootingModel {
             flag(tested && b & FAST_AMMO_FAILS != 0, m.p_no_ammo, tally);
             flag(tested && b & FAST_EXPLODES != 0, m.p_explodes, tally);
             flag(false, m.p_fire, tally);
-            let standing = a & (FAST_DOWN | FAST_OUT) == 0;
             flag(hit && pins && standing, m.p_pinned_through, tally);
             flag(hit, m.hits[1], tally);
             flag(!hit, m.hits[0], tally);
@@ -1021,7 +1029,9 @@ mod tests {
         // a further roll below 4 explodes (1/6 * 1/2).
         assert!(close(exact(&m, "p_out_of_ammo"), 1.0 / 12.0));
         assert!(close(exact(&m, "p_weapon_explodes"), 1.0 / 72.0));
-        assert!(close(exact(&m, "p_pinned"), 2.0 / 3.0));
+        // Pinned: "Hit but not Wounded or receives a Flesh Wound": hit,
+        // less Down and Out of Action (2/3 - 1/9 - 1/27)
+        assert!(close(exact(&m, "p_pinned"), 14.0 / 27.0));
     }
 
     #[test]

@@ -60,6 +60,19 @@ pub enum LoserThrown {
     DownOrOut,
 }
 
+/// How many automatic hits an unopposed boarder deals a Stationary
+/// vehicle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StationaryHits {
+    /// Stationary Vehicles (Close Combat): "Hit it a number of times equal
+    /// to their Attack Statline".
+    #[default]
+    Attacks,
+    /// The v1.4 changelog: "Attacking Stationary Vehicles and Gates patched
+    /// with WS only": its Weapon Skill as it stands (Flesh Wounds count).
+    WeaponSkill,
+}
+
 /// A boarding action against one vehicle.
 #[derive(Clone, Debug)]
 pub struct Boarding {
@@ -77,8 +90,11 @@ pub struct Boarding {
     pub crew_pile_on: PileOn,
     /// The vehicle.
     pub vehicle: Vehicle,
-    /// Stationary: unopposed boarders get a bonus D6 to penetrate.
+    /// Stationary: "No rolls are required to Board", and unopposed boarders
+    /// get a bonus D6 to penetrate.
     pub stationary: bool,
+    /// Hits of an unopposed boarder on a Stationary vehicle.
+    pub stationary_hits: StationaryHits,
     /// The location unopposed boarders hit.
     pub location: usize,
     /// The first fight's charge bonus.
@@ -159,7 +175,7 @@ pub const BOARDING_METRICS: [MetricDecl; 11] = [
     MetricDecl::mean(
         "mean_unopposed_penetrating",
         "mean penetrating hits by unopposed boarders",
-        "expected penetrating hits when the unopposed boarders hit the chosen location A times each",
+        "expected penetrating hits when the unopposed boarders hit the chosen location A times each (WS times on a Stationary vehicle under stationary_hits = \"ws\")",
     ),
     MetricDecl::probability(
         "p_unopposed_penetrating",
@@ -211,10 +227,21 @@ impl Boarding {
         usize::from(self.boarders.max(self.crew))
     }
 
-    /// How many strikes an unopposed boarder deals ("a number of times
-    /// equal to their Attack Statline").
+    /// The most hits one unopposed boarder deals: "a number of times equal
+    /// to their Attack Statline", or on a Stationary vehicle under
+    /// [`StationaryHits::WeaponSkill`] its Weapon Skill (at most its
+    /// starting one).
+    fn hits_each(&self) -> usize {
+        if self.stationary && self.stationary_hits == StationaryHits::WeaponSkill {
+            usize::from(self.boarder.stats.ws)
+        } else {
+            usize::from(self.boarder.attacks)
+        }
+    }
+
+    /// Steps for the unopposed boarders' hits.
     fn unopposed_hits(&self) -> usize {
-        usize::from(self.boarders) * usize::from(self.boarder.attacks)
+        usize::from(self.boarders) * self.hits_each()
     }
 }
 
@@ -395,8 +422,9 @@ impl Mechanic for BoardingRule {
         if i < leaps {
             // "Each Warrior must pass an Initiative Test ... If the
             // Initiative Test is failed ... they take a S3 Hit as they hit
-            // the ground"
-            if !initiative_test(dice, u32::from(a.boarder.initiative)) {
+            // the ground"; Stationary (Glossary): "No rolls are required to
+            // Board".
+            if !a.stationary && !initiative_test(dice, u32::from(a.boarder.initiative)) {
                 let w = s.boarders.pop().expect("a boarder leaps");
                 s.boarders_out += u8::from(self.thrown(dice, w.now, &a.boarder));
                 s.failed_leaps += 1;
@@ -413,9 +441,14 @@ impl Mechanic for BoardingRule {
                     let (wb, wc) = (&s.boarders[usize::from(b)], &s.crew[usize::from(c)]);
                     let (db, mb) = self.extra(wb, true);
                     let (dc, mc) = self.extra(wc, false);
-                    let edge = i32::from(wb.now.ws) + a.boarder.modifier + mb
+                    // every fight aboard is one round: its first
+                    let edge = i32::from(wb.now.ws)
+                        + a.boarder.modifier
+                        + a.boarder.higher_up_bonus(true)
+                        + mb
                         - i32::from(wc.now.ws)
                         - a.defender.modifier
+                        - a.defender.higher_up_bonus(true)
                         - mc;
                     let on_draw = draw_winner(&a.boarder, &a.defender);
                     (s.winner, s.strikes) = self.clashes.clash(
@@ -464,9 +497,13 @@ impl Mechanic for BoardingRule {
             // times equal to their Attack Statline. All Hits are automatic
             // and Armour Penetration is worked out as normal."
             let k = i - fights_end;
-            let attacks = usize::from(a.boarder.attacks);
-            let striker = k / attacks;
-            if s.crew.is_empty() && striker < s.boarders.len() {
+            let each = a.hits_each();
+            let (striker, nth) = (k / each, k % each);
+            let weapon_skill = a.stationary && a.stationary_hits == StationaryHits::WeaponSkill;
+            if s.crew.is_empty()
+                && striker < s.boarders.len()
+                && (!weapon_skill || nth < usize::from(s.boarders[striker].now.ws))
+            {
                 let strength = a
                     .boarder
                     .armed
@@ -556,6 +593,7 @@ mod tests {
             hatred: None,
             causes: Causes::Nothing,
             higher_up: false,
+            higher_up_first_round: false,
             modifier: 0,
         }
     }
@@ -574,6 +612,7 @@ mod tests {
             crew_pile_on: pile.1,
             vehicle: trak(),
             stationary: false,
+            stationary_hits: StationaryHits::Attacks,
             location: 5,
             bonus,
             loser: LoserThrown::DownOrOut,

@@ -1,14 +1,14 @@
 //! The vehicle scenarios' parameters and builders: each reads the vehicle
 //! once through [`vehicle_params`] (a preset or a Hit Location Table).
 
-use super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn};
+use super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn, StationaryHits};
 use super::damage::{Penetration, Size, vehicle_from, vehicle_params};
 use super::fire::BurningLocation;
 use super::gate::{Attack, Gate, Until};
 use super::hits::{Cover, Crew, Volley};
 use super::movement::{DriverState, Hazard, Leap, OutOfControl, ThrustRun, UNTIL_FAIL_THRUSTS};
 use super::rams::{Impact, LargeRake, Mixed, Ram, solve_zero_sum};
-use crate::systems::gce::melee_params::{fighter, fighter_params};
+use crate::systems::gce::melee_params::{fighter, fighter_params, second_weapon};
 use crate::systems::gce::tables::hit_needed;
 use crate::systems::gce::warrior::{Hit, WarriorStats};
 use crate::systems::gce::weapon::{Damage, SaveModifier};
@@ -147,8 +147,23 @@ pub fn hits_params() -> Vec<ParamDecl> {
             .needs_any("sf_dice", "2")
             .needs_unset("shots"),
         ParamDecl::int("bs", 0, 10)
-            .about("the firer's BS: each shot rolls to hit; absent, every shot hits")
+            .about("the firer's BS: each shot rolls to hit (a large vehicle is a Large Target, +1); absent, every shot hits")
             .seed("Shooting, Step 2 – Roll to Hit"),
+        ParamDecl::real("range", 0.0, 1000.0)
+            .about("inches to the vehicle, for the weapon's range band (needed with bs when the weapon has bands)")
+            .seed("Range Modifiers"),
+        ParamDecl::real("short_range", 0.0, 1000.0)
+            .about("upper end of the weapon's short range band, inches (0 = no short band)")
+            .seed("Weapon Statlines"),
+        ParamDecl::real("long_range", 0.0, 1000.0)
+            .about("upper end of the weapon's long range band (its maximum range), inches")
+            .seed("Weapon Statlines"),
+        ParamDecl::int("short_hit", -6, 6)
+            .about("hit modifier in the short band (custom weapons: none when not given)")
+            .seed("Weapon Statlines"),
+        ParamDecl::int("long_hit", -6, 6)
+            .about("hit modifier in the long band (custom weapons: none when not given)")
+            .seed("Weapon Statlines"),
         ParamDecl::choice("template", &["none", "blast", "teardrop"])
             .default("none")
             .about("the weapon's template")
@@ -281,9 +296,19 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
     let to_hit = match p.int("bs")? {
         Some(bs) => Some(hit_needed(
             bs as i32,
-            situational_hit_modifier(p, overwatch_bonus(variants)?)?,
+            situational_hit_modifier(p, overwatch_bonus(variants)?)?
+                + large_target(p, vehicle.size)?
+                + range_band(p)?,
         )),
-        None => None,
+        None => {
+            if p.has("range") {
+                return Err(ParamError::new(
+                    "range",
+                    "range is for the to-hit roll: set bs (absent, every shot hits)",
+                ));
+            }
+            None
+        }
     };
     let crew = crew_from(p)?.map(|(count, stats)| Crew { count, stats });
     if crew.is_some() && cover == Cover::Shot {
@@ -337,6 +362,86 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         }
         .into_model(),
     ))
+}
+
+/// Small and Large Targets: "Vehicles and buildings which are usually
+/// Large Targets (+1 to Hit)"; "Large Target | The Target is a larger
+/// Vehicle (excludes small Vehicles like Bikes)". A large vehicle takes the
+/// +1 by its size; `large_target` is refused on any vehicle (counted
+/// already, or a Bike).
+fn large_target(p: &Params, size: Size) -> Result<i32, ParamError> {
+    if p.flag("large_target")? {
+        return Err(ParamError::new(
+            "large_target",
+            match size {
+                Size::Large => {
+                    "a large vehicle is a Large Target by its size (+1 counted already): leave large_target out"
+                }
+                Size::Small => {
+                    "a small vehicle is not a Large Target (\"excludes small Vehicles like Bikes\")"
+                }
+            },
+        ));
+    }
+    Ok(i32::from(size == Size::Large))
+}
+
+/// The weapon's range band at `range` (Range Modifiers; Weapon Statlines):
+/// the short band's modifier within `short_range`, the long band's within
+/// `long_range`; out of range is refused (no shot could hit). A weapon
+/// with no bands (no `long_range`) and no `range` takes no modifier; a
+/// weapon with bands needs `range`.
+fn range_band(p: &Params) -> Result<i32, ParamError> {
+    let long = p.real("long_range")?;
+    let Some(range) = p.real("range")? else {
+        if long.is_some() {
+            return Err(ParamError::missing(
+                "range",
+                "range, the inches to the vehicle (the weapon has range bands)",
+            ));
+        }
+        return Ok(0);
+    };
+    if p.word("template")?.is_some_and(|t| t != "none") {
+        return Err(ParamError::new(
+            "range",
+            "a template does not roll to hit here: coverage says how it lies over the vehicle",
+        ));
+    }
+    let Some(long) = long else {
+        return Err(ParamError::missing(
+            "long_range",
+            "long_range, the weapon's maximum range (range is set)",
+        ));
+    };
+    let short = p.real("short_range")?.unwrap_or(0.0);
+    if short > long {
+        return Err(ParamError::new(
+            "short_range",
+            format!("short range {short}\" is beyond the long range {long}\""),
+        ));
+    }
+    let (field, band) = if short > 0.0 && range <= short {
+        ("short_hit", short)
+    } else if range <= long {
+        ("long_hit", long - short)
+    } else {
+        return Err(ParamError::new(
+            "range",
+            format!("{range}\" is beyond the weapon's long range {long}\": no shot can hit"),
+        ));
+    };
+    let custom = p.word("weapon")?.is_none_or(|w| w == "custom");
+    match p.int(field)? {
+        Some(m) => Ok(m as i32),
+        None if custom || band <= 0.0 => Ok(0),
+        None => Err(ParamError::missing(
+            field,
+            format!(
+                "{field}, the weapon's hit modifier in that band (the preset does not give it, and krunch invents none)"
+            ),
+        )),
+    }
 }
 
 /// Parameters of the vehicle-fire scenario.
@@ -678,7 +783,7 @@ pub fn boarding_params() -> Vec<ParamDecl> {
             .about("Pilin' On for the crew, as boarders_pile_on")
             .seed("Pilin’ On"),
         ParamDecl::flag("stationary")
-            .about("the vehicle is Stationary: unopposed boarders get a bonus D6 to penetrate")
+            .about("the vehicle is Stationary: no Initiative Tests to board, and unopposed boarders get a bonus D6 to penetrate")
             .seed("Stationary Vehicles (Close Combat)"),
         ParamDecl::text("unopposed_location", "engines")
             .about("the location unopposed boarders hit (default: the one with the lowest Armour)")
@@ -711,16 +816,21 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
         Some("down_or_out") => LoserThrown::DownOrOut,
         _ => LoserThrown::Every,
     };
+    let second = second_weapon(variants)?;
     Ok(Box::new(
         Boarding {
-            boarder: fighter(p, "boarder_", false)?,
-            defender: fighter(p, "defender_", false)?,
+            boarder: fighter(p, "boarder_", false, second)?,
+            defender: fighter(p, "defender_", false, second)?,
             boarders: p.need_int("boarders")? as u8,
             crew: p.need_int("crew")? as u8,
             boarders_pile_on: pile("boarders_pile_on")?,
             crew_pile_on: pile("crew_pile_on")?,
             vehicle,
             stationary: p.flag("stationary")?,
+            stationary_hits: match variants.word("stationary_hits")?.as_deref() {
+                Some("ws") => StationaryHits::WeaponSkill,
+                _ => StationaryHits::Attacks,
+            },
             location,
             bonus,
             loser,
