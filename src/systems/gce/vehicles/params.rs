@@ -174,7 +174,8 @@ pub fn hits_params() -> Vec<ParamDecl> {
             .seed(TEMPLATES)
             .needs("template", "blast")
             .needs_unset("bs")
-            .needs_unset("shots"),
+            .needs_unset("shots")
+            .needs_unset("range"),
         ParamDecl::int("catch_fire", 0, 6)
             .default("0")
             .about("Catching Fire: a hit location catches fire on this score or more (0: never)")
@@ -192,6 +193,7 @@ pub fn hits_params() -> Vec<ParamDecl> {
             d.needs("template", "blast")
                 .needs_unset("bs")
                 .needs_unset("shots")
+            .needs_unset("range")
         },
     ));
     p
