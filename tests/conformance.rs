@@ -536,7 +536,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("gce", "hand_to_hand", RoundLaws),
         ("gce", "multiple_combat", StepLaws),
         ("gce", "fall", FaceTable),
-        ("gce", "vehicle_hits", CountedDice),
+        ("gce", "vehicle_hits", FaceTable),
         ("gce", "vehicle_fire", RoundLaws),
         ("gce", "thrust", FaceTable),
         ("gce", "out_of_control", FaceTable),

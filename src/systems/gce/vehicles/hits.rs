@@ -14,6 +14,7 @@ use super::damage::{Penetration, Vehicle};
 use crate::dice::{
     BatchedRoller, Dist, Metric, MetricSink, Replay, Roller, StateDist, Tally, Times, binomial_pmf,
 };
+use crate::engine::faces::FaceTable;
 use crate::systems::gce::tables::hit_with;
 use crate::systems::gce::warrior::{Condition, Hit, Status, WarriorStats};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler, TrialValues};
@@ -168,6 +169,9 @@ pub struct VolleyModel {
     m: Handles,
     /// Most points of damage a volley can deal.
     max_points: usize,
+    /// Every face combination of a volley's dice with its outcome, where
+    /// the dice are few (laid out the first time the model samples).
+    faces: std::sync::OnceLock<Option<FaceTable<Outcome>>>,
 }
 
 /// A location's name as people read it.
@@ -299,6 +303,7 @@ impl Volley {
                 crew,
             },
             max_points,
+            faces: std::sync::OnceLock::new(),
         }
     }
 }
@@ -323,6 +328,12 @@ struct Outcome {
 }
 
 impl VolleyModel {
+    fn faces(&self) -> Option<&FaceTable<Outcome>> {
+        self.faces
+            .get_or_init(|| FaceTable::build(|d| self.trial(d)))
+            .as_ref()
+    }
+
     /// The volley.
     pub fn volley(&self) -> &Volley {
         &self.volley
@@ -452,9 +463,22 @@ impl Model for VolleyModel {
     /// trial.
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         let mut seen: foldhash::HashMap<Outcome, u64> = Default::default();
-        for _ in 0..trials {
-            *seen.entry(self.trial(roller)).or_insert(0) += 1;
+        if let Some(table) = self.faces() {
+            let counts = table.count(
+                roller,
+                trials,
+                |d| self.trial(d),
+                |o| *seen.entry(o).or_insert(0) += 1,
+            );
+            for (o, count) in table.ends().iter().zip(counts) {
+                *seen.entry(*o).or_insert(0) += count;
+            }
+        } else {
+            for _ in 0..trials {
+                *seen.entry(self.trial(roller)).or_insert(0) += 1;
+            }
         }
+        seen.retain(|_, n| *n > 0);
         let mut outcomes: Vec<(Outcome, u64)> = seen.into_iter().collect();
         // a fixed order, so the tally's sums are the same whatever the map's
         outcomes.sort_unstable_by_key(|(o, _)| {
@@ -476,6 +500,9 @@ impl Model for VolleyModel {
     }
 
     fn sampler(&self) -> Sampler {
+        if self.faces().is_some() {
+            return Sampler::FaceTable;
+        }
         Sampler::CountedDice
     }
 
