@@ -6,7 +6,7 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{TOL, check, check_with, exact, exact_all, rolls, seed_text};
+use independent::{TOL, check, check_with, exact, exact_all, h2h, rolls, seed_text};
 
 const SYS: &str = "gce";
 const SEED: &str = "002_8c1a109281471897.txt";
@@ -75,36 +75,9 @@ fn round(a: Side, b: Side) -> (f64, f64) {
 
 /// Two warriors with a double-handed S3 custom weapon each (so Attacks are
 /// their dice: "his Attacks characteristic shows how many Attack Dice he
-/// can roll"): A WS 3, 1 Attack, Initiative 3; B WS 2, 2 Attacks,
-/// Initiative 2; A charges.
+/// can roll"): the shared `h2h` fixture, A charging.
 fn duel<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
-    let mut v = vec![
-        ("a_ws", "3"),
-        ("a_bs", "10"),
-        ("a_attacks", "1"),
-        ("a_initiative", "3"),
-        ("a_strength", "3"),
-        ("a_toughness", "3"),
-        ("a_wounds", "1"),
-        ("a_weapons", "custom"),
-        ("a_custom_strength", "3"),
-        ("a_custom_save_mod", "0"),
-        ("a_custom_damage", "1"),
-        ("a_custom_double_handed", "true"),
-        ("b_ws", "2"),
-        ("b_bs", "10"),
-        ("b_attacks", "2"),
-        ("b_initiative", "2"),
-        ("b_strength", "3"),
-        ("b_toughness", "3"),
-        ("b_wounds", "1"),
-        ("b_weapons", "custom"),
-        ("b_custom_strength", "3"),
-        ("b_custom_save_mod", "0"),
-        ("b_custom_damage", "1"),
-        ("b_custom_double_handed", "true"),
-        ("charger", "a"),
-    ];
+    let mut v = h2h(&[("charger", "a")]);
     v.extend_from_slice(extra);
     v
 }

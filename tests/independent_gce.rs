@@ -17,7 +17,7 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{check, check_with, exact};
+use independent::{check, check_with, exact, h2h};
 
 const SYS: &str = "gce";
 
@@ -137,44 +137,6 @@ fn round_one(a: (i64, usize, i64, i64), b: (i64, usize, i64, i64)) -> Vec<(i64, 
 /// the Injury Table, 3-6 out: 1 - (2/3)^k.
 fn out_after(k: i64) -> f64 {
     1.0 - (2.0f64 / 3.0).powi(k as i32)
-}
-
-/// Both warriors fight with a double-handed S3 weapon (save modifier 0, 1
-/// Damage), so their Attacks characteristic is their dice: "All Warriors
-/// count as carrying a Knife ... If they carry another single-handed
-/// Hand-to-Hand Combat Weapon that is enough to provide the bonus Attack
-/// Dice"; "Uxolur ... carries a Demilune ... It’s a double-handed weapon
-/// and so his Attacks characteristic shows how many Attack Dice he can
-/// roll."
-fn h2h<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
-    let mut v = vec![
-        ("a_ws", "3"),
-        ("a_bs", "10"),
-        ("a_attacks", "1"),
-        ("a_initiative", "3"),
-        ("a_strength", "3"),
-        ("a_toughness", "3"),
-        ("a_wounds", "1"),
-        ("a_weapons", "custom"),
-        ("a_custom_strength", "3"),
-        ("a_custom_save_mod", "0"),
-        ("a_custom_damage", "1"),
-        ("a_custom_double_handed", "true"),
-        ("b_ws", "2"),
-        ("b_bs", "10"),
-        ("b_attacks", "2"),
-        ("b_initiative", "2"),
-        ("b_strength", "3"),
-        ("b_toughness", "3"),
-        ("b_wounds", "1"),
-        ("b_weapons", "custom"),
-        ("b_custom_strength", "3"),
-        ("b_custom_save_mod", "0"),
-        ("b_custom_damage", "1"),
-        ("b_custom_double_handed", "true"),
-    ];
-    v.extend_from_slice(extra);
-    v
 }
 
 /// The seed's first example's warriors: "Grimgutz (Weapon Skill 3) Charges

@@ -212,3 +212,44 @@ pub fn record_skip(why: &str) {
 pub fn squash(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// GCE: two warriors at hand-to-hand (`gce hand_to_hand` and the scenarios
+/// that share its parameters), A WS 3, 1 Attack, Initiative 3; B WS 2, 2
+/// Attacks, Initiative 2; S3, T3, 1 Wound each, plus `extra`.
+/// Both warriors fight with a double-handed S3 weapon (save modifier 0, 1
+/// Damage), so their Attacks characteristic is their dice: "All Warriors
+/// count as carrying a Knife ... If they carry another single-handed
+/// Hand-to-Hand Combat Weapon that is enough to provide the bonus Attack
+/// Dice"; "Uxolur ... carries a Demilune ... It’s a double-handed weapon
+/// and so his Attacks characteristic shows how many Attack Dice he can
+/// roll."
+pub fn h2h<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut v = vec![
+        ("a_ws", "3"),
+        ("a_bs", "10"),
+        ("a_attacks", "1"),
+        ("a_initiative", "3"),
+        ("a_strength", "3"),
+        ("a_toughness", "3"),
+        ("a_wounds", "1"),
+        ("a_weapons", "custom"),
+        ("a_custom_strength", "3"),
+        ("a_custom_save_mod", "0"),
+        ("a_custom_damage", "1"),
+        ("a_custom_double_handed", "true"),
+        ("b_ws", "2"),
+        ("b_bs", "10"),
+        ("b_attacks", "2"),
+        ("b_initiative", "2"),
+        ("b_strength", "3"),
+        ("b_toughness", "3"),
+        ("b_wounds", "1"),
+        ("b_weapons", "custom"),
+        ("b_custom_strength", "3"),
+        ("b_custom_save_mod", "0"),
+        ("b_custom_damage", "1"),
+        ("b_custom_double_handed", "true"),
+    ];
+    v.extend_from_slice(extra);
+    v
+}
