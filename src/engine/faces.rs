@@ -33,6 +33,80 @@ const WIDEST_DIGIT: u32 = 720;
 /// The entry of a combination whose trial rolls past the table.
 const PAST_THE_TABLE: u32 = u32::MAX;
 
+/// A combination's entry as stored: as narrow as the count of endings
+/// allows, so a table of 6^6 combinations with a few dozen endings takes
+/// 46 KB and stays near the core instead of 186 KB.
+trait Entry: Copy {
+    /// The stored form of [`PAST_THE_TABLE`].
+    const PAST: Self;
+    fn index(self) -> usize;
+}
+
+impl Entry for u8 {
+    const PAST: u8 = u8::MAX;
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+}
+
+impl Entry for u16 {
+    const PAST: u16 = u16::MAX;
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+}
+
+impl Entry for u32 {
+    const PAST: u32 = PAST_THE_TABLE;
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Every combination's entry, in the narrowest width that holds the
+/// endings and the mark of a trial past the table.
+#[derive(Debug)]
+enum Entries {
+    Narrow(Vec<u8>),
+    Half(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Entries {
+    fn new(wide: Vec<u32>, ends: usize) -> Self {
+        // an ending's index is below `ends`, the mark is the type's MAX
+        if ends < usize::from(u8::MAX) {
+            Entries::Narrow(wide.into_iter().map(|e| e.min(255) as u8).collect())
+        } else if ends < usize::from(u16::MAX) {
+            Entries::Half(wide.into_iter().map(|e| e.min(65535) as u16).collect())
+        } else {
+            Entries::Wide(wide)
+        }
+    }
+
+    /// The entry at `i` (an ending's index or [`PAST_THE_TABLE`]).
+    #[cfg(test)]
+    fn get(&self, i: usize) -> u32 {
+        let wide = |e: usize, past: bool| if past { PAST_THE_TABLE } else { e as u32 };
+        match self {
+            Entries::Narrow(v) => wide(v[i].index(), v[i] == u8::PAST),
+            Entries::Half(v) => wide(v[i].index(), v[i] == u16::PAST),
+            Entries::Wide(v) => v[i],
+        }
+    }
+
+    fn past(&self) -> usize {
+        match self {
+            Entries::Narrow(v) => v.iter().filter(|&&e| e == u8::PAST).count(),
+            Entries::Half(v) => v.iter().filter(|&&e| e == u16::PAST).count(),
+            Entries::Wide(v) => v.iter().filter(|&&e| e == u32::PAST).count(),
+        }
+    }
+}
+
 /// Every face combination of a trial's first dice with the ending its trial
 /// reaches.
 #[derive(Debug)]
@@ -45,9 +119,9 @@ pub struct FaceTable<T> {
     /// Combinations drawn from one word (their product within
     /// [`BATCH_LIMIT`], as the roller's own batching).
     per_word: u32,
-    /// Each combination's ending (an index into `ends`) or
-    /// [`PAST_THE_TABLE`].
-    entry: Vec<u32>,
+    /// Each combination's ending (an index into `ends`) or the mark of a
+    /// trial past the table.
+    entry: Entries,
     /// The distinct endings.
     ends: Vec<T>,
 }
@@ -112,7 +186,7 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
                 widths,
                 size,
                 per_word,
-                entry,
+                entry: Entries::new(entry, ends.len()),
                 ends,
             });
         }
@@ -124,6 +198,22 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
     /// `past`. Returns the count of each of [`FaceTable::ends`].
     pub fn count(
         &self,
+        roller: &mut BatchedRoller,
+        trials: u64,
+        trial: impl Fn(&mut Overrun<'_>) -> T,
+        past: impl FnMut(T),
+    ) -> Vec<u64> {
+        match &self.entry {
+            Entries::Narrow(e) => self.count_in(e, roller, trials, trial, past),
+            Entries::Half(e) => self.count_in(e, roller, trials, trial, past),
+            Entries::Wide(e) => self.count_in(e, roller, trials, trial, past),
+        }
+    }
+
+    /// [`FaceTable::count`] over entries stored as `E`.
+    fn count_in<E: Entry + PartialEq>(
+        &self,
+        entry: &[E],
         roller: &mut BatchedRoller,
         trials: u64,
         trial: impl Fn(&mut Overrun<'_>) -> T,
@@ -142,15 +232,15 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
                 let r = u128::from(word) * size;
                 word = r as u64;
                 let at = (r >> 64) as usize;
-                match self.entry[at] {
-                    PAST_THE_TABLE => past(trial(&mut Overrun {
+                let end = entry[at];
+                if end == E::PAST {
+                    past(trial(&mut Overrun {
                         tape: Tape::new(&self.widths, at as u64),
                         rest: roller,
-                    })),
-                    end => {
-                        counts[4 * end as usize + lane] += 1;
-                        lane = (lane + 1) & 3;
-                    }
+                    }));
+                } else {
+                    counts[4 * end.index() + lane] += 1;
+                    lane = (lane + 1) & 3;
                 }
             }
             left -= draws;
@@ -170,7 +260,7 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
 
     /// Combinations whose trial rolls past the table.
     pub fn past(&self) -> usize {
-        self.entry.iter().filter(|&&e| e == PAST_THE_TABLE).count()
+        self.entry.past()
     }
 }
 
@@ -187,7 +277,9 @@ fn lcm(a: u32, b: u32) -> u32 {
 #[derive(Debug)]
 pub struct Tape<'a> {
     widths: &'a [u32],
-    index: u64,
+    /// What is left of the combination's index (below [`MOST_FACES`], so
+    /// 32-bit division reads its digits).
+    index: u32,
     at: usize,
     /// The first die asked for past the laid-out positions: its sides.
     past: Option<u32>,
@@ -201,7 +293,7 @@ impl<'a> Tape<'a> {
     fn new(widths: &'a [u32], index: u64) -> Self {
         Tape {
             widths,
-            index,
+            index: u32::try_from(index).expect("a combination below MOST_FACES"),
             at: 0,
             past: None,
             misfit: None,
@@ -215,7 +307,7 @@ impl<'a> Tape<'a> {
     /// real trial does, and the table is the same every build.
     fn stray(&mut self, sides: u32) -> u32 {
         self.stray = self.stray.wrapping_add(1);
-        let mut z = u64::from(self.stray).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.index;
+        let mut z = u64::from(self.stray).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(self.index);
         z = (z ^ (z >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z ^= z >> 29;
         ((u128::from(z) * u128::from(sides)) >> 64) as u32 + 1
@@ -227,8 +319,8 @@ impl<'a> Tape<'a> {
         let at = self.at;
         let &width = self.widths.get(at)?;
         self.at += 1;
-        let digit = (self.index % u64::from(width)) as u32;
-        self.index /= u64::from(width);
+        let digit = self.index % width;
+        self.index /= width;
         if width % sides != 0 {
             self.misfit.get_or_insert((at, sides));
             return Some(self.stray(sides));
@@ -286,8 +378,8 @@ mod tests {
         assert_eq!(t.ends().len(), 11);
         assert_eq!(t.past(), 0);
         let mut by_sum = [0u32; 13];
-        for (&e, _) in t.entry.iter().zip(0..) {
-            by_sum[t.ends[e as usize] as usize] += 1;
+        for i in 0..t.size() as usize {
+            by_sum[t.ends[t.entry.get(i) as usize] as usize] += 1;
         }
         assert_eq!(by_sum, [0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]);
     }
@@ -303,8 +395,8 @@ mod tests {
         .unwrap();
         assert_eq!(t.widths, vec![6, 6]);
         let mut seen = std::collections::BTreeMap::new();
-        for &e in &t.entry {
-            *seen.entry(t.ends[e as usize]).or_insert(0) += 1;
+        for i in 0..t.size() as usize {
+            *seen.entry(t.ends[t.entry.get(i) as usize]).or_insert(0) += 1;
         }
         // faces 1-5 then a D2 (3 digits a face), a 6 then a D3 (2 a face)
         let want: std::collections::BTreeMap<u32, u32> =
@@ -312,6 +404,35 @@ mod tests {
                 .into_iter()
                 .collect();
         assert_eq!(seen, want);
+    }
+
+    /// Four D6 kept in order (1,296 endings: entries of two bytes) and the
+    /// same dice summed (21 endings: one byte): drawn from the same stream
+    /// they draw the same combinations, so the ordered counts added up by
+    /// sum are the summed counts, whatever the width.
+    #[test]
+    fn narrow_and_half_entries_read_the_same_combinations() {
+        let ordered = FaceTable::build(|d: &mut Tape| [d.roll(6), d.roll(6), d.roll(6), d.roll(6)])
+            .unwrap();
+        let summed = FaceTable::build(|d: &mut Tape| d.roll(6) + d.roll(6) + d.roll(6) + d.roll(6))
+            .unwrap();
+        assert!(matches!(ordered.entry, Entries::Half(_)));
+        assert!(matches!(summed.entry, Entries::Narrow(_)));
+        for i in 0..1296 {
+            let dice = ordered.ends()[ordered.entry.get(i) as usize];
+            assert_eq!(summed.ends()[summed.entry.get(i) as usize], dice.iter().sum::<u32>());
+        }
+        let trials = 50_000;
+        let a = ordered.count(&mut BatchedRoller::new(3, &[4]), trials, |_| unreachable!(), |_| ());
+        let b = summed.count(&mut BatchedRoller::new(3, &[4]), trials, |_| unreachable!(), |_| ());
+        let mut by_sum = vec![0u64; 25];
+        for (dice, n) in ordered.ends().iter().zip(&a) {
+            by_sum[dice.iter().sum::<u32>() as usize] += n;
+        }
+        for (total, n) in summed.ends().iter().zip(&b) {
+            assert_eq!(by_sum[*total as usize], *n, "total {total}");
+        }
+        assert_eq!(b.iter().sum::<u64>(), trials);
     }
 
     /// A trial that rolls no dice has one combination.

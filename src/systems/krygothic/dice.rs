@@ -277,15 +277,26 @@ pub fn keep_roll(dice: &mut impl Roller, n: u32, keep: u32, explode: bool) -> i6
         }
         return total;
     }
-    let mut scores: Vec<i64> = (0..n)
-        .map(|_| {
-            if explode {
-                roll_face(dice, EXPLODE_DEPTH + 1).score()
-            } else {
-                i64::from(dice.d6())
-            }
-        })
-        .collect();
+    let mut score = || {
+        if explode {
+            roll_face(dice, EXPLODE_DEPTH + 1).score()
+        } else {
+            i64::from(dice.d6())
+        }
+    };
+    // a pool that fits stays on the stack: the face table replays its
+    // exploding trials through here, a trial at a time
+    let mut small = [0i64; 32];
+    let mut large = Vec::new();
+    let scores: &mut [i64] = if n as usize <= small.len() {
+        &mut small[..n as usize]
+    } else {
+        large.resize(n as usize, 0);
+        &mut large
+    };
+    for s in scores.iter_mut() {
+        *s = score();
+    }
     scores.sort_unstable_by(|a, b| b.cmp(a));
     scores.iter().take(keep as usize).sum()
 }
