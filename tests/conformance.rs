@@ -576,25 +576,17 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("skirmish20", "necron_repair", FaceTable),
         ("skirmish20", "close_combat", CountedDice),
         ("skirmish20", "squad_under_fire", CountedDice),
-        (
-            "crisis",
-            "check",
-            Custom("dice totals counted in a dense table"),
-        ),
-        (
-            "crisis",
-            "turn_order",
-            Custom("dice totals counted in a dense table"),
-        ),
+        ("crisis", "check", FaceTable),
+        ("crisis", "turn_order", FaceTable),
         ("crisis", "attack", FaceTable),
         ("crisis", "fight", RoundLaws),
+        ("crisis", "damage", FaceTable),
+        ("crisis", "scatter", FaceTable),
         (
             "crisis",
-            "damage",
-            Custom("Extras counted, each count played once"),
+            "healing",
+            Custom("each roll's dice drawn at once from a face table"),
         ),
-        ("crisis", "scatter", FaceTable),
-        ("crisis", "healing", Reference),
     ];
     // on a change, the whole list as it now stands, to read and paste
     let now: String = got

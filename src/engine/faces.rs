@@ -248,6 +248,34 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
         counts.chunks_exact(4).map(|c| c.iter().sum()).collect()
     }
 
+    /// One draw of a combination (its dice rolled at once, batched with
+    /// the roller's other dice): the index of its ending in
+    /// [`FaceTable::ends`], or, for a combination past the table, the
+    /// ending `trial` reaches replaying its faces and rolling on. For a
+    /// rule that rolls the same few dice again and again (a day's healing
+    /// roll), where a whole trial does not fit a table.
+    #[inline]
+    pub fn draw(
+        &self,
+        roller: &mut BatchedRoller,
+        trial: impl FnOnce(&mut Overrun<'_>) -> T,
+    ) -> Result<usize, T> {
+        let at = roller.roll(self.size as u32) as usize - 1;
+        let end = match &self.entry {
+            Entries::Narrow(e) => e[at].index(),
+            Entries::Half(e) => e[at].index(),
+            Entries::Wide(e) => e[at].index(),
+        };
+        if end < self.ends.len() {
+            Ok(end)
+        } else {
+            Err(trial(&mut Overrun {
+                tape: Tape::new(&self.widths, at as u64),
+                rest: roller,
+            }))
+        }
+    }
+
     /// The distinct endings, in the order [`FaceTable::count`] counts them.
     pub fn ends(&self) -> &[T] {
         &self.ends
@@ -307,7 +335,8 @@ impl<'a> Tape<'a> {
     /// real trial does, and the table is the same every build.
     fn stray(&mut self, sides: u32) -> u32 {
         self.stray = self.stray.wrapping_add(1);
-        let mut z = u64::from(self.stray).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(self.index);
+        let mut z =
+            u64::from(self.stray).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(self.index);
         z = (z ^ (z >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z ^= z >> 29;
         ((u128::from(z) * u128::from(sides)) >> 64) as u32 + 1
@@ -412,19 +441,32 @@ mod tests {
     /// sum are the summed counts, whatever the width.
     #[test]
     fn narrow_and_half_entries_read_the_same_combinations() {
-        let ordered = FaceTable::build(|d: &mut Tape| [d.roll(6), d.roll(6), d.roll(6), d.roll(6)])
-            .unwrap();
-        let summed = FaceTable::build(|d: &mut Tape| d.roll(6) + d.roll(6) + d.roll(6) + d.roll(6))
-            .unwrap();
+        let ordered =
+            FaceTable::build(|d: &mut Tape| [d.roll(6), d.roll(6), d.roll(6), d.roll(6)]).unwrap();
+        let summed =
+            FaceTable::build(|d: &mut Tape| d.roll(6) + d.roll(6) + d.roll(6) + d.roll(6)).unwrap();
         assert!(matches!(ordered.entry, Entries::Half(_)));
         assert!(matches!(summed.entry, Entries::Narrow(_)));
         for i in 0..1296 {
             let dice = ordered.ends()[ordered.entry.get(i) as usize];
-            assert_eq!(summed.ends()[summed.entry.get(i) as usize], dice.iter().sum::<u32>());
+            assert_eq!(
+                summed.ends()[summed.entry.get(i) as usize],
+                dice.iter().sum::<u32>()
+            );
         }
         let trials = 50_000;
-        let a = ordered.count(&mut BatchedRoller::new(3, &[4]), trials, |_| unreachable!(), |_| ());
-        let b = summed.count(&mut BatchedRoller::new(3, &[4]), trials, |_| unreachable!(), |_| ());
+        let a = ordered.count(
+            &mut BatchedRoller::new(3, &[4]),
+            trials,
+            |_| unreachable!(),
+            |_| (),
+        );
+        let b = summed.count(
+            &mut BatchedRoller::new(3, &[4]),
+            trials,
+            |_| unreachable!(),
+            |_| (),
+        );
         let mut by_sum = vec![0u64; 25];
         for (dice, n) in ordered.ends().iter().zip(&a) {
             by_sum[dice.iter().sum::<u32>() as usize] += n;
@@ -433,6 +475,58 @@ mod tests {
             assert_eq!(by_sum[*total as usize], *n, "total {total}");
         }
         assert_eq!(b.iter().sum::<u64>(), trials);
+    }
+
+    /// Draws one at a time: two D6 summed, each total's count held to its
+    /// law (k-1 of 36 up to 7) by an exact binomial test at a stated
+    /// false-alarm rate (1e-6 over the 11 totals), at a fixed seed; and an
+    /// exploding D6 drawn past its table replays and rolls on (its mean
+    /// 4.2 and variance 10.64 as in the test above).
+    #[test]
+    fn single_draws_follow_the_dice() {
+        let t = FaceTable::build(|d: &mut Tape| d.roll(6) + d.roll(6)).unwrap();
+        let mut roller = BatchedRoller::new(11, &[5]);
+        let n = 200_000u64;
+        let mut by_sum = [0u64; 13];
+        for _ in 0..n {
+            let i = t
+                .draw(&mut roller, |_| unreachable!("nothing past"))
+                .unwrap();
+            by_sum[t.ends()[i] as usize] += 1;
+        }
+        for total in 2..=12u64 {
+            let ways = 6 - total.abs_diff(7);
+            let p =
+                crate::dice::stats::binomial_p_value(by_sum[total as usize], n, ways as f64 / 36.0);
+            assert!(
+                p > 1e-6 / 11.0,
+                "total {total}: {} of {n}",
+                by_sum[total as usize]
+            );
+        }
+        let explode = |d: &mut dyn FnMut(u32) -> u32| {
+            let mut total = 0;
+            loop {
+                let f = d(6);
+                total += f;
+                if f < 6 {
+                    return total;
+                }
+            }
+        };
+        let t = FaceTable::build(|d: &mut Tape| explode(&mut |s| d.roll(s))).unwrap();
+        let mut sum = 0u64;
+        for _ in 0..n {
+            sum += u64::from(match t.draw(&mut roller, |d| explode(&mut |s| d.roll(s))) {
+                Ok(i) => t.ends()[i],
+                Err(total) => total,
+            });
+        }
+        let mean = sum as f64 / n as f64;
+        assert!(
+            (mean - 4.2).abs() < 5.0 * (10.64f64 / n as f64).sqrt(),
+            "{mean}"
+        );
     }
 
     /// A trial that rolls no dice has one combination.

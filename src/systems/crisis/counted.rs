@@ -2,9 +2,11 @@
 //! counted by how they ended, and each distinct ending is recorded once
 //! with its count. The tallies are the ones trial-by-trial recording gives
 //! (every metric is recorded once a trial, so the sums of squares agree
-//! too), so pinned results do not move. Checks and initiative count their
-//! dice totals in a dense table ([`CountedTotals`], about ten times
-//! faster; `damage` counts its Extras the same way in its own model).
+//! too), so pinned results do not move. Checks and initiative take the
+//! engine's face table where their dice fit it (a trial's dice one draw,
+//! several a word) and count their dice totals in a dense table otherwise
+//! ([`CountedTotals`]; `damage` counts its Extras the same way in its own
+//! model).
 //! Every other Crisis rule is sampled as the engine picks for its shape.
 
 use super::rules::SkillRoll;
@@ -34,6 +36,12 @@ impl<M: Mechanic<State = (i64, i64)>> Model for CountedTotals<M> {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        // where the rolls' dice fit the engine's face table, a trial's
+        // dice are one draw there (several a word): faster than counting
+        // the totals die by die
+        if self.model.sampler() == Sampler::FaceTable {
+            return self.model.run_chunk(roller, trials, tally);
+        }
         let Some(counts) = count_rolls(&self.roll, self.rolls, roller, trials) else {
             return self.model.run_chunk(roller, trials, tally);
         };
@@ -53,7 +61,10 @@ impl<M: Mechanic<State = (i64, i64)>> Model for CountedTotals<M> {
     }
 
     fn sampler(&self) -> Sampler {
-        Sampler::Custom("dice totals counted in a dense table")
+        match self.model.sampler() {
+            Sampler::FaceTable => Sampler::FaceTable,
+            _ => Sampler::Custom("dice totals counted in a dense table"),
+        }
     }
 
     fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {

@@ -310,10 +310,12 @@ impl Damage {
     }
 }
 
-/// The damage scenario's model: the sampler draws only each trial's
-/// Extras (the same dice as the step) and counts them, then plays and
-/// records the hit once per Extras count: the same tally as trial by trial,
-/// several times faster.
+/// The damage scenario's model: where the attack's dice fit the engine's
+/// face table (it misses rarely enough that few trials roll again), a trial
+/// is one draw of its dice there; otherwise the sampler draws only each
+/// trial's Extras (the same dice as the step) and counts them, then plays
+/// and records the hit once per Extras count: the same tally as trial by
+/// trial, several times faster.
 struct DamageModel(StepModel<Damage>);
 
 impl Model for DamageModel {
@@ -322,6 +324,11 @@ impl Model for DamageModel {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        // an attack that hits on its first roll but rarely: its dice are
+        // the engine's face table, a trial one draw (several a word)
+        if self.0.sampler() == Sampler::FaceTable {
+            return self.0.run_chunk(roller, trials, tally);
+        }
         let hit = self.0.mechanic();
         let most = hit.extras_law.iter().map(|(e, _)| *e).max().unwrap_or(0);
         let mut counts = vec![0u64; most as usize + 1];
@@ -343,7 +350,10 @@ impl Model for DamageModel {
     }
 
     fn sampler(&self) -> Sampler {
-        Sampler::Custom("Extras counted, each count played once")
+        match self.0.sampler() {
+            Sampler::FaceTable => Sampler::FaceTable,
+            _ => Sampler::Custom("Extras counted, each count played once"),
+        }
     }
 
     fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {

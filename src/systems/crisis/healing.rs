@@ -9,11 +9,17 @@ use super::rules::{
     natural_healing_modifier,
 };
 use super::{roll_params, skill_roll};
-use crate::dice::{AbsorbingChain, BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally};
+use crate::dice::{
+    AbsorbingChain, BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times,
+};
+use crate::engine::Sampler;
+use crate::engine::faces::FaceTable;
+use crate::engine::walk::DenseEnds;
 use crate::systems::{
     MetricDecl, MetricDef, MetricKind, MetricList, Model, ParamDecl, ParamError, Params,
     TrialValues,
 };
+use std::sync::OnceLock;
 
 const HEALING: &str =
     "Healing; Healing A Character; Healing A Dying Character; Healing Non-Lethal Damage";
@@ -148,10 +154,26 @@ struct Healing {
     m_days: Metric,
     m_day: Vec<Metric>,
     m_dies: Metric,
+    /// The Medicine check's and one day's dice, laid out the first time
+    /// the model samples (`None`: too many faces; real dice).
+    tables: OnceLock<Option<Tables>>,
 }
 
+/// Face tables of the healing's two rolls ([`FaceTable`]): every face
+/// combination played once through the rule's own code.
+struct Tables {
+    medicine: FaceTable<Option<Treated>>,
+    /// A day's change in wounds (-1 healed, 0, +1 worse): added without a
+    /// branch on which it was.
+    day: FaceTable<i64>,
+}
+
+/// Days a trial's ending is counted in a dense table for (longer ones
+/// are hashed).
+const DENSE_DAYS: usize = 256;
+
 /// One day's Body roll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Day {
     Heals,
     Nothing,
@@ -232,6 +254,83 @@ impl Healing {
         }
     }
 
+    fn tables(&self) -> Option<&Tables> {
+        self.tables
+            .get_or_init(|| {
+                Some(Tables {
+                    medicine: FaceTable::build(|d| self.medicine(d))?,
+                    day: FaceTable::build(|d| self.day_change(d))?,
+                })
+            })
+            .as_ref()
+    }
+
+    /// A chunk with each roll's dice drawn at once from its face table
+    /// (several rolls a word): the Medicine check, then day after day
+    /// until healed or dead, each trial counted by (treatment, days, dies)
+    /// and each ending recorded once, as trial by trial would.
+    fn run_tables(&self, t: &Tables, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let treatments = t.medicine.ends().len();
+        let mut ends: DenseEnds<(usize, usize, bool)> = DenseEnds::new(treatments * DENSE_DAYS * 2);
+        let mut past: Vec<Option<Treated>> = Vec::new();
+        for _ in 0..trials {
+            let treated = match t.medicine.draw(roller, |d| self.medicine(d)) {
+                Ok(i) => i,
+                Err(out) => {
+                    // a check whose dice roll past its table: kept after
+                    // the table's own endings
+                    let at = past.iter().position(|p| *p == out).unwrap_or_else(|| {
+                        past.push(out);
+                        past.len() - 1
+                    });
+                    treatments + at
+                }
+            };
+            let healed = self.treated(treated, t, &past).map_or(0, |t| t.1);
+            let mut wounds = self.wounds - healed;
+            let mut days = 0usize;
+            while wounds > 0 && wounds < self.dead_at() {
+                wounds += match t.day.draw(roller, |d| self.day_change(d)) {
+                    Ok(i) => t.day.ends()[i],
+                    Err(change) => change,
+                };
+                days += 1;
+            }
+            let dies = wounds > 0;
+            let slot = (treated < treatments && days < DENSE_DAYS)
+                .then(|| (treated * DENSE_DAYS + days) * 2 + usize::from(dies));
+            ends.add(slot, (treated, days, dies));
+        }
+        for (&(treated, days, dies), count) in ends.ends() {
+            let sink = &mut Times {
+                tally: &mut *tally,
+                count,
+            };
+            self.record_treatment(self.treated(treated, t, &past), sink);
+            sink.record(self.m_days, days as u64);
+            sink.record(self.m_day[days.min(self.shown + 1)], 1);
+            sink.record(self.m_dies, u64::from(dies));
+        }
+        tally.add_trials(trials);
+    }
+
+    /// One day's roll as its change in wounds.
+    fn day_change(&self, dice: &mut impl Roller) -> i64 {
+        match self.day_of(self.roll.dice(dice)) {
+            Day::Heals => -1,
+            Day::Nothing => 0,
+            Day::Worse => 1,
+        }
+    }
+
+    /// The treatment counted as `i` by [`Healing::run_tables`].
+    fn treated(&self, i: usize, t: &Tables, past: &[Option<Treated>]) -> Option<Treated> {
+        match t.medicine.ends().get(i) {
+            Some(out) => *out,
+            None => past[i - t.medicine.ends().len()],
+        }
+    }
+
     fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
         let treated = self.medicine(dice);
         self.record_treatment(treated, sink);
@@ -258,6 +357,20 @@ impl Model for Healing {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        if let Some(t) = self.tables() {
+            return self.run_tables(t, roller, trials, tally);
+        }
+        self.run_reference(roller, trials, tally);
+    }
+
+    fn sampler(&self) -> Sampler {
+        match self.tables() {
+            Some(_) => Sampler::Custom("each roll's dice drawn at once from a face table"),
+            None => Sampler::Reference,
+        }
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         for _ in 0..trials {
             self.trial(roller, tally);
             tally.finish_trial();
@@ -407,6 +520,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
         m_days,
         m_day,
         m_dies,
+        tables: OnceLock::new(),
     };
     if healing.day_law().0 <= 0.0 {
         return Err(ParamError::new(
