@@ -328,7 +328,7 @@ pub struct TooManyPaths {
 /// and returns each distinct outcome with its exact probability.
 pub fn enumerate<T, F>(limit: usize, mechanic: F) -> Result<Vec<(T, f64)>, TooManyPaths>
 where
-    T: Ord,
+    T: Ord + std::hash::Hash,
     F: FnMut(&mut Replay) -> T,
 {
     enumerate_counted(limit, &mut 0, mechanic)
@@ -342,7 +342,7 @@ pub fn enumerate_counted<T, F>(
     mut mechanic: F,
 ) -> Result<Vec<(T, f64)>, TooManyPaths>
 where
-    T: Ord,
+    T: Ord + std::hash::Hash,
     F: FnMut(&mut Replay) -> T,
 {
     let mut replay = Replay {
@@ -350,7 +350,10 @@ where
         pos: 0,
         weight: 1.0,
     };
-    let mut out: BTreeMap<T, f64> = BTreeMap::new();
+    // merged in a hash map, sorted at the end: each outcome's sum adds its
+    // paths in the same order as an ordered map would, so the values are
+    // bit-identical, without a tree search a path
+    let mut out: foldhash::HashMap<T, f64> = Default::default();
     let mut paths = 0usize;
     loop {
         paths += 1;
@@ -366,7 +369,11 @@ where
         // advance the odometer
         loop {
             match replay.path.last_mut() {
-                None => return Ok(out.into_iter().collect()),
+                None => {
+                    let mut out: Vec<(T, f64)> = out.into_iter().collect();
+                    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                    return Ok(out);
+                }
                 Some(last) => {
                     last.0 += 1;
                     if last.0 < last.1 {
@@ -389,7 +396,7 @@ pub struct StateDist<S> {
     states: BTreeMap<S, f64>,
 }
 
-impl<S: Ord + Clone> StateDist<S> {
+impl<S: Ord + Clone + std::hash::Hash> StateDist<S> {
     /// Starts from `state` with certainty.
     pub fn certain(state: S) -> Self {
         StateDist {
@@ -425,7 +432,9 @@ impl<S: Ord + Clone> StateDist<S> {
     where
         F: FnMut(&mut Replay, &mut S),
     {
-        let mut next: BTreeMap<S, f64> = BTreeMap::new();
+        // merged in a hash map (each state's sum in the same order as an
+        // ordered map's), then laid out in order
+        let mut next: foldhash::HashMap<S, f64> = Default::default();
         for (s, &p) in &self.states {
             let outcomes = enumerate_counted(limit, visited, |r| {
                 let mut s2 = s.clone();
@@ -436,7 +445,9 @@ impl<S: Ord + Clone> StateDist<S> {
                 *next.entry(s2).or_insert(0.0) += p * q;
             }
         }
-        Ok(StateDist { states: next })
+        Ok(StateDist {
+            states: next.into_iter().collect(),
+        })
     }
 
     /// The states with their probabilities.

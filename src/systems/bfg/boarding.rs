@@ -48,7 +48,7 @@ pub struct Boarding {
 }
 
 /// Everything the action has done so far.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Board {
     att: [u8; MAX_ATTACKERS],
     def: u8,
@@ -69,6 +69,35 @@ pub struct Board {
     winner_attacker: bool,
     difference: u8,
     pending_crits: u8,
+}
+
+/// Hashed as one 128-bit number packing every field (so equal boards hash
+/// alike): the exact evaluator and the round laws hash a board for every
+/// dice path they merge, and a field-by-field hash was a quarter of a run.
+impl std::hash::Hash for Board {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let flags = u8::from(self.grappled)
+            | u8::from(self.over) << 1
+            | u8::from(self.def_crit) << 2
+            | u8::from(self.round_one_done) << 3
+            | u8::from(self.def_hulk) << 4
+            | u8::from(self.def_catastrophic) << 5
+            | u8::from(self.winner_attacker) << 6;
+        const _: () = assert!(MAX_ATTACKERS + 8 <= 16, "a board packs into 16 bytes");
+        let mut bytes = [0u8; 16];
+        bytes[..MAX_ATTACKERS].copy_from_slice(&self.att);
+        bytes[MAX_ATTACKERS..MAX_ATTACKERS + 8].copy_from_slice(&[
+            self.def,
+            self.first,
+            self.att_crit,
+            self.first_crits,
+            self.first_loser_damage,
+            self.difference,
+            self.pending_crits,
+            flags,
+        ]);
+        state.write_u128(u128::from_le_bytes(bytes));
+    }
 }
 
 impl Boarding {

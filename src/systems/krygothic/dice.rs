@@ -48,7 +48,7 @@ impl Reading {
 /// One die as the rules read it: the sixes it showed in a row (each
 /// re-rolled) and the face after them (6 when the roll stopped at the cap
 /// with every face a six).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Face {
     /// Sixes in a row from the first face.
     pub sixes: u8,
@@ -337,7 +337,7 @@ impl Critical {
 }
 
 /// What a to-hit pool yields: passing dice kept, and the criticals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PoolOut {
     /// Passing dice kept (at most the keep number).
     pub kept: u8,
