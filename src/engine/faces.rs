@@ -467,7 +467,7 @@ mod tests {
             |_| unreachable!(),
             |_| (),
         );
-        let mut by_sum = vec![0u64; 25];
+        let mut by_sum = [0u64; 25];
         for (dice, n) in ordered.ends().iter().zip(&a) {
             by_sum[dice.iter().sum::<u32>() as usize] += n;
         }
