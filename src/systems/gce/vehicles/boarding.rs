@@ -239,6 +239,15 @@ impl Boarding {
         }
     }
 
+    /// Steps for the leaps, the groups formed at the end of the last:
+    /// one a boarder (at least one), padded to whole draws of
+    /// [`PER_FIGHT`] steps so each fight is one draw.
+    fn leap_steps(&self) -> usize {
+        usize::from(self.boarders)
+            .max(1)
+            .next_multiple_of(PER_FIGHT)
+    }
+
     /// Steps for the unopposed boarders' hits.
     fn unopposed_hits(&self) -> usize {
         usize::from(self.boarders) * self.hits_each()
@@ -412,27 +421,37 @@ impl Mechanic for BoardingRule {
 
     fn steps(&self) -> usize {
         let a = &self.action;
-        usize::from(a.boarders) + 1 + a.fights() * PER_FIGHT + a.unopposed_hits()
+        a.leap_steps() + a.fights() * PER_FIGHT + a.unopposed_hits().next_multiple_of(PER_FIGHT)
+    }
+
+    /// The fast sampler draws [`PER_FIGHT`] steps at once: the leaps three
+    /// by three (the groups formed at the end of the last draw), a whole
+    /// fight, the unopposed hits three by three.
+    fn steps_per_draw(&self) -> usize {
+        PER_FIGHT
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut Action) {
         let a = &self.action;
         let leaps = usize::from(a.boarders);
-        let fights_end = leaps + 1 + a.fights() * PER_FIGHT;
-        if i < leaps {
+        let fights_start = a.leap_steps();
+        let fights_end = fights_start + a.fights() * PER_FIGHT;
+        if i < fights_start {
             // "Each Warrior must pass an Initiative Test ... If the
             // Initiative Test is failed ... they take a S3 Hit as they hit
             // the ground"; Stationary (Glossary): "No rolls are required to
             // Board".
-            if !a.stationary && !initiative_test(dice, u32::from(a.boarder.initiative)) {
+            if i < leaps && !a.stationary && !initiative_test(dice, u32::from(a.boarder.initiative))
+            {
                 let w = s.boarders.pop().expect("a boarder leaps");
                 s.boarders_out += u8::from(self.thrown(dice, w.now, &a.boarder));
                 s.failed_leaps += 1;
             }
-        } else if i == leaps {
-            self.form_groups(s);
+            if i + 1 == fights_start {
+                self.form_groups(s);
+            }
         } else if i < fights_end {
-            match (i - leaps - 1) % PER_FIGHT {
+            match (i - fights_start) % PER_FIGHT {
                 0 => {
                     let Some((b, c)) = Self::pair(s) else {
                         return;
@@ -497,6 +516,9 @@ impl Mechanic for BoardingRule {
             // times equal to their Attack Statline. All Hits are automatic
             // and Armour Penetration is worked out as normal."
             let k = i - fights_end;
+            if k >= a.unopposed_hits() {
+                return;
+            }
             let each = a.hits_each();
             let (striker, nth) = (k / each, k % each);
             let weapon_skill = a.stationary && a.stationary_hits == StationaryHits::WeaponSkill;
