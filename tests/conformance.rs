@@ -541,7 +541,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("gce", "thrust", FaceTable),
         ("gce", "out_of_control", FaceTable),
         ("gce", "vehicle_hazard", FaceTable),
-        ("gce", "ram", CountedDice),
+        ("gce", "ram", Custom("impact and damage face tables")),
         ("gce", "boarding", StepLaws),
         ("gce", "gate", RoundLaws),
         ("bfg", "ram", CountedDice),

@@ -11,6 +11,7 @@
 
 use super::damage::{Penetration, Size, Vehicle};
 use crate::dice::{BatchedRoller, Dist, Metric, MetricSink, Roller, Tally, Times};
+use crate::engine::faces::FaceTable;
 use crate::systems::gce::tables::{d3, leadership_test};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler, TrialValues};
 
@@ -511,6 +512,8 @@ pub struct RamModel {
     impact: Metric,
     sides: Vec<SideHandles>,
     choices: Option<[[Metric; 3]; 2]>,
+    /// The face tables, laid out the first time the sampler is asked.
+    tables: std::sync::OnceLock<Option<RamTables>>,
 }
 
 /// One side's outcome in a trial.
@@ -524,6 +527,25 @@ struct SideOutcome {
 
 /// A trial: whether they hit, the head-on choices, each side's outcome.
 type Trial = (bool, [usize; 2], [SideOutcome; 2]);
+
+/// A trial's impact: whether they hit, the head-on choices.
+type Impacted = (bool, [usize; 2]);
+
+/// The sampler of a ram whose impact's dice and damage's dice each fit a
+/// face table: a draw of the impact's faces a trial, a draw of the
+/// damage's faces a trial that hits.
+pub const FACES: Sampler = Sampler::Custom("impact and damage face tables");
+
+/// The face tables of a ram's dice: the impact's, the damage's (both
+/// sides), and each damage ending's outcome on each side.
+struct RamTables {
+    impact: FaceTable<Impacted>,
+    damage: FaceTable<[SideOutcome; 2]>,
+    /// Per ending of `damage`: its outcome's index in `sides`, per side.
+    side_ids: Vec<[u32; 2]>,
+    /// Each side's distinct outcomes, no damage first.
+    sides: [Vec<SideOutcome>; 2],
+}
 
 impl Ram {
     /// The sides that can take damage: the rammer, and the target unless
@@ -634,6 +656,7 @@ impl Ram {
             impact,
             sides,
             choices,
+            tables: std::sync::OnceLock::new(),
         }
     }
 }
@@ -655,8 +678,19 @@ impl RamModel {
     }
 
     fn trial(&self, dice: &mut impl Roller) -> Trial {
+        let (hit, choice) = self.impact(dice);
+        let out = if hit {
+            self.damage(dice)
+        } else {
+            [SideOutcome::default(); 2]
+        };
+        (hit, choice, out)
+    }
+
+    /// The first part of a trial: the head-on choices, the "did they
+    /// collide" roll and the Swerve test; whether they hit.
+    fn impact(&self, dice: &mut impl Roller) -> Impacted {
         let r = &self.ram;
-        let mut out = [SideOutcome::default(); 2];
         let mut choice = [1, 1];
         if r.impact == Impact::HeadOn {
             choice = [r.strategies.0.draw(dice), r.strategies.1.draw(dice)];
@@ -669,48 +703,153 @@ impl RamModel {
         let hit = contact
             && !swerved
             && (r.impact != Impact::HeadOn || head_on_meets(choice[0], choice[1]));
-        if hit {
-            let (a, b) = r.suffers();
-            let sides = if r.impact.is_crash() { 1 } else { 2 };
-            let vehicles = [&r.rammer, &r.target];
-            for (k, (points, immob)) in [a, b].into_iter().enumerate().take(sides) {
-                let (o, v) = (&mut out[k], vehicles[k]);
-                o.points = points.roll(dice) as u8;
-                for _ in 0..o.points {
-                    let s = v.take_point(dice, Penetration::Automatic);
-                    if s.penetrating {
-                        o.hits[s.location] += 1;
-                    }
-                    if let Some(e) = s.effect {
-                        o.effects |= 1 << e;
-                    }
+        (hit, choice)
+    }
+
+    /// The rest of a trial that hits: each side's points of Damage, each
+    /// point through the vehicle's Steps, the Immobilisation roll.
+    fn damage(&self, dice: &mut impl Roller) -> [SideOutcome; 2] {
+        let r = &self.ram;
+        let mut out = [SideOutcome::default(); 2];
+        let (a, b) = r.suffers();
+        let sides = if r.impact.is_crash() { 1 } else { 2 };
+        let vehicles = [&r.rammer, &r.target];
+        for (k, (points, immob)) in [a, b].into_iter().enumerate().take(sides) {
+            let (o, v) = (&mut out[k], vehicles[k]);
+            o.points = points.roll(dice) as u8;
+            for _ in 0..o.points {
+                let s = v.take_point(dice, Penetration::Automatic);
+                if s.penetrating {
+                    o.hits[s.location] += 1;
                 }
-                o.immobilised = immob && dice.d6() >= 4;
+                if let Some(e) = s.effect {
+                    o.effects |= 1 << e;
+                }
+            }
+            o.immobilised = immob && dice.d6() >= 4;
+        }
+        out
+    }
+
+    /// The face tables of the impact's dice and of the damage's dice,
+    /// where both fit ([`FaceTable::build`]).
+    fn tables(&self) -> Option<&RamTables> {
+        self.tables
+            .get_or_init(|| {
+                let impact = FaceTable::build(|d| self.impact(d))?;
+                let damage = FaceTable::build(|d| self.damage(d))?;
+                let mut sides: [Vec<SideOutcome>; 2] = Default::default();
+                let mut id = |k: usize, o: SideOutcome| {
+                    let at = sides[k].iter().position(|x| *x == o).unwrap_or_else(|| {
+                        sides[k].push(o);
+                        sides[k].len() - 1
+                    });
+                    at as u32
+                };
+                // the ending of a trial that misses: no damage on either side
+                id(0, SideOutcome::default());
+                id(1, SideOutcome::default());
+                let side_ids = damage
+                    .ends()
+                    .iter()
+                    .map(|[a, b]| [id(0, *a), id(1, *b)])
+                    .collect();
+                Some(RamTables {
+                    impact,
+                    damage,
+                    side_ids,
+                    sides,
+                })
+            })
+            .as_ref()
+    }
+
+    /// The face-table sampler: the chunk's impacts drawn from the impact's
+    /// table, then as many damage rolls as trials hit from the damage's
+    /// table (every metric is a sum over trials of one side's outcome or
+    /// of the impact, so a trial's damage need not be paired with its
+    /// impact); combinations past a table replay their faces on real dice.
+    fn run_faces(&self, t: &RamTables, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let mut past_impacts: std::collections::BTreeMap<Impacted, u64> = Default::default();
+        let impacts = t.impact.count(
+            roller,
+            trials,
+            |d| self.impact(d),
+            |e| *past_impacts.entry(e).or_insert(0) += 1,
+        );
+        let mut impacted: Vec<(Impacted, u64)> =
+            t.impact.ends().iter().copied().zip(impacts).collect();
+        impacted.extend(past_impacts);
+        let hits: u64 = impacted.iter().filter(|(e, _)| e.0).map(|(_, n)| n).sum();
+        let mut past_sides: [std::collections::BTreeMap<SideOutcome, u64>; 2] = Default::default();
+        let damages = t.damage.count(
+            roller,
+            hits,
+            |d| self.damage(d),
+            |[a, b]| {
+                *past_sides[0].entry(a).or_insert(0) += 1;
+                *past_sides[1].entry(b).or_insert(0) += 1;
+            },
+        );
+        let mut side_counts = [vec![0u64; t.sides[0].len()], vec![0u64; t.sides[1].len()]];
+        // the trials that miss take no damage (the first ending of each side)
+        side_counts[0][0] = trials - hits;
+        side_counts[1][0] = trials - hits;
+        for (ids, n) in t.side_ids.iter().zip(damages) {
+            side_counts[0][ids[0] as usize] += n;
+            side_counts[1][ids[1] as usize] += n;
+        }
+        for (e, count) in impacted {
+            if count > 0 {
+                self.record_impact(&e, &mut Times { tally, count });
             }
         }
-        (hit, choice, out)
+        for (k, (h, (counts, past))) in self
+            .sides
+            .iter()
+            .zip(side_counts.iter().zip(&past_sides))
+            .enumerate()
+        {
+            let counted = t.sides[k].iter().zip(counts.iter().copied());
+            for (o, count) in counted.chain(past.iter().map(|(o, n)| (o, *n))) {
+                if count > 0 {
+                    Self::record_side(h, o, &mut Times { tally, count });
+                }
+            }
+        }
+        tally.add_trials(trials);
     }
 
     fn record(&self, t: &Trial, sink: &mut impl MetricSink) {
         let (hit, choice, out) = t;
-        sink.record(self.impact, u64::from(*hit));
+        self.record_impact(&(*hit, *choice), sink);
         for (h, o) in self.sides.iter().zip(out) {
-            sink.record(h.mean, u64::from(o.points));
-            sink.record(h.points[usize::from(o.points).min(6)], 1);
-            sink.record(h.damaged, u64::from(o.hits.iter().any(|&x| x > 0)));
-            sink.record(h.immobilised, u64::from(o.immobilised));
-            for (j, &(mean, any)) in h.locations.iter().enumerate() {
-                sink.record(mean, u64::from(o.hits[j]));
-                sink.record(any, u64::from(o.hits[j] > 0));
-            }
-            for (e, &m) in h.effects.iter().enumerate() {
-                sink.record(m, u64::from(o.effects & (1 << e) != 0));
-            }
+            Self::record_side(h, o, sink);
         }
+    }
+
+    /// The metrics of the impact: whether they hit, the head-on choices.
+    fn record_impact(&self, (hit, choice): &Impacted, sink: &mut impl MetricSink) {
+        sink.record(self.impact, u64::from(*hit));
         if let Some(c) = &self.choices {
             for side in 0..2 {
                 sink.record(c[side][choice[side]], 1);
             }
+        }
+    }
+
+    /// The metrics of one side's outcome.
+    fn record_side(h: &SideHandles, o: &SideOutcome, sink: &mut impl MetricSink) {
+        sink.record(h.mean, u64::from(o.points));
+        sink.record(h.points[usize::from(o.points).min(6)], 1);
+        sink.record(h.damaged, u64::from(o.hits.iter().any(|&x| x > 0)));
+        sink.record(h.immobilised, u64::from(o.immobilised));
+        for (j, &(mean, any)) in h.locations.iter().enumerate() {
+            sink.record(mean, u64::from(o.hits[j]));
+            sink.record(any, u64::from(o.hits[j] > 0));
+        }
+        for (e, &m) in h.effects.iter().enumerate() {
+            sink.record(m, u64::from(o.effects & (1 << e) != 0));
         }
     }
 }
@@ -759,6 +898,9 @@ impl Model for RamModel {
     /// Trials are counted by outcome and each outcome recorded once; an
     /// outcome is hashed as one packed number where its counts fit.
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        if let Some(t) = self.tables() {
+            return self.run_faces(t, roller, trials, tally);
+        }
         let mut packed: foldhash::HashMap<u128, u64> = Default::default();
         let mut seen: foldhash::HashMap<Trial, u64> = Default::default();
         for _ in 0..trials {
@@ -778,6 +920,9 @@ impl Model for RamModel {
     }
 
     fn sampler(&self) -> Sampler {
+        if self.tables().is_some() {
+            return FACES;
+        }
         Sampler::CountedDice
     }
 
@@ -852,6 +997,7 @@ mod tests {
 
     use super::*;
     use crate::dice::testing::assert_exact_is_every_roll;
+    use crate::experiment::significance::{binomial_exact_p, mean_p};
     use crate::systems::gce::vehicles::damage::test_trukk;
     use Points::*;
     use Size::*;
@@ -1095,6 +1241,122 @@ mod tests {
                 model.record(&t, &mut TrialValues(values));
             });
         }
+    }
+
+    /// The face-table sampler against values by hand, at fixed seeds:
+    /// exact binomial tests and a z-test of a mean, Bonferroni over every
+    /// check at a family-wise 1e-6.
+    ///
+    /// A Trukk T-bones another whose driver has Leadership 7: it Swerves
+    /// clear on 2D6 <= 7 (21 of 36), so they hit with 15/36 = 5/12; then
+    /// the rammer takes 1 point and the target D3 ("takes 1 point of Damage
+    /// and inflicts D3"), every point on a D6 location, no save. P(target
+    /// takes 3) = 5/12 * 1/3 = 5/36; mean target damage 5/12 * 2 = 5/6;
+    /// P(the target's engines hit) = 5/12 (1 - (5/6 + 25/36 + 125/216) / 3)
+    /// = 5/12 * 193/648 = 965/7776.
+    ///
+    /// A bike (save 5+, location 4's Damage Table "none" on 1-4, "wrecked"
+    /// on 5-6) side-crashes, unsure whether it did (4+: 1/2): a point on a
+    /// 4+ (1/2), through the save on 1-4 (2/3): P(damaged) = 1/2 * 1/2 *
+    /// 2/3 = 1/6; P(wheels hit) = 1/6 * 1/6 = 1/36; P(wrecked) = 1/36 *
+    /// 1/3 = 1/108, P("none") = 1/36 * 2/3 = 1/54; P(no crash) = 1/2.
+    #[test]
+    fn the_face_tables_give_the_laws_by_hand() {
+        let tbone = Ram {
+            impact: Impact::TBone,
+            rammer: vehicle(Large),
+            target: vehicle(Large),
+            swerve_leadership: Some(7),
+            uncertain: false,
+            strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
+            rake: LargeRake::VersusSmall,
+        };
+        let mut bike = vehicle(Small);
+        bike.save = Some(5);
+        bike.effects = vec!["none".into(), "wrecked".into()];
+        bike.tables[3] = Some([0, 0, 0, 0, 1, 1]);
+        let crash = Ram {
+            impact: Impact::CrashSide,
+            rammer: bike,
+            target: vehicle(Large),
+            swerve_leadership: Option::None,
+            uncertain: true,
+            strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
+            rake: LargeRake::VersusSmall,
+        };
+        let cases: [(Ram, &[(&str, f64)]); 2] = [
+            (
+                tbone,
+                &[
+                    ("p_impact", 5.0 / 12.0),
+                    ("rammer_damage=1", 5.0 / 12.0),
+                    ("p_rammer_damaged", 5.0 / 12.0),
+                    ("target_damage=0", 7.0 / 12.0),
+                    ("target_damage=3", 5.0 / 36.0),
+                    ("p_target_engines_hit", 965.0 / 7776.0),
+                ],
+            ),
+            (
+                crash,
+                &[
+                    ("p_impact", 0.5),
+                    ("rammer_damage=1", 0.25),
+                    ("p_rammer_damaged", 1.0 / 6.0),
+                    ("p_rammer_wheels_hit", 1.0 / 36.0),
+                    ("p_rammer_wrecked_effect", 1.0 / 108.0),
+                    ("p_rammer_none_effect", 1.0 / 54.0),
+                ],
+            ),
+        ];
+        let checks = 13.0;
+        let alpha = 1e-6 / checks;
+        let n = 5 * 65_536u64;
+        for (k, (ram, want)) in cases.into_iter().enumerate() {
+            let model = ram.into_model();
+            assert_eq!(model.sampler(), FACES, "the damage's dice fit a table");
+            let names: Vec<&str> = model.metrics().iter().map(|m| m.name.as_str()).collect();
+            let at = |name: &str| {
+                names
+                    .iter()
+                    .position(|m| *m == name)
+                    .unwrap_or_else(|| panic!("{name} among {names:?}"))
+            };
+            let mut tally = Tally::new(names.len());
+            for chunk in 0..5 {
+                let mut r = BatchedRoller::new(23, &[k as u64, chunk]);
+                model.run_chunk(&mut r, 65_536, &mut tally);
+            }
+            assert_eq!(tally.trials(), n);
+            for &(name, p) in want {
+                let got = tally.sum(at(name));
+                let pv = binomial_exact_p(got, n, p);
+                assert!(pv > alpha, "{name}: {got} of {n} against {p}: p = {pv:e}");
+            }
+            if k == 0 {
+                let i = at("mean_target_damage");
+                let mean = tally.sum(i) as f64 / n as f64;
+                let var = tally.sum_sq(i) as f64 / n as f64 - mean * mean;
+                let pv = mean_p(mean, var, n, 5.0 / 6.0, 0.0);
+                assert!(pv > alpha, "mean target damage {mean}: p = {pv:e}");
+            }
+        }
+    }
+
+    /// A head-on ram deals D6 to each side: 6^7 faces a side, past a
+    /// table, so its trials count real dice.
+    #[test]
+    fn damage_past_a_table_counts_real_dice() {
+        let model = Ram {
+            impact: Impact::HeadOn,
+            rammer: vehicle(Large),
+            target: vehicle(Large),
+            swerve_leadership: Option::None,
+            uncertain: false,
+            strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
+            rake: LargeRake::VersusSmall,
+        }
+        .into_model();
+        assert_eq!(model.sampler(), Sampler::CountedDice);
     }
 
     /// Mixed strategies: the rammer 1:2:1, the target 2:1:1 meet with
