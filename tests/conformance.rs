@@ -570,12 +570,24 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("krygothic", "damaged_structure", FaceTable),
         ("skirmish20", "shooting", StepLaws),
         ("skirmish20", "effect_of_hit", FaceTable),
-        ("skirmish20", "vehicle_damage", CountedDice),
+        (
+            "skirmish20",
+            "vehicle_damage",
+            Custom("state face tables (a group of steps' dice drawn at once)"),
+        ),
         ("skirmish20", "quick_draw", FaceTable),
         ("skirmish20", "hit_allocation", CountedDice),
         ("skirmish20", "necron_repair", FaceTable),
-        ("skirmish20", "close_combat", CountedDice),
-        ("skirmish20", "squad_under_fire", CountedDice),
+        (
+            "skirmish20",
+            "close_combat",
+            Custom("state face tables (a group of steps' dice drawn at once)"),
+        ),
+        (
+            "skirmish20",
+            "squad_under_fire",
+            Custom("state face tables (a group of steps' dice drawn at once)"),
+        ),
         (
             "crisis",
             "check",

@@ -12,6 +12,7 @@ pub mod fire;
 pub mod hits;
 pub mod shooting;
 pub mod squad;
+pub mod stages;
 pub mod vehicle;
 
 use crate::engine::step_model::StepModel;
@@ -607,7 +608,7 @@ fn build_vehicle(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         passengers: p.need_int("passengers")? as u8,
         no_minor_gun: no_minor_gun(v)?,
     };
-    Ok(Box::new(StepModel::new(d.into_rule())))
+    Ok(Box::new(stages::FacesModel::new(d.into_rule())))
 }
 
 /// Parameters of the quick draw scenario.

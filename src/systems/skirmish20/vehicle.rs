@@ -65,6 +65,13 @@ impl VehicleState {
         self.immobilised || self.wrecked()
     }
 
+    /// After a hit's passenger rolls: what the hit left for them to roll
+    /// is read no more, so states that differ only there are one.
+    pub fn settle(&mut self) {
+        self.passengers_roll = 0;
+        self.at_hit = (0, 0);
+    }
+
     /// Some gun taken out (or all destroyed).
     pub fn gun_out(&self) -> bool {
         self.minor_guns_out > 0 || self.biggest_gun_out || self.guns_destroyed || self.wrecked()
@@ -272,6 +279,9 @@ impl Mechanic for VehicleRule {
             self.hit(dice, s);
         } else {
             self.passenger((k - 1) as u8, dice, s);
+        }
+        if k == usize::from(self.v.passengers) {
+            s.settle();
         }
     }
 
