@@ -54,7 +54,11 @@ const NONE: u32 = u32::MAX;
 /// there), its counted slot plus one in the top 16 (0: not counted).
 fn pack(n: &Node) -> u64 {
     let base = n.base;
-    let slot = if n.slot == NONE { 0 } else { u64::from(n.slot) + 1 };
+    let slot = if n.slot == NONE {
+        0
+    } else {
+        u64::from(n.slot) + 1
+    };
     u64::from(base) | (n.size << 32) | (slot << 48)
 }
 
@@ -357,6 +361,8 @@ impl Roller for Digits<'_> {
 pub struct FacesModel<M: Mechanic> {
     inner: StepModel<M>,
     faces: std::sync::OnceLock<Option<StateFaces<M::State>>>,
+    /// Why there is no exact value, known before any work.
+    no_exact: Option<String>,
 }
 
 /// The sampler's name in the benchmarks and the conformance pins.
@@ -368,7 +374,14 @@ impl<M: Mechanic> FacesModel<M> {
         FacesModel {
             inner: StepModel::new(mechanic),
             faces: std::sync::OnceLock::new(),
+            no_exact: None,
         }
+    }
+
+    /// The model with its exact evaluation skipped up front, for `why`.
+    pub fn without_exact(mut self, why: String) -> Self {
+        self.no_exact = Some(why);
+        self
     }
 
     /// The layout, built the first time the model samples.
@@ -412,11 +425,14 @@ impl<M: Mechanic> Model for FacesModel<M> {
     }
 
     fn exact(&self) -> Option<Vec<f64>> {
-        self.inner.exact()
+        self.exact_or_why().ok()
     }
 
     fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
-        self.inner.exact_or_why()
+        match &self.no_exact {
+            Some(why) => Err(NoExact::Other(why.clone())),
+            None => self.inner.exact_or_why(),
+        }
     }
 
     fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
@@ -464,12 +480,8 @@ mod tests {
         // totals 2..24: by hand, a step shows 1-5 (1/6 each) or 7-12
         // (1/36 each)
         let mut step = [0.0f64; 13];
-        for f in 1..=5 {
-            step[f] = 1.0 / 6.0;
-        }
-        for f in 7..=12 {
-            step[f] = 1.0 / 36.0;
-        }
+        step[1..=5].fill(1.0 / 6.0);
+        step[7..=12].fill(1.0 / 36.0);
         let mut law = [0.0f64; 25];
         for a in 1..=12 {
             for b in 1..=12 {
