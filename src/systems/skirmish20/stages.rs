@@ -363,6 +363,9 @@ pub struct FacesModel<M: Mechanic> {
     faces: std::sync::OnceLock<Option<StateFaces<M::State>>>,
     /// Why there is no exact value, known before any work.
     no_exact: Option<String>,
+    /// What the walk does to a state after step `i` (states equal in
+    /// every metric merged; nothing by default).
+    settle: fn(&M, usize, &mut M::State),
 }
 
 /// The sampler's name in the benchmarks and the conformance pins.
@@ -375,7 +378,14 @@ impl<M: Mechanic> FacesModel<M> {
             inner: StepModel::new(mechanic),
             faces: std::sync::OnceLock::new(),
             no_exact: None,
+            settle: |_, _, _| {},
         }
+    }
+
+    /// The model whose walk runs `settle` on the state after each step.
+    pub fn settling(mut self, settle: fn(&M, usize, &mut M::State)) -> Self {
+        self.settle = settle;
+        self
     }
 
     /// The model with its exact evaluation skipped up front, for `why`.
@@ -392,7 +402,10 @@ impl<M: Mechanic> FacesModel<M> {
                 StateFaces::build(&Steps {
                     start: m.start(),
                     steps: m.steps(),
-                    step: |i: usize, d: &mut Digits, s: &mut M::State| m.step(i, d, s),
+                    step: |i: usize, d: &mut Digits, s: &mut M::State| {
+                        m.step(i, d, s);
+                        (self.settle)(m, i, s);
+                    },
                     counted: |_| false,
                 })
             })

@@ -275,6 +275,18 @@ impl VehicleRule {
     }
 }
 
+impl VehicleRule {
+    /// The state face tables' view of step `i`'s result: after a hit's
+    /// last passenger roll, its bookkeeping cleared ([`VehicleState::settle`]),
+    /// so the walk merges states equal in everything a metric reads (the
+    /// exact evaluator keeps its own states, and its sums, as they were).
+    pub fn settle_after(&self, i: usize, s: &mut VehicleState) {
+        if i % (1 + usize::from(self.v.passengers)) == usize::from(self.v.passengers) {
+            s.settle();
+        }
+    }
+}
+
 impl Mechanic for VehicleRule {
     type State = VehicleState;
 
@@ -295,9 +307,6 @@ impl Mechanic for VehicleRule {
             self.hit(dice, s);
         } else {
             self.passenger((k - 1) as u8, dice, s);
-        }
-        if k == usize::from(self.v.passengers) {
-            s.settle();
         }
     }
 
