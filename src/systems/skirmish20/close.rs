@@ -11,7 +11,7 @@ use super::fire::{Figure, Toughness, roll_effect};
 use super::vehicle::{VehicleDamage, VehicleState};
 use super::{armour, no_minor_gun, toughness, toughness_params};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::engine::step_model::{Mechanic, StepModel};
+use crate::engine::step_model::Mechanic;
 use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 
@@ -254,6 +254,8 @@ impl Mechanic for CloseRule {
                 if c.attacker.strikes(&c.defender, dice) {
                     s.hits_on_defender += 1;
                     v.damage(dice, &mut s.vehicle);
+                    // no passengers roll in close combat
+                    s.vehicle.settle();
                 }
             } else if Self::blow(&c.attacker, &c.defender, &mut s.defender, dice) {
                 s.hits_on_defender += 1;
@@ -507,7 +509,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         defender_vehicle: vehicle,
         defender_strikes: strikes,
     };
-    Ok(Box::new(StepModel::new(c.into_rule())))
+    Ok(Box::new(super::stages::FacesModel::new(c.into_rule())))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod fire;
 pub mod hits;
 pub mod shooting;
 pub mod squad;
+pub mod stages;
 pub mod vehicle;
 
 use crate::engine::step_model::StepModel;
@@ -607,7 +608,16 @@ fn build_vehicle(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         passengers: p.need_int("passengers")? as u8,
         no_minor_gun: no_minor_gun(v)?,
     };
-    Ok(Box::new(StepModel::new(d.into_rule())))
+    let size = vehicle::exact_size(d.hits, d.passengers);
+    let model = stages::FacesModel::new(d.into_rule()).settling(vehicle::VehicleRule::settle_after);
+    Ok(Box::new(if size > vehicle::EXACT_SIZE {
+        model.without_exact(format!(
+            "hits x (passengers + 1)^3 = {size} passes {}: the exact chain over the passengers' wounds would take over a second: Monte Carlo only",
+            vehicle::EXACT_SIZE
+        ))
+    } else {
+        model
+    }))
 }
 
 /// Parameters of the quick draw scenario.

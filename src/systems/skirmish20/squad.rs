@@ -14,12 +14,17 @@
 //! is uniform on 1-19 whatever came before, so a turn is: the law of how
 //! many D20s that were not a 20 the shooters roll (and which weapons are
 //! left jammed or lost), then that many draws of one firing's law on the
-//! squad (the target's D20, then the others under the blast one by one). The sampler plays the real dice, shooter by shooter, shot by
-//! shot; the conformance suite checks the two agree.
+//! squad (the target's D20, then the others under the blast one by one).
+//! The reference sampler plays the real dice, shooter by shooter, shot by
+//! shot; the fast sampler lays the same steps out as state face tables
+//! ([`StateFaces`]: the repair rolls, each shooter's turn, the turn's end,
+//! keyed by the squad and shooters' state) and draws each shooter's dice
+//! at once; the conformance suite checks they agree with the exact side.
 
 use super::chart::{Effect, effect_of_hit};
 use super::fire::{Firer, Roll, read_d20};
 use super::hits::{at_hero, repair_target};
+use super::stages::{Digits, STATE_FACES, StateFaces, Steps};
 use super::{armour, firer, firer_params, modifiers, target_params, weapon_params};
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
@@ -76,7 +81,7 @@ impl SquadState {
 }
 
 /// The shooters between turns: weapons still jammed, weapons lost.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Shooters {
     jammed: u8,
     lost: u8,
@@ -196,9 +201,16 @@ struct Landed {
 /// (`None`), and its weight.
 type Case = (Vec<(Landed, f64)>, Option<Option<bool>>, f64);
 
+/// The state the walk of [`StateFaces`] keys its nodes by: the squad, the
+/// shooters at the turn's start, and the shooters after the turn so far.
+type WalkState = (SquadState, Shooters, Shooters);
+
 /// The model.
 pub struct SquadModel {
     s: Squad,
+    /// The state face tables, laid out the first time the model samples
+    /// (`None`: too many nodes, so counted dice).
+    faces: std::sync::OnceLock<Option<StateFaces<WalkState>>>,
     list: MetricList,
     shaken: Vec<Metric>,
     broken: Vec<Metric>,
@@ -229,6 +241,7 @@ impl Squad {
         );
         SquadModel {
             s: self,
+            faces: std::sync::OnceLock::new(),
             list,
             shaken,
             broken,
@@ -635,54 +648,101 @@ impl Squad {
         };
         for (unjamming, count) in [(true, sh.jammed), (false, ready)] {
             for _ in 0..count {
-                for j in 1..=self.firer.shots(unjamming) {
-                    if st.standing() == 0 {
-                        break;
-                    }
-                    let at_hero = self.allocate(st, dice);
-                    let roll = dice.roll(20);
-                    let target = read_d20(roll, self.value, self.modifier, true);
-                    if target == Roll::Jam {
-                        if self.firer.row.on_20.lost_for_good() {
-                            next.lost += 1;
-                        } else if self.firer.jam_carries_over(j, unjamming) {
-                            next.jammed += 1;
-                        }
-                        break;
-                    }
-                    // who else stands under the blast, as it goes off
-                    let (full, partly) = self.covered(st, at_hero);
-                    if let Roll::Hit { natural_one } = target {
-                        let effect = effect_of_hit(dice.d6() as i32, at_hero);
-                        let l = Landed {
-                            at_hero,
-                            effect: Some(effect),
-                            natural_one: natural_one && self.necrons,
-                        };
-                        self.land(st, l);
-                    }
-                    for k in 0..full + partly {
-                        if k >= full && !self.template && dice.d6() < 4 {
-                            continue;
-                        }
-                        // its own D20 (a 20 misses), or the firing's
-                        let own = if self.one_roll { roll } else { dice.roll(20) };
-                        if let Roll::Hit { natural_one } =
-                            read_d20(own, self.others_value, self.modifier, false)
-                        {
-                            let effect = effect_of_hit(dice.d6() as i32, false);
-                            let l = Landed {
-                                at_hero: false,
-                                effect: Some(effect),
-                                natural_one: natural_one && self.necrons,
-                            };
-                            self.land(st, l);
-                        }
-                    }
-                }
+                self.shooter_turn(st, unjamming, &mut next, dice);
             }
         }
         *sh = next;
+    }
+
+    /// One shooter's turn, shot by shot: its jam noted in `next`.
+    fn shooter_turn(
+        &self,
+        st: &mut SquadState,
+        unjamming: bool,
+        next: &mut Shooters,
+        dice: &mut impl Roller,
+    ) {
+        for j in 1..=self.firer.shots(unjamming) {
+            if st.standing() == 0 {
+                break;
+            }
+            let at_hero = self.allocate(st, dice);
+            let roll = dice.roll(20);
+            let target = read_d20(roll, self.value, self.modifier, true);
+            if target == Roll::Jam {
+                if self.firer.row.on_20.lost_for_good() {
+                    next.lost += 1;
+                } else if self.firer.jam_carries_over(j, unjamming) {
+                    next.jammed += 1;
+                }
+                break;
+            }
+            // who else stands under the blast, as it goes off
+            let (full, partly) = self.covered(st, at_hero);
+            if let Roll::Hit { natural_one } = target {
+                let effect = effect_of_hit(dice.d6() as i32, at_hero);
+                let l = Landed {
+                    at_hero,
+                    effect: Some(effect),
+                    natural_one: natural_one && self.necrons,
+                };
+                self.land(st, l);
+            }
+            for k in 0..full + partly {
+                if k >= full && !self.template && dice.d6() < 4 {
+                    continue;
+                }
+                // its own D20 (a 20 misses), or the firing's
+                let own = if self.one_roll { roll } else { dice.roll(20) };
+                if let Roll::Hit { natural_one } =
+                    read_d20(own, self.others_value, self.modifier, false)
+                {
+                    let effect = effect_of_hit(dice.d6() as i32, false);
+                    let l = Landed {
+                        at_hero: false,
+                        effect: Some(effect),
+                        natural_one: natural_one && self.necrons,
+                    };
+                    self.land(st, l);
+                }
+            }
+        }
+    }
+
+    /// Steps of a turn in the walk of [`StateFaces`]: the repair rolls,
+    /// one a shooter, the end of the turn.
+    fn per_turn(&self) -> usize {
+        usize::from(self.shooters) + 2
+    }
+
+    /// Step `i` of a trial as the state face tables lay it out: the same
+    /// dice in the same order as [`SquadModel::play`] rolls them.
+    fn walk_step(&self, i: usize, dice: &mut impl Roller, w: &mut WalkState) {
+        let (st, sh, next) = w;
+        let k = i % self.per_turn();
+        if k == 0 {
+            self.repair(st, dice);
+            *next = Shooters {
+                jammed: 0,
+                lost: sh.lost,
+            };
+        } else if k + 1 == self.per_turn() {
+            if !st.broken {
+                *sh = *next;
+            }
+            *next = Shooters::default();
+            self.end_turn(st);
+            // a broken squad is shot no more: the shooters no longer matter
+            if st.broken {
+                *sh = Shooters::default();
+            }
+        } else if !st.broken {
+            let q = (k - 1) as u8;
+            let ready = self.shooters - sh.jammed - sh.lost;
+            if q < sh.jammed + ready {
+                self.shooter_turn(st, q < sh.jammed, next, dice);
+            }
+        }
     }
 
     fn dead_count(&self, st: &SquadState) -> u64 {
@@ -734,6 +794,23 @@ impl SquadModel {
     fn trial(&self, dice: &mut impl Roller, sink: &mut impl MetricSink) {
         self.play(dice, |t, st| self.record_turn(t, st, sink));
     }
+
+    /// The walk: a node a turn's step and state; the states at each turn's
+    /// end counted.
+    fn faces(&self) -> Option<&StateFaces<WalkState>> {
+        self.faces
+            .get_or_init(|| {
+                let s = &self.s;
+                let per = s.per_turn();
+                StateFaces::build(&Steps {
+                    start: (s.start(), Shooters::default(), Shooters::default()),
+                    steps: per * s.turns as usize,
+                    step: |i: usize, d: &mut Digits, w: &mut WalkState| s.walk_step(i, d, w),
+                    counted: |i| i % per == 0,
+                })
+            })
+            .as_ref()
+    }
 }
 
 impl Model for SquadModel {
@@ -745,6 +822,24 @@ impl Model for SquadModel {
     /// squads met at the end of each turn are counted and each recorded
     /// once per chunk.
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        if let Some(w) = self.faces() {
+            let per = self.s.per_turn();
+            let counts = w.count(roller, trials);
+            for ((i, (st, _, _)), &count) in w.counted().iter().zip(&counts) {
+                if count > 0 {
+                    self.record_turn(
+                        i / per - 1,
+                        st,
+                        &mut Times {
+                            tally: &mut *tally,
+                            count,
+                        },
+                    );
+                }
+            }
+            tally.add_trials(trials);
+            return;
+        }
         let mut ends: Vec<foldhash::HashMap<SquadState, u64>> =
             vec![Default::default(); self.s.turns as usize];
         for _ in 0..trials {
@@ -766,7 +861,11 @@ impl Model for SquadModel {
     }
 
     fn sampler(&self) -> Sampler {
-        Sampler::CountedDice
+        if self.faces().is_some() {
+            Sampler::Custom(STATE_FACES)
+        } else {
+            Sampler::CountedDice
+        }
     }
 
     fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {

@@ -1,0 +1,549 @@
+//! State face tables: a trial written as steps on a state is laid out, once
+//! per model, as a walk over dense nodes (a step index and a state). From
+//! each node a group of the next steps is run through the rule's own step
+//! code on every combination of the faces its dice can show (a
+//! mixed-radix index, one digit a die position, as the engine's face
+//! tables lay out a whole trial), and each combination's resulting node
+//! kept. A Monte Carlo trial is then a few uniform draws of a combination,
+//! each a look-up keyed by the node it stands at: the dice of a group
+//! rolled all at once, never a step's or a trial's outcome drawn from a
+//! law, so the Monte Carlo stays a check of how the exact evaluator chains
+//! steps and merges states.
+//!
+//! A group stops where its combinations would pass [`GROUP_FACES`], and
+//! at the steps the rule marks as counted (a turn's end, whose states a
+//! metric reads): the walk counts the trials through each counted node and
+//! each final node, and the rule records each state once per chunk. Where
+//! the nodes or their combinations pass [`MOST_NODES`] or [`MOST_ENTRIES`]
+//! (a rule at large parameters), there is no layout and the rule samples
+//! its own way.
+
+use crate::dice::{BATCH_LIMIT, BatchedRoller, Roller, Tally, Times};
+use crate::engine::step_model::{Mechanic, StepModel};
+use crate::engine::{MetricDef, Model, NoExact, Sampler};
+use std::hash::Hash;
+
+/// Most face combinations one group of steps lays out from one node.
+pub const GROUP_FACES: u64 = 1 << 11;
+
+/// Most nodes a layout may hold.
+pub const MOST_NODES: usize = 1 << 15;
+
+/// Most combinations (four bytes each) a layout may hold over its nodes.
+pub const MOST_ENTRIES: usize = 1 << 21;
+
+/// Widest digit one position may need (D6, D10, D20 share 60).
+const WIDEST_DIGIT: u32 = 720;
+
+/// A node of the walk: its group's combinations and where its entries
+/// start.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Combinations of the group (0: the trial has ended here).
+    size: u64,
+    /// First entry.
+    base: u32,
+    /// Where the walk counts trials through it ([`NONE`]: not counted).
+    slot: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A node as the walk reads it, in one word: its table's first entry in
+/// the low 32 bits, its combinations in the next 16 (0: the trial ends
+/// there), its counted slot plus one in the top 16 (0: not counted).
+fn pack(n: &Node) -> u64 {
+    let base = n.base;
+    let slot = if n.slot == NONE {
+        0
+    } else {
+        u64::from(n.slot) + 1
+    };
+    u64::from(base) | (n.size << 32) | (slot << 48)
+}
+
+/// The walk of a rule's steps over every node a trial can reach.
+#[derive(Debug)]
+pub struct StateFaces<S> {
+    nodes: Vec<Node>,
+    /// Each combination's next node, packed ([`pack`]).
+    entry: Vec<u64>,
+    /// The first node, packed.
+    start: u64,
+    /// The counted nodes: step index and state, in slot order.
+    counted: Vec<(usize, S)>,
+}
+
+/// One trial on its way through the walk.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lane {
+    /// The node it stands at, packed.
+    node: u64,
+    /// The word its draws come from, and the product of the sizes drawn
+    /// from it so far.
+    word: u64,
+    used: u64,
+    /// Whether it is walking.
+    live: bool,
+}
+
+impl Lane {
+    /// A trial at the first node, with a fresh word.
+    fn start(node: u64, roller: &mut BatchedRoller) -> Self {
+        Lane {
+            node,
+            word: roller.next_word(),
+            used: 1,
+            live: true,
+        }
+    }
+}
+
+/// The rule as [`StateFaces::build`] needs it.
+pub struct Steps<S, F, C> {
+    /// The state before any dice.
+    pub start: S,
+    /// Steps a trial takes.
+    pub steps: usize,
+    /// Step `i` on `dice`.
+    pub step: F,
+    /// Whether the states reached before step `i` are counted (`i ==
+    /// steps`, the endings, always are).
+    pub counted: C,
+}
+
+impl<S: Clone + Eq + Hash> StateFaces<S> {
+    /// The layout of `rule`, or `None` where a single step has more than
+    /// [`GROUP_FACES`] combinations or the layout passes its bounds.
+    pub fn build<F, C>(rule: &Steps<S, F, C>) -> Option<Self>
+    where
+        F: Fn(usize, &mut Digits, &mut S),
+        C: Fn(usize) -> bool,
+    {
+        let mut keys: Vec<(usize, S)> = vec![(0, rule.start.clone())];
+        let mut ids: foldhash::HashMap<(usize, S), u32> = Default::default();
+        ids.insert(keys[0].clone(), 0);
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut entry: Vec<u32> = Vec::new();
+        let mut counted = Vec::new();
+        let mut at = 0;
+        while at < keys.len() {
+            let (i, s) = keys[at].clone();
+            let slot = if i == rule.steps || (i > 0 && (rule.counted)(i)) {
+                counted.push((i, s.clone()));
+                (counted.len() - 1) as u32
+            } else {
+                NONE
+            };
+            if i == rule.steps {
+                nodes.push(Node {
+                    size: 0,
+                    base: 0,
+                    slot,
+                });
+                at += 1;
+                continue;
+            }
+            // the longest group from i that fits, stopping at counted steps
+            let mut j = i + 1;
+            let mut best = lay_out(rule, i, j, &s)?;
+            while j < rule.steps && !(rule.counted)(j) {
+                match lay_out(rule, i, j + 1, &s) {
+                    Some(wider) => {
+                        best = wider;
+                        j += 1;
+                    }
+                    None => break,
+                }
+            }
+            let mut next_ids = Vec::with_capacity(best.len());
+            for t in best {
+                let key = (j, t);
+                let next = keys.len() as u32;
+                let id = *ids.entry(key.clone()).or_insert_with(|| {
+                    keys.push(key);
+                    next
+                });
+                next_ids.push(id);
+            }
+            if keys.len() > MOST_NODES {
+                return None;
+            }
+            let size = next_ids.len();
+            let base = entry.len();
+            if base + size > MOST_ENTRIES {
+                return None;
+            }
+            entry.extend(next_ids);
+            nodes.push(Node {
+                size: size as u64,
+                base: base as u32,
+                slot,
+            });
+            at += 1;
+        }
+        let packed = |id: u32| pack(&nodes[id as usize]);
+        let entry = entry.iter().map(|&id| packed(id)).collect();
+        Some(StateFaces {
+            start: packed(0),
+            nodes,
+            entry,
+            counted,
+        })
+    }
+
+    /// Runs `trials` trials from the first node: each group's combination
+    /// drawn uniformly (several a word, their product within the roller's
+    /// [`BATCH_LIMIT`]) and looked up. Returns how many trials passed
+    /// through each counted node, in [`StateFaces::counted`]'s order.
+    pub fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
+        // two trials walked side by side, a node of each in turn, so one's
+        // look-ups do not wait on the other's; each counts in its own lane
+        let mut counts = vec![0u64; 2 * self.counted.len()];
+        let mut lanes = [Lane::default(); 2];
+        let mut started = 0u64;
+        for lane in &mut lanes {
+            if started < trials {
+                *lane = Lane::start(self.start, roller);
+                started += 1;
+            }
+        }
+        let mut live = started;
+        while live > 0 {
+            for (l, lane) in lanes.iter_mut().enumerate() {
+                if !lane.live {
+                    continue;
+                }
+                let n = lane.node;
+                let slot = (n >> 48) as usize;
+                if slot != 0 {
+                    counts[2 * (slot - 1) + l] += 1;
+                }
+                let size = (n >> 32) & 0xffff;
+                if size == 0 {
+                    if started < trials {
+                        *lane = Lane::start(self.start, roller);
+                        started += 1;
+                    } else {
+                        lane.live = false;
+                        live -= 1;
+                    }
+                    continue;
+                }
+                let u = lane.used * size;
+                if u > BATCH_LIMIT {
+                    lane.word = roller.next_word();
+                    lane.used = size;
+                } else {
+                    lane.used = u;
+                }
+                let r = u128::from(lane.word) * u128::from(size);
+                lane.word = r as u64;
+                lane.node = self.entry[(n as u32) as usize + (r >> 64) as usize];
+            }
+        }
+        counts.chunks_exact(2).map(|c| c[0] + c[1]).collect()
+    }
+
+    /// The counted nodes (step index, state), in the order
+    /// [`StateFaces::count`] counts them.
+    pub fn counted(&self) -> &[(usize, S)] {
+        &self.counted
+    }
+
+    /// Nodes laid out.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Combinations laid out over every node.
+    pub fn entries(&self) -> usize {
+        self.entry.len()
+    }
+}
+
+/// Every combination of the faces steps `i..j` roll from `s`, with the
+/// state each reaches, or `None` past [`GROUP_FACES`].
+fn lay_out<S: Clone, F, C>(rule: &Steps<S, F, C>, i: usize, j: usize, s: &S) -> Option<Vec<S>>
+where
+    F: Fn(usize, &mut Digits, &mut S),
+{
+    let mut widths: Vec<u32> = Vec::new();
+    'layout: loop {
+        let size: u64 = widths.iter().map(|&w| u64::from(w)).product();
+        let mut out = Vec::with_capacity(size as usize);
+        for index in 0..size {
+            let mut d = Digits {
+                widths: &widths,
+                index,
+                at: 0,
+                change: None,
+                stray: 0,
+            };
+            let mut t = s.clone();
+            for k in i..j {
+                (rule.step)(k, &mut d, &mut t);
+            }
+            if let Some((at, sides)) = d.change {
+                if at == widths.len() {
+                    widths.push(sides);
+                } else {
+                    widths[at] = lcm(widths[at], sides);
+                    if widths[at] > WIDEST_DIGIT {
+                        return None;
+                    }
+                }
+                if widths.iter().map(|&w| u64::from(w)).product::<u64>() > GROUP_FACES {
+                    return None;
+                }
+                continue 'layout;
+            }
+            out.push(t);
+        }
+        return Some(out);
+    }
+}
+
+fn lcm(a: u32, b: u32) -> u32 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
+
+/// Dice read from one combination's digits, first die first; the first
+/// die the layout cannot show (a position past the digits, or sides that
+/// do not divide its digit) is noted, and the layout widens.
+#[derive(Debug)]
+pub struct Digits<'a> {
+    widths: &'a [u32],
+    index: u64,
+    at: usize,
+    /// The first position to add or widen, and the sides it must show.
+    change: Option<(usize, u32)>,
+    /// Dice shown since the combination left the layout.
+    stray: u32,
+}
+
+impl Roller for Digits<'_> {
+    /// A die of one side shows 1 and takes no position. Once the layout
+    /// must change, the faces are a fixed cycle (the state is thrown away),
+    /// so a rule that rolls until some face comes up still ends.
+    fn roll(&mut self, sides: u32) -> u32 {
+        if sides <= 1 {
+            return 1;
+        }
+        if self.change.is_some() {
+            self.stray = self.stray.wrapping_add(1);
+            return self.stray % sides + 1;
+        }
+        let at = self.at;
+        let Some(&width) = self.widths.get(at) else {
+            self.change = Some((at, sides));
+            return self.roll(sides);
+        };
+        self.at += 1;
+        let digit = (self.index % u64::from(width)) as u32;
+        self.index /= u64::from(width);
+        if width % sides != 0 {
+            self.change = Some((at, sides));
+            return self.roll(sides);
+        }
+        digit / (width / sides) + 1
+    }
+}
+
+/// A [`Mechanic`]'s [`StepModel`] sampled by its state face tables where
+/// they lay out ([`StateFaces`]), by the step model's own sampler
+/// otherwise; exact values, the reference sampler and `compare` are the
+/// step model's.
+pub struct FacesModel<M: Mechanic> {
+    inner: StepModel<M>,
+    faces: std::sync::OnceLock<Option<StateFaces<M::State>>>,
+    /// Why there is no exact value, known before any work.
+    no_exact: Option<String>,
+    /// What the walk does to a state after step `i` (states equal in
+    /// every metric merged; nothing by default).
+    settle: fn(&M, usize, &mut M::State),
+}
+
+/// The sampler's name in the benchmarks and the conformance pins.
+pub const STATE_FACES: &str = "state face tables (a group of steps' dice drawn at once)";
+
+impl<M: Mechanic> FacesModel<M> {
+    /// The model of `mechanic`.
+    pub fn new(mechanic: M) -> Self {
+        FacesModel {
+            inner: StepModel::new(mechanic),
+            faces: std::sync::OnceLock::new(),
+            no_exact: None,
+            settle: |_, _, _| {},
+        }
+    }
+
+    /// The model whose walk runs `settle` on the state after each step.
+    pub fn settling(mut self, settle: fn(&M, usize, &mut M::State)) -> Self {
+        self.settle = settle;
+        self
+    }
+
+    /// The model with its exact evaluation skipped up front, for `why`.
+    pub fn without_exact(mut self, why: String) -> Self {
+        self.no_exact = Some(why);
+        self
+    }
+
+    /// The layout, built the first time the model samples.
+    pub fn faces(&self) -> Option<&StateFaces<M::State>> {
+        self.faces
+            .get_or_init(|| {
+                let m = self.inner.mechanic();
+                StateFaces::build(&Steps {
+                    start: m.start(),
+                    steps: m.steps(),
+                    step: |i: usize, d: &mut Digits, s: &mut M::State| {
+                        m.step(i, d, s);
+                        (self.settle)(m, i, s);
+                    },
+                    counted: |_| false,
+                })
+            })
+            .as_ref()
+    }
+}
+
+impl<M: Mechanic> Model for FacesModel<M> {
+    fn metrics(&self) -> &[MetricDef] {
+        self.inner.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let Some(w) = self.faces() else {
+            return self.inner.run_chunk(roller, trials, tally);
+        };
+        let counts = w.count(roller, trials);
+        for ((_, s), &count) in w.counted().iter().zip(&counts) {
+            if count > 0 {
+                self.inner.mechanic().record(
+                    s,
+                    &mut Times {
+                        tally: &mut *tally,
+                        count,
+                    },
+                );
+            }
+        }
+        tally.add_trials(trials);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.exact_or_why().ok()
+    }
+
+    fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
+        match &self.no_exact {
+            Some(why) => Err(NoExact::Other(why.clone())),
+            None => self.inner.exact_or_why(),
+        }
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.inner.sample_one(roller, values);
+    }
+
+    fn sampler(&self) -> Sampler {
+        if self.faces().is_some() {
+            Sampler::Custom(STATE_FACES)
+        } else {
+            self.inner.sampler()
+        }
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.inner.run_reference(roller, trials, tally);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A D6, then on a 6 another D6 (added), twice over: the walk lays out
+    /// both steps from the start (6 x 6 combinations) and counts the
+    /// totals; each total's share is held to its exact binomial bound.
+    #[test]
+    fn a_walk_lays_out_every_combination_and_counts_the_endings() {
+        let rule = Steps {
+            start: 0u32,
+            steps: 2,
+            step: |_: usize, d: &mut Digits, s: &mut u32| {
+                let f = d.roll(6);
+                *s += f;
+                if f == 6 {
+                    *s += d.roll(6);
+                }
+            },
+            counted: |_| false,
+        };
+        let w = StateFaces::build(&rule).unwrap();
+        // step 1: a D6 then a D6 on the first's 6 (36 combinations); the
+        // two steps together: 36 * 36 = 1296, within GROUP_FACES
+        assert_eq!(w.nodes[0].size, 1296);
+        // totals 2..24: by hand, a step shows 1-5 (1/6 each) or 7-12
+        // (1/36 each)
+        let mut step = [0.0f64; 13];
+        step[1..=5].fill(1.0 / 6.0);
+        step[7..=12].fill(1.0 / 36.0);
+        let mut law = [0.0f64; 25];
+        for a in 1..=12 {
+            for b in 1..=12 {
+                law[a + b] += step[a] * step[b];
+            }
+        }
+        let trials = 400_000u64;
+        let counts = w.count(&mut BatchedRoller::new(3, &[1]), trials);
+        assert_eq!(counts.iter().sum::<u64>(), trials);
+        let mut seen = [0u64; 25];
+        for ((_, total), n) in w.counted().iter().zip(&counts) {
+            seen[*total as usize] += n;
+        }
+        // 23 totals (2..24), each held to 5.1 standard errors of its
+        // binomial count (two-sided 3.4e-7 each, Bonferroni over 23: under
+        // 1e-5 in all at this fixed seed)
+        for t in 2..=24 {
+            let p = law[t];
+            let sd = (trials as f64 * p * (1.0 - p)).sqrt();
+            let diff = (seen[t] as f64 - trials as f64 * p).abs();
+            assert!(
+                diff <= 5.1 * sd,
+                "total {t}: {} vs {}",
+                seen[t],
+                trials as f64 * p
+            );
+        }
+    }
+
+    /// A counted step stops the group there, and its states are counted
+    /// for every trial that passes.
+    #[test]
+    fn counted_steps_split_the_groups_and_count_every_trial() {
+        let rule = Steps {
+            start: 0u32,
+            steps: 3,
+            step: |_: usize, d: &mut Digits, s: &mut u32| *s += d.roll(2) - 1,
+            counted: |i| i == 1,
+        };
+        let w = StateFaces::build(&rule).unwrap();
+        let counts = w.count(&mut BatchedRoller::new(5, &[2]), 10_000);
+        let through_1: u64 = w
+            .counted()
+            .iter()
+            .zip(&counts)
+            .filter(|((i, _), _)| *i == 1)
+            .map(|(_, n)| n)
+            .sum();
+        assert_eq!(through_1, 10_000);
+        assert_eq!(counts.iter().sum::<u64>(), 20_000);
+    }
+}
