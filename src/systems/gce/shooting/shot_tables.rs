@@ -153,6 +153,12 @@ fn law_of<T: Ord + Clone>(paths: Vec<(T, u64)>) -> Result<(Vec<(T, u64)>, u64), 
         });
         *c += lcm / p;
     }
+    // every path counted once over the common denominator
+    assert_eq!(
+        counts.values().sum::<u64>(),
+        lcm,
+        "a law's counts fill its table"
+    );
     let g = counts.values().fold(lcm, |g, &c| gcd(g, c));
     let denominator = lcm / g;
     if denominator > MOST_ENTRIES {
@@ -266,31 +272,32 @@ fn field(packed: u64, at: u32, bits: u32) -> u64 {
 /// The flags `record_steered` reads, as three bits.
 #[inline(always)]
 fn steered_bits(flags: u64) -> usize {
-    (flags & u64::from(PINNED)) as usize
-        | ((flags & u64::from(PINNED_THROUGH)) != 0) as usize * 2
-        | ((flags & u64::from(EVENTUALLY_OUT)) != 0) as usize * 4
+    usize::from(flags & u64::from(PINNED) != 0)
+        + 2 * usize::from(flags & u64::from(PINNED_THROUGH) != 0)
+        + 4 * usize::from(flags & u64::from(EVENTUALLY_OUT) != 0)
 }
 
 /// The flags no later step reads (fire, ammunition, the firer), as three
 /// bits.
 #[inline(always)]
 fn ledger_bits(flags: u64) -> usize {
-    ((flags & u64::from(ON_FIRE)) != 0) as usize
-        | ((flags & u64::from(OUT_OF_AMMO)) != 0) as usize * 2
-        | ((flags & u64::from(FIRER_WOUNDED)) != 0) as usize * 4
+    usize::from(flags & u64::from(ON_FIRE) != 0)
+        + 2 * usize::from(flags & u64::from(OUT_OF_AMMO) != 0)
+        + 4 * usize::from(flags & u64::from(FIRER_WOUNDED) != 0)
 }
 
 impl ShotTables {
     /// The tables of `rule`'s steps, or why one does not fit.
     pub fn build(rule: &ShotRule) -> Result<Self, NoTable> {
         let (setup_steps, shot_step, end_steps) = rule.phases();
-        let run = |mut s: ShotState, steps: std::ops::Range<usize>, d: &mut dyn FnMut(u32) -> u32| {
-            let mut dice = Dice(d);
-            for i in steps {
-                rule.step(i, &mut dice, &mut s);
-            }
-            s
-        };
+        let run =
+            |mut s: ShotState, steps: std::ops::Range<usize>, d: &mut dyn FnMut(u32) -> u32| {
+                let mut dice = Dice(d);
+                for i in steps {
+                    rule.step(i, &mut dice, &mut s);
+                }
+                s
+            };
         let mut cores: Vec<Core> = Vec::new();
         let core_of = |s: &ShotState| Core {
             target: s.target,
@@ -453,8 +460,8 @@ impl ShotTables {
                 } else {
                     digits.draw(roller, end.range)
                 };
-                let flags =
-                    (t.flags | self.end_flags[usize::from(ids[end.offset as usize + d])]) >> FLAGS_AT;
+                let flags = (t.flags | self.end_flags[usize::from(ids[end.offset as usize + d])])
+                    >> FLAGS_AT;
                 let acc = t.acc;
                 let hits = field(acc, HITS_AT, 8) as usize;
                 let wounds = field(acc, WOUNDS_AT, 8) as usize;
@@ -467,17 +474,18 @@ impl ShotTables {
             done += block as u64;
         }
         let ledger_metrics = rule.ledger_metrics();
-        let mut record = |count: u64, s: &ShotState, what: &mut dyn FnMut(&ShotState, &mut Times)| {
-            if count > 0 {
-                what(
-                    s,
-                    &mut Times {
-                        tally: &mut *tally,
-                        count,
-                    },
-                );
-            }
-        };
+        let mut record =
+            |count: u64, s: &ShotState, what: &mut dyn FnMut(&ShotState, &mut Times)| {
+                if count > 0 {
+                    what(
+                        s,
+                        &mut Times {
+                            tally: &mut *tally,
+                            count,
+                        },
+                    );
+                }
+            };
         for (i, pair) in steered.chunks_exact(2).enumerate() {
             let bits = i % 8;
             let hits = (i / 8) % hs;
@@ -663,7 +671,10 @@ mod tests {
         // explodes on its first 1: 1 - (35/36)^2 = 71/1296
         let flag = |p: u64, f: u8| (p >> FLAGS_AT) as u8 & f != 0;
         assert!(exactly(
-            share(&t, t.setup, |i| flag(setups[usize::from(i)].packed, OUT_OF_AMMO)),
+            share(&t, t.setup, |i| flag(
+                setups[usize::from(i)].packed,
+                OUT_OF_AMMO
+            )),
             11,
             36
         ));
@@ -683,12 +694,29 @@ mod tests {
         assert!(!t.cores[0].exploded && t.cores[0].target == m.shooting().target.stats.fresh());
         let mv = |i: u16| t.moves[usize::from(i)].packed;
         let status = |i: u16| t.cores[(mv(i) >> CORE_AT) as usize].target.status;
-        assert!(exactly(share(&t, fresh, |i| field(mv(i), HITS_AT, 8) == 1), 1, 3));
-        assert!(exactly(share(&t, fresh, |i| field(mv(i), UNSAVED_AT, 8) == 1), 5, 36));
-        assert!(exactly(share(&t, fresh, |i| field(mv(i), DAMAGE_AT, 16) == 3), 5, 108));
-        assert!(exactly(share(&t, fresh, |i| status(i) == super::super::Status::Down), 5, 108));
         assert!(exactly(
-            share(&t, fresh, |i| status(i) == super::super::Status::OutOfAction),
+            share(&t, fresh, |i| field(mv(i), HITS_AT, 8) == 1),
+            1,
+            3
+        ));
+        assert!(exactly(
+            share(&t, fresh, |i| field(mv(i), UNSAVED_AT, 8) == 1),
+            5,
+            36
+        ));
+        assert!(exactly(
+            share(&t, fresh, |i| field(mv(i), DAMAGE_AT, 16) == 3),
+            5,
+            108
+        ));
+        assert!(exactly(
+            share(&t, fresh, |i| status(i) == super::super::Status::Down),
+            5,
+            108
+        ));
+        assert!(exactly(
+            share(&t, fresh, |i| status(i)
+                == super::super::Status::OutOfAction),
             5,
             108
         ));
@@ -723,7 +751,10 @@ mod tests {
     #[test]
     fn full_auto_hits_by_hand() {
         let m = full_auto(&[]);
-        assert_eq!(m.sampler(), crate::engine::Sampler::Custom("shot tables (a digit a step)"));
+        assert_eq!(
+            m.sampler(),
+            crate::engine::Sampler::Custom("shot tables (a digit a step)")
+        );
         let n = 1_000_000;
         let tally = run(&m, 11, n);
         assert_eq!(tally.trials(), n);
@@ -753,7 +784,11 @@ mod tests {
         // (1/6)(35/36)^3, squared for two dice
         let q = 35.0 / 36.0;
         let die = (5.0 / 6.0 + 2.0 * q + 2.0 * q * q + q * q * q) / 6.0;
-        let z = z_prob(tally.sum(index(&m, "p_weapon_explodes")), n, 1.0 - die * die);
+        let z = z_prob(
+            tally.sum(index(&m, "p_weapon_explodes")),
+            n,
+            1.0 - die * die,
+        );
         assert!(z.abs() < 5.0, "explodes: z {z}");
     }
 
@@ -794,7 +829,12 @@ mod tests {
                     continue;
                 }
                 let z = (est - exact[i]) / (var / n as f64).sqrt();
-                assert!(z.abs() < 5.5, "{case:?} {}: {est} v {} (z {z})", d.name, exact[i]);
+                assert!(
+                    z.abs() < 5.5,
+                    "{case:?} {}: {est} v {} (z {z})",
+                    d.name,
+                    exact[i]
+                );
             }
         }
     }
