@@ -512,7 +512,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
             got.push((r.name, sc.name, model.sampler()));
         }
     }
-    // GCE shooting's full auto point (index 3, in range at 18"): shot laws
+    // GCE shooting's full auto point (index 3, in range at 18"): shot tables
     let gce = RULE_SETS.iter().find(|r| r.name == "gce").unwrap();
     let shooting = gce.scenarios.iter().find(|s| s.name == "shooting").unwrap();
     let mut p = Params::new();
@@ -522,7 +522,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
     let full_auto = systems::build("gce", "shooting", &p, &Params::new()).unwrap();
     assert_eq!(
         full_auto.sampler(),
-        Custom("shot laws (a draw a shot)"),
+        Custom("shot tables (a digit a step)"),
         "full auto"
     );
     let want: &[(&str, &str, krunch::engine::Sampler)] = &[

@@ -17,7 +17,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 mod shot_laws;
+mod shot_tables;
 use shot_laws::ShotLaws;
+use shot_tables::{NoTable, ShotTables};
 
 /// Where the target stands relative to a template or blast marker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -546,6 +548,9 @@ pub struct ShootingModel {
     /// The laws of the set-up, each shot and the end, built the first time
     /// a run or the exact evaluator asks.
     laws: OnceLock<Result<ShotLaws, crate::engine::NoExact>>,
+    /// The tables of the same steps for the Monte Carlo, built the first
+    /// time a run asks.
+    tables: OnceLock<Result<ShotTables, NoTable>>,
 }
 
 /// Everything the fast path's tables depend on.
@@ -628,6 +633,7 @@ impl ShootingModel {
             model: StepModel::new(ShotRule { shooting, list, m }),
             fast: None,
             laws: OnceLock::new(),
+            tables: OnceLock::new(),
         };
         if model.fast_path_applies() {
             model.fast = Some(FastTables::shared(model.shooting()));
@@ -655,6 +661,13 @@ impl ShootingModel {
     fn shot_laws(&self) -> Result<&ShotLaws, &crate::engine::NoExact> {
         self.laws
             .get_or_init(|| ShotLaws::build(self.model.mechanic()))
+            .as_ref()
+    }
+
+    /// The shot tables, or why one step's law does not fit a table.
+    fn shot_tables(&self) -> Result<&ShotTables, &NoTable> {
+        self.tables
+            .get_or_init(|| ShotTables::build(self.model.mechanic()))
             .as_ref()
     }
 
@@ -928,6 +941,8 @@ impl Model for ShootingModel {
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         if self.fast_path_applies() {
             self.run_fast(roller, trials, tally);
+        } else if let Ok(tables) = self.shot_tables() {
+            tables.run(self.model.mechanic(), roller, trials, tally);
         } else if let Ok(laws) = self.shot_laws() {
             laws.run(self.model.mechanic(), roller, trials, tally);
         } else {
@@ -938,6 +953,8 @@ impl Model for ShootingModel {
     fn sampler(&self) -> Sampler {
         if self.fast_path_applies() {
             Sampler::Custom("shot face tables (sixteen D6 a word)")
+        } else if self.shot_tables().is_ok() {
+            Sampler::Custom("shot tables (a digit a step)")
         } else if self.shot_laws().is_ok() {
             Sampler::Custom("shot laws (a draw a shot)")
         } else {

@@ -31,18 +31,18 @@ use crate::systems::gce::warrior::Condition;
 use std::collections::BTreeMap;
 
 /// Flags a draw can raise (they only ever turn on).
-const PINNED: u8 = 1;
-const ON_FIRE: u8 = 2;
-const OUT_OF_AMMO: u8 = 4;
-const FIRER_WOUNDED: u8 = 8;
-const PINNED_THROUGH: u8 = 16;
-const EVENTUALLY_OUT: u8 = 32;
+pub(super) const PINNED: u8 = 1;
+pub(super) const ON_FIRE: u8 = 2;
+pub(super) const OUT_OF_AMMO: u8 = 4;
+pub(super) const FIRER_WOUNDED: u8 = 8;
+pub(super) const PINNED_THROUGH: u8 = 16;
+pub(super) const EVENTUALLY_OUT: u8 = 32;
 
 /// What a later shot depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Core {
-    target: Condition,
-    exploded: bool,
+pub(super) struct Core {
+    pub(super) target: Condition,
+    pub(super) exploded: bool,
 }
 
 /// What a draw adds to a trial, and the core it leaves the trial at.
@@ -105,7 +105,7 @@ pub struct ShotLaws {
 }
 
 /// The flags of `s` a draw reports.
-fn flags_of(s: &ShotState) -> u8 {
+pub(super) fn flags_of(s: &ShotState) -> u8 {
     let mut f = 0;
     for (on, bit) in [
         (s.pinned, PINNED),
