@@ -556,7 +556,11 @@ fn the_engine_picks_the_sampler_the_design_names() {
             "ranged",
             Custom("attack face tables (an attack a word)"),
         ),
-        ("krygothic", "close_combat", CountedDice),
+        (
+            "krygothic",
+            "close_combat",
+            Custom("exchange face tables (each step's dice a face index)"),
+        ),
         ("krygothic", "close_combat_game", CountedDice),
         (
             "krygothic",

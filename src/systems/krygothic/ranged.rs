@@ -6,6 +6,7 @@
 //! binomial wound roll; sampled on real dice.
 
 use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, depth_for, p_meets};
+use super::fast::digits;
 use crate::dice::{BatchedRoller, GivenFaces, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler};
@@ -638,16 +639,6 @@ struct AttackFaces {
     own: usize,
 }
 
-/// Dice faces (1-6) of face index `i` of `n` dice.
-fn digits(mut i: u32, n: u8) -> Vec<u32> {
-    let mut d = vec![0; usize::from(n)];
-    for k in (0..usize::from(n)).rev() {
-        d[k] = i % 6 + 1;
-        i /= 6;
-    }
-    d
-}
-
 impl AttackFaces {
     fn new(rule: &RangedRule) -> Option<Self> {
         let pool = rule.pool;
@@ -689,7 +680,7 @@ impl AttackFaces {
         }
         let mut classes: Vec<PoolOut> = Vec::new();
         for i in 0..pool_faces {
-            let po = pool.roll(&mut GivenFaces::new(&digits(i, pool.dice)));
+            let po = pool.roll(&mut GivenFaces::new(&digits(i, u32::from(pool.dice))));
             let class = match classes.iter().position(|c| *c == po) {
                 Some(c) => c,
                 None => {
@@ -702,7 +693,9 @@ impl AttackFaces {
             };
             faces.class_at.push((class as u64 * rest_faces) as u32);
         }
-        let wound_digits: Vec<Vec<u32>> = (0..wound_faces).map(|j| digits(j, keep)).collect();
+        let wound_digits: Vec<Vec<u32>> = (0..wound_faces)
+            .map(|j| digits(j, u32::from(keep)))
+            .collect();
         let passes = |d: &[u32], n: u32, target: i32| {
             d[..n as usize]
                 .iter()
