@@ -561,7 +561,11 @@ fn the_engine_picks_the_sampler_the_design_names() {
             "close_combat",
             Custom("exchange face tables (each step's dice a face index)"),
         ),
-        ("krygothic", "close_combat_game", CountedDice),
+        (
+            "krygothic",
+            "close_combat_game",
+            Custom("mixes then exchange face tables (each step's dice a face index)"),
+        ),
         (
             "krygothic",
             "close_combat_fight",
