@@ -345,6 +345,8 @@ struct GameFaces {
     /// tables and each of its outcomes' play, where the pair is played.
     pairs: Vec<Option<(ExchangeFaces, Vec<u32>)>>,
     plays: Vec<Play>,
+    /// One attack and one defence played: no draw of the mixes.
+    pure: bool,
 }
 
 impl GameFaces {
@@ -384,7 +386,9 @@ impl GameFaces {
                 pairs.push(Some((faces, ids)));
             }
         }
+        let played = |p: &[f64]| p.iter().filter(|q| **q > 0.0).count();
         Some(GameFaces {
+            pure: played(rows) == 1 && played(cols) == 1,
             rows: thresholds(rows),
             cols: thresholds(cols),
             pairs,
@@ -397,7 +401,9 @@ impl GameFaces {
         let mut counts = vec![0u64; 4 * self.plays.len()];
         let defences = self.cols.len();
         for t in 0..trials {
-            let w = roller.next_word();
+            // pure strategies on both sides need no draw: a draw of 0
+            // picks the one choice played
+            let w = if self.pure { 0 } else { roller.next_word() };
             let attack = pick_by(&self.rows, w & 0xffff_ffff);
             let defence = pick_by(&self.cols, w >> 32);
             let Some((faces, ids)) = &self.pairs[attack * defences + defence] else {
