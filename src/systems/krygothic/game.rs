@@ -693,7 +693,7 @@ mod tests {
             }
             let model = crate::systems::build("krygothic", "close_combat_game", &p, &Params::new())
                 .expect("a test point builds");
-            let per_ap = point.iter().any(|kv| *kv == ("payoff", "per_ap"));
+            let per_ap = point.contains(&("payoff", "per_ap"));
             assert_eq!(
                 model.sampler()
                     == Sampler::Custom(
