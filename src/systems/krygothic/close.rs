@@ -8,7 +8,7 @@
 
 use super::dice::{Critical, Pool, Reading, binomial, count_passes, p_attribute_check, p_meets};
 use crate::dice::{Metric, MetricSink, Roller};
-use crate::engine::outcome_model::{OutcomeModel, Outcomes};
+use crate::engine::outcome_model::Outcomes;
 use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 use std::collections::BTreeMap;
@@ -403,7 +403,7 @@ impl Fight {
     }
 }
 
-fn pools(f: &Fight, n: &Numbers, attack: Attack) -> (Pool, Pool) {
+pub(crate) fn pools(f: &Fight, n: &Numbers, attack: Attack) -> (Pool, Pool) {
     let clamp = |x: i32| x.clamp(0, 60) as u8;
     (
         Pool {
@@ -456,7 +456,7 @@ impl Exchange {
     /// keep (CC dice, at most Str) against the attacker's own unit
     /// (Critical passes and fails: "all damage is done to your own unit").
     /// Shove and tackle cause no wounds either way.
-    fn wound_roll(&self, n: &Numbers, critical_fail: bool, left: u8) -> (u32, i32) {
+    pub(crate) fn wound_roll(&self, n: &Numbers, critical_fail: bool, left: u8) -> (u32, i32) {
         if matches!(self.attack, Attack::Tackle | Attack::Shove) && critical_fail {
             (0, n.to_wound)
         } else if critical_fail {
@@ -469,7 +469,7 @@ impl Exchange {
         }
     }
 
-    fn finish(&self, n: &Numbers, mut o: CcOut, passes: u32) -> CcOut {
+    pub(crate) fn finish(&self, n: &Numbers, mut o: CcOut, passes: u32) -> CcOut {
         if o.critical_fail {
             o.own_wounds = passes as u8;
         } else if self.attack == Attack::Shove {
@@ -493,7 +493,7 @@ impl Exchange {
 
     /// The outcome so far from the to-hit passes (all of them for a point
     /// blank shot, else those kept) and the defence passes kept.
-    fn base(
+    pub(crate) fn base(
         &self,
         n: &Numbers,
         fear_failed: bool,
@@ -1150,7 +1150,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         (list.add(&BEST[0]), best_def),
         (list.add(&BEST[1]), best_att),
     ];
-    Ok(Box::new(OutcomeModel::new(CloseRule {
+    let rule = CloseRule {
         free_extra_wounds: ex.weapon_effect(|w| w.multiple_wounds),
         ex,
         list,
@@ -1158,7 +1158,8 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         wounds,
         own,
         best,
-    })))
+    };
+    Ok(Box::new(super::fast::CloseModel::new(rule, &ex)))
 }
 
 /// Conformance points.
@@ -1239,6 +1240,87 @@ mod tests {
             will: 3,
             weapon: None,
             ranged_weapon: false,
+        }
+    }
+
+    /// The exchange face tables at a fixed seed, every outcome's count
+    /// held to the attack's exact law by Bernstein's bound (Bonferroni over
+    /// the outcomes): every attack type against a defence that uses its
+    /// own step (dodge's Speed + 2, deflect's break D6 on a bunt's break
+    /// D6, parry after a fear test, a counter attack, break off after pure
+    /// horror, block), one of them by a lasso (knocked down on a wound).
+    /// By hand, kick against dodge: three dice against CC 2 keep 2, two
+    /// dice against 3 keep 5, the dice left against Body 2: P(critical
+    /// fail) = P(three 1s) = 1/216, and no weapon breaks.
+    #[test]
+    fn exchange_face_tables_follow_the_law() {
+        use crate::dice::BatchedRoller;
+        use crate::systems::krygothic::fast::{ExchangeFaces, check};
+        let armed = |w: CcWeapon| Fighter {
+            weapon: Some(w),
+            ..joe()
+        };
+        let axe = CcWeapon {
+            cc: -1,
+            strength: 2,
+            armour_piercing: true,
+            lasso: true,
+            ..CcWeapon::default()
+        };
+        let knife = CcWeapon {
+            cc: 1,
+            ..CcWeapon::default()
+        };
+        let gun = Fighter {
+            ranged_weapon: true,
+            ..joe()
+        };
+        let mut feared = fight(armed(axe), armed(knife));
+        feared.dread = Dread::Fear;
+        feared.charged = true;
+        let mut horror = fight(joe(), joe());
+        horror.dread = Dread::PureHorror;
+        let mut example = fight(gun, gun);
+        example.deflect_break = DeflectBreak::Example;
+        let cases = [
+            (fight(joe(), joe()), Attack::Kick, Defence::Dodge),
+            (example, Attack::Bunt, Defence::Deflect),
+            (feared, Attack::Weapon, Defence::Parry),
+            (fight(gun, joe()), Attack::PointBlank, Defence::Counter),
+            (horror, Attack::Tackle, Defence::BreakOff),
+            (fight(joe(), joe()), Attack::Shove, Defence::Block),
+            (fight(joe(), joe()), Attack::LegSweep, Defence::Passive),
+        ];
+        for (i, (fight, attack, defence)) in cases.into_iter().enumerate() {
+            let ex = Exchange {
+                fight,
+                attack,
+                defence,
+            };
+            let faces = ExchangeFaces::new(&ex).expect("the faces fit");
+            let mut probs = vec![0.0; faces.ends().len() + 1];
+            for (o, p) in ex.law() {
+                let at = faces.ends().iter().position(|e| *e == o);
+                probs[at.unwrap_or(faces.ends().len())] += p;
+            }
+            let trials = 1_000_000;
+            let mut counts = faces.count(&mut BatchedRoller::new(3, &[i as u64]), trials);
+            counts.push(0);
+            let what = format!("{attack:?} against {defence:?}");
+            check::counts_match(&what, &counts, &probs);
+            if i == 0 {
+                let n = trials as f64;
+                let p = 1.0 / 216.0;
+                let cf: u64 = faces
+                    .ends()
+                    .iter()
+                    .zip(&counts)
+                    .filter(|(o, _)| o.critical_fail)
+                    .map(|x| x.1)
+                    .sum();
+                assert!((cf as f64 - n * p).abs() <= check::bernstein(n, p, 1e-7));
+                assert!(faces.ends().iter().all(|o| !o.defender_weapon_breaks));
+            }
         }
     }
 

@@ -10,11 +10,12 @@
 //! divided by the AP.
 
 use super::close::{Exchange, choices, fight_of, situation_params};
+use super::fast::{ExchangeFaces, record_counts, threshold};
 use super::fight::{Plan, plan_of, plan_params};
-use crate::dice::{Metric, MetricSink, Roller};
+use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::registry::ParamDecl;
-use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
 
 /// A solved zero-sum game: the row player maximises.
 #[derive(Clone, Debug, PartialEq)]
@@ -309,6 +310,152 @@ impl Outcomes for GameRule {
     }
 }
 
+/// A mixed strategy's cumulative probabilities as 32-bit thresholds: a
+/// 32-bit draw picks the number of thresholds it reaches. The last choice
+/// played takes the rounding's remainder; a choice of probability 0 is
+/// never picked.
+fn thresholds(p: &[f64]) -> Vec<u64> {
+    let last = p.iter().rposition(|q| *q > 0.0).unwrap_or(0);
+    let mut acc = 0.0;
+    p.iter()
+        .enumerate()
+        .map(|(i, q)| {
+            acc += q;
+            if i >= last { 1 << 32 } else { threshold(acc) }
+        })
+        .collect()
+}
+
+/// The choice a 32-bit draw `u` picks.
+#[inline]
+fn pick_by(thresholds: &[u64], u: u64) -> usize {
+    thresholds.iter().filter(|&&c| u >= c).count()
+}
+
+/// The game sampled step by step: the attack and the defence each drawn
+/// from its optimal mix (half a word each: a step's exact law, the mix
+/// being the game's answer, not a law of dice), then the pair's attack on
+/// its [`ExchangeFaces`]; the plays counted and recorded once each. Where
+/// the payoff is a whole fight (`per_ap`) or a pair's tables do not apply,
+/// the rule rolls on real dice ([`OutcomeModel`]).
+struct GameFaces {
+    rows: Vec<u64>,
+    cols: Vec<u64>,
+    /// Per attack and defence (`attack * defences + defence`): the pair's
+    /// tables and each of its outcomes' play, where the pair is played.
+    pairs: Vec<Option<(ExchangeFaces, Vec<u32>)>>,
+    plays: Vec<Play>,
+    /// One attack and one defence played: no draw of the mixes.
+    pure: bool,
+}
+
+impl GameFaces {
+    fn new(rule: &GameRule) -> Option<Self> {
+        if rule.plans.is_some() {
+            return None;
+        }
+        let (rows, cols) = (&rule.solution.rows, &rule.solution.cols);
+        let mut plays: Vec<Play> = Vec::new();
+        let mut pairs = Vec::new();
+        for (attack, px) in rows.iter().enumerate() {
+            for (defence, py) in cols.iter().enumerate() {
+                if *px == 0.0 || *py == 0.0 {
+                    pairs.push(None);
+                    continue;
+                }
+                let faces = ExchangeFaces::new(&rule.exchanges[attack][defence])?;
+                let ids = faces
+                    .ends()
+                    .iter()
+                    .map(|o| {
+                        let play = Play {
+                            attack,
+                            defence,
+                            wounds: o.wounds,
+                            share: false,
+                        };
+                        match plays.iter().position(|p| *p == play) {
+                            Some(i) => i as u32,
+                            None => {
+                                plays.push(play);
+                                plays.len() as u32 - 1
+                            }
+                        }
+                    })
+                    .collect();
+                pairs.push(Some((faces, ids)));
+            }
+        }
+        let played = |p: &[f64]| p.iter().filter(|q| **q > 0.0).count();
+        Some(GameFaces {
+            pure: played(rows) == 1 && played(cols) == 1,
+            rows: thresholds(rows),
+            cols: thresholds(cols),
+            pairs,
+            plays,
+        })
+    }
+
+    /// Trials counted by their play (four histograms side by side).
+    fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
+        let mut counts = vec![0u64; 4 * self.plays.len()];
+        let defences = self.cols.len();
+        for t in 0..trials {
+            // pure strategies on both sides need no draw: a draw of 0
+            // picks the one choice played
+            let w = if self.pure { 0 } else { roller.next_word() };
+            let attack = pick_by(&self.rows, w & 0xffff_ffff);
+            let defence = pick_by(&self.cols, w >> 32);
+            let Some((faces, ids)) = &self.pairs[attack * defences + defence] else {
+                unreachable!("a pick of probability 0");
+            };
+            let play = ids[faces.draw(roller) as usize] as usize;
+            counts[4 * play + (t & 3) as usize] += 1;
+        }
+        counts.chunks_exact(4).map(|c| c.iter().sum()).collect()
+    }
+}
+
+/// The game's model: [`GameFaces`] where they apply.
+pub struct GameModel {
+    model: OutcomeModel<GameRule>,
+    faces: Option<GameFaces>,
+}
+
+impl Model for GameModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let Some(f) = &self.faces else {
+            return self.model.run_chunk(roller, trials, tally);
+        };
+        let counts = f.count(roller, trials);
+        record_counts(self.model.rule(), &f.plays, &counts, trials, tally);
+    }
+
+    fn sampler(&self) -> Sampler {
+        if self.faces.is_some() {
+            Sampler::Custom("mixes then exchange face tables (each step's dice a face index)")
+        } else {
+            self.model.sampler()
+        }
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_reference(roller, trials, tally);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
+    }
+}
+
 /// The payoff matrix of a fight (rows attacks, columns defences).
 pub fn payoff_matrix(exchanges: &[Vec<Exchange>], by_p: bool) -> Vec<Vec<f64>> {
     exchanges
@@ -413,7 +560,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     });
     let attacks = list.family(&METRICS[2], attacks.iter().map(|x| x.1));
     let defences = list.family(&METRICS[3], defences.iter().map(|x| x.1));
-    Ok(Box::new(OutcomeModel::new(GameRule {
+    let rule = GameRule {
         exchanges,
         plans,
         solution,
@@ -422,7 +569,12 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         value,
         attacks,
         defences,
-    })))
+    };
+    let faces = GameFaces::new(&rule);
+    Ok(Box::new(GameModel {
+        model: OutcomeModel::new(rule),
+        faces,
+    }))
 }
 
 /// Conformance points.
@@ -519,6 +671,85 @@ mod tests {
             }
         }
         Some((0..n).map(|i| e[i][n] / e[i][i]).collect())
+    }
+
+    /// The game's fast sampler at fixed seeds, on the registry's test
+    /// points with a P(wound) payoff (the third, `per_ap`, rolls on real
+    /// dice): every metric that is a probability (P(wound), each attack's
+    /// and each defence's share of the plays) held to the exact value by
+    /// Bernstein's bound, Bonferroni over the metrics.
+    #[test]
+    fn mixes_then_exchange_faces_follow_the_law() {
+        use crate::engine::MetricKind;
+        use crate::systems::krygothic::fast::check::bernstein;
+        use crate::systems::{ParamValue, Params};
+        for (i, point) in TEST_POINTS.iter().enumerate() {
+            let mut p = Params::new();
+            for (k, v) in point.iter() {
+                p.set(*k, ParamValue::from_text(v));
+            }
+            if !point.iter().any(|(k, _)| *k == "payoff") {
+                p.set("payoff", ParamValue::from_text("p_wound"));
+            }
+            let model = crate::systems::build("krygothic", "close_combat_game", &p, &Params::new())
+                .expect("a test point builds");
+            let per_ap = point.contains(&("payoff", "per_ap"));
+            assert_eq!(
+                model.sampler()
+                    == Sampler::Custom(
+                        "mixes then exchange face tables (each step's dice a face index)"
+                    ),
+                !per_ap,
+                "test point {i}"
+            );
+            if per_ap {
+                continue;
+            }
+            let exact = model.exact().expect("exact");
+            let trials = 1_000_000u64;
+            let mut tally = Tally::new(model.metrics().len());
+            let mut roller = BatchedRoller::new(9, &[i as u64]);
+            model.run_chunk(&mut roller, trials, &mut tally);
+            let delta = 1e-6 / model.metrics().len() as f64;
+            for (m, def) in model.metrics().iter().enumerate() {
+                if def.kind != MetricKind::Probability {
+                    continue;
+                }
+                let n = trials as f64;
+                let got = tally.sum(m) as f64;
+                let bound = bernstein(n, exact[m], delta);
+                assert!(
+                    (got - n * exact[m]).abs() <= bound,
+                    "test point {i}, {}: {got} vs {}",
+                    def.name,
+                    n * exact[m]
+                );
+            }
+        }
+    }
+
+    /// A mix of 1/4, 0, 1/2, 1/4, 0 by hand: thresholds at 2^30 (twice:
+    /// the choice of 0 is skipped), 3 x 2^30, then 2^32 for the last
+    /// choice played and the one after it; every 32-bit draw picks a
+    /// choice played, each over a quarter, a half, a quarter of the draws.
+    #[test]
+    fn mixes_pick_by_thresholds() {
+        let q = 1u64 << 30;
+        let t = thresholds(&[0.25, 0.0, 0.5, 0.25, 0.0]);
+        assert_eq!(t, vec![q, q, 3 * q, 4 * q, 4 * q]);
+        for (u, want) in [
+            (0, 0),
+            (q - 1, 0),
+            (q, 2),
+            (3 * q - 1, 2),
+            (3 * q, 3),
+            (4 * q - 1, 3),
+        ] {
+            assert_eq!(pick_by(&t, u), want, "{u}");
+        }
+        // a pure strategy on the second choice
+        let t = thresholds(&[0.0, 1.0, 0.0]);
+        assert!((0..4).all(|k| pick_by(&t, k * q + 7) == 1));
     }
 
     #[test]

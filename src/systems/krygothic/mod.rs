@@ -6,6 +6,7 @@
 
 pub mod close;
 pub mod dice;
+pub mod fast;
 pub mod fight;
 pub mod game;
 pub mod psych;

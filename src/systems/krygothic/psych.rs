@@ -3,6 +3,7 @@
 //! Each is a short closed form, exact, beside a sampler on real dice.
 
 use super::dice::{Reading, attribute_check, p_attribute_check};
+use super::fast::{CheckRuns, p_check};
 use crate::dice::{Metric, MetricSink, Roller, enumerate};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::registry::ParamDecl;
@@ -188,15 +189,31 @@ pub fn build_pinning(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamErro
     let [a, b, c, d, e] = &PINNING_METRICS;
     let m = [a, b, c, d].map(|x| list.add(x));
     let spent = list.family(e, 0..=budget);
-    Ok(Box::new(OutcomeModel::new(Pinning {
-        will: p.need_int("will")? as u32,
+    let will = p.need_int("will")? as u32;
+    // a trial is a run of WILL checks stopped by the first pass: k failed
+    // checks before it (k = 0: not pinned), or every one of the budget's
+    // re-rolls failed too (k = budget + 1: still pinned)
+    let (p_pass, cap) = match target {
+        Some(t) => (p_check(will, t, reading), budget + 1),
+        None => (1.0, 0),
+    };
+    let outcomes = (0..=cap)
+        .map(|k| match k {
+            0 => (false, 0, false),
+            k if k <= budget => (true, k, false),
+            _ => (true, budget, true),
+        })
+        .collect();
+    let rule = Pinning {
+        will,
         target,
         budget,
         reading,
         list,
         m,
         spent,
-    })))
+    };
+    Ok(Box::new(CheckRuns::new(rule, p_pass, cap, outcomes)))
 }
 
 /// Conformance points.
@@ -579,14 +596,24 @@ pub fn build_combo(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError>
     let reading = super::seven_plus(v)?;
     let mut list = MetricList::new();
     let m = [list.add(&COMBO_METRICS[0]), list.add(&COMBO_METRICS[1])];
-    Ok(Box::new(OutcomeModel::new(Combo {
+    let rule = Combo {
         tests: (p.need_int("units")? * p.need_int("tests")?) as u32,
         dice: p.need_int("attribute")? as u32,
         target: p.need_int("target")? as i32,
         reading,
         list,
         m,
-    })))
+    };
+    // a trial is a run of checks stopped by the first fail: the tests
+    // passed before it, at most every test
+    let p_fail = 1.0 - p_check(rule.dice, rule.target, reading);
+    let tests = rule.tests;
+    Ok(Box::new(CheckRuns::new(
+        rule,
+        p_fail,
+        tests,
+        (0..=tests).collect(),
+    )))
 }
 
 /// Conformance points.

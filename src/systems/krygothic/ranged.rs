@@ -6,6 +6,7 @@
 //! binomial wound roll; sampled on real dice.
 
 use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, depth_for, p_meets};
+use super::fast::digits;
 use crate::dice::{BatchedRoller, GivenFaces, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler};
@@ -457,15 +458,21 @@ impl RangedRule {
     /// the firer's own wound dice on a critical fail that calls for them.
     fn attack_out<R: Roller>(&self, dice: &mut R, po: PoolOut, passes: u32) -> ShotOut {
         let own = match self.own_roll(po) {
-            Some((n, t)) => count_passes(dice, n, t, self.shot.reading).min(self.r.cap as u32),
+            Some((n, t)) => count_passes(dice, n, t, self.shot.reading),
             None => 0,
         };
+        self.attack_outcome(po, passes, own)
+    }
+
+    /// An attack's outcome from its to-hit pool, its wound passes and the
+    /// passes of the firer's own wound dice (0 where none are rolled).
+    fn attack_outcome(&self, po: PoolOut, passes: u32, own_passes: u32) -> ShotOut {
         ShotOut {
             hits: po.kept,
             wounds: self.wounds_of(po, passes),
             critical_pass: po.critical_pass,
             critical_fail: po.critical_fail,
-            own_wounds: own as u8,
+            own_wounds: own_passes.min(self.r.cap.max(0) as u32) as u8,
             per_ap_share: false,
         }
     }
@@ -572,36 +579,60 @@ impl Outcomes for RangedRule {
     }
 }
 
-/// Kry-Gothic ranged fire sampled an attack a word: the to-hit pool's
-/// first faces and the wound dice are real dice, read as one face index
-/// each of a table laid out once per model (the pool's outcome for each of
-/// its `6^dice` faces; the passes among the first `n` of `6^keep` wound
-/// faces), both split from one random word; a trial's outcome is counted
-/// in a dense table and recorded once per outcome at the chunk's end. It
-/// applies where no die of either roll is re-rolled (to-hit and wound
-/// targets of 6 or less, criticals by three sixes) and the faces fit
-/// (`6^dice` and `6^keep` each at most [`FACES`]); elsewhere, and for the
-/// rare critical fail that wounds the firer, the rule rolls on as before.
+/// Kry-Gothic ranged fire sampled an attack a word: each step's dice are
+/// real dice read as one face index of a table laid out once per model. A
+/// word splits (multiply-high) into the to-hit pool's face of `6^dice`,
+/// read through a table to its class (kept passes, critical pass, critical
+/// fail), and a second face of `6^keep` wound dice times the AP spent: the
+/// wound dice (the first `kept` of them roll against the target, or on a
+/// critical fail the firer's own wound roll), and the 1-in-AP draw of the
+/// wounds-per-AP share. Each class's table of second faces holds the
+/// attack's outcome as its index in a dense table, so an attack is two
+/// look-ups, no branch; a trial's outcome is counted in four interleaved
+/// histograms and recorded once per outcome at the chunk's end. It applies
+/// where no die of either roll is re-rolled (to-hit, wound and own-wound
+/// targets of 6 or less, criticals by three sixes) and the faces fit;
+/// elsewhere the rule rolls on real dice, counted ([`OutcomeModel`]).
 pub struct RangedModel {
     model: OutcomeModel<RangedRule>,
     faces: Option<AttackFaces>,
 }
 
-/// Most faces of one face table (`6^5`).
+/// Most faces of the to-hit pool's table (`6^5`).
 const FACES: u32 = 7776;
+
+/// Most entries of the class tables together.
+const MOST_ENTRIES: usize = 1 << 18;
 
 /// Most distinct outcomes counted in the dense table.
 const DENSE_OUTCOMES: usize = 1 << 16;
 
+/// Largest product of the faces drawn from one word: every face index then
+/// comes up `floor` or `ceil` of `2^64 / N` times, a relative bias of at
+/// most `2^-32` a trial.
+const WORD_FACES: u64 = 1 << 32;
+
+/// The wounds-per-AP share's flag in a dense outcome index (its three low
+/// bits: critical pass 1, critical fail 2, share 4).
+const SHARE: u32 = 4;
+
 struct AttackFaces {
-    /// `6^dice` and `6^keep`.
+    /// `6^dice`: the to-hit pool's faces.
     pool_faces: u64,
+    /// `6^keep`: the wound faces.
     wound_faces: u64,
-    /// The pool's outcome for each face index.
-    pool: Vec<PoolOut>,
-    /// `wound[n * wound_faces + j]`: passes among the first `n` dice of
-    /// wound face `j`.
-    wound: Vec<u8>,
+    /// The wound faces times the AP spent: the second face's range on a
+    /// trial's first attack.
+    rest_faces: u64,
+    /// Each to-hit face's class, as the offset of its class's table in
+    /// `entry`.
+    class_at: Vec<u32>,
+    /// Per class, per second face: the attack's dense index (hits, wounds
+    /// and own wounds in the high bits, summed over a trial's attacks; the
+    /// three flags in the low bits).
+    entry: Vec<u32>,
+    /// Attacks a trial.
+    attacks: u8,
     /// Sizes of the dense outcome table's axes: hits, wounds, own wounds.
     hits: usize,
     wounds: usize,
@@ -617,6 +648,7 @@ impl AttackFaces {
             || pool.critical != Critical::ThreeSixes
             || !settles(pool.target)
             || !settles(r.to_wound)
+            || r.own_to_wound.is_some_and(|t| !settles(t))
         {
             return None;
         }
@@ -625,41 +657,66 @@ impl AttackFaces {
             .filter(|&f| f <= FACES)?;
         let keep = pool.keep.min(pool.dice);
         let wound_faces = 6u32.pow(u32::from(keep));
-        let digits = |mut i: u32, n: u8| -> Vec<u32> {
-            let mut d = vec![0; usize::from(n)];
-            for k in (0..usize::from(n)).rev() {
-                d[k] = i % 6 + 1;
-                i /= 6;
-            }
-            d
-        };
-        let pool_table = (0..pool_faces)
-            .map(|i| {
-                let faces = digits(i, pool.dice);
-                pool.roll(&mut GivenFaces::new(&faces))
-            })
-            .collect();
-        let mut wound = Vec::with_capacity((usize::from(keep) + 1) * wound_faces as usize);
-        for n in 0..=usize::from(keep) {
-            for j in 0..wound_faces {
-                let d = digits(j, keep);
-                let passes = d[..n].iter().filter(|&&f| f as i32 >= r.to_wound).count();
-                wound.push(passes as u8);
-            }
+        let ap = r.ap_spent.max(1) as u64;
+        let rest_faces = u64::from(wound_faces) * ap;
+        if u64::from(pool_faces) * rest_faces > WORD_FACES {
+            return None;
         }
         let attacks = usize::from(r.attacks);
         let most_wounds = 2 * usize::from(keep).min(r.cap.max(0) as usize) * attacks;
-        let most_own = usize::from(keep) * attacks;
-        let faces = AttackFaces {
+        let mut faces = AttackFaces {
             pool_faces: u64::from(pool_faces),
             wound_faces: u64::from(wound_faces),
-            pool: pool_table,
-            wound,
+            rest_faces,
+            class_at: Vec::with_capacity(pool_faces as usize),
+            entry: Vec::new(),
+            attacks: r.attacks,
             hits: usize::from(keep) * attacks + 1,
             wounds: most_wounds + 1,
-            own: most_own + 1,
+            own: usize::from(keep) * attacks + 1,
         };
-        (faces.outcomes() <= DENSE_OUTCOMES).then_some(faces)
+        if faces.outcomes() > DENSE_OUTCOMES {
+            return None;
+        }
+        let mut classes: Vec<PoolOut> = Vec::new();
+        for i in 0..pool_faces {
+            let po = pool.roll(&mut GivenFaces::new(&digits(i, u32::from(pool.dice))));
+            let class = match classes.iter().position(|c| *c == po) {
+                Some(c) => c,
+                None => {
+                    classes.push(po);
+                    if classes.len() * rest_faces as usize > MOST_ENTRIES {
+                        return None;
+                    }
+                    classes.len() - 1
+                }
+            };
+            faces.class_at.push((class as u64 * rest_faces) as u32);
+        }
+        let wound_digits: Vec<Vec<u32>> = (0..wound_faces)
+            .map(|j| digits(j, u32::from(keep)))
+            .collect();
+        let passes = |d: &[u32], n: u32, target: i32| {
+            d[..n as usize]
+                .iter()
+                .filter(|&&f| f as i32 >= target)
+                .count() as u32
+        };
+        for po in classes {
+            for rest in 0..rest_faces {
+                let d = &wound_digits[(rest % u64::from(wound_faces)) as usize];
+                let own = match rule.own_roll(po) {
+                    Some((n, t)) => passes(d, n, t),
+                    None => 0,
+                };
+                let mut o =
+                    rule.attack_outcome(po, passes(d, rule.wound_dice(po), r.to_wound), own);
+                // the share is drawn once a trial: on the first attack
+                o.per_ap_share = rest < u64::from(wound_faces);
+                faces.entry.push(faces.index(&o) as u32);
+            }
+        }
+        Some(faces)
     }
 
     /// Cells of the dense table: hits x wounds x own wounds x three flags.
@@ -689,6 +746,53 @@ impl AttackFaces {
             per_ap_share: flags & 4 != 0,
         }
     }
+
+    /// One attack from one word: its dense index, the share drawn from
+    /// the word's second face (`rest` faces: all of them on a trial's
+    /// first attack, the wound faces alone on the others).
+    #[inline(always)]
+    fn attack(&self, word: u64, rest: u64) -> u32 {
+        let wide = u128::from(word) * u128::from(self.pool_faces);
+        let class = self.class_at[(wide >> 64) as usize];
+        let second = ((u128::from(wide as u64) * u128::from(rest)) >> 64) as u32;
+        self.entry[(class + second) as usize]
+    }
+
+    /// Counts `trials` trials by their dense index.
+    fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
+        let cells = self.outcomes();
+        // four histograms side by side, trial after trial in turn, so a
+        // run of the same outcome does not wait on its own last count
+        let mut counts = vec![0u64; 4 * cells];
+        if self.attacks == 1 {
+            let mut left = trials;
+            while left >= 4 {
+                for lane in 0..4 {
+                    let e = self.attack(roller.next_word(), self.rest_faces) as usize;
+                    counts[4 * e + lane] += 1;
+                }
+                left -= 4;
+            }
+            for _ in 0..left {
+                let e = self.attack(roller.next_word(), self.rest_faces) as usize;
+                counts[4 * e] += 1;
+            }
+        } else {
+            let mut lane = 0;
+            for _ in 0..trials {
+                let first = self.attack(roller.next_word(), self.rest_faces);
+                let (mut sum, mut flags) = (first >> 3, first & 7);
+                for _ in 1..self.attacks {
+                    let e = self.attack(roller.next_word(), self.wound_faces);
+                    sum += e >> 3;
+                    flags |= e & !SHARE & 7;
+                }
+                counts[4 * ((sum << 3 | flags) as usize) + lane] += 1;
+                lane = (lane + 1) & 3;
+            }
+        }
+        counts.chunks_exact(4).map(|c| c.iter().sum()).collect()
+    }
 }
 
 impl RangedModel {
@@ -699,19 +803,6 @@ impl RangedModel {
             model: OutcomeModel::new(rule),
             faces,
         }
-    }
-
-    /// One attack from one word (and, on a critical fail that wounds the
-    /// firer, the firer's own wound dice from the roller).
-    #[inline]
-    fn attack(&self, f: &AttackFaces, roller: &mut BatchedRoller) -> ShotOut {
-        let rule = &self.model.rule();
-        let wide = u128::from(roller.next_word()) * u128::from(f.pool_faces);
-        let po = f.pool[(wide >> 64) as usize];
-        let j = ((u128::from(wide as u64) * u128::from(f.wound_faces)) >> 64) as u64;
-        let n = rule.wound_dice(po) as u64;
-        let passes = u32::from(f.wound[(n * f.wound_faces + j) as usize]);
-        rule.attack_out(roller, po, passes)
     }
 }
 
@@ -724,25 +815,17 @@ impl Model for RangedModel {
         let Some(f) = &self.faces else {
             return self.model.run_chunk(roller, trials, tally);
         };
-        let rule = &self.model.rule();
-        let ap = rule.r.ap_spent.max(1) as u32;
-        let mut counts = vec![0u64; f.outcomes()];
-        for _ in 0..trials {
-            let mut o = self.attack(f, roller);
-            for _ in 1..rule.r.attacks {
-                o = o.plus(self.attack(f, roller));
+        let rule = self.model.rule();
+        for (i, &count) in f.count(roller, trials).iter().enumerate() {
+            if count > 0 {
+                rule.record(
+                    &f.outcome(i),
+                    &mut Times {
+                        tally: &mut *tally,
+                        count,
+                    },
+                );
             }
-            o.per_ap_share = ap == 1 || roller.roll(ap) == 1;
-            counts[f.index(&o)] += 1;
-        }
-        for (i, &count) in counts.iter().enumerate().filter(|(_, n)| **n > 0) {
-            rule.record(
-                &f.outcome(i),
-                &mut Times {
-                    tally: &mut *tally,
-                    count,
-                },
-            );
         }
         tally.add_trials(trials);
     }
@@ -986,6 +1069,63 @@ pub(crate) mod tests {
             ..shot(3, 4.0, Reading::Table)
         };
         assert!(!is_best_mode(&far) && wounds_per_ap(&far) == 0.0);
+    }
+
+    /// The attack face tables at fixed seeds, every dense cell held to the
+    /// rule's exact law by Bernstein's bound (Bonferroni over the cells):
+    /// the pistol's first test point (one attack a trial, the share of 2
+    /// AP on every other trial), a snap shot (two attacks a trial, one
+    /// share), a critical fail on the firer's own unit, and an aimed shot
+    /// over a budget (4 AP a shot). By hand at the first point: a
+    /// critical pass is three sixes, 1/216; a critical fail three 1s,
+    /// 1/216; the share is 1 in 2.
+    #[test]
+    fn attack_face_tables_follow_the_law() {
+        use super::super::fast::check::counts_match;
+        let mut snap = shot(3, 4.0, Reading::Table);
+        snap.mode = FireMode::Snap;
+        let mut own = shot(3, 4.0, Reading::Table);
+        own.firer = Some((2, 1));
+        let mut aimed = shot(3, 4.0, Reading::Table);
+        aimed.mode = FireMode::Aimed;
+        aimed.ap_budget = Some(8);
+        for (what, s) in [
+            ("pistol", shot(3, 4.0, Reading::Table)),
+            ("snap", snap),
+            ("own", own),
+            ("aimed", aimed),
+        ] {
+            let rule = RangedRule::new(s);
+            let law = rule.law();
+            let model = RangedModel::new(rule);
+            let f = model.faces.as_ref().expect("the faces fit");
+            let mut probs = vec![0.0; f.outcomes()];
+            for (o, p) in &law {
+                probs[f.index(o)] += p;
+            }
+            let trials = 2_000_000;
+            let counts = f.count(&mut BatchedRoller::new(5, &[1]), trials);
+            counts_match(what, &counts, &probs);
+            if what == "pistol" {
+                let share = |pred: &dyn Fn(&ShotOut) -> bool| -> u64 {
+                    let c = counts.iter().enumerate();
+                    c.filter(|(i, _)| pred(&f.outcome(*i))).map(|x| x.1).sum()
+                };
+                let n = trials as f64;
+                let bound = |p: f64| super::super::fast::check::bernstein(n, p, 1e-7);
+                for (pred, p) in [
+                    (
+                        &(|o: &ShotOut| o.critical_pass) as &dyn Fn(&ShotOut) -> bool,
+                        1.0 / 216.0,
+                    ),
+                    (&|o: &ShotOut| o.critical_fail, 1.0 / 216.0),
+                    (&|o: &ShotOut| o.per_ap_share, 0.5),
+                ] {
+                    let c = share(pred) as f64;
+                    assert!((c - n * p).abs() <= bound(p), "{c} vs {}", n * p);
+                }
+            }
+        }
     }
 
     #[test]
