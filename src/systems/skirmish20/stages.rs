@@ -29,12 +29,8 @@ pub const GROUP_FACES: u64 = 1 << 11;
 /// Most nodes a layout may hold.
 pub const MOST_NODES: usize = 1 << 15;
 
-/// Most combinations (four bytes each) a layout may hold over its nodes:
-/// 1 MB, laid out in a few tens of milliseconds. At 2^21 the layouts of a
-/// sweep's larger cells cost more than their 200,000 trials saved (the
-/// Chimera sweep took 2.2 s on one core instead of 0.7 s); at 2^18 it
-/// takes 1.1 s and the scenario's first test point still lays out.
-pub const MOST_ENTRIES: usize = 1 << 18;
+/// Most combinations (four bytes each) a layout may hold over its nodes.
+pub const MOST_ENTRIES: usize = 1 << 21;
 
 /// Widest digit one position may need (D6, D10, D20 share 60).
 const WIDEST_DIGIT: u32 = 720;
