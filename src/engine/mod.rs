@@ -132,6 +132,15 @@ pub trait Model: Send + Sync {
         })
     }
 
+    /// Told, before any chunk, how many trials a run will sample from this
+    /// model in all (the spec's count: the same on every shard and
+    /// thread, so the choice it informs is too). A model whose fast
+    /// sampler lays out tables first may skip a layout that would cost
+    /// more than those trials save; it never changes what is sampled,
+    /// only how fast. Without it (tests, benchmarks) a model lays out
+    /// as it would for many trials.
+    fn plan(&self, _trials: u64) {}
+
     /// The sampler `run_chunk` uses.
     fn sampler(&self) -> Sampler {
         Sampler::Reference

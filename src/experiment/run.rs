@@ -99,6 +99,7 @@ pub fn simulate_share(
     on_chunk: &(dyn Fn(u64) + Sync),
 ) -> Tally {
     let metrics = model.metrics().len();
+    model.plan(trials);
     let chunks: Vec<u64> = shard.chunks(trials).collect();
     chunks
         .into_par_iter()
@@ -131,6 +132,9 @@ pub fn tally_share(
     on_progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<Vec<Tally>> {
     let models: Vec<&dyn Model> = exp.models.iter().flatten().map(|m| m.as_ref()).collect();
+    for m in &models {
+        m.plan(exp.trials);
+    }
     let chunks: Vec<u64> = shard.chunks(exp.trials).collect();
     let jobs: Vec<(usize, u64)> = (0..models.len())
         .flat_map(|m| chunks.iter().map(move |&c| (m, c)))

@@ -211,6 +211,8 @@ pub struct SquadModel {
     /// The state face tables, laid out the first time the model samples
     /// (`None`: too many nodes, so counted dice).
     faces: std::sync::OnceLock<Option<StateFaces<WalkState>>>,
+    /// The trials a run plans ([`Model::plan`]; 0: not told).
+    planned: std::sync::atomic::AtomicU64,
     list: MetricList,
     shaken: Vec<Metric>,
     broken: Vec<Metric>,
@@ -242,6 +244,7 @@ impl Squad {
         SquadModel {
             s: self,
             faces: std::sync::OnceLock::new(),
+            planned: std::sync::atomic::AtomicU64::new(0),
             list,
             shaken,
             broken,
@@ -802,12 +805,17 @@ impl SquadModel {
             .get_or_init(|| {
                 let s = &self.s;
                 let per = s.per_turn();
-                StateFaces::build(&Steps {
-                    start: (s.start(), Shooters::default(), Shooters::default()),
-                    steps: per * s.turns as usize,
-                    step: |i: usize, d: &mut Digits, w: &mut WalkState| s.walk_step(i, d, w),
-                    counted: |i| i % per == 0,
-                })
+                StateFaces::build(
+                    &Steps {
+                        start: (s.start(), Shooters::default(), Shooters::default()),
+                        steps: per * s.turns as usize,
+                        step: |i: usize, d: &mut Digits, w: &mut WalkState| s.walk_step(i, d, w),
+                        counted: |i| i % per == 0,
+                    },
+                    super::stages::entries_for(
+                        self.planned.load(std::sync::atomic::Ordering::Relaxed),
+                    ),
+                )
             })
             .as_ref()
     }
@@ -816,6 +824,11 @@ impl SquadModel {
 impl Model for SquadModel {
     fn metrics(&self) -> &[MetricDef] {
         self.list.defs()
+    }
+
+    fn plan(&self, trials: u64) {
+        self.planned
+            .store(trials, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Real dice; each turn's metrics read only that turn's squad, so the

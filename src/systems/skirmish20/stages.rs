@@ -32,6 +32,19 @@ pub const MOST_NODES: usize = 1 << 15;
 /// Most combinations (four bytes each) a layout may hold over its nodes.
 pub const MOST_ENTRIES: usize = 1 << 21;
 
+/// Entries a layout may hold for a run of `planned` trials (0: not told,
+/// as in tests and benchmarks): laying out an entry runs a group of steps
+/// once, about what a trial's walk saves, so a layout is kept within half
+/// the trials it serves (a sweep's cells of 200,000 trials laid out 2^21
+/// entries each and took three times as long as without).
+pub fn entries_for(planned: u64) -> usize {
+    if planned == 0 {
+        MOST_ENTRIES
+    } else {
+        MOST_ENTRIES.min(usize::try_from(planned / 2).unwrap_or(usize::MAX))
+    }
+}
+
 /// Widest digit one position may need (D6, D10, D20 share 60).
 const WIDEST_DIGIT: u32 = 720;
 
@@ -114,8 +127,9 @@ pub struct Steps<S, F, C> {
 
 impl<S: Clone + Eq + Hash> StateFaces<S> {
     /// The layout of `rule`, or `None` where a single step has more than
-    /// [`GROUP_FACES`] combinations or the layout passes its bounds.
-    pub fn build<F, C>(rule: &Steps<S, F, C>) -> Option<Self>
+    /// [`GROUP_FACES`] combinations or the layout passes its bounds
+    /// ([`MOST_NODES`], `most_entries`).
+    pub fn build<F, C>(rule: &Steps<S, F, C>, most_entries: usize) -> Option<Self>
     where
         F: Fn(usize, &mut Digits, &mut S),
         C: Fn(usize) -> bool,
@@ -171,7 +185,7 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
             }
             let size = next_ids.len();
             let base = entry.len();
-            if base + size > MOST_ENTRIES {
+            if base + size > most_entries {
                 return None;
             }
             entry.extend(next_ids);
@@ -361,6 +375,8 @@ impl Roller for Digits<'_> {
 pub struct FacesModel<M: Mechanic> {
     inner: StepModel<M>,
     faces: std::sync::OnceLock<Option<StateFaces<M::State>>>,
+    /// The trials a run plans ([`Model::plan`]; 0: not told).
+    planned: std::sync::atomic::AtomicU64,
     /// Why there is no exact value, known before any work.
     no_exact: Option<String>,
     /// What the walk does to a state after step `i` (states equal in
@@ -377,6 +393,7 @@ impl<M: Mechanic> FacesModel<M> {
         FacesModel {
             inner: StepModel::new(mechanic),
             faces: std::sync::OnceLock::new(),
+            planned: std::sync::atomic::AtomicU64::new(0),
             no_exact: None,
             settle: |_, _, _| {},
         }
@@ -399,15 +416,18 @@ impl<M: Mechanic> FacesModel<M> {
         self.faces
             .get_or_init(|| {
                 let m = self.inner.mechanic();
-                StateFaces::build(&Steps {
-                    start: m.start(),
-                    steps: m.steps(),
-                    step: |i: usize, d: &mut Digits, s: &mut M::State| {
-                        m.step(i, d, s);
-                        (self.settle)(m, i, s);
+                StateFaces::build(
+                    &Steps {
+                        start: m.start(),
+                        steps: m.steps(),
+                        step: |i: usize, d: &mut Digits, s: &mut M::State| {
+                            m.step(i, d, s);
+                            (self.settle)(m, i, s);
+                        },
+                        counted: |_| false,
                     },
-                    counted: |_| false,
-                })
+                    entries_for(self.planned.load(std::sync::atomic::Ordering::Relaxed)),
+                )
             })
             .as_ref()
     }
@@ -416,6 +436,11 @@ impl<M: Mechanic> FacesModel<M> {
 impl<M: Mechanic> Model for FacesModel<M> {
     fn metrics(&self) -> &[MetricDef] {
         self.inner.metrics()
+    }
+
+    fn plan(&self, trials: u64) {
+        self.planned
+            .store(trials, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
@@ -469,6 +494,31 @@ impl<M: Mechanic> Model for FacesModel<M> {
 mod tests {
     use super::*;
 
+    /// A run of few trials is not worth a large layout: told its trials
+    /// (`Model::plan`), the Chimera's model keeps its layout within half
+    /// of them and samples its own way; untold, or told many, it lays out.
+    #[test]
+    fn a_layout_is_kept_within_the_trials_it_serves() {
+        assert_eq!(entries_for(0), MOST_ENTRIES);
+        assert_eq!(entries_for(200_000), 100_000);
+        assert_eq!(entries_for(u64::MAX), MOST_ENTRIES);
+        let model = || {
+            let mut p = crate::systems::Params::new();
+            for (k, v) in [("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")] {
+                p.set(k, crate::systems::ParamValue::from_text(v));
+            }
+            crate::systems::build("skirmish20", "vehicle_damage", &p, &Default::default()).unwrap()
+        };
+        let faces = Sampler::Custom(STATE_FACES);
+        assert_eq!(model().sampler(), faces);
+        let many = model();
+        many.plan(100_000_000);
+        assert_eq!(many.sampler(), faces);
+        let few = model();
+        few.plan(1_000);
+        assert_ne!(few.sampler(), faces);
+    }
+
     /// A D6, then on a 6 another D6 (added), twice over: the walk lays out
     /// both steps from the start (6 x 6 combinations) and counts the
     /// totals; each total's share is held to its exact binomial bound.
@@ -486,7 +536,7 @@ mod tests {
             },
             counted: |_| false,
         };
-        let w = StateFaces::build(&rule).unwrap();
+        let w = StateFaces::build(&rule, MOST_ENTRIES).unwrap();
         // step 1: a D6 then a D6 on the first's 6 (36 combinations); the
         // two steps together: 36 * 36 = 1296, within GROUP_FACES
         assert_eq!(w.nodes[0].size, 1296);
@@ -534,7 +584,7 @@ mod tests {
             step: |_: usize, d: &mut Digits, s: &mut u32| *s += d.roll(2) - 1,
             counted: |i| i == 1,
         };
-        let w = StateFaces::build(&rule).unwrap();
+        let w = StateFaces::build(&rule, MOST_ENTRIES).unwrap();
         let counts = w.count(&mut BatchedRoller::new(5, &[2]), 10_000);
         let through_1: u64 = w
             .counted()
