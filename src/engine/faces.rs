@@ -28,7 +28,7 @@ pub const MOST_FACES: u64 = 1 << 16;
 const MOST_OVERFLOW: f64 = 1.0 / 16.0;
 
 /// Widest digit one position may need (D3, D6, D10, D20 and D12 share 60).
-const WIDEST_DIGIT: u32 = 720;
+pub const WIDEST_DIGIT: u32 = 720;
 
 /// The entry of a combination whose trial rolls past the table.
 const PAST_THE_TABLE: u32 = u32::MAX;
@@ -292,7 +292,9 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
     }
 }
 
-fn lcm(a: u32, b: u32) -> u32 {
+/// The least common multiple: the digit wide enough for dice of both
+/// sides at one position.
+pub fn lcm(a: u32, b: u32) -> u32 {
     let (mut x, mut y) = (a, b);
     while y != 0 {
         (x, y) = (y, x % y);

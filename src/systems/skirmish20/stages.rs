@@ -19,6 +19,7 @@
 //! its own way.
 
 use crate::dice::{BATCH_LIMIT, BatchedRoller, Roller, Tally, Times};
+use crate::engine::faces::{WIDEST_DIGIT, lcm};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::engine::{MetricDef, Model, NoExact, Sampler};
 use std::hash::Hash;
@@ -44,9 +45,6 @@ pub fn entries_for(planned: u64) -> usize {
         MOST_ENTRIES.min(usize::try_from(planned / 2).unwrap_or(usize::MAX))
     }
 }
-
-/// Widest digit one position may need (D6, D10, D20 share 60).
-const WIDEST_DIGIT: u32 = 720;
 
 /// A node of the walk: its group's combinations and where its entries
 /// start.
@@ -316,14 +314,6 @@ where
         }
         return Some(out);
     }
-}
-
-fn lcm(a: u32, b: u32) -> u32 {
-    let (mut x, mut y) = (a, b);
-    while y != 0 {
-        (x, y) = (y, x % y);
-    }
-    a / x * b
 }
 
 /// Dice read from one combination's digits, first die first; the first
