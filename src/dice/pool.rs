@@ -185,6 +185,12 @@ impl<T: Clone> Alias<T> {
         }
     }
 
+    /// Every column as (threshold, own outcome, alias): what a sampler
+    /// that lays the table out again (its outcomes mapped) needs.
+    pub fn columns(&self) -> impl Iterator<Item = (u64, &T, &T)> {
+        self.columns.iter().map(|c| (c.keep, &c.own, &c.alias))
+    }
+
     /// The probability the table gives each outcome, in the law's order.
     pub fn implied(&self) -> Vec<f64> {
         let n = self.columns.len();

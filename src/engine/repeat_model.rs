@@ -10,7 +10,7 @@
 //! face table ([`Sampler::FaceTable`]).
 
 use super::faces::FaceTable;
-use super::walk::{Counts, Law, SharedLaws, Walk};
+use super::walk::{Counts, Law, OVER, SharedLaws, Walk};
 use super::{EXACT_WORK, MetricDecl, MetricDef, MetricList, Model, NoExact, Sampler, TrialValues};
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Replay, Roller, StateDist, Tally, Times,
@@ -52,6 +52,12 @@ pub trait Repeated: Send + Sync {
     /// round needed). Those fields stay out of the chain's states, so they
     /// neither multiply them nor break the "only self-loops" order.
     fn record_first_round(&self, _state: &Self::State, _sink: &mut impl MetricSink) {}
+
+    /// Whether [`record_first_round`](Repeated::record_first_round)
+    /// records anything: the fast sampler counts where first rounds led
+    /// only then (a rule that records first-round metrics and leaves this
+    /// false gets them as zero, which the conformance suite catches).
+    const FIRST_ROUND: bool = false;
 
     /// Clears what only the round just played needed (its dice, its
     /// winner), at the end of every round.
@@ -222,32 +228,29 @@ impl<M: Repeated> RepeatModel<M> {
             rule.end_round(&mut t);
             t
         };
-        // whether each state met is over (0 not asked, 1 over, 2 not)
-        let mut over: Vec<u8> = Vec::new();
+        let is_over = |s: &M::State| rule.over(s);
         let mut firsts = Counts::default();
         let mut lengths = Counts::default();
+        let start_over = walk.marked(start, is_over) & OVER != 0;
         for _ in 0..trials {
-            let mut at = start;
-            let mut rounds = 0;
-            loop {
-                let i = at as usize;
-                if over.len() <= i {
-                    over.resize(walk.len().max(i + 1), 0);
-                }
-                if over[i] == 0 {
-                    over[i] = if rule.over(walk.key(at)) { 1 } else { 2 };
-                }
-                if over[i] == 1 {
-                    break;
-                }
-                let played = walk.step(at, roller, law, play);
-                if rounds == 0 {
-                    firsts.add(played as usize);
-                }
-                at = walk.then(played, end_round);
+            if start_over {
+                walk.end(start);
+                lengths.add(0);
+                continue;
+            }
+            let (mut at, mut rounds) = (start, 0);
+            if M::FIRST_ROUND {
+                // the first round apart, to count where it led
+                let played = walk.step(start, roller, law, play);
+                firsts.add(played as usize);
+                let then = walk.then(played, end_round);
+                (at, rounds) = (walk.marked(then, is_over), 1);
+            }
+            while at & OVER == 0 {
+                at = walk.step_then(at, roller, law, play, end_round, is_over);
                 rounds += 1;
             }
-            walk.end(at);
+            walk.end(at & !OVER);
             lengths.add(rounds);
         }
         for (id, count) in firsts.iter() {
@@ -493,6 +496,8 @@ mod tests {
         fn record_first_round(&self, s: &State, sink: &mut impl MetricSink) {
             sink.record(self.m[1], u64::from(s.2));
         }
+
+        const FIRST_ROUND: bool = true;
 
         fn end_round(&self, s: &mut State) {
             s.2 = false;

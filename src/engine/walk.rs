@@ -91,6 +91,24 @@ enum Next {
     Table(Alias<u32>),
 }
 
+/// The mark [`Walk::step_then`] sets on a state that is over (the top bit
+/// of its id: a walk never interns 2^31 states).
+pub const OVER: u32 = 1 << 31;
+
+/// Set in a state's flat slot when its composed step always leads to the
+/// one state (the slot's low half).
+const FIXED: u64 = 1 << 63;
+
+/// One column of a warm state's alias table with both outcomes already
+/// followed up and marked [`OVER`] where over: a round from a warm state
+/// is a word, a multiply, this entry and a compare.
+#[derive(Clone, Copy, Debug)]
+struct FlatColumn {
+    keep: u64,
+    own: u32,
+    alias: u32,
+}
+
 /// One chunk's walk over interned states.
 #[derive(Debug)]
 pub struct Walk<K> {
@@ -103,6 +121,14 @@ pub struct Walk<K> {
     then: Vec<u32>,
     /// Per state: how many trials ended there.
     ends: Vec<u64>,
+    /// Per state: whether it is over (0 not asked, 1 over, 2 not).
+    over: Vec<u8>,
+    /// Per state: where its composed step lies in `flat` (offset in the
+    /// high half, columns in the low), [`FIXED`] with the one state it
+    /// leads to, or 0 while it is not laid out.
+    flat_at: Vec<u64>,
+    /// The composed steps of every warm state, end to end.
+    flat: Vec<FlatColumn>,
 }
 
 impl<K: Clone + Eq + Hash> Default for Walk<K> {
@@ -114,6 +140,9 @@ impl<K: Clone + Eq + Hash> Default for Walk<K> {
             visits: Vec::new(),
             then: Vec::new(),
             ends: Vec::new(),
+            over: Vec::new(),
+            flat_at: Vec::new(),
+            flat: Vec::new(),
         }
     }
 }
@@ -131,6 +160,8 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         self.visits.push(0);
         self.then.push(u32::MAX);
         self.ends.push(0);
+        self.over.push(0);
+        self.flat_at.push(0);
         i
     }
 
@@ -205,6 +236,92 @@ impl<K: Clone + Eq + Hash> Walk<K> {
             self.then[i] = self.id(&next);
         }
         self.then[i]
+    }
+
+    /// `id`, marked [`OVER`] when `over` says its state is (memoised).
+    #[inline]
+    pub fn marked(&mut self, id: u32, over: impl FnOnce(&K) -> bool) -> u32 {
+        let i = id as usize;
+        if self.over[i] == 0 {
+            self.over[i] = if over(&self.keys[i]) { 1 } else { 2 };
+        }
+        if self.over[i] == 1 { id | OVER } else { id }
+    }
+
+    /// One step from `id` and its deterministic follow-up (a round and
+    /// what ends it), the state reached marked [`OVER`] when over: the
+    /// same law as [`Walk::step`] then [`Walk::then`], with the same draw,
+    /// but once the state is warm the follow-up and the mark are laid out
+    /// in its table, so the step is one flat look-up.
+    #[inline]
+    pub fn step_then(
+        &mut self,
+        id: u32,
+        roller: &mut BatchedRoller,
+        law: impl FnOnce(&K) -> Option<Law<K>>,
+        play: impl FnOnce(&K, &mut BatchedRoller) -> K,
+        follow: impl Fn(&K) -> K,
+        over: impl Fn(&K) -> bool,
+    ) -> u32 {
+        let slot = self.flat_at[id as usize];
+        if slot & FIXED != 0 {
+            return slot as u32;
+        }
+        if slot != 0 {
+            let wide = u128::from(roller.next_word()) * u128::from(slot as u32);
+            let c = &self.flat[(slot >> 32) as usize + (wide >> 64) as usize];
+            return if (wide as u64) < c.keep {
+                c.own
+            } else {
+                c.alias
+            };
+        }
+        self.step_then_cold(id, roller, law, play, follow, over)
+    }
+
+    /// [`Walk::step_then`] from a state not laid out flat yet: the step as
+    /// [`Walk::step`] plays it, then the flat layout once it is warm.
+    #[inline(never)]
+    fn step_then_cold(
+        &mut self,
+        id: u32,
+        roller: &mut BatchedRoller,
+        law: impl FnOnce(&K) -> Option<Law<K>>,
+        play: impl FnOnce(&K, &mut BatchedRoller) -> K,
+        follow: impl Fn(&K) -> K,
+        over: impl Fn(&K) -> bool,
+    ) -> u32 {
+        let played = self.step(id, roller, law, play);
+        let next = self.then(played, &follow);
+        let marked = self.marked(next, &over);
+        let i = id as usize;
+        match &self.next[i] {
+            Next::Fixed(to) => {
+                let to = *to;
+                let then = self.then(to, &follow);
+                self.flat_at[i] = FIXED | u64::from(self.marked(then, &over));
+            }
+            Next::Table(t) => {
+                let columns: Vec<(u64, u32, u32)> = t
+                    .columns()
+                    .map(|(k, &own, &alias)| (k, own, alias))
+                    .collect();
+                let at = self.flat.len() as u64;
+                for (keep, own, alias) in columns {
+                    let own = self.then(own, &follow);
+                    let alias = self.then(alias, &follow);
+                    let column = FlatColumn {
+                        keep,
+                        own: self.marked(own, &over),
+                        alias: self.marked(alias, &over),
+                    };
+                    self.flat.push(column);
+                }
+                self.flat_at[i] = at << 32 | (self.flat.len() as u64 - at);
+            }
+            Next::Dice | Next::NoLaw => {}
+        }
+        marked
     }
 
     /// Counts a trial that ended at `id`.
@@ -353,6 +470,40 @@ mod tests {
         let p = crate::dice::stats::binomial_p_value(minus, n, 0.375);
         assert!(p > 1e-6, "{minus} of {n}: p = {p}");
         assert!(crate::dice::stats::binomial_p_value(minus, n, 0.5) < 1e-6);
+    }
+
+    #[test]
+    fn a_composed_walk_ends_where_its_laws_its_follow_ups_and_its_dice_lead() {
+        // the countdown above, each step followed by a deterministic
+        // clamp (below 0 becomes -1, a no-op here, and 2 becomes 1, which
+        // is not): from 3 a step leads to 2 or 1, and 2 is followed up to
+        // 1, so P(end at -1) = P(from 1: a drop of 2) = 1/2, not 3/8.
+        let mut w: Walk<i32> = Walk::default();
+        let mut roller = BatchedRoller::new(2, &[0]);
+        let law = |s: &i32| Some(Arc::new(vec![(s - 1, 0.5), (s - 2, 0.5)]));
+        let play = |s: &i32, r: &mut BatchedRoller| if r.d6() <= 3 { s - 1 } else { s - 2 };
+        let follow = |s: &i32| if *s == 2 { 1 } else { (*s).max(-1) };
+        let over = |s: &i32| *s <= 0;
+        let start = w.id(&3);
+        assert_eq!(w.marked(start, over), start);
+        let n = 100_000u64;
+        for _ in 0..n {
+            let mut at = start;
+            while at & OVER == 0 {
+                at = w.step_then(at, &mut roller, law, play, follow, over);
+            }
+            w.end(at & !OVER);
+        }
+        // both warm states are laid out flat, and no trial stops at 2
+        assert_ne!(w.flat_at[start as usize], 0);
+        assert_ne!(w.flat_at[w.ids[&1] as usize], 0);
+        let ends: BTreeMap<i32, u64> = w.ends().map(|(k, n)| (*k, n)).collect();
+        assert_eq!(ends.keys().copied().collect::<Vec<_>>(), vec![-1, 0]);
+        let minus = ends[&-1];
+        let p = crate::dice::stats::binomial_p_value(minus, n, 0.5);
+        assert!(p > 1e-6, "{minus} of {n}: p = {p}");
+        // a walk that skipped the follow-up in its flat table gets 3/8
+        assert!(crate::dice::stats::binomial_p_value(minus, n, 0.375) < 1e-6);
     }
 
     #[test]

@@ -1311,6 +1311,8 @@ impl Repeated for DuelRule {
         sink.record(m.b_wounds, left(&s.b));
     }
 
+    const FIRST_ROUND: bool = true;
+
     fn record_first_round(&self, s: &Fight, sink: &mut impl MetricSink) {
         let m = &self.m;
         if s.charge_failed {
