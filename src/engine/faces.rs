@@ -23,9 +23,31 @@ use std::hash::Hash;
 /// bytes an entry) and to build in a few milliseconds.
 pub const MOST_FACES: u64 = 1 << 16;
 
+/// Most combinations a table may grow to for a long run
+/// ([`most_faces_for`]): a megabyte of one-byte entries, within the core's
+/// own cache.
+pub const MOST_FACES_LONG: u64 = 1 << 20;
+
+/// Draws a run must make of each combination, on average, before its table
+/// may grow past [`MOST_FACES`]: the build (the rule run once a
+/// combination) is then a small share of the run.
+const DRAWS_A_FACE: u64 = 64;
+
+/// Share of combinations past a [`MOST_FACES`] table above which a long
+/// run lays out a larger one: below it the replays cost less than a
+/// larger table's build and cache misses.
+const GROW_PAST: f64 = 1.0 / 64.0;
+
 /// Largest share of combinations that may need dice past the table before
 /// the table is not worth its replays.
 const MOST_OVERFLOW: f64 = 1.0 / 16.0;
+
+/// Combinations a table may lay out for a run of `planned` trials (0: not
+/// told): [`MOST_FACES`], up to [`MOST_FACES_LONG`] where the run draws
+/// each combination [`DRAWS_A_FACE`] times.
+pub fn most_faces_for(planned: u64) -> u64 {
+    (planned / DRAWS_A_FACE).clamp(MOST_FACES, MOST_FACES_LONG)
+}
 
 /// Widest digit one position may need (D3, D6, D10, D20 and D12 share 60).
 pub const WIDEST_DIGIT: u32 = 720;
@@ -134,10 +156,31 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
         Self::build_allowing(trial, MOST_OVERFLOW)
     }
 
+    /// [`FaceTable::build`] for a run of `planned` trials: where more than
+    /// [`GROW_PAST`] of a [`MOST_FACES`] table's trials roll past it and
+    /// the run is long enough ([`most_faces_for`]), a table of more dice,
+    /// so fewer trials replay (a pool of exploding dice: 6.2% of 4 keep-3
+    /// trials roll past six dice, 1.5% past seven).
+    pub fn build_for(trial: impl Fn(&mut Tape) -> T, planned: u64) -> Option<Self> {
+        let table = Self::build(&trial)?;
+        let most = most_faces_for(planned);
+        if most > MOST_FACES && table.past() as f64 > GROW_PAST * table.size as f64 {
+            Self::build_within(&trial, most, MOST_OVERFLOW).or(Some(table))
+        } else {
+            Some(table)
+        }
+    }
+
     /// [`FaceTable::build`], with up to `share` of the combinations
     /// rolling past the table (the tests lay out tables most of whose
     /// trials replay, to hold the replay to the law).
     pub fn build_allowing(trial: impl Fn(&mut Tape) -> T, share: f64) -> Option<Self> {
+        Self::build_within(trial, MOST_FACES, share)
+    }
+
+    /// A table of at most `most` combinations, up to `share` of them
+    /// rolling past it.
+    fn build_within(trial: impl Fn(&mut Tape) -> T, most: u64, share: f64) -> Option<Self> {
         let mut widths: Vec<u32> = Vec::new();
         'layout: loop {
             let size: u64 = widths.iter().map(|&w| u64::from(w)).product();
@@ -151,7 +194,7 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
                 if let Some((at, sides)) = tape.misfit {
                     let wider = lcm(widths[at], sides);
                     if wider > WIDEST_DIGIT
-                        || size / u64::from(widths[at]) * u64::from(wider) > MOST_FACES
+                        || size / u64::from(widths[at]) * u64::from(wider) > most
                     {
                         return None;
                     }
@@ -159,7 +202,7 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
                     continue 'layout;
                 }
                 if let Some(sides) = tape.past {
-                    if size * u64::from(sides) <= MOST_FACES {
+                    if size * u64::from(sides) <= most {
                         widths.push(sides);
                         continue 'layout;
                     }
@@ -292,6 +335,48 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
     }
 }
 
+/// A model's face table, laid out the first time the model samples, as
+/// large as the run it was told of allows ([`FaceTable::build_for`]).
+#[derive(Debug)]
+pub struct PlannedTable<T> {
+    table: std::sync::OnceLock<Option<FaceTable<T>>>,
+    /// The trials the run plans ([`Model::plan`](super::Model::plan); 0:
+    /// not told).
+    planned: std::sync::atomic::AtomicU64,
+}
+
+impl<T> Default for PlannedTable<T> {
+    fn default() -> Self {
+        PlannedTable {
+            table: std::sync::OnceLock::new(),
+            planned: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+}
+
+impl<T: Clone + Eq + Hash> PlannedTable<T> {
+    /// Tells the table the trials the run will draw (before it is laid out;
+    /// the spec's count, the same on every shard and thread, so the table
+    /// and the draws are too).
+    pub fn plan(&self, trials: u64) {
+        self.planned
+            .store(trials, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The table of `trial`, laid out the first time (`None`: its dice do
+    /// not fit).
+    pub fn get(&self, trial: impl Fn(&mut Tape) -> T) -> Option<&FaceTable<T>> {
+        self.table
+            .get_or_init(|| {
+                FaceTable::build_for(
+                    trial,
+                    self.planned.load(std::sync::atomic::Ordering::Relaxed),
+                )
+            })
+            .as_ref()
+    }
+}
+
 /// The least common multiple: the digit wide enough for dice of both
 /// sides at one position.
 pub fn lcm(a: u32, b: u32) -> u32 {
@@ -400,6 +485,73 @@ impl Roller for Overrun<'_> {
 mod tests {
     use super::*;
     use crate::dice::Roller;
+
+    /// Four D6, each six adding a die: the dice rolled in all.
+    fn exploding_four(d: &mut impl Roller) -> u32 {
+        let (mut left, mut rolled) = (4, 0);
+        while left > 0 {
+            left -= 1;
+            rolled += 1;
+            if d.roll(6) == 6 {
+                left += 1;
+            }
+        }
+        rolled
+    }
+
+    /// P(n dice rolled in all) for four exploding D6, by the hitting-time
+    /// theorem (the walk of dice left, from 4, first at 0 after n dice,
+    /// n - 4 of them sixes): 4/n C(n, n - 4) (1/6)^(n-4) (5/6)^4.
+    fn rolled_by_hand(n: u32) -> f64 {
+        let sixes = n - 4;
+        let choose = (0..sixes).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
+        4.0 / f64::from(n) * choose * (1.0f64 / 6.0).powi(sixes as i32) * (5.0f64 / 6.0).powi(4)
+    }
+
+    #[test]
+    fn a_long_run_lays_out_more_dice_and_replays_fewer_trials() {
+        let short = FaceTable::build_for(|d: &mut Tape| exploding_four(d), 0).unwrap();
+        let long = FaceTable::build_for(|d: &mut Tape| exploding_four(d), 1 << 30).unwrap();
+        // six dice fit 2^16 combinations, seven fit the long run's 2^20
+        assert_eq!((short.size(), long.size()), (6u64.pow(6), 6u64.pow(7)));
+        // what rolls past: more than 6 (7) dice in all
+        let past = |dice: u32| 1.0 - (4..=dice).map(rolled_by_hand).sum::<f64>();
+        let share = |t: &FaceTable<u32>| t.past() as f64 / t.size() as f64;
+        assert!((share(&short) - past(6)).abs() < 1e-12, "{}", share(&short));
+        assert!((share(&long) - past(7)).abs() < 1e-12, "{}", share(&long));
+        // a run too short for a table's build to pay keeps the small one
+        let run = FaceTable::build_for(|d: &mut Tape| exploding_four(d), 1_000_000).unwrap();
+        assert_eq!(run.size(), 6u64.pow(6));
+        // the long table's draws and replays follow the law by hand: a
+        // binomial test per count of dice (4..=9, and more), Bonferroni
+        // over seven at 1e-6, fixed seed
+        let n = 2_000_000u64;
+        let mut roller = BatchedRoller::new(3, &[0]);
+        let mut rolled = [0u64; 11];
+        let counts = long.count(
+            &mut roller,
+            n,
+            |d| exploding_four(d),
+            |r| rolled[(r as usize).min(10)] += 1,
+        );
+        for (end, c) in long.ends().iter().zip(counts) {
+            rolled[(*end as usize).min(10)] += c;
+        }
+        assert_eq!(rolled.iter().sum::<u64>(), n);
+        for dice in 4..=10u32 {
+            let want = if dice < 10 {
+                rolled_by_hand(dice)
+            } else {
+                1.0 - (4..10).map(rolled_by_hand).sum::<f64>()
+            };
+            let got = rolled[dice as usize];
+            let p = crate::dice::stats::binomial_p_value(got, n, want);
+            assert!(
+                p > 1e-6 / 7.0,
+                "{dice} dice: {got} of {n}, want {want}: p = {p}"
+            );
+        }
+    }
 
     /// Two D6 summed: 36 combinations, 11 endings, nothing past.
     #[test]

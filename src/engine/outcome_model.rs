@@ -6,7 +6,7 @@
 //! are few ([`Sampler::FaceTable`]); the final law is never sampled, so the
 //! Monte Carlo stays a check of the dynamic programming.
 
-use super::faces::FaceTable;
+use super::faces::{FaceTable, PlannedTable};
 use super::walk::DenseEnds;
 use super::{MetricDef, MetricKind, MetricList, Model, Sampler, TrialValues};
 use crate::dice::{BatchedRoller, Expectation, MetricSink, Roller, Tally, Times};
@@ -46,7 +46,7 @@ pub struct OutcomeModel<O: Outcomes> {
     rule: O,
     /// The face table, laid out the first time the model samples (`None`:
     /// the dice are too many, so counted dice).
-    faces: std::sync::OnceLock<Option<FaceTable<O::Out>>>,
+    faces: PlannedTable<O::Out>,
 }
 
 impl<O: Outcomes> OutcomeModel<O> {
@@ -54,7 +54,7 @@ impl<O: Outcomes> OutcomeModel<O> {
     pub fn new(rule: O) -> Self {
         OutcomeModel {
             rule,
-            faces: std::sync::OnceLock::new(),
+            faces: PlannedTable::default(),
         }
     }
 
@@ -64,9 +64,7 @@ impl<O: Outcomes> OutcomeModel<O> {
     }
 
     fn faces(&self) -> Option<&FaceTable<O::Out>> {
-        self.faces
-            .get_or_init(|| FaceTable::build(|d| self.rule.sample(d)))
-            .as_ref()
+        self.faces.get(|d| self.rule.sample(d))
     }
 
     fn record_counted<'a>(
@@ -93,6 +91,10 @@ impl<O: Outcomes> OutcomeModel<O> {
 impl<O: Outcomes> Model for OutcomeModel<O> {
     fn metrics(&self) -> &[MetricDef] {
         self.rule.metrics().defs()
+    }
+
+    fn plan(&self, trials: u64) {
+        self.faces.plan(trials);
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {

@@ -9,7 +9,7 @@
 //! or, where a whole trial rolls few dice, draws them all at once from a
 //! face table ([`Sampler::FaceTable`]).
 
-use super::faces::FaceTable;
+use super::faces::{FaceTable, PlannedTable};
 use super::walk::{Counts, Law, OVER, SharedLaws, Walk};
 use super::{EXACT_WORK, MetricDecl, MetricDef, MetricList, Model, NoExact, Sampler, TrialValues};
 use crate::dice::{
@@ -119,7 +119,7 @@ pub struct RepeatModel<M: Repeated> {
     laws: SharedLaws<M::State>,
     /// Every face combination of a trial's dice with how the trial went,
     /// where the dice are few (laid out the first time the model samples).
-    faces: std::sync::OnceLock<Option<FaceTable<Ending<M::State>>>>,
+    faces: PlannedTable<Ending<M::State>>,
 }
 
 /// How a trial went, all its metrics need: the state after its first round
@@ -141,14 +141,12 @@ impl<M: Repeated> RepeatModel<M> {
             rounds,
             shown,
             laws: SharedLaws::default(),
-            faces: std::sync::OnceLock::new(),
+            faces: PlannedTable::default(),
         }
     }
 
     fn faces(&self) -> Option<&FaceTable<Ending<M::State>>> {
-        self.faces
-            .get_or_init(|| FaceTable::build(|d| self.ending(d)))
-            .as_ref()
+        self.faces.get(|d| self.ending(d))
     }
 
     /// One trial on `dice`, as its metrics need it.
@@ -364,6 +362,10 @@ impl<M: Repeated> RepeatModel<M> {
 impl<M: Repeated> Model for RepeatModel<M> {
     fn metrics(&self) -> &[MetricDef] {
         self.metrics.defs()
+    }
+
+    fn plan(&self, trials: u64) {
+        self.faces.plan(trials);
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {

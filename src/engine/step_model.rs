@@ -8,7 +8,7 @@
 //! dice's endings ([`Sampler::CountedDice`]). A new rule needs only its
 //! steps and its metrics.
 
-use super::faces::FaceTable;
+use super::faces::{FaceTable, PlannedTable};
 use super::walk::{DenseEnds, Law, SharedLaws, Walk};
 use super::{EXACT_WORK, MetricDef, MetricList, Model, NoExact, Sampler, TrialValues};
 use crate::dice::{
@@ -75,7 +75,7 @@ pub struct StepModel<M: Mechanic> {
     sampler: std::sync::OnceLock<Sampler>,
     /// Every face combination of a trial's dice with its final state, where
     /// the dice are few (laid out the first time the sampler is picked).
-    faces: std::sync::OnceLock<Option<FaceTable<M::State>>>,
+    faces: PlannedTable<M::State>,
 }
 
 impl<M: Mechanic> StepModel<M> {
@@ -85,14 +85,12 @@ impl<M: Mechanic> StepModel<M> {
             mechanic,
             laws: SharedLaws::default(),
             sampler: std::sync::OnceLock::new(),
-            faces: std::sync::OnceLock::new(),
+            faces: PlannedTable::default(),
         }
     }
 
     fn faces(&self) -> Option<&FaceTable<M::State>> {
-        self.faces
-            .get_or_init(|| FaceTable::build(|d| self.trial(d)))
-            .as_ref()
+        self.faces.get(|d| self.trial(d))
     }
 
     /// Step laws where their draws stand for clearly more dice: a step of
@@ -339,6 +337,10 @@ impl<M: Mechanic> StepModel<M> {
 impl<M: Mechanic> Model for StepModel<M> {
     fn metrics(&self) -> &[MetricDef] {
         self.mechanic.metrics().defs()
+    }
+
+    fn plan(&self, trials: u64) {
+        self.faces.plan(trials);
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {

@@ -729,6 +729,10 @@ impl Model for FightModel {
         self.chain.metrics()
     }
 
+    fn plan(&self, trials: u64) {
+        self.chain.plan(trials);
+    }
+
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         self.chain.run_chunk(roller, trials, tally);
     }

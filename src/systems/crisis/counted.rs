@@ -35,6 +35,10 @@ impl<M: Mechanic<State = (i64, i64)>> Model for CountedTotals<M> {
         self.model.metrics()
     }
 
+    fn plan(&self, trials: u64) {
+        self.model.plan(trials);
+    }
+
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         // where the rolls' dice fit the engine's face table, a trial's
         // dice are one draw there (several a word): faster than counting

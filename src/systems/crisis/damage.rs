@@ -323,6 +323,10 @@ impl Model for DamageModel {
         self.0.metrics()
     }
 
+    fn plan(&self, trials: u64) {
+        self.0.plan(trials);
+    }
+
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         // an attack that hits on its first roll but rarely: its dice are
         // the engine's face table, a trial one draw (several a word)

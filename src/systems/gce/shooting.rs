@@ -938,6 +938,10 @@ impl Model for ShootingModel {
         self.model.metrics()
     }
 
+    fn plan(&self, trials: u64) {
+        self.model.plan(trials);
+    }
+
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         if self.fast_path_applies() {
             self.run_fast(roller, trials, tally);

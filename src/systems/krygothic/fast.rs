@@ -486,6 +486,10 @@ impl Model for CloseModel {
         self.model.metrics()
     }
 
+    fn plan(&self, trials: u64) {
+        self.model.plan(trials);
+    }
+
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         let Some(f) = &self.faces else {
             return self.model.run_chunk(roller, trials, tally);

@@ -429,6 +429,7 @@ impl<M: Mechanic> Model for FacesModel<M> {
     }
 
     fn plan(&self, trials: u64) {
+        self.inner.plan(trials);
         self.planned
             .store(trials, std::sync::atomic::Ordering::Relaxed);
     }
