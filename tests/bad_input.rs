@@ -1293,6 +1293,94 @@ fn catalogue() -> Vec<Case> {
             blast(11, "template = \"none\""),
             &["cat.toml:12: base.crew:", "template"],
         ),
+        // issue 27 item 4: the to-hit of a shot at a vehicle
+        spec_case(
+            "vehicle: a Bike flagged a Large Target",
+            vehicle(
+                "vehicle_hits",
+                &[
+                    "vehicle = \"ork_trukk\"",
+                    "size = \"small\"",
+                    "weapon = \"shoota\"",
+                    "bs = 3",
+                    "range = 8",
+                    "large_target = true",
+                ],
+            ),
+            &[
+                "cat.toml:14: base.large_target:",
+                "excludes small Vehicles like Bikes",
+            ],
+        ),
+        spec_case(
+            "vehicle: a Trukk's Large Target counted twice",
+            vehicle(
+                "vehicle_hits",
+                &[
+                    "vehicle = \"ork_trukk\"",
+                    "weapon = \"shoota\"",
+                    "bs = 3",
+                    "range = 8",
+                    "large_target = true",
+                ],
+            ),
+            &["cat.toml:13: base.large_target:", "counted already"],
+        ),
+        spec_case(
+            "vehicle: a Small Target",
+            vehicle(
+                "vehicle_hits",
+                &[
+                    "vehicle = \"ork_trukk\"",
+                    "weapon = \"shoota\"",
+                    "bs = 3",
+                    "range = 8",
+                    "small_target = true",
+                ],
+            ),
+            &["cat.toml:13: base.small_target:", "never a Small Target"],
+        ),
+        spec_case(
+            "vehicle: a Fast Moving Warrior",
+            vehicle(
+                "vehicle_hits",
+                &[
+                    "vehicle = \"ork_trukk\"",
+                    "weapon = \"shoota\"",
+                    "bs = 3",
+                    "range = 8",
+                    "fast_moving_warrior = true",
+                ],
+            ),
+            &[
+                "cat.toml:13: base.fast_moving_warrior:",
+                "target_moved_fast",
+            ],
+        ),
+        spec_case(
+            "vehicle: a Shoota's shot with no range",
+            vehicle(
+                "vehicle_hits",
+                &["vehicle = \"ork_trukk\"", "weapon = \"shoota\"", "bs = 3"],
+            ),
+            &["cat.toml:", "range", "range bands"],
+        ),
+        spec_case(
+            "vehicle: a Shoota's shot beyond its long range",
+            vehicle(
+                "vehicle_hits",
+                &[
+                    "vehicle = \"ork_trukk\"",
+                    "weapon = \"shoota\"",
+                    "bs = 3",
+                    "range = 19",
+                ],
+            ),
+            &[
+                "cat.toml:12: base.range:",
+                "beyond the weapon's long range 18",
+            ],
+        ),
         spec_case(
             "vehicle: a Thrust score of 1+",
             vehicle(

@@ -603,11 +603,18 @@ fn a_trukk_is_a_large_target_and_the_shootas_bands_count() {
 }
 
 /// Item 4, refused: a Large Target flag on a Bike ("excludes small Vehicles
-/// like Bikes") or on a large vehicle (counted by its size), a weapon with
-/// bands and no range, a range beyond the long band (18"), and a range
-/// with no to-hit roll.
+/// like Bikes") or on a large vehicle (counted by its size), the Hit
+/// Modifiers no vehicle can take (a Small Target, "less than ½” tall and
+/// wide"; a Fast Moving Warrior, "Warriors on foot"), a weapon with bands
+/// and no range, a range beyond the long band (18"), and a range with no
+/// to-hit roll.
 #[test]
 fn vehicle_hits_refuses_what_would_drop_or_double_a_modifier() {
+    seed_says(&[
+        "The whole Target is less than ½” tall and wide",
+        "Warriors on foot (including mounts) that moved more than 10”.",
+        "The Target used its Thrusters or moved more than 6” in the previous turn",
+    ]);
     use krunch::systems::{ParamValue, Params, build};
     let refused = |pairs: &[(&str, &str)], field: &str| {
         let mut p = Params::new();
@@ -626,6 +633,23 @@ fn vehicle_hits_refuses_what_would_drop_or_double_a_modifier() {
     refused(
         &trukk(&[("range", "8"), ("large_target", "true")]),
         "large_target",
+    );
+    for size in ["large", "small"] {
+        for flag in ["small_target", "fast_moving_warrior"] {
+            refused(
+                &trukk(&[("range", "8"), ("size", size), (flag, "true")]),
+                flag,
+            );
+        }
+    }
+    // the vehicle's own speed is its modifier (-1): at 8" (short, +1) a
+    // Trukk that moved fast is hit on 3+ (+1 large, +1 short, -1 fast)
+    check(
+        SYS,
+        "vehicle_hits",
+        &trukk(&[("range", "8"), ("target_moved_fast", "true")]),
+        "mean_hits",
+        4.0 / 6.0,
     );
     refused(&trukk(&[]), "range");
     refused(&trukk(&[("range", "19")]), "range");

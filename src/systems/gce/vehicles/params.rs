@@ -184,7 +184,20 @@ pub fn hits_params() -> Vec<ParamDecl> {
             .about("every point penetrates automatically (rams, crashes, some Gubbins)")
             .seed("Taking Damage, Step 2 - Penetrate Armour"),
     ]);
-    p.extend(hit_modifier_params());
+    // the Hit Modifiers a vehicle cannot be: said where they are listed
+    p.extend(hit_modifier_params().into_iter().map(|d| {
+        let about = match d.name.as_str() {
+            "large_target" => {
+                "refused: a large vehicle is a Large Target by its size (+1 counted), a small one (a Bike) never"
+            }
+            "small_target" => "refused: a vehicle is never a Small Target (less than ½\" tall and wide)",
+            "fast_moving_warrior" => {
+                "refused: a vehicle is not a Warrior on foot (its speed is target_moved_fast)"
+            }
+            _ => return d,
+        };
+        d.about(about)
+    }));
     p.extend(crew_params(
         "warriors aboard (Gunner, crew, boarders) each hit once when a template hits the Crew location",
         // "only a template hit on the Crew location hits the warriors
@@ -299,7 +312,7 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         Some(bs) => Some(hit_needed(
             bs as i32,
             situational_hit_modifier(p, overwatch_bonus(variants)?)?
-                + large_target(p, vehicle.size)?
+                + vehicle_target(p, vehicle.size)?
                 + range_band(p)?,
         )),
         None => {
@@ -366,12 +379,29 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
     ))
 }
 
-/// Small and Large Targets: "Vehicles and buildings which are usually
-/// Large Targets (+1 to Hit)"; "Large Target | The Target is a larger
-/// Vehicle (excludes small Vehicles like Bikes)". A large vehicle takes the
-/// +1 by its size; `large_target` is refused on any vehicle (counted
-/// already, or a Bike).
-fn large_target(p: &Params, size: Size) -> Result<i32, ParamError> {
+/// The Hit Modifiers of a vehicle as the target. Small and Large Targets:
+/// "Vehicles and buildings which are usually Large Targets (+1 to Hit)";
+/// "Large Target | The Target is a larger Vehicle (excludes small Vehicles
+/// like Bikes)". A large vehicle takes the +1 by its size; `large_target`
+/// is refused on any vehicle (counted already, or a Bike). The two
+/// modifiers no vehicle can be are refused too: "Small Target | The whole
+/// Target is less than ½” tall and wide" and "Fast Moving Warrior |
+/// Warriors on foot (including mounts) that moved more than 10”" (a
+/// vehicle's speed is "Target used Thrusters or moved more than 6”",
+/// `target_moved_fast`).
+fn vehicle_target(p: &Params, size: Size) -> Result<i32, ParamError> {
+    if p.flag("small_target")? {
+        return Err(ParamError::new(
+            "small_target",
+            "a vehicle is never a Small Target (\"The whole Target is less than ½” tall and wide\")",
+        ));
+    }
+    if p.flag("fast_moving_warrior")? {
+        return Err(ParamError::new(
+            "fast_moving_warrior",
+            "a vehicle is not a Fast Moving Warrior (\"Warriors on foot\"): a vehicle that moved more than 6\" is target_moved_fast",
+        ));
+    }
     if p.flag("large_target")? {
         return Err(ParamError::new(
             "large_target",
