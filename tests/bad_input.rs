@@ -263,6 +263,117 @@ fn baseline_with(field: &str, value: &str) -> String {
         .join("\n")
 }
 
+/// A BFG hit-and-run spec: `base`, `sweep` and `profile` lines added to a
+/// base with the damage a teleport attack needs.
+fn bfg(base: &str, sweep: &str, profile: &str) -> String {
+    let mut s = String::from(
+        "name = \"cat\"\ntitle = \"BFG catalogue\"\nsystem = \"bfg\"\nscenario = \"hit_and_run\"\ntrials = 2000\nseed = 1\n\n[base]\nattacker_damage = 8\ntarget_damage = 6\n",
+    );
+    for line in base.lines() {
+        s.push_str(line);
+        s.push('\n');
+    }
+    if !sweep.is_empty() {
+        s.push_str("\n[sweep]\n");
+        s.push_str(sweep);
+        s.push('\n');
+    }
+    s.push_str("\n[[profile]]\nname = \"one\"\n");
+    for line in profile.lines() {
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+const ONE_TELEPORT: &str = "only make one teleport attack each turn";
+
+fn bfg_teleport_cases() -> Vec<Case> {
+    let with_args = |what: &'static str, text: String, args: &[&str], must: &[&str]| Case {
+        what,
+        files: vec![("cat.toml", text)],
+        args: args.iter().map(|s| s.to_string()).collect(),
+        code: 2,
+        must: must.iter().map(|s| s.to_string()).collect(),
+    };
+    vec![
+        spec_case(
+            "BFG: two teleport attacks from one ship in a turn",
+            bfg("attack = \"teleport\"\nattacks = 2", "", ""),
+            &[
+                "cat.toml:12: base.attacks:",
+                "2 teleport attacks",
+                ONE_TELEPORT,
+            ],
+        ),
+        spec_case(
+            "BFG: a profile's two teleport attacks",
+            bfg("attack = \"teleport\"", "", "attacks = 2"),
+            &[
+                "cat.toml:15: profile[0].attacks:",
+                ONE_TELEPORT,
+                "profile 'one'",
+            ],
+        ),
+        spec_case(
+            "BFG: teleport attacks swept past one",
+            bfg("attack = \"teleport\"", "attacks = [1, 3]", ""),
+            &[
+                "cat.toml:14: sweep.attacks:",
+                "3 teleport attacks",
+                ONE_TELEPORT,
+                "at attacks=3",
+            ],
+        ),
+        spec_case(
+            "BFG: the attack swept to teleport beside a profile's two attacks",
+            bfg(
+                "",
+                "attack = [\"assault_boat\", \"teleport\"]",
+                "attacks = 2",
+            ),
+            &[
+                "cat.toml:17: profile[0].attacks:",
+                ONE_TELEPORT,
+                "at attack=teleport",
+            ],
+        ),
+        spec_case(
+            "BFG: the attack and the count both swept",
+            bfg(
+                "",
+                "attack = [\"assault_boat\", \"teleport\"]\nattacks = [1, 2]",
+                "",
+            ),
+            &[
+                "cat.toml:14: sweep.attacks:",
+                ONE_TELEPORT,
+                "at attack=teleport, attacks=2",
+            ],
+        ),
+        with_args(
+            "BFG: two teleport attacks checked",
+            bfg("attack = \"teleport\"", "", "attacks = 2"),
+            &["check", "{dir}/cat.toml"],
+            &["cat.toml:15: profile[0].attacks:", ONE_TELEPORT],
+        ),
+        with_args(
+            "BFG: two teleport attacks as a compare override",
+            bfg("attack = \"teleport\"", "", ""),
+            &[
+                "compare",
+                "{dir}/cat.toml",
+                "--variant",
+                "attacks=2",
+                "--quiet",
+                "--out",
+                "{dir}/out",
+            ],
+            &["cat.toml: --variant attacks:", ONE_TELEPORT],
+        ),
+    ]
+}
+
 fn catalogue() -> Vec<Case> {
     let mut c = vec![
         // --- specs: the name (item 1) ---
@@ -1658,16 +1769,12 @@ fn catalogue() -> Vec<Case> {
             &["cat.toml:13: base.firer_armour:", "firer_body"],
         ),
     ]);
-    // --- BFG (issue 27) ---
-    c.push(spec_case(
-        "BFG: two teleport attacks from one ship in a turn",
-        "name = \"cat\"\ntitle = \"BFG catalogue\"\nsystem = \"bfg\"\nscenario = \"hit_and_run\"\ntrials = 2000\nseed = 1\n\n[base]\nattack = \"teleport\"\nattacks = 2\nattacker_damage = 8\ntarget_damage = 6\n\n[[profile]]\nname = \"one\"\n"
-            .to_string(),
-        &[
-            "cat.toml:10: base.attacks:",
-            "only make one teleport attack each turn",
-        ],
-    ));
+    // --- BFG (issue 27): "A ship may only make one teleport attack each
+    // turn", refused however the two fields meet: both in [base], the
+    // count in a profile, the count swept, the attack swept beside a
+    // profile's count, both swept, under `check` and as a `compare
+    // --variant` override.
+    c.extend(bfg_teleport_cases());
     c.push(cmd_case(
         "prob chart of a bad type",
         &["prob", "d6", "--chart", "{dir}/x.gif"],

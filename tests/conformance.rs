@@ -544,7 +544,11 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("gce", "ram", Custom("impact and damage face tables")),
         ("gce", "boarding", StepLaws),
         ("gce", "gate", RoundLaws),
-        ("bfg", "ram", CountedDice),
+        (
+            "bfg",
+            "ram",
+            Custom("test face table, then both pools four D6 a look-up"),
+        ),
         ("bfg", "boarding", RoundLaws),
         ("bfg", "hit_and_run", FaceTable),
         ("bfg", "disengage", FaceTable),

@@ -8,7 +8,7 @@ use crate::systems::{MetricDecl, MetricList};
 
 /// "Any dice that equal or beat the target's armour value score a point of
 /// damage": one D6 against `armour`.
-fn beats(dice: &mut impl Roller, armour: u32) -> bool {
+pub(super) fn beats(dice: &mut impl Roller, armour: u32) -> bool {
     dice.d6() >= armour
 }
 
@@ -74,6 +74,22 @@ pub struct RamState {
     passed: bool,
     dealt: u32,
     taken: u32,
+}
+
+impl RamState {
+    /// A ram that passed its test (or not, with nothing dealt or taken).
+    pub(super) fn new(passed: bool, dealt: u32, taken: u32) -> Self {
+        RamState {
+            passed,
+            dealt,
+            taken,
+        }
+    }
+
+    /// Whether the Leadership test to ram passed.
+    pub(super) fn passed(&self) -> bool {
+        self.passed
+    }
 }
 
 /// Every metric of the ram scenario.
@@ -155,6 +171,13 @@ impl Ram {
             dealt_k: dealt,
             taken,
         }
+    }
+}
+
+impl RamRule {
+    /// The ram's numbers.
+    pub(super) fn ram(&self) -> &Ram {
+        &self.ram
     }
 }
 

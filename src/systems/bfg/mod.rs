@@ -3,6 +3,7 @@
 //! disengaging and celestial hazards.
 
 pub mod boarding;
+pub mod fast;
 pub mod mechanics;
 pub mod tables;
 
@@ -516,7 +517,7 @@ fn build_ram(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
                 // full when head on or a defence
                 return_dice: if head_on || defence { ts } else { ts / 2 },
             };
-            Ok(Box::new(StepModel::new(ram.into_rule())))
+            Ok(Box::new(fast::RamModel::new(ram.into_rule())))
         }
     }
 }
