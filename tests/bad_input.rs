@@ -1726,6 +1726,11 @@ fn catalogue() -> Vec<Case> {
             d20(10, "armour = \"plate\""),
             &["cat.toml:10: base.armour:", "'plate'"],
         ),
+        spec_case(
+            "D20: a walker said not to be a vehicle",
+            "name = \"cat\"\ntitle = \"walker\"\nsystem = \"skirmish20\"\nscenario = \"close_combat\"\ntrials = 2000\nseed = 1\n\n[base]\nattacker = \"hand_weapon\"\nattacker_armour = \"std\"\ndefender = \"walker\"\ndefender_armour = \"power\"\ndefender_vehicle = false\n\n[[profile]]\nname = \"fight\"\n".to_string(),
+            &["cat.toml:13: base.defender_vehicle:", "a walker", "Vehicle Damage Table"],
+        ),
     ]);
     // --- Kry-Gothic fights, fire modes per AP, own wounds (issue 11) ---
     c.extend([

@@ -72,6 +72,45 @@ fn a_target_in_tank_armour_is_a_large_target_without_saying_so() {
     check(SYS, "shooting", &power, "p_hit", 11.0 / 20.0);
 }
 
+/// "Remember targets like Tanks get automatic +2 to hit them as large
+/// targets". The Vehicle characteristics table: "Chimera APC ... "Power"
+/// +2 large", "Big Tank? ... Tank to front + side. Power to rear/top +2
+/// large", "Sentinel Walker ... +1 bit large". A vehicle is as large
+/// whatever armour the shot meets: a melta at a Chimera (or a tank's
+/// rear), power armour and a vehicle, nothing said of its size, hits on
+/// 11 + 2 = 13 or less, P(hit) = 13/20 (11/20 without the +2), and its one
+/// hit wrecks it on a D10 of 9 or 10: 13/20 * 2/10. A Sentinel says its
+/// size, "large": 11 + 1 = 12, P(hit) = 12/20. A figure in power armour (a
+/// Necron) stays 11/20 (above).
+#[test]
+fn a_vehicle_is_a_large_target_whatever_armour_the_shot_meets() {
+    seed_says(&[
+        "Remember targets like Tanks get automatic +2 to hit them as large targets",
+        "Chimera APC 1 Autocannon (or 1 vehicle chaingun) + 1 heavy bolter 4D6 \"Power\" +2 large",
+        "Tank to front + side. Power to rear/top +2 large",
+        "Sentinel Walker 1 Autocannon 4D6 \"power\" or \"Storm trooper\" +1 bit large",
+    ]);
+    let chimera = [
+        ("weapon", "melta_gun"),
+        ("armour", "power"),
+        ("range", "6"),
+        ("target_vehicle", "true"),
+    ];
+    check(SYS, "shooting", &chimera, "p_hit", 13.0 / 20.0);
+    check(
+        SYS,
+        "shooting",
+        &chimera,
+        "p_vehicle_wrecked",
+        13.0 / 20.0 * 0.2,
+    );
+    for (size, value) in [("normal", 11.0), ("large", 12.0), ("tank", 13.0)] {
+        let mut p = chimera.to_vec();
+        p.push(("target_size", size));
+        check(SYS, "shooting", &p, "p_hit", value / 20.0);
+    }
+}
+
 /// The same in a squad under fire: a bolt rifle ("Bolt Rifle 24 | 8 | 6 |
 /// 4 | 1 | 1/2 | Jam") beyond half range (one 2-AP shot) at a squad of one
 /// in tank armour hits on 1 + 2 = 3 or less, and kills on a 5-6 of the
@@ -314,6 +353,67 @@ fn an_apc_strikes_no_blow_and_a_walker_does() {
     );
 }
 
+/// A walker is a vehicle whether or not `defender_vehicle` says so: the
+/// Vehicle characteristics table lists the "Sentinel Walker", and "Against
+/// a walker or vehicle this number is upped to 5". One Guardsman's hand
+/// weapon ("Hand Weapon 8 | 6 | 3 | 1": 3 or less against "Power + APC")
+/// hits it 3/20 and rolls on the Vehicle Damage Table, never the Effect
+/// of Hit chart; the Sentinel ("1 Autocannon": no minor gun, so a 5 has no
+/// effect) loses a gun on a 6, 8, 9 or 10: 3/20 * 4/10; it kills him with
+/// either of its two 10-or-less attacks, 1 - 1/4. Five may strike it: mean
+/// hits 5 * 3/20.
+#[test]
+fn a_walker_is_a_vehicle_without_saying_so() {
+    seed_says(&[
+        "Sentinel Walker 1 Autocannon",
+        "Against a walker or vehicle this number is upped to 5",
+        "5 A minor Gun taken out permanently- No other effect (if there is a minor gun) 6 Biggest Gun taken out permanently",
+    ]);
+    let one = [
+        ("attacker", "hand_weapon"),
+        ("attacker_armour", "std"),
+        ("defender", "walker"),
+        ("defender_armour", "power"),
+    ];
+    check(
+        SYS,
+        "close_combat",
+        &one,
+        "mean_hits_on_defender",
+        3.0 / 20.0,
+    );
+    check(
+        SYS,
+        "close_combat",
+        &one,
+        "p_vehicle_wrecked",
+        3.0 / 20.0 * 0.2,
+    );
+    check(
+        SYS,
+        "close_combat",
+        &one,
+        "p_vehicle_gun_out",
+        3.0 / 20.0 * 0.4,
+    );
+    check(SYS, "close_combat", &one, "p_attacker_dead", 0.75);
+    let names: Vec<String> = exact_all(SYS, "close_combat", &one)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert!(
+        !names.iter().any(|n| n == "p_defender_dead"),
+        "a walker is not a figure: {names:?}"
+    );
+    let mut five = one.to_vec();
+    five.push(("attackers", "5"));
+    check(SYS, "close_combat", &five, "mean_hits_on_defender", 0.75);
+    let mut figure = one.to_vec();
+    figure.push(("defender_vehicle", "false"));
+    let e = refused("close_combat", &figure);
+    assert!(e.contains("defender_vehicle"), "{e}");
+}
+
 // ------------------- items 9 and 13: a squad under a blast, one D20 or many
 
 /// One 2-AP firing of `value` at a squad of three common troopers, two
@@ -441,6 +541,43 @@ fn second_values_partial_cover_and_no_more_than_the_squad() {
     // an area weapon must say how many it covers: krunch invents none
     let e = refused("squad_under_fire", &two("mortar", "20"));
     assert!(e.contains("others_under_template"), "{e}");
+}
+
+/// "The missile launcher is a special case, It has to "Lock on" to it's
+/// target to fire. Rolle the L-xx number or less on 1D20 to lock on ...
+/// If lock on is achieved the missile is fired and damage to target and
+/// surrounding targets is resolved normally ... If lock on is not achieved
+/// the 2AP's have been spent and the missile is not fired which means no
+/// one in the blast radius can be hurt either." A missile ("Missile
+/// Launcher (+ small blast) 30 | 18 / 8 (L-10) | ...") into three
+/// Guardsmen, two more under the blast: it locks on with 10 or less (1/2),
+/// then plays as any blast of 18 on the target and 8 on the others (the
+/// brute force above); failing, nothing happens. So each value is half the
+/// blast's: mean dead 1/2 * (18/20 * 1/3 + 2 * 19/20 * 8/20 * 1/3) =
+/// 83/300.
+#[test]
+fn a_missile_into_a_squad_locks_on_first() {
+    seed_says(&[
+        "Rolle the L-xx number or less on 1D20 to lock on",
+        "If lock on is not achieved the 2AP's have been spent and the missile is not fired which means no one in the blast radius can be hurt either",
+    ]);
+    let p = [
+        ("shooters", "1"),
+        ("weapon", "missile_launcher"),
+        ("range", "20"),
+        ("armour", "std"),
+        ("troopers", "3"),
+        ("turns", "1"),
+        ("others_under_template", "2"),
+    ];
+    let (dead, shaken, broken) = blast_on_three(18, 8, false);
+    assert!(
+        (dead / 2.0 - 83.0 / 300.0).abs() < 1e-12,
+        "the brute force: {dead}"
+    );
+    check(SYS, "squad_under_fire", &p, "mean_dead", dead / 2.0);
+    check(SYS, "squad_under_fire", &p, "p_shaken", shaken / 2.0);
+    check(SYS, "squad_under_fire", &p, "p_broken", broken / 2.0);
 }
 
 /// "Only roll once per weapon firing, for normal weapons this is fine, for

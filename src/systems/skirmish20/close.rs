@@ -4,7 +4,8 @@
 //! Combat Weapons Factor Chart's value; then the aftermath test for the side
 //! that suffered most casualties. A vehicle attacked takes its hits on the
 //! Vehicle Damage Table; an APC or tank strikes no blows ("APC's and Tanks
-//! can not do close assaults of any sort whatsoever"), a walker does.
+//! can not do close assaults of any sort whatsoever"), a walker (a vehicle
+//! too, said or not) does.
 
 use super::chart::{Armour, CloseRow, Effect, parse_close_row};
 use super::fire::{Figure, Toughness, roll_effect};
@@ -358,12 +359,12 @@ pub fn params() -> Vec<ParamDecl> {
             .seed(RULES),
         ParamDecl::flag("defender_vehicle")
             .about(
-                "the figure attacked is a vehicle (implied by tank armour): up to 5 attackers, each hit rolls on the Vehicle Damage Table, no aftermath test; an APC or tank strikes no blows (\"can not do close assaults of any sort whatsoever\"), a walker (defender = \"walker\") does",
+                "the figure attacked is a vehicle (implied by tank armour and by a walker, defender = \"walker\"): up to 5 attackers, each hit rolls on the Vehicle Damage Table, no aftermath test; an APC or tank strikes no blows (\"can not do close assaults of any sort whatsoever\"), a walker does",
             )
             .seed("CLOSE COMBAT; HUMAN SPECIAL RULES; Vehicle Damage Table 1D10"),
         ParamDecl::int("defender_minor_guns", 0, 4)
             .default("1")
-            .about("a vehicle attacked: its guns besides the biggest (a Chimera: 1)")
+            .about("a vehicle attacked: its guns besides the biggest (a Chimera: 1; a walker left without it: 0, the Sentinel's one autocannon)")
             .seed("Vehicle characteristics table")
             .needs("defender_vehicle", "true")
             .needs_unset("defender")
@@ -405,8 +406,6 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
         ("attacker_armour", "storm"),
         ("defender", "walker"),
         ("defender_armour", "power"),
-        ("defender_vehicle", "true"),
-        ("defender_minor_guns", "0"),
     ],
 ];
 
@@ -431,15 +430,27 @@ fn fighter(p: &Params, prefix: &str) -> Result<Fighter, ParamError> {
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let attackers = p.need_int("attackers")? as u32;
     // tank armour ("the strongest armour ... 13 or 14 armour in WH40K") is
-    // a vehicle's, as in shooting
-    let tank = p.need_word("defender_armour")? == "tank";
-    if tank && p.has("defender_vehicle") && !p.flag("defender_vehicle")? {
-        return Err(ParamError::new(
-            "defender_vehicle",
-            "defender_armour = \"tank\" is a vehicle's: its hits roll on the Vehicle Damage Table; leave defender_vehicle out",
-        ));
+    // a vehicle's, as in shooting; so is a walker (the Vehicle
+    // characteristics table's "Sentinel Walker"; "Against a walker or
+    // vehicle this number is upped to 5")
+    let implied = if p.need_word("defender_armour")? == "tank" {
+        Some("defender_armour = \"tank\" is a vehicle's")
+    } else if p.flag("defender_squash")? {
+        Some("a walker (defender_squash) is a vehicle of the Vehicle characteristics table")
+    } else {
+        None
+    };
+    if let Some(what) = implied {
+        if p.has("defender_vehicle") && !p.flag("defender_vehicle")? {
+            return Err(ParamError::new(
+                "defender_vehicle",
+                format!(
+                    "{what}: its hits roll on the Vehicle Damage Table; leave defender_vehicle out"
+                ),
+            ));
+        }
     }
-    let defender_vehicle = tank || p.flag("defender_vehicle")?;
+    let defender_vehicle = implied.is_some() || p.flag("defender_vehicle")?;
     let limit = if defender_vehicle { 5 } else { 3 };
     if attackers > limit {
         return Err(ParamError::new(
@@ -453,7 +464,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     if attacker.squash && defender_vehicle {
         return Err(ParamError::new(
             "attacker_squash",
-            "walkers \"can not engage tanks and APC's in close combat\"",
+            "walkers \"can not engage tanks and APC's in close combat\", and squash only \"any target smaller than them\": a walker attacks figures",
         ));
     }
     if attacker.armour == Armour::Tank {
@@ -493,9 +504,16 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         ));
     }
     let vehicle = if defender_vehicle {
+        // a walker left without its guns is the seed's Sentinel ("Sentinel
+        // Walker | 1 Autocannon"): no minor gun
+        let minor_guns = if strikes && !p.has("defender_minor_guns") {
+            0
+        } else {
+            p.need_int("defender_minor_guns")? as u8
+        };
         Some(VehicleDamage {
             hits: 0,
-            minor_guns: p.need_int("defender_minor_guns")? as u8,
+            minor_guns,
             passengers: 0,
             no_minor_gun: no_minor_gun(v)?,
         })

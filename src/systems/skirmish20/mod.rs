@@ -278,7 +278,7 @@ pub fn target_params() -> Vec<ParamDecl> {
             .about("target in stealth Camoline: -1")
             .seed(MODIFIERS),
         ParamDecl::choice("target_size", &["normal", "large", "tank"])
-            .about("large target +1, tanks +2; left out: +2 against tank armour (\"targets like Tanks get automatic +2 to hit them as large targets\"), else none")
+            .about("large target +1, tanks +2; left out: +2 against tank armour or a vehicle target (\"targets like Tanks get automatic +2 to hit them as large targets\"; the Chimera APC \"+2 large\"), else none; a Sentinel walker \"+1 bit large\": large")
             .seed(MODIFIERS),
     ]
 }
@@ -310,7 +310,7 @@ pub fn shooting_params() -> Vec<ParamDecl> {
             .about("the target is already wounded (a second wound kills)")
             .seed(EFFECT),
         ParamDecl::flag("target_vehicle")
-            .about("the target is a vehicle: each hit that penetrates rolls on the Vehicle Damage Table (Effect of Hit metrics give way to the vehicle's); implied by armour = tank or target_size = tank, needed for a power-armoured Chimera or a walker")
+            .about("the target is a vehicle: each hit that penetrates rolls on the Vehicle Damage Table (Effect of Hit metrics give way to the vehicle's), and it is a large target, +2 unless target_size says otherwise (a walker: large, +1); implied by armour = tank or target_size = tank, needed for a power-armoured Chimera, a tank's rear or a walker")
             .seed("Vehicle Damage Table 1D10"),
         ParamDecl::int("target_minor_guns", 0, 4)
             .default("1")
@@ -419,12 +419,17 @@ pub fn modifiers(p: &Params) -> Result<Modifiers, ParamError> {
 }
 
 /// The target's size: as given, or, left out, a tank's for a target in
-/// tank armour ("Remember targets like Tanks get automatic +2 to hit them
-/// as large targets"), else normal: the armour says what the target is.
+/// tank armour or said to be a vehicle ("Remember targets like Tanks get
+/// automatic +2 to hit them as large targets"; the Vehicle characteristics
+/// table gives the Chimera APC "+2 large" in "Power" armour and the Big
+/// Tank "+2 large", "Power to rear/top"), else normal. A walker says its
+/// own ("Sentinel Walker ... +1 bit large": `target_size = "large"`).
 pub fn target_size(p: &Params) -> Result<String, ParamError> {
     Ok(match p.word("target_size")? {
         Some(size) => size,
         None if p.need_word("armour")? == "tank" => "tank".into(),
+        // only `shooting` has vehicle targets (a squad is of figures)
+        None if p.has("target_vehicle") && p.flag("target_vehicle")? => "tank".into(),
         None => "normal".into(),
     })
 }

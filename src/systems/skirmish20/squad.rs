@@ -1,5 +1,6 @@
 //! A squad under fire, turn after turn: N shooters fire up to 2 AP a turn
-//! into a squad (with or without a Hero); each attack's D6 picks the Hero
+//! into a squad (with or without a Hero); a missile first locks on (a
+//! failed lock-on fires nothing); each attack's D6 picks the Hero
 //! on a 6; a blast or template also covers other troopers of the squad,
 //! each rolling its own D20 against the chart's second value (or, variant
 //! `blast_roll = "once"`, read off the firing's D20); the defender
@@ -108,6 +109,10 @@ pub struct Squad {
     /// one value: "use the one single value against all targets under the
     /// blast radius").
     pub others_value: Option<u8>,
+    /// The missile's lock-on number against the squad's armour ("Roll the
+    /// L-xx number or less on 1D20 to lock on"): a firing that fails to
+    /// lock on spends its AP and fires nothing, so cannot jam.
+    pub lock_on: Option<u8>,
     /// Other troopers wholly under the blast or template, each firing.
     pub others_full: u8,
     /// Other troopers partly under it.
@@ -499,19 +504,46 @@ impl Squad {
         out.into_iter().collect()
     }
 
+    /// What a jam on firing `j` (1-based) leaves the weapon.
+    fn jammed_after(&self, j: u32, unjamming: bool) -> After {
+        if self.firer.row.on_20.lost_for_good() {
+            After::Lost
+        } else if self.firer.jam_carries_over(j, unjamming) {
+            After::Jammed
+        } else {
+            After::Ready
+        }
+    }
+
     /// One shooter's turn: the law of (D20s that were not a 20, its weapon after).
     fn shooter_law(&self, unjamming: bool) -> Vec<((u32, After), f64)> {
         let shots = self.firer.shots(unjamming);
+        if let Some(l) = self.lock_on {
+            // each firing: locks on (L or less), then its D20 jams on a
+            // 20, else goes off; a failed lock-on fires nothing
+            let locks = f64::from(l) / 20.0;
+            let mut out: BTreeMap<(u32, After), f64> = BTreeMap::new();
+            // firings gone off so far -> probability, still firing
+            let mut going: BTreeMap<u32, f64> = BTreeMap::from([(0, 1.0)]);
+            for j in 1..=shots {
+                let mut next: BTreeMap<u32, f64> = BTreeMap::new();
+                for (&k, &p) in &going {
+                    *next.entry(k).or_insert(0.0) += p * (1.0 - locks);
+                    *out.entry((k, self.jammed_after(j, unjamming)))
+                        .or_insert(0.0) += p * locks / 20.0;
+                    *next.entry(k + 1).or_insert(0.0) += p * locks * 19.0 / 20.0;
+                }
+                going = next;
+            }
+            for (k, p) in going {
+                *out.entry((k, After::Ready)).or_insert(0.0) += p;
+            }
+            return out.into_iter().filter(|(_, p)| *p > 0.0).collect();
+        }
         let mut out = Vec::new();
         let go: f64 = 19.0 / 20.0;
         for j in 1..=shots {
-            let after = if self.firer.row.on_20.lost_for_good() {
-                After::Lost
-            } else if self.firer.jam_carries_over(j, unjamming) {
-                After::Jammed
-            } else {
-                After::Ready
-            };
+            let after = self.jammed_after(j, unjamming);
             out.push(((j - 1, after), go.powi(j as i32 - 1) / 20.0));
         }
         out.push(((shots, After::Ready), go.powi(shots as i32)));
@@ -668,6 +700,14 @@ impl Squad {
         for j in 1..=self.firer.shots(unjamming) {
             if st.standing() == 0 {
                 break;
+            }
+            // "If lock on is not achieved the 2AP's have been spent and the
+            // missile is not fired which means no one in the blast radius
+            // can be hurt either"
+            if let Some(l) = self.lock_on {
+                if dice.roll(20) > u32::from(l) {
+                    continue;
+                }
             }
             let at_hero = self.allocate(st, dice);
             let roll = dice.roll(20);
@@ -1043,6 +1083,17 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
     ],
     &[
         ("shooters", "2"),
+        ("weapon", "missile_launcher"),
+        ("range", "20"),
+        ("armour", "power"),
+        ("troopers", "5"),
+        ("necrons", "true"),
+        ("others_under_template", "1"),
+        ("others_partly_under", "1"),
+        ("turns", "2"),
+    ],
+    &[
+        ("shooters", "2"),
         ("weapon", "plasma_pistol"),
         ("range", "6"),
         ("armour", "std"),
@@ -1093,17 +1144,12 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         ));
     }
     let (full, partly) = (full.unwrap_or(0) as u8, partly.unwrap_or(0) as u8);
-    if firer.row.cells[0].lock_on.is_some() {
-        return Err(ParamError::new(
-            "weapon_row",
-            "a lock-on weapon fires at one target, not into a squad: use the shooting scenario",
-        ));
-    }
     let squad = Squad {
         shooters: p.need_int("shooters")? as u8,
         firer,
         value: cell.target,
         others_value: cell.others,
+        lock_on: cell.lock_on,
         others_full: full,
         others_partly: partly,
         template: area == "template",
@@ -1137,6 +1183,7 @@ mod tests {
             },
             value: Some(8),
             others_value: Some(8),
+            lock_on: None,
             others_full: 0,
             others_partly: 0,
             template: false,
