@@ -122,6 +122,15 @@ pub struct RepeatModel<M: Repeated> {
     faces: PlannedTable<Ending<M::State>>,
 }
 
+/// A column of the start's first round laid out: the state each outcome
+/// is (for the first-round metrics) and the state its follow-up leads to,
+/// marked [`OVER`] where over.
+struct FirstColumn {
+    keep: u64,
+    own: (u32, u32),
+    alias: (u32, u32),
+}
+
 /// How a trial went, all its metrics need: the state after its first round
 /// (none if over at the start), its final state, its rounds.
 type Ending<S> = (Option<S>, S, usize);
@@ -230,6 +239,7 @@ impl<M: Repeated> RepeatModel<M> {
         let mut firsts = Counts::default();
         let mut lengths = Counts::default();
         let start_over = walk.marked(start, is_over) & OVER != 0;
+        let mut first: Option<Vec<FirstColumn>> = None;
         for _ in 0..trials {
             if start_over {
                 walk.end(start);
@@ -238,11 +248,42 @@ impl<M: Repeated> RepeatModel<M> {
             }
             let (mut at, mut rounds) = (start, 0);
             if M::FIRST_ROUND {
-                // the first round apart, to count where it led
-                let played = walk.step(start, roller, law, play);
+                // the first round apart, to count where it led: once the
+                // start is warm, its columns hold both where the round
+                // led and where its follow-up leads
+                let (played, next) = match &first {
+                    Some(columns) => {
+                        let wide = u128::from(roller.next_word()) * columns.len() as u128;
+                        let c: &FirstColumn = &columns[(wide >> 64) as usize];
+                        if (wide as u64) < c.keep {
+                            c.own
+                        } else {
+                            c.alias
+                        }
+                    }
+                    None => {
+                        let played = walk.step(start, roller, law, play);
+                        let then = walk.then(played, end_round);
+                        let next = walk.marked(then, is_over);
+                        first = walk.columns(start).map(|columns| {
+                            let mut lead = |to: u32| {
+                                let then = walk.then(to, end_round);
+                                (to, walk.marked(then, is_over))
+                            };
+                            columns
+                                .into_iter()
+                                .map(|(keep, own, alias)| FirstColumn {
+                                    keep,
+                                    own: lead(own),
+                                    alias: lead(alias),
+                                })
+                                .collect()
+                        });
+                        (played, next)
+                    }
+                };
                 firsts.add(played as usize);
-                let then = walk.then(played, end_round);
-                (at, rounds) = (walk.marked(then, is_over), 1);
+                (at, rounds) = (next, 1);
             }
             while at & OVER == 0 {
                 at = walk.step_then(at, roller, law, play, end_round, is_over);

@@ -324,6 +324,18 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         marked
     }
 
+    /// The step from `id` as laid out once warm, as alias columns
+    /// (threshold, own, alias) over the states it leads to: one column
+    /// that always keeps its own where the step is fixed; `None` while
+    /// it plays on real dice.
+    pub fn columns(&self, id: u32) -> Option<Vec<(u64, u32, u32)>> {
+        match &self.next[id as usize] {
+            Next::Fixed(to) => Some(vec![(u64::MAX, *to, *to)]),
+            Next::Table(t) => Some(t.columns().map(|(k, &o, &a)| (k, o, a)).collect()),
+            Next::Dice | Next::NoLaw => None,
+        }
+    }
+
     /// Counts a trial that ended at `id`.
     #[inline]
     pub fn end(&mut self, id: u32) {
