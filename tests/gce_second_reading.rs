@@ -227,6 +227,12 @@ fn round_strikes(a: Side, b: Side) -> std::collections::BTreeMap<i64, f64> {
 /// fight on foot. BS 10 reaches 0 at the tenth Flesh Wound, and "Warriors
 /// reduced to 0 WS and 0 BS automatically go Out of Action".
 fn p_a_wins_fight(first: (i64, i64)) -> f64 {
+    p_a_wins_fight_with(first, &[(1, 1.0)])
+}
+
+/// As [`p_a_wins_fight`], A rolling `n` Attack Dice with probability `w`
+/// for each `(n, w)` of `a_dice`, afresh every round.
+fn p_a_wins_fight_with(first: (i64, i64), a_dice: &[(usize, f64)]) -> f64 {
     use std::collections::BTreeMap;
     // (A's Flesh Wounds, B's)
     let mut now: BTreeMap<(i64, i64), f64> = BTreeMap::from([((0, 0), 1.0)]);
@@ -256,7 +262,13 @@ fn p_a_wins_fight(first: (i64, i64)) -> f64 {
         let mut next: BTreeMap<(i64, i64), f64> = BTreeMap::new();
         for (&(fa, fb), &p) in &now {
             let (wa, wb) = ((3 - fa).max(0), (2 - fb).max(0));
-            for (k, q) in round_strikes((wa, 1, ma, 3), (wb, 2, mb, 2)) {
+            let mut strikes: BTreeMap<i64, f64> = BTreeMap::new();
+            for &(n, w) in a_dice {
+                for (k, q) in round_strikes((wa, n, ma, 3), (wb, 2, mb, 2)) {
+                    *strikes.entry(k).or_insert(0.0) += w * q;
+                }
+            }
+            for (k, q) in strikes {
                 if k == 0 {
                     *next.entry((fa, fb)).or_insert(0.0) += p * q;
                     continue;
@@ -330,6 +342,59 @@ fn the_fight_brute_force_matches_a_plain_fight() {
         "p_a_wins",
         p_a_wins_fight((0, 0)),
     );
+}
+
+/// Item 1, every round: "Warriors affected by Stupidity must pass a
+/// Leadership at the start of each of their turns", and "At the start of
+/// each Hand-to-Hand Combat Phase a Warrior suffering from Stupidity must
+/// roll a D6". Read as one test and one D6 before every round, A (charging,
+/// +1 in round one) rolls its die with P(pass) + P(fail) / 2 and no die
+/// with P(fail) / 2 afresh in every round of the fight.
+#[test]
+fn stupidity_tests_leadership_every_round_of_the_fight() {
+    seed_says(&[
+        "At the start of each Hand-to-Hand Combat Phase a Warrior suffering from Stupidity must roll a D6.",
+    ]);
+    let mut seen = Vec::new();
+    for ld in ["2", "7", "12"] {
+        let fail = 1.0 - p_leadership(ld.parse().unwrap());
+        let want = p_a_wins_fight_with((1, 0), &[(1, 1.0 - fail / 2.0), (0, fail / 2.0)]);
+        let p = duel(&[("a_stupid", "true"), ("a_leadership", ld)]);
+        check(SYS, "hand_to_hand", &p, "p_a_wins", want);
+        seen.push(want);
+    }
+    assert!(seen[0] < seen[1] && seen[1] < seen[2], "{seen:?}");
+}
+
+/// Item 6 in a multiple combat: "If a Warrior is charged by multiple
+/// opponents they will fight them one after another" in one phase, the
+/// Fort's first round, so the lone defender higher up for the first round
+/// (+1) fights every attacker at +1, as one higher up for the whole combat
+/// does. One attacker (A, charging: +1) against B: B is beaten (Down or
+/// Out) when A wins k strikes and one of them takes it off its feet: each
+/// S3 strike on T3 wounds on 4+ (1/2) and on 1 Wound the Injury Table's
+/// "3-5 DOWN", "6 OUT OF ACTION" (4/6), so 1/3 a strike.
+#[test]
+fn a_forts_defender_is_higher_up_against_every_attacker_of_the_phase() {
+    seed_says(&[
+        "their opponents will count as being higher up for the first round of Hand-to-Hand Combat",
+    ]);
+    let beaten = |b_mod: i64| -> f64 {
+        round_strikes((3, 1, 1, 3), (2, 2, b_mod, 2))
+            .iter()
+            .filter(|(k, _)| **k > 0)
+            .map(|(k, p)| p * (1.0 - (2.0f64 / 3.0).powi(*k as i32)))
+            .sum()
+    };
+    let base = h2h(&[("attackers", "1"), ("attackers_charged", "true")]);
+    let m = "p_defender_down_or_out";
+    check(SYS, "multiple_combat", &base, m, beaten(0));
+    for flag in ["b_higher_up", "b_higher_up_first_round"] {
+        let mut p = base.clone();
+        p.push((flag, "true"));
+        check(SYS, "multiple_combat", &p, m, beaten(1));
+    }
+    assert!(beaten(1) < beaten(0) - 1e-3);
 }
 
 // ------------------------------------------------------ 7. Two weapons
