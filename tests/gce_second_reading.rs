@@ -397,6 +397,87 @@ fn a_forts_defender_is_higher_up_against_every_attacker_of_the_phase() {
     assert!(beaten(1) < beaten(0) - 1e-3);
 }
 
+/// Item 6, which fights of a multiple combat are its first round: "In
+/// basic terms Multiple Combat situations are broken down into several
+/// rounds of combat". Two attackers (A, charging: +1) against the Fort's
+/// defender B; "The second attacker gains an additional Attack Dice and +1
+/// to their combat score!" (2 dice, +2). The first fight beats B with
+/// 1 - (2/3)^k after k strikes (as above); otherwise each of its k strikes
+/// was a Flesh Wound ("-1 WS") with 1/4 and nothing with 3/4, and the
+/// second attacker fights B at that WS. B is higher up (+1) in both fights
+/// by default (`multiple_first_round = "phase"`), in the first alone under
+/// `first_attacker`.
+#[test]
+fn the_first_round_of_a_multiple_combat_by_the_variant() {
+    seed_says(&[
+        "In basic terms Multiple Combat situations are broken down into several rounds of combat",
+        "The second attacker gains an additional Attack Dice and +1 to their combat score!",
+    ]);
+    let beaten = |second_mod: i64| -> f64 {
+        let mut p = 0.0;
+        for (k, q) in round_strikes((3, 1, 1, 3), (2, 2, 1, 2)) {
+            if k <= 0 {
+                // B won (or nobody struck): B is untouched for the second
+                p += q * second(0, second_mod);
+                continue;
+            }
+            let k = k as i32;
+            p += q * (1.0 - (2.0f64 / 3.0).powi(k));
+            // standing after k strikes: f Flesh Wounds among them
+            for f in 0..=k {
+                let ways = (1..=k).product::<i32>() as f64
+                    / ((1..=f).product::<i32>() * (1..=k - f).product::<i32>()) as f64;
+                let standing =
+                    (2.0f64 / 3.0).powi(k) * ways * 0.25f64.powi(f) * 0.75f64.powi(k - f);
+                p += q * standing * second(i64::from(f), second_mod);
+            }
+        }
+        p
+    };
+    // the second fight, B having `flesh` Flesh Wounds: each strike takes
+    // it off its feet with 1/3, and a Flesh Wound (1/6) that brings BS 10
+    // to 0 does too ("Warriors reduced to 0 WS and 0 BS automatically go
+    // Out of Action")
+    fn second(flesh: i64, b_mod: i64) -> f64 {
+        let mut p = 0.0;
+        for (k, q) in round_strikes((3, 2, 2, 3), ((2 - flesh).max(0), 2, b_mod, 2)) {
+            // P(still standing) by Flesh Wounds so far
+            let mut alive = std::collections::BTreeMap::from([(flesh, 1.0)]);
+            for _ in 0..k.max(0) {
+                let mut next = std::collections::BTreeMap::new();
+                for (&g, &r) in &alive {
+                    *next.entry(g).or_insert(0.0) += r / 2.0;
+                    if g + 1 < 10 {
+                        *next.entry(g + 1).or_insert(0.0) += r / 6.0;
+                    }
+                }
+                alive = next;
+            }
+            if k > 0 {
+                p += q * (1.0 - alive.values().sum::<f64>());
+            }
+        }
+        p
+    }
+    let p = h2h(&[
+        ("attackers", "2"),
+        ("attackers_charged", "true"),
+        ("b_higher_up_first_round", "true"),
+    ]);
+    let m = "p_defender_down_or_out";
+    check(SYS, "multiple_combat", &p, m, beaten(1));
+    let phase = [("multiple_first_round", "phase")];
+    check_with(SYS, "multiple_combat", &p, &phase, m, beaten(1));
+    let first = [("multiple_first_round", "first_attacker")];
+    check_with(SYS, "multiple_combat", &p, &first, m, beaten(0));
+    // the whole-combat flag is +1 against every attacker under both
+    let mut whole = p.clone();
+    whole.retain(|(k, _)| *k != "b_higher_up_first_round");
+    whole.push(("b_higher_up", "true"));
+    check_with(SYS, "multiple_combat", &whole, &first, m, beaten(1));
+    assert!(beaten(0) > beaten(1) + 1e-3);
+}
+
 // ------------------------------------------------------ 7. Two weapons
 
 /// Grimgutz from the preset ("Grimgutz has a Shoota and a Choppa ... He

@@ -543,6 +543,11 @@ pub const VARIANTS: &[VariantDef] = &[
         values: &["only_with_bonus", "always"],
         about: "A warrior denied the Specialisation Bonus (\"Warriors that are carrying any ranged-only weapons cannot receive this bonus\") fights with the first weapon it lists alone ('only_with_bonus': Grimgutz \"rolls a single Attack Dice\" with his Choppa, the Knife stays out) or still alternates every weapon in hand ('always')",
     },
+    VariantDef {
+        name: "multiple_first_round",
+        values: &["phase", "first_attacker"],
+        about: "A multiple combat's first round, where a warrior 'higher up for the first round' (Forts) is higher up: every attacker's fight of the phase ('phase': a round is a turn, as Charging's \"+1 Modifier for that Round. If the combat continues into another turn then the Modifier no longer applies\") or the first attacker's alone ('first_attacker': \"Multiple Combat situations are broken down into several rounds of combat\")",
+    },
 ];
 
 const TO_HIT: &str = "Shooting, Step 2 – Roll to Hit, Hit Modifiers";
