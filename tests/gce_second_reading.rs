@@ -227,6 +227,12 @@ fn round_strikes(a: Side, b: Side) -> std::collections::BTreeMap<i64, f64> {
 /// fight on foot. BS 10 reaches 0 at the tenth Flesh Wound, and "Warriors
 /// reduced to 0 WS and 0 BS automatically go Out of Action".
 fn p_a_wins_fight(first: (i64, i64)) -> f64 {
+    p_a_wins_fight_with(first, &[(1, 1.0)])
+}
+
+/// As [`p_a_wins_fight`], A rolling `n` Attack Dice with probability `w`
+/// for each `(n, w)` of `a_dice`, afresh every round.
+fn p_a_wins_fight_with(first: (i64, i64), a_dice: &[(usize, f64)]) -> f64 {
     use std::collections::BTreeMap;
     // (A's Flesh Wounds, B's)
     let mut now: BTreeMap<(i64, i64), f64> = BTreeMap::from([((0, 0), 1.0)]);
@@ -256,7 +262,13 @@ fn p_a_wins_fight(first: (i64, i64)) -> f64 {
         let mut next: BTreeMap<(i64, i64), f64> = BTreeMap::new();
         for (&(fa, fb), &p) in &now {
             let (wa, wb) = ((3 - fa).max(0), (2 - fb).max(0));
-            for (k, q) in round_strikes((wa, 1, ma, 3), (wb, 2, mb, 2)) {
+            let mut strikes: BTreeMap<i64, f64> = BTreeMap::new();
+            for &(n, w) in a_dice {
+                for (k, q) in round_strikes((wa, n, ma, 3), (wb, 2, mb, 2)) {
+                    *strikes.entry(k).or_insert(0.0) += w * q;
+                }
+            }
+            for (k, q) in strikes {
                 if k == 0 {
                     *next.entry((fa, fb)).or_insert(0.0) += p * q;
                     continue;
@@ -330,6 +342,140 @@ fn the_fight_brute_force_matches_a_plain_fight() {
         "p_a_wins",
         p_a_wins_fight((0, 0)),
     );
+}
+
+/// Item 1, every round: "Warriors affected by Stupidity must pass a
+/// Leadership at the start of each of their turns", and "At the start of
+/// each Hand-to-Hand Combat Phase a Warrior suffering from Stupidity must
+/// roll a D6". Read as one test and one D6 before every round, A (charging,
+/// +1 in round one) rolls its die with P(pass) + P(fail) / 2 and no die
+/// with P(fail) / 2 afresh in every round of the fight.
+#[test]
+fn stupidity_tests_leadership_every_round_of_the_fight() {
+    seed_says(&[
+        "At the start of each Hand-to-Hand Combat Phase a Warrior suffering from Stupidity must roll a D6.",
+    ]);
+    let mut seen = Vec::new();
+    for ld in ["2", "7", "12"] {
+        let fail = 1.0 - p_leadership(ld.parse().unwrap());
+        let want = p_a_wins_fight_with((1, 0), &[(1, 1.0 - fail / 2.0), (0, fail / 2.0)]);
+        let p = duel(&[("a_stupid", "true"), ("a_leadership", ld)]);
+        check(SYS, "hand_to_hand", &p, "p_a_wins", want);
+        seen.push(want);
+    }
+    assert!(seen[0] < seen[1] && seen[1] < seen[2], "{seen:?}");
+}
+
+/// Item 6 in a multiple combat: "If a Warrior is charged by multiple
+/// opponents they will fight them one after another" in one phase, the
+/// Fort's first round, so the lone defender higher up for the first round
+/// (+1) fights every attacker at +1, as one higher up for the whole combat
+/// does. One attacker (A, charging: +1) against B: B is beaten (Down or
+/// Out) when A wins k strikes and one of them takes it off its feet: each
+/// S3 strike on T3 wounds on 4+ (1/2) and on 1 Wound the Injury Table's
+/// "3-5 DOWN", "6 OUT OF ACTION" (4/6), so 1/3 a strike.
+#[test]
+fn a_forts_defender_is_higher_up_against_every_attacker_of_the_phase() {
+    seed_says(&[
+        "their opponents will count as being higher up for the first round of Hand-to-Hand Combat",
+    ]);
+    let beaten = |b_mod: i64| -> f64 {
+        round_strikes((3, 1, 1, 3), (2, 2, b_mod, 2))
+            .iter()
+            .filter(|(k, _)| **k > 0)
+            .map(|(k, p)| p * (1.0 - (2.0f64 / 3.0).powi(*k as i32)))
+            .sum()
+    };
+    let base = h2h(&[("attackers", "1"), ("attackers_charged", "true")]);
+    let m = "p_defender_down_or_out";
+    check(SYS, "multiple_combat", &base, m, beaten(0));
+    for flag in ["b_higher_up", "b_higher_up_first_round"] {
+        let mut p = base.clone();
+        p.push((flag, "true"));
+        check(SYS, "multiple_combat", &p, m, beaten(1));
+    }
+    assert!(beaten(1) < beaten(0) - 1e-3);
+}
+
+/// Item 6, which fights of a multiple combat are its first round: "In
+/// basic terms Multiple Combat situations are broken down into several
+/// rounds of combat". Two attackers (A, charging: +1) against the Fort's
+/// defender B; "The second attacker gains an additional Attack Dice and +1
+/// to their combat score!" (2 dice, +2). The first fight beats B with
+/// 1 - (2/3)^k after k strikes (as above); otherwise each of its k strikes
+/// was a Flesh Wound ("-1 WS") with 1/4 and nothing with 3/4, and the
+/// second attacker fights B at that WS. B is higher up (+1) in both fights
+/// by default (`multiple_first_round = "phase"`), in the first alone under
+/// `first_attacker`.
+#[test]
+fn the_first_round_of_a_multiple_combat_by_the_variant() {
+    seed_says(&[
+        "In basic terms Multiple Combat situations are broken down into several rounds of combat",
+        "The second attacker gains an additional Attack Dice and +1 to their combat score!",
+    ]);
+    let beaten = |second_mod: i64| -> f64 {
+        let mut p = 0.0;
+        for (k, q) in round_strikes((3, 1, 1, 3), (2, 2, 1, 2)) {
+            if k <= 0 {
+                // B won (or nobody struck): B is untouched for the second
+                p += q * second(0, second_mod);
+                continue;
+            }
+            let k = k as i32;
+            p += q * (1.0 - (2.0f64 / 3.0).powi(k));
+            // standing after k strikes: f Flesh Wounds among them
+            for f in 0..=k {
+                let ways = (1..=k).product::<i32>() as f64
+                    / ((1..=f).product::<i32>() * (1..=k - f).product::<i32>()) as f64;
+                let standing =
+                    (2.0f64 / 3.0).powi(k) * ways * 0.25f64.powi(f) * 0.75f64.powi(k - f);
+                p += q * standing * second(i64::from(f), second_mod);
+            }
+        }
+        p
+    };
+    // the second fight, B having `flesh` Flesh Wounds: each strike takes
+    // it off its feet with 1/3, and a Flesh Wound (1/6) that brings BS 10
+    // to 0 does too ("Warriors reduced to 0 WS and 0 BS automatically go
+    // Out of Action")
+    fn second(flesh: i64, b_mod: i64) -> f64 {
+        let mut p = 0.0;
+        for (k, q) in round_strikes((3, 2, 2, 3), ((2 - flesh).max(0), 2, b_mod, 2)) {
+            // P(still standing) by Flesh Wounds so far
+            let mut alive = std::collections::BTreeMap::from([(flesh, 1.0)]);
+            for _ in 0..k.max(0) {
+                let mut next = std::collections::BTreeMap::new();
+                for (&g, &r) in &alive {
+                    *next.entry(g).or_insert(0.0) += r / 2.0;
+                    if g + 1 < 10 {
+                        *next.entry(g + 1).or_insert(0.0) += r / 6.0;
+                    }
+                }
+                alive = next;
+            }
+            if k > 0 {
+                p += q * (1.0 - alive.values().sum::<f64>());
+            }
+        }
+        p
+    }
+    let p = h2h(&[
+        ("attackers", "2"),
+        ("attackers_charged", "true"),
+        ("b_higher_up_first_round", "true"),
+    ]);
+    let m = "p_defender_down_or_out";
+    check(SYS, "multiple_combat", &p, m, beaten(1));
+    let phase = [("multiple_first_round", "phase")];
+    check_with(SYS, "multiple_combat", &p, &phase, m, beaten(1));
+    let first = [("multiple_first_round", "first_attacker")];
+    check_with(SYS, "multiple_combat", &p, &first, m, beaten(0));
+    // the whole-combat flag is +1 against every attacker under both
+    let mut whole = p.clone();
+    whole.retain(|(k, _)| *k != "b_higher_up_first_round");
+    whole.push(("b_higher_up", "true"));
+    check_with(SYS, "multiple_combat", &whole, &first, m, beaten(1));
+    assert!(beaten(0) > beaten(1) + 1e-3);
 }
 
 // ------------------------------------------------------ 7. Two weapons

@@ -112,6 +112,31 @@ fn duels() -> Vec<(&'static str, krunch::systems::Params)> {
                 &[("charger", s("b"))],
             ),
         ),
+        (
+            // issue 27 items 1, 2 and 6: Frenzy cancels A's Stupidity and
+            // Hatred (no Leadership needed, no re-roll); B tests Stupidity
+            // at Leadership 2 every round and is higher up in round one only
+            "Frenzied, Stupid and Hating A v Stupid B at Ld 2, higher up in round one, obstacle",
+            duel(
+                &[
+                    ("weapons", s("choppa")),
+                    ("frenzy", b(true)),
+                    ("stupid", b(true)),
+                    ("hatred", b(true)),
+                    ("wounds", i(2)),
+                ],
+                &[
+                    ("ws", i(4)),
+                    ("attacks", i(2)),
+                    ("leadership", i(2)),
+                    ("stupid", b(true)),
+                    ("higher_up_first_round", b(true)),
+                    ("wounds", i(2)),
+                    ("save", i(5)),
+                ],
+                &[("obstacle", b(true))],
+            ),
+        ),
     ]
 }
 

@@ -1364,6 +1364,24 @@ pub struct Outnumbered {
     pub attackers: u8,
     /// The attackers charged this turn (+1 each in their round).
     pub charged: bool,
+    /// Which attackers' fights are the "first round" a higher-up-for-the-
+    /// first-round warrior is higher up in.
+    pub first_round: FirstRound,
+}
+
+/// A multiple combat's "first round" (Forts: "their opponents will count
+/// as being higher up for the first round of Hand-to-Hand Combat"; Multiple
+/// Combats: "Multiple Combat situations are broken down into several
+/// rounds of combat").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FirstRound {
+    /// The whole phase: every attacker's fight (a round is a turn, as
+    /// Charging's "+1 Modifier for that Round. If the combat continues
+    /// into another turn then the Modifier no longer applies").
+    #[default]
+    Phase,
+    /// The first attacker's fight alone (each attacker's fight a round).
+    FirstAttacker,
 }
 
 /// The state of a multiple combat.
@@ -1451,20 +1469,28 @@ impl Outnumbered {
         }
     }
 
+    /// Whether the fight of attacker `k` (from 0) is the first round.
+    fn first(&self, k: u8) -> bool {
+        match self.first_round {
+            FirstRound::Phase => true,
+            FirstRound::FirstAttacker => k == 0,
+        }
+    }
+
     fn attacker_side(&self, k: u8, ws: u8) -> Side {
         Side {
             ws,
             modifier: self.attacker.modifier
-                + self.attacker.higher_up_bonus(true)
+                + self.attacker.higher_up_bonus(self.first(k))
                 + i32::from(self.charged)
                 + i32::from(k),
         }
     }
 
-    fn defender_side(&self, ws: u8) -> Side {
+    fn defender_side(&self, k: u8, ws: u8) -> Side {
         Side {
             ws,
-            modifier: self.defender.modifier + self.defender.higher_up_bonus(true),
+            modifier: self.defender.modifier + self.defender.higher_up_bonus(self.first(k)),
         }
     }
 }
@@ -1504,7 +1530,7 @@ impl Mechanic for OutnumberedRule {
         match j {
             0 => {
                 let a = f.attacker_side(k, s.current.ws);
-                let b = f.defender_side(s.defender.ws);
+                let b = f.defender_side(k, s.defender.ws);
                 let edge = i32::from(a.ws) + a.modifier - i32::from(b.ws) - b.modifier;
                 let (na, nb) = (f.attacker.attack_dice() + k, f.defender.attack_dice());
                 let on_draw = draw_winner(&f.attacker, &f.defender);

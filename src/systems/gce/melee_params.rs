@@ -2,8 +2,8 @@
 //! is declared once for both sides (`a_...`, `b_...`).
 
 use super::melee::{
-    Armed, Causes, Draws, Duel, DuelModel, Fighter, HatredPolicy, MAX_DAMAGE_DICE, MeleeStrength,
-    MeleeWeapon, Outcome, Outnumbered, OutnumberedModel, SecondWeapon,
+    Armed, Causes, Draws, Duel, DuelModel, Fighter, FirstRound, HatredPolicy, MAX_DAMAGE_DICE,
+    MeleeStrength, MeleeWeapon, Outcome, Outnumbered, OutnumberedModel, SecondWeapon,
 };
 use super::warrior::WarriorStats;
 use super::weapon::Damage;
@@ -340,6 +340,14 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
     })
 }
 
+/// The `multiple_first_round` rule variant.
+pub(super) fn first_round(variants: &Params) -> Result<FirstRound, ParamError> {
+    Ok(match variants.word("multiple_first_round")?.as_deref() {
+        Some("first_attacker") => FirstRound::FirstAttacker,
+        _ => FirstRound::Phase,
+    })
+}
+
 /// The `second_weapon` rule variant.
 pub(super) fn second_weapon(variants: &Params) -> Result<SecondWeapon, ParamError> {
     Ok(match variants.word("second_weapon")?.as_deref() {
@@ -491,7 +499,7 @@ pub fn duel_model(given: &Params) -> Result<DuelModel, ParamError> {
 pub fn outnumbered_model(given: &Params) -> Result<OutnumberedModel, ParamError> {
     let decls = outnumbered_params();
     let p = resolve(&super::RULES, &decls, given)?.bound(decls);
-    outnumbered(&p, SecondWeapon::default())
+    outnumbered(&p, SecondWeapon::default(), FirstRound::default())
 }
 
 /// Builds the one-on-one model.
@@ -530,15 +538,24 @@ fn duel(p: &Params, second: SecondWeapon) -> Result<DuelModel, ParamError> {
 
 /// Builds the multiple-combat model.
 pub fn build_outnumbered(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(outnumbered(p, second_weapon(variants)?)?))
+    Ok(Box::new(outnumbered(
+        p,
+        second_weapon(variants)?,
+        first_round(variants)?,
+    )?))
 }
 
-fn outnumbered(p: &Params, second: SecondWeapon) -> Result<OutnumberedModel, ParamError> {
+fn outnumbered(
+    p: &Params,
+    second: SecondWeapon,
+    first_round: FirstRound,
+) -> Result<OutnumberedModel, ParamError> {
     let fight = Outnumbered {
         attacker: fighter(p, "a_", false, second)?,
         defender: fighter(p, "b_", false, second)?,
         attackers: p.need_int("attackers")? as u8,
         charged: p.flag("attackers_charged")?,
+        first_round,
     };
     Ok(fight.into_model())
 }
