@@ -252,6 +252,8 @@ impl<M: Repeated> RepeatModel<M> {
                 // start is warm, its columns hold both where the round
                 // led and where its follow-up leads
                 let (played, next) = match &first {
+                    // a fixed first round draws no word, as the walk's own
+                    Some(columns) if columns.len() == 1 => columns[0].own,
                     Some(columns) => {
                         let wide = u128::from(roller.next_word()) * columns.len() as u128;
                         let c: &FirstColumn = &columns[(wide >> 64) as usize];
