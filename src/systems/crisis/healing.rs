@@ -2,7 +2,9 @@
 //! Extra, non-lethal twice as effective, stabilising the Dying), then a
 //! daily Body roll healing 1 wound until the character is at full Health.
 //! A critical failure adds a wound, so the days form a birth-death chain
-//! over wounds, solved exactly with the kernel's absorbing chain.
+//! over wounds, solved exactly with the kernel's absorbing chain. The fast
+//! sampler draws the days in blocks (four a word) from face tables of
+//! each count of wounds ([`Blocks`]).
 
 use super::rules::{
     DEAD_AT, NORMAL_DIFFICULTY, SkillRoll, asset_list, distinct_assets, medicine_modifier,
@@ -874,7 +876,8 @@ mod tests {
         ];
         let mut medicine = base.to_vec();
         medicine.push(("healer_skill", "0"));
-        let cases: Vec<(Vec<(&str, &str)>, Vec<(String, f64)>)> = vec![
+        type Case<'a> = (Vec<(&'a str, &'a str)>, Vec<(String, f64)>);
+        let cases: Vec<Case> = vec![
             (
                 base.to_vec(),
                 [3, 4, 5, 8, 9, 12]
@@ -941,5 +944,32 @@ mod tests {
         assert_eq!(tally.sum(i), 13 * tally.trials());
         let dies = names.iter().position(|x| x == "p_dies").unwrap();
         assert_eq!(tally.sum(dies), 0);
+    }
+
+    /// 3d6 a day (216 faces) does not fit a block's word: each day is a
+    /// draw of the day's face table. Body 0, no care, never critical, one
+    /// wound: healed on day 1 on 3d6 - 2 >= 4, all but the 1 + 3 + 6 of
+    /// 216 that total 3-5 (binomial at a fixed seed, 1e-6).
+    #[test]
+    fn dice_past_a_block_draw_day_by_day() {
+        use crate::experiment::significance::binomial_exact_p;
+        let m = model(&[
+            ("health", "10"),
+            ("wounds", "1"),
+            ("body", "0"),
+            ("critical_failure", "never"),
+            ("roll", "3d6"),
+        ]);
+        assert_eq!(
+            m.sampler(),
+            Sampler::Custom("each roll's dice drawn at once from a face table")
+        );
+        let names: Vec<String> = m.metrics().iter().map(|d| d.name.clone()).collect();
+        let mut tally = Tally::new(names.len());
+        let mut r = BatchedRoller::new(5, &[0]);
+        m.run_chunk(&mut r, 65_536, &mut tally);
+        let i = names.iter().position(|x| x == "days=1").unwrap();
+        let pv = binomial_exact_p(tally.sum(i), tally.trials(), 206.0 / 216.0);
+        assert!(pv > 1e-6, "days=1: {} of 65536: p = {pv:e}", tally.sum(i));
     }
 }
