@@ -642,7 +642,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         (
             "crisis",
             "healing",
-            Custom("each roll's dice drawn at once from a face table"),
+            Custom("blocks of days drawn at once (four a word) from face tables of each state"),
         ),
     ];
     // on a change, the whole list as it now stands, to read and paste

@@ -2,7 +2,9 @@
 //! Extra, non-lethal twice as effective, stabilising the Dying), then a
 //! daily Body roll healing 1 wound until the character is at full Health.
 //! A critical failure adds a wound, so the days form a birth-death chain
-//! over wounds, solved exactly with the kernel's absorbing chain.
+//! over wounds, solved exactly with the kernel's absorbing chain. The fast
+//! sampler draws the days in blocks (four a word) from face tables of
+//! each count of wounds ([`Blocks`]).
 
 use super::rules::{
     DEAD_AT, NORMAL_DIFFICULTY, SkillRoll, asset_list, distinct_assets, medicine_modifier,
@@ -166,7 +168,13 @@ struct Tables {
     /// A day's change in wounds (-1 healed, 0, +1 worse): added without a
     /// branch on which it was.
     day: FaceTable<i64>,
+    /// Blocks of days drawn at once ([`Blocks`]; `None`: a day's dice do
+    /// not fit, each day is a draw of `day`).
+    blocks: Option<Blocks>,
 }
+
+/// The block sampler's name ([`Blocks`]).
+const BLOCKS: &str = "blocks of days drawn at once (four a word) from face tables of each state";
 
 /// Days a trial's ending is counted in a dense table for (longer ones
 /// are hashed).
@@ -182,6 +190,173 @@ enum Day {
 
 /// What the Medicine check did: (success, lethal healed, non-lethal healed).
 type Treated = (bool, i64, i64);
+
+/// Days a block of the block sampler plays from one word: two pairs of
+/// days, each pair's dice one draw of [`Blocks::pairs`] combinations.
+const BLOCK_DAYS: u32 = 4;
+
+/// Sequences of a block's four days' changes (3^4).
+const BLOCK_SEQS: usize = 81;
+
+/// Sequences of a starting block's eight days (two words, 3^8).
+const START_SEQS: usize = BLOCK_SEQS * BLOCK_SEQS;
+
+/// Most faces one day's dice may show for a word to hold a block: four
+/// days' dice, `faces^4 <= BATCH_LIMIT` (2d6: 36^4 = 1,679,616).
+const MOST_DAY_FACES: u64 = 64;
+
+/// A block's entry: the wounds it ends on (bits 0-7), the days it plays
+/// (bits 8-11) and whether the walk ended in it (bit 15).
+const ENDED: u16 = 1 << 15;
+
+/// The block sampler's tables ([`Healing::blocks`]): a day's dice as a
+/// face combination, two days' combinations together as one draw of
+/// `faces^2`, looked up as the pair of changes the rule gives them; four
+/// days (one word, two pairs) or eight (two words) played from a number
+/// of wounds through the rule's own walk (heal, nothing or worse, stop at
+/// full Health or death) into one entry. A trial is then one look-up from
+/// its starting wounds (eight days) and, where it has not ended, one a
+/// further four days, instead of a draw and a look-up a day.
+struct Blocks {
+    /// Combinations of two days' dice: `faces^2`.
+    pairs: u64,
+    /// `pair[a * faces + b]`: the changes of a day on combination `a` then
+    /// one on `b`, as `3 * (change_a + 1) + (change_b + 1)`.
+    pair: Vec<u8>,
+    /// `state[w * 81 + s]`: four days of change sequence `s` (base-3
+    /// digits, first day first) played from `w` wounds.
+    state: Vec<u16>,
+    /// `start[slot * 6561 + s]`: eight days played from the wounds of
+    /// `slot` (a trial's starting wounds, [`Blocks::slot`]).
+    start: Vec<u16>,
+    /// The slot of each starting count of wounds (`u32::MAX`: none, the
+    /// walk starts with four-day blocks).
+    slot: Vec<u32>,
+}
+
+/// A roller reading dice from a face combination's digits (first die the
+/// most significant), noting the sides asked for.
+struct Digits {
+    index: u64,
+    /// What is left to divide: the product of the sides still to read.
+    left: u64,
+    sides: Vec<u32>,
+}
+
+impl Roller for Digits {
+    fn roll(&mut self, sides: u32) -> u32 {
+        self.sides.push(sides);
+        let s = u64::from(sides);
+        self.left = (self.left / s).max(1);
+        (self.index / self.left % s) as u32 + 1
+    }
+}
+
+impl Blocks {
+    /// The change of each of one day's face combinations, played through
+    /// the rule's own day; `None` where a day's dice differ from face to
+    /// face (an exploding die) or show more than [`MOST_DAY_FACES`].
+    fn day_faces(h: &Healing) -> Option<Vec<u8>> {
+        let mut probe = Digits {
+            index: 0,
+            left: u64::MAX,
+            sides: Vec::new(),
+        };
+        h.day_change(&mut probe);
+        let sides = probe.sides;
+        let faces = sides
+            .iter()
+            .try_fold(1u64, |n, &s| n.checked_mul(u64::from(s)))
+            .filter(|&n| n <= MOST_DAY_FACES)?;
+        (0..faces)
+            .map(|index| {
+                let mut d = Digits {
+                    index,
+                    left: faces,
+                    sides: Vec::new(),
+                };
+                let change = h.day_change(&mut d);
+                (d.sides == sides).then_some((change + 1) as u8)
+            })
+            .collect()
+    }
+
+    /// Plays the day changes `seq` (base-3 digits, `days` of them, first
+    /// day first) from `wounds` as the rule's walk does.
+    fn play(h: &Healing, wounds: i64, seq: usize, days: u32) -> u16 {
+        let mut w = wounds;
+        let mut played = 0u16;
+        for d in (0..days).rev() {
+            if w <= 0 || w >= h.dead_at() {
+                break;
+            }
+            w += (seq / 3usize.pow(d) % 3) as i64 - 1;
+            played += 1;
+        }
+        let ended = if w <= 0 || w >= h.dead_at() { ENDED } else { 0 };
+        w.clamp(0, 255) as u16 | played << 8 | ended
+    }
+
+    /// The tables for `starts` (the wounds a trial may start from), or
+    /// `None` where a day's dice do not fit ([`Blocks::day_faces`]).
+    fn build(h: &Healing, starts: impl IntoIterator<Item = i64>) -> Option<Self> {
+        let day = Self::day_faces(h)?;
+        let faces = day.len();
+        let pair = (0..faces * faces)
+            .map(|i| 3 * day[i / faces] + day[i % faces])
+            .collect();
+        let dead = h.dead_at() as usize;
+        let state = (0..dead * BLOCK_SEQS)
+            .map(|i| Self::play(h, (i / BLOCK_SEQS) as i64, i % BLOCK_SEQS, BLOCK_DAYS))
+            .collect();
+        let mut slot = vec![u32::MAX; dead];
+        let mut start = Vec::new();
+        for w in starts {
+            if w > 0 && w < h.dead_at() && slot[w as usize] == u32::MAX {
+                slot[w as usize] = (start.len() / START_SEQS) as u32;
+                start.extend((0..START_SEQS).map(|s| Self::play(h, w, s, 2 * BLOCK_DAYS)));
+            }
+        }
+        Some(Blocks {
+            pairs: (faces * faces) as u64,
+            pair,
+            state,
+            start,
+            slot,
+        })
+    }
+
+    /// A word's four days: their change sequence (base 3, first day first).
+    #[inline]
+    fn seq(&self, word: u64) -> usize {
+        let r = u128::from(word) * u128::from(self.pairs);
+        let first = (r >> 64) as usize;
+        let second = ((u128::from(r as u64) * u128::from(self.pairs)) >> 64) as usize;
+        9 * usize::from(self.pair[first]) + usize::from(self.pair[second])
+    }
+
+    /// The days from `wounds` until healed or dead, and whether dead.
+    #[inline]
+    fn walk(&self, wounds: i64, roller: &mut BatchedRoller) -> (usize, bool) {
+        if wounds <= 0 {
+            return (0, false);
+        }
+        let w = wounds as usize;
+        let mut e = match self.slot[w] {
+            u32::MAX => self.state[w * BLOCK_SEQS + self.seq(roller.next_word())],
+            slot => {
+                let s = BLOCK_SEQS * self.seq(roller.next_word()) + self.seq(roller.next_word());
+                self.start[slot as usize * START_SEQS + s]
+            }
+        };
+        let mut days = usize::from(e >> 8 & 15);
+        while e & ENDED == 0 {
+            e = self.state[usize::from(e & 255) * BLOCK_SEQS + self.seq(roller.next_word())];
+            days += usize::from(e >> 8 & 15);
+        }
+        (days, e & 255 != 0)
+    }
+}
 
 impl Healing {
     /// Wounds at which the patient is dead.
@@ -257,9 +432,16 @@ impl Healing {
     fn tables(&self) -> Option<&Tables> {
         self.tables
             .get_or_init(|| {
+                let medicine = FaceTable::build(|d| self.medicine(d))?;
+                let starts: Vec<i64> = medicine
+                    .ends()
+                    .iter()
+                    .map(|t| self.wounds - t.map_or(0, |t| t.1))
+                    .collect();
                 Some(Tables {
-                    medicine: FaceTable::build(|d| self.medicine(d))?,
                     day: FaceTable::build(|d| self.day_change(d))?,
+                    blocks: Blocks::build(self, starts),
+                    medicine,
                 })
             })
             .as_ref()
@@ -273,8 +455,14 @@ impl Healing {
         let treatments = t.medicine.ends().len();
         let mut ends: DenseEnds<(usize, usize, bool)> = DenseEnds::new(treatments * DENSE_DAYS * 2);
         let mut past: Vec<Option<Treated>> = Vec::new();
+        let check = self.medicine.is_some();
         for _ in 0..trials {
-            let treated = match t.medicine.draw(roller, |d| self.medicine(d)) {
+            let drawn = if check {
+                t.medicine.draw(roller, |d| self.medicine(d))
+            } else {
+                Ok(0)
+            };
+            let treated = match drawn {
                 Ok(i) => i,
                 Err(out) => {
                     // a check whose dice roll past its table: kept after
@@ -287,16 +475,10 @@ impl Healing {
                 }
             };
             let healed = self.treated(treated, t, &past).map_or(0, |t| t.1);
-            let mut wounds = self.wounds - healed;
-            let mut days = 0usize;
-            while wounds > 0 && wounds < self.dead_at() {
-                wounds += match t.day.draw(roller, |d| self.day_change(d)) {
-                    Ok(i) => t.day.ends()[i],
-                    Err(change) => change,
-                };
-                days += 1;
-            }
-            let dies = wounds > 0;
+            let (days, dies) = match &t.blocks {
+                Some(b) => b.walk(self.wounds - healed, roller),
+                None => self.day_by_day(t, self.wounds - healed, roller),
+            };
             let slot = (treated < treatments && days < DENSE_DAYS)
                 .then(|| (treated * DENSE_DAYS + days) * 2 + usize::from(dies));
             ends.add(slot, (treated, days, dies));
@@ -312,6 +494,20 @@ impl Healing {
             sink.record(self.m_dies, u64::from(dies));
         }
         tally.add_trials(trials);
+    }
+
+    /// The days from `wounds` until healed or dead, and whether dead: each
+    /// day a draw of the day's face table.
+    fn day_by_day(&self, t: &Tables, mut wounds: i64, roller: &mut BatchedRoller) -> (usize, bool) {
+        let mut days = 0usize;
+        while wounds > 0 && wounds < self.dead_at() {
+            wounds += match t.day.draw(roller, |d| self.day_change(d)) {
+                Ok(i) => t.day.ends()[i],
+                Err(change) => change,
+            };
+            days += 1;
+        }
+        (days, wounds > 0)
     }
 
     /// One day's roll as its change in wounds.
@@ -365,6 +561,9 @@ impl Model for Healing {
 
     fn sampler(&self) -> Sampler {
         match self.tables() {
+            Some(Tables {
+                blocks: Some(_), ..
+            }) => Sampler::Custom(BLOCKS),
             Some(_) => Sampler::Custom("each roll's dice drawn at once from a face table"),
             None => Sampler::Reference,
         }
@@ -607,5 +806,170 @@ mod tests {
         assert!((value(&*m, "mean_nonlethal_healed") - nl).abs() < 1e-12);
         assert!((value(&*m, "p_stabilised") - ok).abs() < 1e-12);
         assert_eq!(value(&*m, "mean_healed_by_medicine"), 0.0);
+    }
+
+    /// The block sampler's tallies over `chunks` chunks of 65,536 trials
+    /// at a fixed seed, with the metric names.
+    fn blocks_tally(m: &dyn Model, seed: u64, chunks: u64) -> (Tally, Vec<String>) {
+        assert_eq!(m.sampler(), Sampler::Custom(BLOCKS), "a day's dice fit");
+        let names: Vec<String> = m.metrics().iter().map(|d| d.name.clone()).collect();
+        let mut tally = Tally::new(names.len());
+        for chunk in 0..chunks {
+            let mut r = BatchedRoller::new(seed, &[chunk]);
+            m.run_chunk(&mut r, 65_536, &mut tally);
+        }
+        assert_eq!(tally.trials(), chunks * 65_536);
+        (tally, names)
+    }
+
+    /// C(n, k) as a float.
+    fn choose(n: u64, k: u64) -> f64 {
+        (0..k).map(|i| (n - i) as f64 / (i + 1) as f64).product()
+    }
+
+    /// The block sampler against laws worked out by hand, exact binomial
+    /// tests at a fixed seed, Bonferroni over every check at a
+    /// family-wise 1e-6.
+    ///
+    /// No care, Body 0, never critical: a day heals on 2d6 - 2 >= 4, 26 of
+    /// 36 faces (p = 13/18, q = 5/18), else nothing. From w wounds the walk
+    /// ends on day k with the w-th heal: C(k-1, w-1) p^w q^(k-w)
+    /// (negative binomial); past day 12 with fewer than w heals in 12
+    /// days. Days 9 and 12 end after the first block (eight days).
+    ///
+    /// The same with a Medicine check first by a healer of skill 0 with no
+    /// aids (-2): 2d6 - 2 >= 4 on 26 of 36, 1 wound plus one per Extra
+    /// (total - 4) / 4: 2d6 of 6-9 (20 of 36) heal 1, 10-12 (6 of 36) heal
+    /// 2: 3 wounds start from 3 (10/36), 2 (20/36) or 1 (6/36).
+    ///
+    /// Health 1 with 10 wounds (dead at 11), Body 1, no care: a day heals
+    /// on 2d6 >= 5 (30 of 36), worsens on snake eyes (1 of 36): dead on
+    /// day 1 with 1/36; on day 2 with 5/36 * 1/36 (a day of nothing, then
+    /// snake eyes; from 9 nothing ends a day); dies at all with the
+    /// gambler's ruin of a walk stepping up 1 for 30 down:
+    /// (30^10 - 1) / (30^11 - 1).
+    #[test]
+    fn the_blocks_give_the_laws_by_hand() {
+        use crate::experiment::significance::binomial_exact_p;
+        let (p, q): (f64, f64) = (13.0 / 18.0, 5.0 / 18.0);
+        let nb = |w: u64, k: u64| {
+            if k < w {
+                0.0
+            } else {
+                choose(k - 1, w - 1) * p.powi(w as i32) * q.powi((k - w) as i32)
+            }
+        };
+        let past = |w: u64, days: u64| -> f64 {
+            (0..w)
+                .map(|j| choose(days, j) * p.powi(j as i32) * q.powi((days - j) as i32))
+                .sum()
+        };
+        let starts = [(3u64, 10.0 / 36.0), (2, 20.0 / 36.0), (1, 6.0 / 36.0)];
+        let mixed = |k: u64| starts.iter().map(|&(w, s)| s * nb(w, k)).sum::<f64>();
+        let mixed_past = starts.iter().map(|&(w, s)| s * past(w, 12)).sum::<f64>();
+        let base = [
+            ("health", "10"),
+            ("wounds", "3"),
+            ("body", "0"),
+            ("critical_failure", "never"),
+            ("days_shown", "12"),
+        ];
+        let mut medicine = base.to_vec();
+        medicine.push(("healer_skill", "0"));
+        type Case<'a> = (Vec<(&'a str, &'a str)>, Vec<(String, f64)>);
+        let cases: Vec<Case> = vec![
+            (
+                base.to_vec(),
+                [3, 4, 5, 8, 9, 12]
+                    .iter()
+                    .map(|&k| (format!("days={k}"), nb(3, k)))
+                    .chain([("days>12".to_string(), past(3, 12))])
+                    .chain([("p_dies".to_string(), 0.0)])
+                    .collect(),
+            ),
+            (
+                medicine,
+                [1, 2, 3, 4, 9]
+                    .iter()
+                    .map(|&k| (format!("days={k}"), mixed(k)))
+                    .chain([
+                        ("days>12".to_string(), mixed_past),
+                        ("p_medicine_success".to_string(), 26.0 / 36.0),
+                    ])
+                    .collect(),
+            ),
+            (
+                vec![("health", "1"), ("wounds", "10"), ("body", "1")],
+                vec![
+                    ("days=1".to_string(), 1.0 / 36.0),
+                    ("days=2".to_string(), 5.0 / 1296.0),
+                    (
+                        "p_dies".to_string(),
+                        (30f64.powi(10) - 1.0) / (30f64.powi(11) - 1.0),
+                    ),
+                ],
+            ),
+        ];
+        let checks: usize = cases.iter().map(|c| c.1.len()).sum();
+        let alpha = 1e-6 / checks as f64;
+        for (k, (pairs, want)) in cases.iter().enumerate() {
+            let m = model(pairs);
+            let (tally, names) = blocks_tally(&*m, 41 + k as u64, 5);
+            let n = tally.trials();
+            for (name, p) in want {
+                let i = names.iter().position(|x| x == name).unwrap();
+                let got = tally.sum(i);
+                let pv = binomial_exact_p(got, n, *p);
+                assert!(
+                    pv > alpha,
+                    "{pairs:?} {name}: {got} of {n} against {p}: p = {pv:e}"
+                );
+            }
+        }
+    }
+
+    /// A hospital's patient with Body 2 heals every day (2d6 + 4 >= 4):
+    /// 13 wounds take exactly 13 days in every trial, over the first
+    /// block's eight days and two more blocks (four days, then one).
+    #[test]
+    fn the_blocks_count_every_day() {
+        let m = model(&[
+            ("health", "10"),
+            ("wounds", "13"),
+            ("body", "2"),
+            ("care", "hospital"),
+        ]);
+        let (tally, names) = blocks_tally(&*m, 7, 2);
+        let i = names.iter().position(|x| x == "mean_days").unwrap();
+        assert_eq!(tally.sum(i), 13 * tally.trials());
+        let dies = names.iter().position(|x| x == "p_dies").unwrap();
+        assert_eq!(tally.sum(dies), 0);
+    }
+
+    /// 3d6 a day (216 faces) does not fit a block's word: each day is a
+    /// draw of the day's face table. Body 0, no care, never critical, one
+    /// wound: healed on day 1 on 3d6 - 2 >= 4, all but the 1 + 3 + 6 of
+    /// 216 that total 3-5 (binomial at a fixed seed, 1e-6).
+    #[test]
+    fn dice_past_a_block_draw_day_by_day() {
+        use crate::experiment::significance::binomial_exact_p;
+        let m = model(&[
+            ("health", "10"),
+            ("wounds", "1"),
+            ("body", "0"),
+            ("critical_failure", "never"),
+            ("roll", "3d6"),
+        ]);
+        assert_eq!(
+            m.sampler(),
+            Sampler::Custom("each roll's dice drawn at once from a face table")
+        );
+        let names: Vec<String> = m.metrics().iter().map(|d| d.name.clone()).collect();
+        let mut tally = Tally::new(names.len());
+        let mut r = BatchedRoller::new(5, &[0]);
+        m.run_chunk(&mut r, 65_536, &mut tally);
+        let i = names.iter().position(|x| x == "days=1").unwrap();
+        let pv = binomial_exact_p(tally.sum(i), tally.trials(), 206.0 / 216.0);
+        assert!(pv > 1e-6, "days=1: {} of 65536: p = {pv:e}", tally.sum(i));
     }
 }
