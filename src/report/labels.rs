@@ -114,18 +114,28 @@ fn param_about(exp: &Experiment, name: &str) -> Option<String> {
     let rules = registry::rule_set(&exp.system).ok()?;
     let scenario = rules.scenario(&exp.scenario).ok()?;
     let decls = (scenario.params)();
-    let about = decls
+    let variants = rules.variant_decls();
+    let decl = decls
         .iter()
-        .chain(rules.variant_decls().iter())
-        .find(|d| d.name == name)
-        .map(|d| d.about.clone())?;
+        .chain(variants.iter())
+        .find(|d| d.name == name)?;
+    about_words(decl)
+}
+
+/// What a parameter is, from its about up to the first `;`, `:` or `(`.
+fn about_words(decl: &registry::ParamDecl) -> Option<String> {
+    let about = &decl.about;
     let cut = about
         .find([';', ':', '('])
         .map_or(about.as_str(), |i| &about[..i])
         .trim()
         .trim_end_matches(',')
         .to_string();
-    (!cut.is_empty() && cut.len() <= 60).then_some(cut)
+    // an about that opens on its choices ("die: one D6 ...; keep: ...")
+    // says what each value does, not what the parameter is
+    let a_choice =
+        matches!(decl.kind, registry::ParamKind::Choice(words) if words.contains(&cut.as_str()));
+    (!cut.is_empty() && cut.len() <= 60 && !a_choice).then_some(cut)
 }
 
 /// The title of sweep axis `name`: the parameter and what it means
@@ -198,6 +208,19 @@ pub fn run_note(exp: &Experiment, rows: usize, dir: &std::path::Path) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parameter_whose_about_opens_on_its_choices_is_called_by_its_name() {
+        let decls = (registry::rule_set("krygothic")
+            .unwrap()
+            .scenario("dice")
+            .unwrap()
+            .params)();
+        let about = |name: &str| about_words(decls.iter().find(|d| d.name == name).unwrap());
+        // "die: one D6 against the target; attribute: ..." names a value
+        assert_eq!(about("check"), None);
+        assert_eq!(about("target").as_deref(), Some("the target number"));
+    }
 
     #[test]
     fn percentages_keep_small_chances_visible() {
