@@ -122,15 +122,6 @@ pub struct RepeatModel<M: Repeated> {
     faces: PlannedTable<Ending<M::State>>,
 }
 
-/// A column of the start's first round laid out: the state each outcome
-/// is (for the first-round metrics) and the state its follow-up leads to,
-/// marked [`OVER`] where over.
-struct FirstColumn {
-    keep: u64,
-    own: (u32, u32),
-    alias: (u32, u32),
-}
-
 /// How a trial went, all its metrics need: the state after its first round
 /// (none if over at the start), its final state, its rounds.
 type Ending<S> = (Option<S>, S, usize);
@@ -239,60 +230,39 @@ impl<M: Repeated> RepeatModel<M> {
         let mut firsts = Counts::default();
         let mut lengths = Counts::default();
         let start_over = walk.marked(start, is_over) & OVER != 0;
-        let mut first: Option<Vec<FirstColumn>> = None;
-        for _ in 0..trials {
-            if start_over {
+        if start_over {
+            for _ in 0..trials {
                 walk.end(start);
-                lengths.add(0);
-                continue;
             }
-            let (mut at, mut rounds) = (start, 0);
+            lengths.add_n(0, trials);
+        } else {
+            // counting first rounds costs a little on every step: only
+            // where the rule records them
             if M::FIRST_ROUND {
-                // the first round apart, to count where it led: once the
-                // start is warm, its columns hold both where the round
-                // led and where its follow-up leads
-                let (played, next) = match &first {
-                    // a fixed first round draws no word, as the walk's own
-                    Some(columns) if columns.len() == 1 => columns[0].own,
-                    Some(columns) => {
-                        let wide = u128::from(roller.next_word()) * columns.len() as u128;
-                        let c: &FirstColumn = &columns[(wide >> 64) as usize];
-                        if (wide as u64) < c.keep {
-                            c.own
-                        } else {
-                            c.alias
-                        }
-                    }
-                    None => {
-                        let played = walk.step(start, roller, law, play);
-                        let then = walk.then(played, end_round);
-                        let next = walk.marked(then, is_over);
-                        first = walk.columns(start).map(|columns| {
-                            let mut lead = |to: u32| {
-                                let then = walk.then(to, end_round);
-                                (to, walk.marked(then, is_over))
-                            };
-                            columns
-                                .into_iter()
-                                .map(|(keep, own, alias)| FirstColumn {
-                                    keep,
-                                    own: lead(own),
-                                    alias: lead(alias),
-                                })
-                                .collect()
-                        });
-                        (played, next)
-                    }
-                };
-                firsts.add(played as usize);
-                (at, rounds) = (next, 1);
+                walk.run_until_over::<true>(
+                    start,
+                    trials,
+                    roller,
+                    law,
+                    play,
+                    end_round,
+                    is_over,
+                    &mut lengths,
+                    Some(&mut firsts),
+                );
+            } else {
+                walk.run_until_over::<false>(
+                    start,
+                    trials,
+                    roller,
+                    law,
+                    play,
+                    end_round,
+                    is_over,
+                    &mut lengths,
+                    None,
+                );
             }
-            while at & OVER == 0 {
-                at = walk.step_then(at, roller, law, play, end_round, is_over);
-                rounds += 1;
-            }
-            walk.end(at & !OVER);
-            lengths.add(rounds);
         }
         for (id, count) in firsts.iter() {
             rule.record_first_round(walk.key(id as u32), &mut Times { tally, count });

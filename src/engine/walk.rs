@@ -95,6 +95,9 @@ enum Next {
 /// of its id: a walk never interns 2^31 states).
 pub const OVER: u32 = 1 << 31;
 
+/// Trials [`Walk::run_until_over`] walks side by side.
+pub const LANES: usize = 4;
+
 /// Set in a state's flat slot when its composed step always leads to the
 /// one state (the slot's low half).
 const FIXED: u64 = 1 << 63;
@@ -129,6 +132,9 @@ pub struct Walk<K> {
     flat_at: Vec<u64>,
     /// The composed steps of every warm state, end to end.
     flat: Vec<FlatColumn>,
+    /// Beside each of `flat`'s columns: where its own and its alias were
+    /// before the follow-up (the states a first round's metrics read).
+    played: Vec<(u32, u32)>,
 }
 
 impl<K: Clone + Eq + Hash> Default for Walk<K> {
@@ -143,6 +149,7 @@ impl<K: Clone + Eq + Hash> Default for Walk<K> {
             over: Vec::new(),
             flat_at: Vec::new(),
             flat: Vec::new(),
+            played: Vec::new(),
         }
     }
 }
@@ -276,11 +283,150 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 c.alias
             };
         }
-        self.step_then_cold(id, roller, law, play, follow, over)
+        self.step_then_cold(id, roller, law, play, follow, over).1
+    }
+
+    /// Runs `trials` trials from `start` (not over), each a [`Walk::step_then`]
+    /// at a time until over, counting where each ended ([`Walk::ends`]),
+    /// after how many steps (`lengths`) and, given `firsts`, where each
+    /// first step led before its follow-up (by state id).
+    ///
+    /// [`LANES`] trials walk side by side, and a trial that ends hands its
+    /// lane to the next one without a branch: the exit of a walk is as
+    /// likely as its dice make it, so a loop that branched on it would
+    /// stall on every other step, while lanes let the steps of different
+    /// trials overlap. Which trial draws which word depends only on the
+    /// chunk's dice, so tallies stay the same for any thread count.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_until_over<const FIRSTS: bool>(
+        &mut self,
+        start: u32,
+        trials: u64,
+        roller: &mut BatchedRoller,
+        law: impl Fn(&K) -> Option<Law<K>>,
+        play: impl Fn(&K, &mut BatchedRoller) -> K,
+        follow: impl Fn(&K) -> K,
+        over: impl Fn(&K) -> bool,
+        lengths: &mut Counts,
+        mut firsts: Option<&mut Counts>,
+    ) {
+        debug_assert_eq!(FIRSTS, firsts.is_some());
+        // a step from `id`, the first of its trial when `first`: counted
+        // where it led before its follow-up when firsts are asked for
+        let mut slow =
+            |walk: &mut Self, id: u32, first: bool, roller: &mut BatchedRoller| match firsts
+                .as_deref_mut()
+                .filter(|_| first)
+            {
+                Some(firsts) => {
+                    let (played, to) = walk.step_then_cold(id, roller, &law, &play, &follow, &over);
+                    firsts.add(played as usize);
+                    to
+                }
+                None => walk.step_then(id, roller, &law, &play, &follow, &over),
+            };
+        // ends, lengths and first steps drawn from the table counted here,
+        // each lane's unfinished steps into a slot of its own (the first
+        // LANES of each) so no store waits on another lane's
+        let mut ends = vec![0u64; LANES + self.keys.len()];
+        let mut steps = vec![0u64; LANES + 16];
+        let mut first_columns = vec![0u64; LANES];
+        let mut at = [start; LANES];
+        let mut taken = [0usize; LANES];
+        let mut started = (LANES as u64).min(trials);
+        if trials >= LANES as u64 {
+            while started + LANES as u64 <= trials {
+                for lane in 0..LANES {
+                    let to = match self.flat_draw(at[lane], roller) {
+                        Some((to, column)) => {
+                            if FIRSTS {
+                                // `at` is the start on a first step
+                                let first = 0usize.wrapping_sub(usize::from(taken[lane] == 0));
+                                let slot = LANES + column;
+                                if slot >= first_columns.len() {
+                                    first_columns.resize(slot + 1, 0);
+                                }
+                                first_columns[(slot & first) | (lane & !first)] += 1;
+                            }
+                            to
+                        }
+                        None => {
+                            let to = slow(self, at[lane], taken[lane] == 0, roller);
+                            if ends.len() < LANES + self.keys.len() {
+                                ends.resize(LANES + self.keys.len(), 0);
+                            }
+                            to
+                        }
+                    };
+                    // all ones when the trial is over (selects by mask:
+                    // a branch here would be the unpredictable exit again)
+                    let done = 0usize.wrapping_sub((to >> 31) as usize);
+                    let n = taken[lane] + 1;
+                    if LANES + n >= steps.len() {
+                        steps.resize(LANES + n + 16, 0);
+                    }
+                    let end = LANES + (to & !OVER) as usize;
+                    ends[(end & done) | (lane & !done)] += 1;
+                    steps[((LANES + n) & done) | (lane & !done)] += 1;
+                    at[lane] = (start & done as u32) | (to & !done as u32);
+                    taken[lane] = n & !done;
+                    started += (done & 1) as u64;
+                }
+            }
+        }
+        // the trials in flight, each to its end, then the rest one by one
+        let in_flight = at.into_iter().zip(taken).take(started as usize);
+        let rest = (started..trials).map(|_| (start, 0));
+        for (mut id, mut n) in in_flight.chain(rest) {
+            while id & OVER == 0 {
+                id = slow(self, id, n == 0, roller);
+                n += 1;
+            }
+            self.ends[(id & !OVER) as usize] += 1;
+            lengths.add(n);
+        }
+        for (i, &count) in ends.iter().enumerate().skip(LANES) {
+            self.ends[i - LANES] += count;
+        }
+        for (n, &count) in steps.iter().enumerate().skip(LANES) {
+            lengths.add_n(n - LANES, count);
+        }
+        if let Some(firsts) = firsts {
+            let start_columns = &self.played[(self.flat_at[start as usize] >> 32) as usize..];
+            for (slot, &count) in first_columns.iter().enumerate().skip(LANES) {
+                if count > 0 {
+                    // a column's outcome, before its follow-up
+                    let (column, alias) = ((slot - LANES) / 2, (slot - LANES) % 2 == 1);
+                    let (own, other) = start_columns[column];
+                    firsts.add_n(if alias { other } else { own } as usize, count);
+                }
+            }
+        }
+    }
+
+    /// One step from `id` through its flat layout, if it has one with a
+    /// table (a state that is cold or always leads to the one state is
+    /// `None`: [`Walk::step_then`] takes it), with the column drawn (twice
+    /// its index, plus one where it went to the alias).
+    #[inline(always)]
+    fn flat_draw(&self, id: u32, roller: &mut BatchedRoller) -> Option<(u32, usize)> {
+        let slot = self.flat_at[id as usize];
+        if slot == 0 || slot & FIXED != 0 {
+            return None;
+        }
+        let wide = u128::from(roller.next_word()) * u128::from(slot as u32);
+        let column = (wide >> 64) as usize;
+        let c = &self.flat[(slot >> 32) as usize + column];
+        let alias = (wide as u64) >= c.keep;
+        Some((
+            if alias { c.alias } else { c.own },
+            column * 2 + usize::from(alias),
+        ))
     }
 
     /// [`Walk::step_then`] from a state not laid out flat yet: the step as
-    /// [`Walk::step`] plays it, then the flat layout once it is warm.
+    /// [`Walk::step`] plays it, then the flat layout once it is warm; with
+    /// where the step led before its follow-up.
     #[inline(never)]
     fn step_then_cold(
         &mut self,
@@ -290,7 +436,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         play: impl FnOnce(&K, &mut BatchedRoller) -> K,
         follow: impl Fn(&K) -> K,
         over: impl Fn(&K) -> bool,
-    ) -> u32 {
+    ) -> (u32, u32) {
         let played = self.step(id, roller, law, play);
         let next = self.then(played, &follow);
         let marked = self.marked(next, &over);
@@ -308,6 +454,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                     .collect();
                 let at = self.flat.len() as u64;
                 for (keep, own, alias) in columns {
+                    let (played_own, played_alias) = (own, alias);
                     let own = self.then(own, &follow);
                     let alias = self.then(alias, &follow);
                     let column = FlatColumn {
@@ -316,12 +463,13 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                         alias: self.marked(alias, &over),
                     };
                     self.flat.push(column);
+                    self.played.push((played_own, played_alias));
                 }
                 self.flat_at[i] = at << 32 | (self.flat.len() as u64 - at);
             }
             Next::Dice | Next::NoLaw => {}
         }
-        marked
+        (played, marked)
     }
 
     /// The step from `id` as laid out once warm, as alias columns
@@ -411,6 +559,16 @@ impl Counts {
             self.0.resize(i + 1, 0);
         }
         self.0[i] += 1;
+    }
+
+    /// Counts `n` at `i`.
+    pub fn add_n(&mut self, i: usize, n: u64) {
+        if n > 0 {
+            if self.0.len() <= i {
+                self.0.resize(i + 1, 0);
+            }
+            self.0[i] += n;
+        }
     }
 
     /// Every `i` counted, with its count.
@@ -535,5 +693,84 @@ mod tests {
             w.step(start, &mut r, |_| Some(big.clone()), |k, _| k + 1);
         }
         assert!(matches!(w.next[start as usize], Next::NoLaw));
+    }
+
+    /// The countdown above run by lanes: from 3, a step drops 1 or 2 and
+    /// it is over at 0 or below. By hand: it ends at -1 with 3/8; it takes
+    /// 3 steps only along 3 -> 2 -> 1 (1/4), else 2; the first step leads
+    /// to 2 or 1 with 1/2 each.
+    fn countdown_by_lanes(trials: u64, firsts: bool) -> (BTreeMap<i32, u64>, Counts, Counts) {
+        let mut w: Walk<i32> = Walk::default();
+        let mut roller = BatchedRoller::new(3, &[0]);
+        let law = |s: &i32| Some(Arc::new(vec![(s - 1, 0.5), (s - 2, 0.5)]));
+        let play = |s: &i32, r: &mut BatchedRoller| if r.d6() <= 3 { s - 1 } else { s - 2 };
+        let start = w.id(&3);
+        let (mut lengths, mut first) = (Counts::default(), Counts::default());
+        let over = |s: &i32| *s <= 0;
+        if firsts {
+            w.run_until_over::<true>(
+                start,
+                trials,
+                &mut roller,
+                law,
+                play,
+                |s| *s,
+                over,
+                &mut lengths,
+                Some(&mut first),
+            );
+        } else {
+            w.run_until_over::<false>(
+                start,
+                trials,
+                &mut roller,
+                law,
+                play,
+                |s| *s,
+                over,
+                &mut lengths,
+                None,
+            );
+        }
+        // firsts by state, not by id
+        let mut by_state = Counts::default();
+        for (id, n) in first.iter() {
+            by_state.add_n(*w.key(id as u32) as usize, n);
+        }
+        (w.ends().map(|(k, n)| (*k, n)).collect(), lengths, by_state)
+    }
+
+    #[test]
+    fn lanes_end_where_the_walk_does_count_every_trial_once_and_its_first_steps() {
+        use crate::dice::stats::binomial_p_value;
+        // fewer trials than lanes, none, and a count that leaves some over
+        for trials in [0, 1, LANES as u64 - 1, LANES as u64, 4 * LANES as u64 + 3] {
+            let (ends, lengths, firsts) = countdown_by_lanes(trials, true);
+            assert_eq!(ends.values().sum::<u64>(), trials);
+            assert_eq!(lengths.iter().map(|(_, n)| n).sum::<u64>(), trials);
+            assert_eq!(firsts.iter().map(|(_, n)| n).sum::<u64>(), trials);
+        }
+        let n = 200_003;
+        for count_firsts in [false, true] {
+            let (ends, lengths, firsts) = countdown_by_lanes(n, count_firsts);
+            assert_eq!(ends.values().sum::<u64>(), n);
+            let minus = ends[&-1];
+            assert!(binomial_p_value(minus, n, 0.375) > 1e-6, "{minus} of {n}");
+            assert!(binomial_p_value(minus, n, 0.5) < 1e-6);
+            let by_length: BTreeMap<usize, u64> = lengths.iter().collect();
+            assert_eq!(by_length.keys().copied().collect::<Vec<_>>(), vec![2, 3]);
+            assert!(binomial_p_value(by_length[&3], n, 0.25) > 1e-6);
+            // a lane that miscounted a recycled trial's steps by one would
+            // put trials at 1 or 4 steps, or move mass between 2 and 3
+            assert!(binomial_p_value(by_length[&3], n, 0.375) < 1e-6);
+            let by_first: BTreeMap<usize, u64> = firsts.iter().collect();
+            if count_firsts {
+                assert_eq!(by_first.keys().copied().collect::<Vec<_>>(), vec![1, 2]);
+                assert!(binomial_p_value(by_first[&2], n, 0.5) > 1e-6);
+                assert_eq!(by_first.values().sum::<u64>(), n);
+            } else {
+                assert!(by_first.is_empty());
+            }
+        }
     }
 }
