@@ -631,7 +631,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         (
             "skirmish20",
             "squad_under_fire",
-            Custom("state face tables (a group of steps' dice drawn at once)"),
+            Custom("state laws (a turn or step drawn from its law on the state, a word a draw)"),
         ),
         ("crisis", "check", FaceTable),
         ("crisis", "turn_order", FaceTable),
