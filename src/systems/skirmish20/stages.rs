@@ -295,6 +295,9 @@ pub struct StateLaws<S> {
     /// The counted nodes: step index and state, in slot order.
     counted: Vec<(usize, S)>,
     nodes: usize,
+    /// A node of one column leading to itself, counted nowhere: where a
+    /// lane of [`StateLaws::count`] stands once its trials are walked.
+    park: u64,
 }
 
 /// One column of a node's alias table: below `keep` (scaled to 2^64) the
@@ -424,8 +427,16 @@ impl<S: Clone + Eq + Hash> StateLaws<S> {
                 });
             }
         }
+        // where a lane that has walked its share stands: one column, to itself
+        let park = columns.len() as u64 | (1 << 32);
+        columns.push(LawColumn {
+            keep: u64::MAX,
+            own: park,
+            alias: park,
+        });
         Some(StateLaws {
             start: packed(0),
+            park,
             nodes: laws.len(),
             columns,
             counted,
@@ -438,25 +449,19 @@ impl<S: Clone + Eq + Hash> StateLaws<S> {
     /// counted node, in [`StateLaws::counted`]'s order.
     pub fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
         // four trials walked side by side, a node of each in turn, so one's
-        // look-ups do not wait on another's; each counts in its own lane
+        // look-ups do not wait on another's; each lane walks its share of
+        // the trials, then stands at the parked node, and counts in its own
+        // row, so the loop has no branch but the node's kind
         const LANES: usize = 4;
         let mut counts = vec![0u64; LANES * self.counted.len()];
-        let mut lanes = [0u64; LANES];
-        let mut live = [false; LANES];
-        let mut started = 0u64;
-        for (lane, alive) in lanes.iter_mut().zip(&mut live) {
-            if started < trials {
-                *lane = self.start;
-                *alive = true;
-                started += 1;
-            }
+        let mut left = [0u64; LANES];
+        for (l, n) in left.iter_mut().enumerate() {
+            *n = trials / LANES as u64 + u64::from((l as u64) < trials % LANES as u64);
         }
-        let mut walking = started;
-        while walking > 0 {
+        let mut lanes = left.map(|n| if n > 0 { self.start } else { self.park });
+        let mut running = trials;
+        while running > 0 {
             for l in 0..LANES {
-                if !live[l] {
-                    continue;
-                }
                 let n = lanes[l];
                 let slot = (n >> 48) as usize;
                 if slot != 0 {
@@ -464,26 +469,20 @@ impl<S: Clone + Eq + Hash> StateLaws<S> {
                 }
                 let size = (n >> 32) & 0xffff;
                 let base = (n as u32) as usize;
-                lanes[l] = match size {
-                    0 => {
-                        if started < trials {
-                            started += 1;
-                        } else {
-                            live[l] = false;
-                            walking -= 1;
-                        }
-                        self.start
+                lanes[l] = if size > 1 {
+                    let wide = u128::from(roller.next_word()) * u128::from(size);
+                    let c = &self.columns[base + (wide >> 64) as usize];
+                    if (wide as u64) < c.keep {
+                        c.own
+                    } else {
+                        c.alias
                     }
-                    1 => self.columns[base].own,
-                    _ => {
-                        let wide = u128::from(roller.next_word()) * u128::from(size);
-                        let c = &self.columns[base + (wide >> 64) as usize];
-                        if (wide as u64) < c.keep {
-                            c.own
-                        } else {
-                            c.alias
-                        }
-                    }
+                } else if size == 1 {
+                    self.columns[base].own
+                } else {
+                    running -= 1;
+                    left[l] -= 1;
+                    if left[l] > 0 { self.start } else { self.park }
                 };
             }
         }
@@ -503,7 +502,7 @@ impl<S: Clone + Eq + Hash> StateLaws<S> {
 
     /// Columns laid out over every node.
     pub fn columns(&self) -> usize {
-        self.columns.len()
+        self.columns.len() - 1
     }
 }
 
