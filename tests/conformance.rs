@@ -613,7 +613,11 @@ fn the_engine_picks_the_sampler_the_design_names() {
             Custom("check runs (a check a 32-bit draw of its pass law)"),
         ),
         ("krygothic", "damaged_structure", FaceTable),
-        ("skirmish20", "shooting", StepLaws),
+        (
+            "skirmish20",
+            "shooting",
+            Custom("state face tables (a group of steps' dice drawn at once)"),
+        ),
         ("skirmish20", "effect_of_hit", FaceTable),
         (
             "skirmish20",
@@ -621,7 +625,11 @@ fn the_engine_picks_the_sampler_the_design_names() {
             Custom("state face tables (a group of steps' dice drawn at once)"),
         ),
         ("skirmish20", "quick_draw", FaceTable),
-        ("skirmish20", "hit_allocation", CountedDice),
+        (
+            "skirmish20",
+            "hit_allocation",
+            Custom("state face tables (a group of steps' dice drawn at once)"),
+        ),
         ("skirmish20", "necron_repair", FaceTable),
         (
             "skirmish20",
@@ -631,7 +639,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         (
             "skirmish20",
             "squad_under_fire",
-            Custom("state face tables (a group of steps' dice drawn at once)"),
+            Custom("state laws (a turn or step drawn from its law on the state, a word a draw)"),
         ),
         ("crisis", "check", FaceTable),
         ("crisis", "turn_order", FaceTable),

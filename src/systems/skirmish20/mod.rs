@@ -558,7 +558,7 @@ fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
         vehicle: vehicle_target(p, v)?,
         one_roll: others_full + others_partly > 0 && blast_once(v)?,
     };
-    Ok(Box::new(StepModel::new(shooting.into_rule())))
+    Ok(Box::new(stages::FacesModel::new(shooting.into_rule())))
 }
 
 /// Parameters of the effect-of-hit scenario.
@@ -690,9 +690,9 @@ pub fn allocation_params() -> Vec<ParamDecl> {
 }
 
 fn build_allocation(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(StepModel::new(hits::AllocationRule::new(
-        p.need_int("attacks")? as u32,
-    ))))
+    Ok(Box::new(stages::FacesModel::new(
+        hits::AllocationRule::new(p.need_int("attacks")? as u32),
+    )))
 }
 
 /// Parameters of the Necron repair scenario.

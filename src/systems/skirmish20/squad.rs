@@ -17,15 +17,17 @@
 //! left jammed or lost), then that many draws of one firing's law on the
 //! squad (the target's D20, then the others under the blast one by one).
 //! The reference sampler plays the real dice, shooter by shooter, shot by
-//! shot; the fast sampler lays the same steps out as state face tables
-//! ([`StateFaces`]: the repair rolls, each shooter's turn, the turn's end,
-//! keyed by the squad and shooters' state) and draws each shooter's dice
-//! at once; the conformance suite checks they agree with the exact side.
+//! shot; the fast sampler walks the same steps (the repair rolls, each
+//! shooter's turn, the turn's end, keyed by the squad and shooters' state)
+//! a turn a draw of the turn's law composed from those steps' faces
+//! ([`StateLaws`]), or, for a lone turn, each shooter's dice drawn at once
+//! ([`StateFaces`]); the conformance suite checks they agree with the
+//! exact side.
 
 use super::chart::{Effect, effect_of_hit};
 use super::fire::{Firer, Roll, read_d20};
 use super::hits::{at_hero, repair_target};
-use super::stages::{Digits, STATE_FACES, StateFaces, Steps};
+use super::stages::{Digits, STATE_FACES, STATE_LAWS, StateFaces, StateLaws, Steps};
 use super::{armour, firer, firer_params, modifiers, target_params, weapon_params};
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
@@ -213,9 +215,8 @@ type WalkState = (SquadState, Shooters, Shooters);
 /// The model.
 pub struct SquadModel {
     s: Squad,
-    /// The state face tables, laid out the first time the model samples
-    /// (`None`: too many nodes, so counted dice).
-    faces: std::sync::OnceLock<Option<StateFaces<WalkState>>>,
+    /// The fast sampler's walk, laid out the first time the model samples.
+    layout: std::sync::OnceLock<Layout>,
     /// The trials a run plans ([`Model::plan`]; 0: not told).
     planned: std::sync::atomic::AtomicU64,
     list: MetricList,
@@ -248,7 +249,7 @@ impl Squad {
         );
         SquadModel {
             s: self,
-            faces: std::sync::OnceLock::new(),
+            layout: std::sync::OnceLock::new(),
             planned: std::sync::atomic::AtomicU64::new(0),
             list,
             shaken,
@@ -839,26 +840,40 @@ impl SquadModel {
     }
 
     /// The walk: a node a turn's step and state; the states at each turn's
-    /// end counted.
-    fn faces(&self) -> Option<&StateFaces<WalkState>> {
-        self.faces
-            .get_or_init(|| {
-                let s = &self.s;
-                let per = s.per_turn();
-                StateFaces::build(
-                    &Steps {
-                        start: (s.start(), Shooters::default(), Shooters::default()),
-                        steps: per * s.turns as usize,
-                        step: |i: usize, d: &mut Digits, w: &mut WalkState| s.walk_step(i, d, w),
-                        counted: |i| i % per == 0,
-                    },
-                    super::stages::entries_for(
-                        self.planned.load(std::sync::atomic::Ordering::Relaxed),
-                    ),
-                )
-            })
-            .as_ref()
+    /// end counted. A turn is drawn from its law ([`StateLaws`]) where there
+    /// are turns to chain, laid out by its faces otherwise.
+    fn layout(&self) -> &Layout {
+        self.layout.get_or_init(|| {
+            let s = &self.s;
+            let per = s.per_turn();
+            let rule = Steps {
+                start: (s.start(), Shooters::default(), Shooters::default()),
+                steps: per * s.turns as usize,
+                step: |i: usize, d: &mut Digits, w: &mut WalkState| s.walk_step(i, d, w),
+                counted: |i| i % per == 0,
+            };
+            let budget =
+                super::stages::entries_for(self.planned.load(std::sync::atomic::Ordering::Relaxed));
+            if let Some(laws) = StateLaws::build(&rule, |i| i % per == 0, budget) {
+                Layout::Laws(laws)
+            } else if let Some(faces) = StateFaces::build(&rule, budget) {
+                Layout::Faces(faces)
+            } else {
+                Layout::None
+            }
+        })
     }
+}
+
+/// How the fast sampler walks a trial.
+#[derive(Debug)]
+enum Layout {
+    /// A turn a draw of its law.
+    Laws(StateLaws<WalkState>),
+    /// A shooter's dice (or a few steps') a draw of their faces.
+    Faces(StateFaces<WalkState>),
+    /// Too many states: counted dice.
+    None,
 }
 
 impl Model for SquadModel {
@@ -875,10 +890,14 @@ impl Model for SquadModel {
     /// squads met at the end of each turn are counted and each recorded
     /// once per chunk.
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        if let Some(w) = self.faces() {
+        let walked = match self.layout() {
+            Layout::Laws(w) => Some((w.count(roller, trials), w.counted())),
+            Layout::Faces(w) => Some((w.count(roller, trials), w.counted())),
+            Layout::None => None,
+        };
+        if let Some((counts, counted)) = walked {
             let per = self.s.per_turn();
-            let counts = w.count(roller, trials);
-            for ((i, (st, _, _)), &count) in w.counted().iter().zip(&counts) {
+            for ((i, (st, _, _)), &count) in counted.iter().zip(&counts) {
                 if count > 0 {
                     self.record_turn(
                         i / per - 1,
@@ -914,10 +933,10 @@ impl Model for SquadModel {
     }
 
     fn sampler(&self) -> Sampler {
-        if self.faces().is_some() {
-            Sampler::Custom(STATE_FACES)
-        } else {
-            Sampler::CountedDice
+        match self.layout() {
+            Layout::Laws(_) => Sampler::Custom(STATE_LAWS),
+            Layout::Faces(_) => Sampler::Custom(STATE_FACES),
+            Layout::None => Sampler::CountedDice,
         }
     }
 
@@ -1196,6 +1215,24 @@ mod tests {
             stack_wounds: false,
             turns: 1,
         }
+    }
+
+    /// Turns are chained by drawing each from its law; a squad fired at
+    /// for one turn is not (its turn is the whole trial): its shooters'
+    /// dice are laid out by their faces.
+    #[test]
+    fn turns_are_drawn_from_their_laws_but_never_a_lone_turn() {
+        let model = |turns: &str| {
+            let mut p = Params::new();
+            for (k, v) in TEST_POINTS[0] {
+                p.set(*k, crate::systems::ParamValue::from_text(v));
+            }
+            p.set("turns", crate::systems::ParamValue::from_text(turns));
+            crate::systems::build("skirmish20", "squad_under_fire", &p, &Params::new()).unwrap()
+        };
+        assert_eq!(model("3").sampler(), Sampler::Custom(STATE_LAWS));
+        assert_eq!(model("2").sampler(), Sampler::Custom(STATE_LAWS));
+        assert_eq!(model("1").sampler(), Sampler::Custom(STATE_FACES));
     }
 
     #[test]

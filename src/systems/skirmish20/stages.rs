@@ -18,7 +18,7 @@
 //! (a rule at large parameters), there is no layout and the rule samples
 //! its own way.
 
-use crate::dice::{BATCH_LIMIT, BatchedRoller, Roller, Tally, Times};
+use crate::dice::{Alias, BATCH_LIMIT, BatchedRoller, Roller, Tally, Times};
 use crate::engine::faces::{WIDEST_DIGIT, lcm};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::engine::{MetricDef, Model, NoExact, Sampler};
@@ -274,6 +274,258 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
     }
 }
 
+/// State laws: the walk of [`StateFaces`] with a group of steps drawn from
+/// its exact law instead of its faces. From each node (a step index and a
+/// state) the group up to the next boundary (a turn's end) is composed
+/// step by step, each step's faces enumerated through the rule's own step
+/// code (as [`StateFaces`] lays them out) and equal states merged, and the
+/// law of where the group ends is laid out as an alias table
+/// ([`Alias`]): a group is one word, a multiply, one column and a compare,
+/// and the table stays a few columns a node where a face table keeps every
+/// combination. A group is a step of the chain, never the whole trial: a
+/// rule whose first group would reach the end has no layout (drawing it
+/// from its law would draw the trial from the exact answer).
+#[derive(Debug)]
+pub struct StateLaws<S> {
+    /// Every node's columns, one node's side by side.
+    columns: Vec<LawColumn>,
+    /// The first node, packed as [`pack`] packs a node (its first column,
+    /// its columns, its counted slot).
+    start: u64,
+    /// The counted nodes: step index and state, in slot order.
+    counted: Vec<(usize, S)>,
+    nodes: usize,
+    /// A node of one column leading to itself, counted nowhere: where a
+    /// lane of [`StateLaws::count`] stands once its trials are walked.
+    park: u64,
+}
+
+/// One column of a node's alias table: below `keep` (scaled to 2^64) the
+/// walk goes to `own`, else to `alias` (both packed nodes).
+#[derive(Clone, Copy, Debug)]
+struct LawColumn {
+    keep: u64,
+    own: u64,
+    alias: u64,
+}
+
+/// Most columns a node's table may hold (16 bits of the packed node).
+const MOST_COLUMNS: usize = 0xffff;
+
+impl<S: Clone + Eq + Hash> StateLaws<S> {
+    /// The layout of `rule` with a group ending before each step `j` where
+    /// `ends(j)` (and at the counted steps), or `None` where a step has more
+    /// than [`GROUP_FACES`] combinations, the first group would reach the
+    /// end, or the layout passes [`MOST_NODES`] or `most_work` step runs
+    /// (each face combination of each step from each state met, once).
+    pub fn build<F, C>(
+        rule: &Steps<S, F, C>,
+        ends: impl Fn(usize) -> bool,
+        most_work: usize,
+    ) -> Option<Self>
+    where
+        F: Fn(usize, &mut Digits, &mut S),
+        C: Fn(usize) -> bool,
+    {
+        let mut keys: Vec<(usize, S)> = vec![(0, rule.start.clone())];
+        let mut ids: foldhash::HashMap<(usize, S), u32> = Default::default();
+        ids.insert(keys[0].clone(), 0);
+        // one step's law from a state: the states it reaches, each with its
+        // share of the step's face combinations, in the order first met
+        let mut step_laws: foldhash::HashMap<(usize, S), Vec<(S, f64)>> = Default::default();
+        let mut work = 0usize;
+        let mut laws: Vec<Vec<(u32, f64)>> = Vec::new();
+        let mut slots: Vec<u32> = Vec::new();
+        let mut counted = Vec::new();
+        let mut at = 0;
+        while at < keys.len() {
+            let (i, s) = keys[at].clone();
+            at += 1;
+            slots.push(if i == rule.steps || (i > 0 && (rule.counted)(i)) {
+                counted.push((i, s.clone()));
+                (counted.len() - 1) as u32
+            } else {
+                NONE
+            });
+            if i == rule.steps {
+                laws.push(Vec::new());
+                continue;
+            }
+            let mut j = i + 1;
+            while j < rule.steps && !ends(j) && !(rule.counted)(j) {
+                j += 1;
+            }
+            if i == 0 && j == rule.steps {
+                return None;
+            }
+            // the group's law, step by step, equal states merged
+            let mut dist: Vec<(S, f64)> = vec![(s, 1.0)];
+            for k in i..j {
+                let mut next: Vec<(S, f64)> = Vec::new();
+                let mut index: foldhash::HashMap<S, usize> = Default::default();
+                for (t, p) in dist {
+                    let key = (k, t);
+                    if !step_laws.contains_key(&key) {
+                        let combos = lay_out(rule, k, k + 1, &key.1)?;
+                        work += combos.len();
+                        if work > most_work {
+                            return None;
+                        }
+                        step_laws.insert(key.clone(), merged(combos));
+                    }
+                    for (u, q) in &step_laws[&key] {
+                        match index.get(u) {
+                            Some(&x) => next[x].1 += p * q,
+                            None => {
+                                index.insert(u.clone(), next.len());
+                                next.push((u.clone(), p * q));
+                            }
+                        }
+                    }
+                }
+                dist = next;
+            }
+            let mut law = Vec::with_capacity(dist.len());
+            for (t, p) in dist {
+                let key = (j, t);
+                let next = keys.len() as u32;
+                let id = *ids.entry(key.clone()).or_insert_with(|| {
+                    keys.push(key);
+                    next
+                });
+                law.push((id, p));
+            }
+            if keys.len() > MOST_NODES || law.len() > MOST_COLUMNS {
+                return None;
+            }
+            laws.push(law);
+        }
+        // each node's first column, then the columns with their nodes packed
+        let mut bases = Vec::with_capacity(laws.len());
+        let mut total = 0usize;
+        for law in &laws {
+            bases.push(total as u32);
+            total += law.len();
+        }
+        let packed = |id: u32| {
+            pack(&Node {
+                size: laws[id as usize].len() as u64,
+                base: bases[id as usize],
+                slot: slots[id as usize],
+            })
+        };
+        let mut columns = Vec::with_capacity(total);
+        for law in &laws {
+            if law.is_empty() {
+                continue;
+            }
+            for (keep, &own, &alias) in Alias::new(law).columns() {
+                columns.push(LawColumn {
+                    keep,
+                    own: packed(own),
+                    alias: packed(alias),
+                });
+            }
+        }
+        // where a lane that has walked its share stands: one column, to itself
+        let park = columns.len() as u64 | (1 << 32);
+        columns.push(LawColumn {
+            keep: u64::MAX,
+            own: park,
+            alias: park,
+        });
+        Some(StateLaws {
+            start: packed(0),
+            park,
+            nodes: laws.len(),
+            columns,
+            counted,
+        })
+    }
+
+    /// Runs `trials` trials from the first node: at each node one word
+    /// picks a column and decides between its two nodes (a node of one
+    /// outcome draws nothing). Returns how many trials passed through each
+    /// counted node, in [`StateLaws::counted`]'s order.
+    pub fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
+        // four trials walked side by side, a node of each in turn, so one's
+        // look-ups do not wait on another's; each lane walks its share of
+        // the trials, then stands at the parked node, and counts in its own
+        // row, so the loop has no branch but the node's kind
+        const LANES: usize = 4;
+        let mut counts = vec![0u64; LANES * self.counted.len()];
+        let mut left = [0u64; LANES];
+        for (l, n) in left.iter_mut().enumerate() {
+            *n = trials / LANES as u64 + u64::from((l as u64) < trials % LANES as u64);
+        }
+        let mut lanes = left.map(|n| if n > 0 { self.start } else { self.park });
+        let mut running = trials;
+        while running > 0 {
+            for l in 0..LANES {
+                let n = lanes[l];
+                let slot = (n >> 48) as usize;
+                if slot != 0 {
+                    counts[LANES * (slot - 1) + l] += 1;
+                }
+                let size = (n >> 32) & 0xffff;
+                let base = (n as u32) as usize;
+                lanes[l] = if size > 1 {
+                    let wide = u128::from(roller.next_word()) * u128::from(size);
+                    let c = &self.columns[base + (wide >> 64) as usize];
+                    if (wide as u64) < c.keep {
+                        c.own
+                    } else {
+                        c.alias
+                    }
+                } else if size == 1 {
+                    self.columns[base].own
+                } else {
+                    running -= 1;
+                    left[l] -= 1;
+                    if left[l] > 0 { self.start } else { self.park }
+                };
+            }
+        }
+        counts.chunks_exact(LANES).map(|c| c.iter().sum()).collect()
+    }
+
+    /// The counted nodes (step index, state), in the order
+    /// [`StateLaws::count`] counts them.
+    pub fn counted(&self) -> &[(usize, S)] {
+        &self.counted
+    }
+
+    /// Nodes laid out.
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// Columns laid out over every node.
+    pub fn columns(&self) -> usize {
+        self.columns.len() - 1
+    }
+}
+
+/// A step's face combinations merged into its law: each state reached, in
+/// the order first met, with its share of the combinations.
+fn merged<S: Clone + Eq + Hash>(combos: Vec<S>) -> Vec<(S, f64)> {
+    let all = combos.len() as f64;
+    let mut law: Vec<(S, u32)> = Vec::new();
+    let mut index: foldhash::HashMap<S, usize> = Default::default();
+    for t in combos {
+        match index.get(&t) {
+            Some(&x) => law[x].1 += 1,
+            None => {
+                index.insert(t.clone(), law.len());
+                law.push((t, 1));
+            }
+        }
+    }
+    law.into_iter()
+        .map(|(t, n)| (t, f64::from(n) / all))
+        .collect()
+}
+
 /// Every combination of the faces steps `i..j` roll from `s`, with the
 /// state each reaches, or `None` past [`GROUP_FACES`].
 fn lay_out<S: Clone, F, C>(rule: &Steps<S, F, C>, i: usize, j: usize, s: &S) -> Option<Vec<S>>
@@ -376,6 +628,10 @@ pub struct FacesModel<M: Mechanic> {
 
 /// The sampler's name in the benchmarks and the conformance pins.
 pub const STATE_FACES: &str = "state face tables (a group of steps' dice drawn at once)";
+
+/// The name of [`StateLaws`]' sampler.
+pub const STATE_LAWS: &str =
+    "state laws (a turn or step drawn from its law on the state, a word a draw)";
 
 impl<M: Mechanic> FacesModel<M> {
     /// The model of `mechanic`.
@@ -563,6 +819,93 @@ mod tests {
                 trials as f64 * p
             );
         }
+    }
+
+    /// The exploding D6 twice over as state laws, a group a step: each
+    /// step's law (1-5 a sixth each, 7-12 a thirty-sixth) drawn from its
+    /// alias table, the totals held to their exact binomial bounds; with
+    /// both steps in one group it would be the whole trial, and there is
+    /// no layout.
+    #[test]
+    fn state_laws_draw_each_step_from_its_law_and_never_the_whole_trial() {
+        let rule = Steps {
+            start: 0u32,
+            steps: 2,
+            step: |_: usize, d: &mut Digits, s: &mut u32| {
+                let f = d.roll(6);
+                *s += f;
+                if f == 6 {
+                    *s += d.roll(6);
+                }
+            },
+            counted: |_| false,
+        };
+        assert!(StateLaws::build(&rule, |_| false, MOST_ENTRIES).is_none());
+        let w = StateLaws::build(&rule, |_| true, MOST_ENTRIES).unwrap();
+        // the start, 11 totals after a step, 23 after two (2..=24)
+        assert_eq!(w.nodes(), 1 + 11 + 23);
+        let mut step = [0.0f64; 13];
+        step[1..=5].fill(1.0 / 6.0);
+        step[7..=12].fill(1.0 / 36.0);
+        let mut law = [0.0f64; 25];
+        for a in 1..=12 {
+            for b in 1..=12 {
+                law[a + b] += step[a] * step[b];
+            }
+        }
+        let trials = 400_000u64;
+        let mut roller = BatchedRoller::new(3, &[1]);
+        let counts = w.count(&mut roller, trials);
+        // one word a step
+        assert_eq!(roller.words(), 2 * trials);
+        assert_eq!(counts.iter().sum::<u64>(), trials);
+        let mut seen = [0u64; 25];
+        for ((i, total), n) in w.counted().iter().zip(&counts) {
+            assert_eq!(*i, 2, "only the endings are counted");
+            seen[*total as usize] += n;
+        }
+        // as above: 5.1 standard errors each, under 1e-5 in all
+        for t in 2..=24 {
+            let p = law[t];
+            let sd = (trials as f64 * p * (1.0 - p)).sqrt();
+            let diff = (seen[t] as f64 - trials as f64 * p).abs();
+            assert!(
+                diff <= 5.1 * sd,
+                "total {t}: {} vs {}",
+                seen[t],
+                trials as f64 * p
+            );
+        }
+    }
+
+    /// State laws count every trial through a counted node, as the face
+    /// walk does, and a node of one outcome draws no word.
+    #[test]
+    fn state_laws_count_every_trial_at_the_counted_steps() {
+        let rule = Steps {
+            start: 0u32,
+            steps: 4,
+            step: |i: usize, d: &mut Digits, s: &mut u32| {
+                if i != 1 {
+                    *s += d.roll(2) - 1;
+                }
+            },
+            counted: |i| i == 2,
+        };
+        let w = StateLaws::build(&rule, |_| false, MOST_ENTRIES).unwrap();
+        let mut roller = BatchedRoller::new(5, &[2]);
+        let counts = w.count(&mut roller, 10_000);
+        let through_2: u64 = w
+            .counted()
+            .iter()
+            .zip(&counts)
+            .filter(|((i, _), _)| *i == 2)
+            .map(|(_, n)| n)
+            .sum();
+        assert_eq!(through_2, 10_000);
+        assert_eq!(counts.iter().sum::<u64>(), 20_000);
+        // groups 0..2 and 2..4, each a coin or two
+        assert_eq!(roller.words(), 20_000);
     }
 
     /// A counted step stops the group there, and its states are counted
