@@ -155,6 +155,44 @@ fn at_least_is_the_tail_sum_exactly_and_by_monte_carlo() {
     }
 }
 
+/// Every family taken for a distribution is one: at every test point of
+/// every scenario, P(at least the first value) is at most 1 and the tails
+/// never rise with k (a running total such as `broken_by_turn={k}` summed
+/// as if its members were disjoint would pass 1).
+#[test]
+fn every_family_taken_for_a_distribution_is_one() {
+    use krunch::systems::{ParamValue, Params, RULE_SETS, build};
+    let mut families = 0;
+    for r in RULE_SETS {
+        for sc in r.scenarios {
+            let catalogue = (sc.metrics)();
+            for (i, point) in sc.test_points.iter().enumerate() {
+                let mut p = Params::new();
+                for (k, v) in point.iter() {
+                    p.set(*k, ParamValue::from_text(v));
+                }
+                let model = build(r.name, sc.name, &p, &Params::new()).unwrap();
+                let own = model.metrics().len();
+                let model = experiment::at_least::with_at_least(model, &catalogue);
+                let Some(exact) = model.exact() else { continue };
+                let defs = model.metrics();
+                let mut last: Option<(&str, f64)> = None;
+                for (d, v) in defs[own..].iter().zip(&exact[own..]) {
+                    let what = format!("{} {} point {i}: {} = {v}", r.name, sc.name, d.name);
+                    assert!(*v <= 1.0 + 1e-9, "{what}");
+                    if let Some((id, before)) = last.filter(|(id, _)| *id == d.declared_as) {
+                        assert!(*v <= before + 1e-12, "{what} rises from {before} ({id})");
+                    } else {
+                        families += 1;
+                    }
+                    last = Some((d.declared_as, *v));
+                }
+            }
+        }
+    }
+    assert!(families > 20, "{families} families");
+}
+
 /// The same spec and seed give the same data.csv on one thread and two,
 /// and merged from shards, tails included.
 #[test]

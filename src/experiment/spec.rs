@@ -1352,29 +1352,37 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         });
     }
     if experiment.charts.is_empty() {
-        // the first three metrics, a family drawn whole as one chart
+        // the first three metrics, and each family (up to three) drawn
+        // whole as one distribution chart
         let mut charts: Vec<ChartSpec> = Vec::new();
+        let mut drawn = 0;
         for m in &experiment.metrics {
             let chart = match families.iter().find(|f| f.holds(m)) {
                 Some(f) => ChartSpec::Distribution {
                     family: f.head.clone(),
                     metric: f.headline(),
                 },
-                None => match experiment.axes.first() {
-                    Some(a) => ChartSpec::Line {
-                        metric: m.clone(),
-                        x: a.name.clone(),
-                        by: None,
-                        at: Vec::new(),
-                    },
-                    None => ChartSpec::Bar { metric: m.clone() },
-                },
+                None if drawn == 3 => continue,
+                None => {
+                    drawn += 1;
+                    match experiment.axes.first() {
+                        Some(a) => ChartSpec::Line {
+                            metric: m.clone(),
+                            x: a.name.clone(),
+                            by: None,
+                            at: Vec::new(),
+                        },
+                        None => ChartSpec::Bar { metric: m.clone() },
+                    }
+                }
             };
-            if !charts.contains(&chart) {
+            let families_drawn = charts
+                .iter()
+                .filter(|c| matches!(c, ChartSpec::Distribution { .. }))
+                .count();
+            let full = matches!(chart, ChartSpec::Distribution { .. }) && families_drawn == 3;
+            if !full && !charts.contains(&chart) {
                 charts.push(chart);
-            }
-            if charts.len() == 3 {
-                break;
             }
         }
         experiment.charts = charts;

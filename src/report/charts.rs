@@ -2056,13 +2056,22 @@ where
         super::labels::family_label(exp, f.id, &f.head)
     );
     for (c, area) in (0..shown_cells).zip(&placed.areas) {
-        let title: Vec<String> = exp
+        // the cell in words where that fits the panel, else by ids
+        let values = exp.cell_values(c);
+        let words: Vec<String> = exp
             .axes
             .iter()
-            .zip(exp.cell_values(c))
-            .map(|(a, v)| axis_value_words(exp, &a.name, &v))
+            .zip(&values)
+            .map(|(a, v)| axis_value_words(exp, &a.name, v))
             .collect();
-        let mut chart = build(area, &axes, &title.join(", "))?;
+        let (width, _) = area.dim_in_pixel();
+        let title = fitting(
+            root,
+            &[words.join(", "), super::labels::cell_text(exp, &values)],
+            15,
+            width as i32 - 20,
+        );
+        let mut chart = build(area, &axes, &title)?;
         let desc_size = if small { 13 } else { 15 };
         let (xr, _) = chart.plotting_area().get_pixel_range();
         let x_desc = fitting(
@@ -2100,12 +2109,7 @@ where
                         .collect();
                 let line: Vec<(f64, f64)> = pts.iter().map(|(x, r)| (*x, shown(r).0)).collect();
                 if dashed {
-                    chart.draw_series(DashedLineSeries::new(
-                        line,
-                        7,
-                        5,
-                        colour.stroke_width(2),
-                    ))?;
+                    chart.draw_series(DashedLineSeries::new(line, 7, 5, colour.stroke_width(2)))?;
                 } else {
                     chart.draw_series(LineSeries::new(line, colour.stroke_width(3)))?;
                 }
