@@ -715,6 +715,37 @@ fn catalogue() -> Vec<Case> {
             &["cat.toml:27: chart.profile:"],
         ),
         spec_case(
+            "distribution chart of a metric that is no family, none listed",
+            replace_line(&with(30, ""), 28, "kind = \"distribution\""),
+            &[
+                "cat.toml:27: chart.metric:",
+                "'p_hit' is not a distribution family",
+                "the spec's metrics list none",
+            ],
+        ),
+        spec_case(
+            "distribution chart of a metric that is no family",
+            replace_line(
+                &replace_line(&with(30, ""), 28, "kind = \"distribution\""),
+                7,
+                "metrics = [\"p_hit\", \"hits=0\", \"hits=1\"]",
+            ),
+            &[
+                "cat.toml:27: chart.metric:",
+                "'p_hit' is not a distribution family",
+                "one of hits={k}",
+            ],
+        ),
+        spec_case(
+            "distribution chart with an x axis",
+            replace_line(
+                &with(28, "kind = \"distribution\""),
+                7,
+                "metrics = [\"p_hit\", \"hits=0\", \"hits=1\"]",
+            ),
+            &["cat.toml:27: chart.x:", "takes no `x`"],
+        ),
+        spec_case(
             "expect unknown metric",
             with(33, "metric = \"p_hitt\""),
             &["cat.toml:32: expect.metric:"],

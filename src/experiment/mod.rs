@@ -2,6 +2,7 @@
 //! `compare` and `check` set up and run their comparisons and checks here
 //! (the command line only prints and writes what they return).
 
+pub mod at_least;
 pub mod check;
 pub mod compare;
 mod exact;

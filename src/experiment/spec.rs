@@ -115,6 +115,16 @@ pub enum ChartSpec {
         /// Axes held at one value: (axis index, value index).
         at: Vec<(usize, usize)>,
     },
+    /// A distribution family (`hits={k}`) along `k`: P(= k) and P(>= k)
+    /// per profile, a panel per sweep cell.
+    Distribution {
+        /// The family's name before `={k}` (`hits`).
+        family: String,
+        /// The metric it headlines (see [`at_least::Listed::headline`]).
+        ///
+        /// [`at_least::Listed::headline`]: super::at_least::Listed::headline
+        metric: String,
+    },
     /// `metric` over sweep axes `x` and `y` for one profile.
     Heatmap {
         /// Metric name.
@@ -275,6 +285,7 @@ impl ChartSpec {
         match self {
             ChartSpec::Bar { metric }
             | ChartSpec::Line { metric, .. }
+            | ChartSpec::Distribution { metric, .. }
             | ChartSpec::Heatmap { metric, .. } => metric,
         }
     }
@@ -624,7 +635,9 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
     let scenario = raw.scenario.get_ref().clone();
     let info =
         systems::rule_set(&system).map_err(|e| err(at(&raw.system.span()), "system", e.message))?;
-    info.scenario(&scenario)
+    let catalogue = info
+        .scenario(&scenario)
+        .map(|sc| (sc.metrics)())
         .map_err(|e| err(at(&raw.scenario.span()), "scenario", e.message))?;
     let trials = *raw.trials.get_ref();
     if !(1..=crate::limits::MAX_TRIALS as i64).contains(&trials) {
@@ -1081,7 +1094,8 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                     }
                 }
             }
-            row.push(model);
+            // every distribution family also gives its "at least k"
+            row.push(super::at_least::with_at_least(model, &catalogue));
         }
         experiment.models.push(row);
     }
@@ -1143,9 +1157,55 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
             list.get_ref().clone()
         }
     };
+    experiment.metrics = with_at_least_members(&experiment.metrics, &available);
+    let families = super::at_least::listed(&experiment);
     for c in &raw.chart {
         let line = at(&c.span());
         let c = c.get_ref();
+        if c.kind == "distribution" {
+            if c.by.is_some() || !c.at.is_empty() || c.x.is_some() || c.y.is_some() {
+                let field = ["by", "at", "x", "y"]
+                    .into_iter()
+                    .zip([
+                        c.by.is_some(),
+                        !c.at.is_empty(),
+                        c.x.is_some(),
+                        c.y.is_some(),
+                    ])
+                    .find_map(|(f, given)| given.then_some(f))
+                    .unwrap_or("by");
+                return Err(err(
+                    line,
+                    &format!("chart.{field}"),
+                    "a distribution chart draws its family along k, a panel per sweep cell: it takes no `x`, `y`, `by` or `at`".into(),
+                ));
+            }
+            let head = family_head(&c.metric);
+            let Some(family) = families.iter().find(|f| f.head == head) else {
+                let names: Vec<String> = families.iter().map(|f| f.id.to_string()).collect();
+                return Err(err(
+                    line,
+                    "chart.metric",
+                    if names.is_empty() {
+                        format!(
+                            "'{}' is not a distribution family: a distribution chart draws a family such as `hits={{k}}` (P(exactly k)), and the spec's metrics list none",
+                            c.metric
+                        )
+                    } else {
+                        format!(
+                            "'{}' is not a distribution family: a distribution chart draws one of {}",
+                            c.metric,
+                            names.join(", ")
+                        )
+                    },
+                ));
+            };
+            experiment.charts.push(ChartSpec::Distribution {
+                family: family.head.clone(),
+                metric: family.headline(),
+            });
+            continue;
+        }
         if !experiment.metrics.contains(&c.metric) {
             return Err(err(
                 line,
@@ -1255,7 +1315,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                 return Err(err(
                     line,
                     "chart.kind",
-                    format!("'{other}' is not one of: bar, line, heatmap"),
+                    format!("'{other}' is not one of: bar, line, heatmap, distribution"),
                 ));
             }
         };
@@ -1292,22 +1352,85 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
         });
     }
     if experiment.charts.is_empty() {
-        experiment.charts = experiment
-            .metrics
-            .iter()
-            .take(3)
-            .map(|m| match experiment.axes.first() {
-                Some(a) => ChartSpec::Line {
-                    metric: m.clone(),
-                    x: a.name.clone(),
-                    by: None,
-                    at: Vec::new(),
+        // the first three metrics, and each family (up to three) drawn
+        // whole as one distribution chart
+        let mut charts: Vec<ChartSpec> = Vec::new();
+        let mut drawn = 0;
+        for m in &experiment.metrics {
+            let chart = match families.iter().find(|f| f.holds(m)) {
+                Some(f) => ChartSpec::Distribution {
+                    family: f.head.clone(),
+                    metric: f.headline(),
                 },
-                None => ChartSpec::Bar { metric: m.clone() },
-            })
-            .collect();
+                None if drawn == 3 => continue,
+                None => {
+                    drawn += 1;
+                    match experiment.axes.first() {
+                        Some(a) => ChartSpec::Line {
+                            metric: m.clone(),
+                            x: a.name.clone(),
+                            by: None,
+                            at: Vec::new(),
+                        },
+                        None => ChartSpec::Bar { metric: m.clone() },
+                    }
+                }
+            };
+            let families_drawn = charts
+                .iter()
+                .filter(|c| matches!(c, ChartSpec::Distribution { .. }))
+                .count();
+            let full = matches!(chart, ChartSpec::Distribution { .. }) && families_drawn == 3;
+            if !full && !charts.contains(&chart) {
+                charts.push(chart);
+            }
+        }
+        experiment.charts = charts;
     }
     Ok(experiment)
+}
+
+/// `metrics` with each listed `X=k` of a distribution family followed by
+/// its `X>=k` (where a model reports it and the list does not already
+/// have it), placed after the family's last listed member.
+fn with_at_least_members(metrics: &[String], available: &[String]) -> Vec<String> {
+    let tail_of = |m: &str| -> Option<String> {
+        let (head, k) = m.split_once('=')?;
+        k.parse::<i64>().ok()?;
+        let tail = format!("{head}>={k}");
+        (!head.ends_with(['>', '<']) && available.contains(&tail) && !metrics.contains(&tail))
+            .then_some(tail)
+    };
+    let head_of = |m: &str| m.split_once('=').map(|(h, _)| h.to_string());
+    let mut out = Vec::new();
+    for (i, m) in metrics.iter().enumerate() {
+        out.push(m.clone());
+        let Some(head) = tail_of(m).and(head_of(m)) else {
+            continue;
+        };
+        let last = !metrics[i + 1..]
+            .iter()
+            .any(|n| tail_of(n).is_some() && head_of(n).as_deref() == Some(head.as_str()));
+        if last {
+            out.extend(
+                metrics[..=i]
+                    .iter()
+                    .filter(|n| head_of(n).as_deref() == Some(head.as_str()))
+                    .filter_map(|n| tail_of(n)),
+            );
+        }
+    }
+    out
+}
+
+/// The family a distribution chart names: `hits`, `hits={k}`,
+/// `hits>={k}` or a member (`hits=2`) all name `hits`.
+fn family_head(metric: &str) -> String {
+    let cut = metric.find(">=").or_else(|| metric.find('='));
+    match cut {
+        Some(i) => metric[..i].to_string(),
+        None => metric.to_string(),
+    }
 }
 
 /// Every parameter one model ran on, sweep axes aside: what the spec gave

@@ -145,7 +145,11 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
     );
     let metrics = (sc.metrics)();
     o.push_str("# Metrics to report (all when left out):\n");
-    for m in &metrics {
+    // each distribution family's "at least k", derived from it
+    for m in metrics
+        .iter()
+        .chain(&super::at_least::derived_decls(&metrics))
+    {
         let _ = writeln!(o, "#   {:<30} {} — {}", m.id, m.label, m.about);
     }
     // the hints name metrics the template's own run reports (a metric
@@ -272,7 +276,7 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
             let first = shown.first().map_or("", |m| m.id);
             let _ = writeln!(
                 o,
-                "\n# Charts: bar (every cell), line (along one sweep axis: x; `by` another axis\n# for a line per value, `at = {{ axis = value }}` for a slice), heatmap (x, y).\n# [[chart]]\n# kind = \"line\"\n# metric = \"{first}\"\n# x = \"{}\"",
+                "\n# Charts: bar (every cell), line (along one sweep axis: x; `by` another axis\n# for a line per value, `at = {{ axis = value }}` for a slice), heatmap (x, y),\n# distribution (a family such as hits={{k}} along k: P(= k) and P(>= k)).\n# [[chart]]\n# kind = \"line\"\n# metric = \"{first}\"\n# x = \"{}\"",
                 d.name
             );
         }

@@ -217,7 +217,16 @@ pub fn report_html(exp: &Experiment, results: &Results, charts: &[super::charts:
         .map(|r| ((r.profile.as_str(), r.cell_index, r.metric.as_str()), r))
         .collect();
     let flagged_rows: Vec<&Row> = check.flagged.iter().map(|d| d.row).collect();
+    let families = crate::experiment::at_least::listed(exp);
+    let mut done: Vec<&str> = Vec::new();
     for metric in &exp.metrics {
+        if let Some(f) = families.iter().find(|f| f.holds(metric)) {
+            if !done.contains(&f.id) {
+                done.push(f.id);
+                body.push_str(&family_tables(exp, f, &lookup, &flagged_rows));
+            }
+            continue;
+        }
         let _ = writeln!(body, "<h2>{}</h2>", escape(&metric_label(exp, metric)));
         let about = metric_def(exp, metric).map_or("", |m| m.about);
         let _ = writeln!(
@@ -264,6 +273,120 @@ pub fn report_html(exp: &Experiment, results: &Results, charts: &[super::charts:
         body.push_str(&table(&header, &rows));
     }
     page(&exp.title, &body)
+}
+
+/// A distribution family as summary.md shows it: one sortable table of
+/// every cell and k (P(= k) and P(≥ k) per profile across, the leftover
+/// beyond the last k a row of its own), then the median and 90th
+/// percentile per cell and profile.
+fn family_tables(
+    exp: &Experiment,
+    f: &crate::experiment::at_least::Listed,
+    lookup: &HashMap<(&str, usize, &str), &Row>,
+    flagged: &[&Row],
+) -> String {
+    let mut body = String::new();
+    let label = super::labels::family_label(exp, f.id, &f.head);
+    let _ = writeln!(body, "<h2>{}</h2>", escape(&label));
+    let _ = writeln!(
+        body,
+        "<p>P(exactly k) (metric <code>{}=k</code>) and P(at least k) (metric <code>{}&gt;=k</code>, the members from k up summed); then the median and 90th percentile of k: the most k reaches at least half the time, and at least one time in ten.</p>",
+        escape(&f.head),
+        escape(&f.head)
+    );
+    let cell_values = |cell: usize| -> Vec<(String, Option<f64>)> {
+        let mut row: Vec<(String, Option<f64>)> = exp
+            .cell_values(cell)
+            .iter()
+            .map(|v| {
+                let text = v.to_string();
+                let number = text.parse::<f64>().ok();
+                (text, number)
+            })
+            .collect();
+        if row.is_empty() {
+            row.push(("all".into(), None));
+        }
+        row
+    };
+    let shown = |r: Option<&&Row>| match r {
+        None => ("—".to_string(), None),
+        Some(r) => (
+            cell_text(
+                exp,
+                &r.metric,
+                r,
+                flagged.iter().any(|x| std::ptr::eq(*x, *r)),
+            ),
+            Some(r.exact.unwrap_or(r.value)),
+        ),
+    };
+    let mut header: Vec<String> = exp.axes.iter().map(|a| a.name.clone()).collect();
+    if header.is_empty() {
+        header.push(String::new());
+    }
+    let quantile_header = header.clone();
+    header.push("k".into());
+    for p in &exp.profiles {
+        header.push(format!("{p}: P(= k)"));
+        header.push(format!("{p}: P(≥ k)"));
+    }
+    let mut rows = Vec::new();
+    for cell in 0..exp.models.len() {
+        for &k in &f.ks {
+            let mut row = cell_values(cell);
+            row.push((k.to_string(), Some(k as f64)));
+            for p in &exp.profiles {
+                let (eq, ge) = (f.equal(k), f.at_least(k));
+                row.push(shown(lookup.get(&(p.as_str(), cell, eq.as_str()))));
+                row.push(shown(lookup.get(&(p.as_str(), cell, ge.as_str()))));
+            }
+            rows.push(row);
+        }
+        for b in &f.beyond {
+            if !exp
+                .profiles
+                .iter()
+                .any(|p| lookup.contains_key(&(p.as_str(), cell, b.as_str())))
+            {
+                continue;
+            }
+            let k = b.rsplit_once('>').map_or("", |(_, k)| k);
+            let mut row = cell_values(cell);
+            row.push((
+                format!("more than {k}"),
+                k.parse::<f64>().ok().map(|k| k + 0.5),
+            ));
+            for p in &exp.profiles {
+                row.push(shown(lookup.get(&(p.as_str(), cell, b.as_str()))));
+                row.push((String::new(), None));
+            }
+            rows.push(row);
+        }
+    }
+    body.push_str(&table(&header, &rows));
+    let mut header = quantile_header;
+    header.extend(exp.profiles.iter().cloned());
+    let rows: Vec<Vec<(String, Option<f64>)>> = (0..exp.models.len())
+        .map(|cell| {
+            let mut row = cell_values(cell);
+            for p in &exp.profiles {
+                row.push(match super::summary::family_quantiles(f, lookup, p, cell) {
+                    None => ("—".into(), None),
+                    Some((median, p90, exact)) => (
+                        format!(
+                            "{}median {median} · 90th {p90}",
+                            if exact { "" } else { "≈ " }
+                        ),
+                        None,
+                    ),
+                });
+            }
+            row
+        })
+        .collect();
+    body.push_str(&table(&header, &rows));
+    body
 }
 
 /// Writes `dir/report.html`.

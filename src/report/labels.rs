@@ -24,6 +24,17 @@ pub fn metric_label(exp: &Experiment, name: &str) -> String {
         .unwrap_or_else(|| name.to_string())
 }
 
+/// A distribution family's label with `k` for its value (`P(k hits)`),
+/// from the scenario's declaration (`P({k} hits)`), or `P(hits = k)`.
+pub fn family_label(exp: &Experiment, id: &str, head: &str) -> String {
+    registry::rule_set(&exp.system)
+        .ok()
+        .and_then(|rules| rules.scenario(&exp.scenario).ok())
+        .and_then(|sc| (sc.metrics)().into_iter().find(|d| d.id == id))
+        .map(|d| d.label.replace("{k}", "k"))
+        .unwrap_or_else(|| format!("P({} = k)", head.replace('_', " ")))
+}
+
 /// Whether metric `name` is a probability (shown as a percentage).
 pub fn is_probability(exp: &Experiment, name: &str) -> bool {
     metric_def(exp, name).is_some_and(|m| m.kind == MetricKind::Probability)

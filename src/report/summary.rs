@@ -6,7 +6,7 @@
 use super::labels::{metric_def, metric_label, value_text_fine};
 use super::{Provenance, write_atomic};
 use crate::dice::stats;
-use crate::experiment::{Experiment, Results, Row};
+use crate::experiment::{Experiment, Results, Row, at_least};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -289,6 +289,159 @@ fn metric_table(
     out
 }
 
+/// The median and 90th percentile of family `f` for one profile at one
+/// cell (see [`at_least::quantile`]): from the exact values where every
+/// row has one, else from the Monte Carlo estimates (then the bool is
+/// false). `None` where the rows are missing.
+pub fn family_quantiles(
+    f: &at_least::Listed,
+    rows: &HashMap<(&str, usize, &str), &Row>,
+    profile: &str,
+    cell: usize,
+) -> Option<(at_least::Quantile, at_least::Quantile, bool)> {
+    let get = |m: String| rows.get(&(profile, cell, m.as_str())).copied();
+    let got: Vec<(i64, &Row)> =
+        f.ks.iter()
+            .filter_map(|&k| get(f.at_least(k)).map(|r| (k, r)))
+            .collect();
+    let &(last, last_row) = got.last()?;
+    let last_equal = get(f.equal(last));
+    let exact =
+        got.iter().all(|(_, r)| r.exact.is_some()) && last_equal.is_none_or(|r| r.exact.is_some());
+    let pick = |r: &Row| {
+        if exact {
+            r.exact.unwrap_or(r.value)
+        } else {
+            r.value
+        }
+    };
+    let ks: Vec<i64> = got.iter().map(|(k, _)| *k).collect();
+    let tail: Vec<f64> = got.iter().map(|(_, r)| pick(r)).collect();
+    // P(> last): P(>= last) less P(= last); all of it where `=` is not listed
+    let above_last = pick(last_row) - last_equal.map_or(0.0, pick);
+    Some((
+        at_least::quantile(&ks, &tail, above_last, 0.5),
+        at_least::quantile(&ks, &tail, above_last, 0.9),
+        exact,
+    ))
+}
+
+/// A family's section: per sweep cell a table of `k` down and, per
+/// profile, P(= k) and P(≥ k) across (the leftover beyond the last `k` a
+/// row of its own); then the median and 90th percentile per cell and
+/// profile.
+fn family_section(
+    exp: &Experiment,
+    f: &at_least::Listed,
+    rows: &HashMap<(&str, usize, &str), &Row>,
+    flagged: &[&Row],
+) -> String {
+    let esc = |t: &str| super::escape::markdown(t).into_owned();
+    let mut out = String::new();
+    let label = super::labels::family_label(exp, f.id, &f.head);
+    let _ = writeln!(out, "## {}\n", esc(&label));
+    let _ = writeln!(
+        out,
+        "P(exactly k) (metric `{}=k`) and P(at least k) (metric `{}>=k`, the members from k up summed), k down and profiles across; then the median and 90th percentile.\n",
+        f.head, f.head
+    );
+    let cell_of = |r: Option<&&Row>| match r {
+        None => "—".to_string(),
+        Some(r) => {
+            let flag = flagged.iter().any(|x| std::ptr::eq(*x, *r));
+            esc(&cell_text(exp, &r.metric, r, flag))
+        }
+    };
+    for cell in 0..exp.models.len() {
+        let words: Vec<String> = exp
+            .axes
+            .iter()
+            .zip(exp.cell_values(cell))
+            .map(|(a, v)| super::labels::axis_value_words(exp, &a.name, &v))
+            .collect();
+        if !words.is_empty() {
+            let _ = writeln!(out, "### {}\n", esc(&words.join(", ")));
+        }
+        let mut header = String::from("| k |");
+        let mut rule = String::from("|---:|");
+        for p in &exp.profiles {
+            let _ = write!(header, " {}: P(= k) | {}: P(≥ k) |", esc(p), esc(p));
+            rule.push_str("---:|---:|");
+        }
+        let _ = writeln!(out, "{header}\n{rule}");
+        for &k in &f.ks {
+            let mut line = format!("| {k} |");
+            for p in &exp.profiles {
+                let (eq, ge) = (f.equal(k), f.at_least(k));
+                let eq = rows.get(&(p.as_str(), cell, eq.as_str()));
+                let ge = rows.get(&(p.as_str(), cell, ge.as_str()));
+                let _ = write!(line, " {} | {} |", cell_of(eq), cell_of(ge));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        for b in &f.beyond {
+            if !exp
+                .profiles
+                .iter()
+                .any(|p| rows.contains_key(&(p.as_str(), cell, b.as_str())))
+            {
+                continue;
+            }
+            let k = b.rsplit_once('>').map_or("", |(_, k)| k);
+            let mut line = format!("| more than {k} |");
+            for p in &exp.profiles {
+                let r = rows.get(&(p.as_str(), cell, b.as_str()));
+                let _ = write!(line, " {} | |", cell_of(r));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "Median and 90th percentile of k: the most k has at least half the time, and at least one time in ten (the largest k with P(≥ k) at least 50%, 10%; from the exact values, or ≈ from the Monte Carlo estimates):\n"
+    );
+    let mut header = String::from("|");
+    let mut rule = String::from("|");
+    if exp.axes.is_empty() {
+        header.push_str(" |");
+        rule.push_str("---|");
+    }
+    for a in &exp.axes {
+        let _ = write!(header, " {} |", esc(&a.name));
+        rule.push_str("---:|");
+    }
+    for p in &exp.profiles {
+        let _ = write!(header, " {} |", esc(p));
+        rule.push_str("---:|");
+    }
+    let _ = writeln!(out, "{header}\n{rule}");
+    for cell in 0..exp.models.len() {
+        let mut line = String::from("|");
+        if exp.axes.is_empty() {
+            line.push_str(" all |");
+        }
+        for v in exp.cell_values(cell) {
+            let _ = write!(line, " {} |", esc(&v.to_string()));
+        }
+        for p in &exp.profiles {
+            let text = match family_quantiles(f, rows, p, cell) {
+                None => "—".to_string(),
+                Some((median, p90, exact)) => format!(
+                    "{}median {} · 90th {}",
+                    if exact { "" } else { "≈ " },
+                    median,
+                    p90
+                ),
+            };
+            let _ = write!(line, " {text} |");
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    out.push('\n');
+    out
+}
+
 /// Writes `dir/summary.md`.
 pub fn write_summary(
     dir: &Path,
@@ -346,7 +499,16 @@ pub fn write_summary(
         .map(|r| ((r.profile.as_str(), r.cell_index, r.metric.as_str()), r))
         .collect();
     let flagged: Vec<&Row> = check.flagged.iter().map(|d| d.row).collect();
+    let families = at_least::listed(exp);
+    let mut done: Vec<&str> = Vec::new();
     for metric in &exp.metrics {
+        if let Some(f) = families.iter().find(|f| f.holds(metric)) {
+            if !done.contains(&f.id) {
+                done.push(f.id);
+                md.push_str(&family_section(exp, f, &rows, &flagged));
+            }
+            continue;
+        }
         writeln!(md, "## {}\n", metric_label(exp, metric))?;
         let about = metric_def(exp, metric).map_or("", |m| m.about);
         if about.is_empty() {
