@@ -22,7 +22,7 @@ use super::close::{
 use super::dice::{Reading, attribute_check, p_attribute_check};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
-use crate::engine::walk::{SharedLaws, Walk};
+use crate::engine::walk::{Counts, SharedLaws, Walk};
 use crate::systems::registry::ParamDecl;
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
 use std::collections::BTreeMap;
@@ -812,13 +812,19 @@ impl Model for FightModel {
                 Some(s) => plan.step(*s, &mut ch)[0].0,
             })
         };
-        for _ in 0..trials {
-            let mut at = start;
-            while !walk.key(at).is_some_and(|s| plan.ended(&s)) {
-                at = walk.step(at, roller, law, play);
-            }
-            walk.end(at);
-        }
+        // the engine's lanes: exchanges of four fights side by side, a
+        // fight that ends handing its lane on without a branch
+        walk.run_until_over::<false>(
+            start,
+            trials,
+            roller,
+            law,
+            play,
+            |n: &Node| *n,
+            |n: &Node| n.is_some_and(|s| plan.ended(&s)),
+            &mut Counts::default(),
+            None,
+        );
         for (node, count) in walk.ends() {
             if let Some(s) = node {
                 self.model.rule().record(
