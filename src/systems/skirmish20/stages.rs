@@ -741,6 +741,36 @@ impl<M: Mechanic> Model for FacesModel<M> {
 mod tests {
     use super::*;
 
+    /// The law of two exploding D6 steps' total, by hand: a step shows 1-5
+    /// (1/6 each) or 6 plus a second D6, 7-12 (1/36 each); totals 2..=24.
+    fn exploding_d6_twice() -> [f64; 25] {
+        let mut step = [0.0f64; 13];
+        step[1..=5].fill(1.0 / 6.0);
+        step[7..=12].fill(1.0 / 36.0);
+        let mut law = [0.0f64; 25];
+        for a in 1..=12 {
+            for b in 1..=12 {
+                law[a + b] += step[a] * step[b];
+            }
+        }
+        law
+    }
+
+    /// Each of the 23 totals' counts held to its exact binomial law (a
+    /// two-sided p-value of 1e-6 each, Bonferroni over 23: 2.3e-5 in all at
+    /// a fixed seed).
+    fn assert_totals_follow(seen: &[u64; 25], law: &[f64; 25], trials: u64) {
+        for t in 2..=24 {
+            let p = crate::dice::stats::binomial_p_value(seen[t], trials, law[t]);
+            assert!(
+                p > 1e-6,
+                "total {t}: {} of {trials}, P = {}: p = {p}",
+                seen[t],
+                law[t]
+            );
+        }
+    }
+
     /// A run of few trials is not worth a large layout: told its trials
     /// (`Model::plan`), the Chimera's model keeps its layout within half
     /// of them and samples its own way; untold, or told many, it lays out.
@@ -789,15 +819,7 @@ mod tests {
         assert_eq!(w.nodes[0].size, 1296);
         // totals 2..24: by hand, a step shows 1-5 (1/6 each) or 7-12
         // (1/36 each)
-        let mut step = [0.0f64; 13];
-        step[1..=5].fill(1.0 / 6.0);
-        step[7..=12].fill(1.0 / 36.0);
-        let mut law = [0.0f64; 25];
-        for a in 1..=12 {
-            for b in 1..=12 {
-                law[a + b] += step[a] * step[b];
-            }
-        }
+        let law = exploding_d6_twice();
         let trials = 400_000u64;
         let counts = w.count(&mut BatchedRoller::new(3, &[1]), trials);
         assert_eq!(counts.iter().sum::<u64>(), trials);
@@ -805,20 +827,7 @@ mod tests {
         for ((_, total), n) in w.counted().iter().zip(&counts) {
             seen[*total as usize] += n;
         }
-        // 23 totals (2..24), each held to 5.1 standard errors of its
-        // binomial count (two-sided 3.4e-7 each, Bonferroni over 23: under
-        // 1e-5 in all at this fixed seed)
-        for t in 2..=24 {
-            let p = law[t];
-            let sd = (trials as f64 * p * (1.0 - p)).sqrt();
-            let diff = (seen[t] as f64 - trials as f64 * p).abs();
-            assert!(
-                diff <= 5.1 * sd,
-                "total {t}: {} vs {}",
-                seen[t],
-                trials as f64 * p
-            );
-        }
+        assert_totals_follow(&seen, &law, trials);
     }
 
     /// The exploding D6 twice over as state laws, a group a step: each
@@ -844,15 +853,7 @@ mod tests {
         let w = StateLaws::build(&rule, |_| true, MOST_ENTRIES).unwrap();
         // the start, 11 totals after a step, 23 after two (2..=24)
         assert_eq!(w.nodes(), 1 + 11 + 23);
-        let mut step = [0.0f64; 13];
-        step[1..=5].fill(1.0 / 6.0);
-        step[7..=12].fill(1.0 / 36.0);
-        let mut law = [0.0f64; 25];
-        for a in 1..=12 {
-            for b in 1..=12 {
-                law[a + b] += step[a] * step[b];
-            }
-        }
+        let law = exploding_d6_twice();
         let trials = 400_000u64;
         let mut roller = BatchedRoller::new(3, &[1]);
         let counts = w.count(&mut roller, trials);
@@ -864,18 +865,7 @@ mod tests {
             assert_eq!(*i, 2, "only the endings are counted");
             seen[*total as usize] += n;
         }
-        // as above: 5.1 standard errors each, under 1e-5 in all
-        for t in 2..=24 {
-            let p = law[t];
-            let sd = (trials as f64 * p * (1.0 - p)).sqrt();
-            let diff = (seen[t] as f64 - trials as f64 * p).abs();
-            assert!(
-                diff <= 5.1 * sd,
-                "total {t}: {} vs {}",
-                seen[t],
-                trials as f64 * p
-            );
-        }
+        assert_totals_follow(&seen, &law, trials);
     }
 
     /// State laws count every trial through a counted node, as the face
