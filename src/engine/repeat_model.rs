@@ -236,33 +236,17 @@ impl<M: Repeated> RepeatModel<M> {
             }
             lengths.add_n(0, trials);
         } else {
-            // counting first rounds costs a little on every step: only
-            // where the rule records them
-            if M::FIRST_ROUND {
-                walk.run_until_over::<true>(
-                    start,
-                    trials,
-                    roller,
-                    law,
-                    play,
-                    end_round,
-                    is_over,
-                    &mut lengths,
-                    Some(&mut firsts),
-                );
-            } else {
-                walk.run_until_over::<false>(
-                    start,
-                    trials,
-                    roller,
-                    law,
-                    play,
-                    end_round,
-                    is_over,
-                    &mut lengths,
-                    None,
-                );
-            }
+            walk.run_until_over(
+                start,
+                trials,
+                roller,
+                law,
+                play,
+                end_round,
+                is_over,
+                &mut lengths,
+                M::FIRST_ROUND.then_some(&mut firsts),
+            );
         }
         for (id, count) in firsts.iter() {
             rule.record_first_round(walk.key(id as u32), &mut Times { tally, count });

@@ -298,7 +298,34 @@ impl<K: Clone + Eq + Hash> Walk<K> {
     /// trials overlap. Which trial draws which word depends only on the
     /// chunk's dice, so tallies stay the same for any thread count.
     #[allow(clippy::too_many_arguments)]
-    pub fn run_until_over<const FIRSTS: bool>(
+    pub fn run_until_over(
+        &mut self,
+        start: u32,
+        trials: u64,
+        roller: &mut BatchedRoller,
+        law: impl Fn(&K) -> Option<Law<K>>,
+        play: impl Fn(&K, &mut BatchedRoller) -> K,
+        follow: impl Fn(&K) -> K,
+        over: impl Fn(&K) -> bool,
+        lengths: &mut Counts,
+        firsts: Option<&mut Counts>,
+    ) {
+        // counting first steps costs a little on every step: compiled in
+        // only where they are asked for
+        if firsts.is_some() {
+            self.lanes::<true>(
+                start, trials, roller, law, play, follow, over, lengths, firsts,
+            );
+        } else {
+            self.lanes::<false>(
+                start, trials, roller, law, play, follow, over, lengths, None,
+            );
+        }
+    }
+
+    /// [`Walk::run_until_over`], counting first steps where `FIRSTS`.
+    #[allow(clippy::too_many_arguments)]
+    fn lanes<const FIRSTS: bool>(
         &mut self,
         start: u32,
         trials: u64,
@@ -707,31 +734,17 @@ mod tests {
         let start = w.id(&3);
         let (mut lengths, mut first) = (Counts::default(), Counts::default());
         let over = |s: &i32| *s <= 0;
-        if firsts {
-            w.run_until_over::<true>(
-                start,
-                trials,
-                &mut roller,
-                law,
-                play,
-                |s| *s,
-                over,
-                &mut lengths,
-                Some(&mut first),
-            );
-        } else {
-            w.run_until_over::<false>(
-                start,
-                trials,
-                &mut roller,
-                law,
-                play,
-                |s| *s,
-                over,
-                &mut lengths,
-                None,
-            );
-        }
+        w.run_until_over(
+            start,
+            trials,
+            &mut roller,
+            law,
+            play,
+            |s| *s,
+            over,
+            &mut lengths,
+            firsts.then_some(&mut first),
+        );
         // firsts by state, not by id
         let mut by_state = Counts::default();
         for (id, n) in first.iter() {

@@ -242,18 +242,7 @@ pub fn report_html(exp: &Experiment, results: &Results, charts: &[super::charts:
         header.extend(exp.profiles.iter().cloned());
         let mut rows = Vec::new();
         for cell in 0..exp.models.len() {
-            let mut row: Vec<(String, Option<f64>)> = exp
-                .cell_values(cell)
-                .iter()
-                .map(|v| {
-                    let text = v.to_string();
-                    let number = text.parse::<f64>().ok();
-                    (text, number)
-                })
-                .collect();
-            if row.is_empty() {
-                row.push(("all".into(), None));
-            }
+            let mut row = cell_labels(exp, cell);
             for p in &exp.profiles {
                 row.push(match lookup.get(&(p.as_str(), cell, metric.as_str())) {
                     None => ("—".into(), None),
@@ -294,21 +283,7 @@ fn family_tables(
         escape(&f.head),
         escape(&f.head)
     );
-    let cell_values = |cell: usize| -> Vec<(String, Option<f64>)> {
-        let mut row: Vec<(String, Option<f64>)> = exp
-            .cell_values(cell)
-            .iter()
-            .map(|v| {
-                let text = v.to_string();
-                let number = text.parse::<f64>().ok();
-                (text, number)
-            })
-            .collect();
-        if row.is_empty() {
-            row.push(("all".into(), None));
-        }
-        row
-    };
+    let cell_values = |cell: usize| cell_labels(exp, cell);
     let shown = |r: Option<&&Row>| match r {
         None => ("—".to_string(), None),
         Some(r) => (
@@ -400,4 +375,22 @@ pub fn write_html(
         &dir.join("report.html"),
         report_html(exp, results, charts).as_bytes(),
     )
+}
+
+/// A sweep cell's axis values as table cells (text, and the number where
+/// it is one, for sorting); "all" where the spec sweeps nothing.
+fn cell_labels(exp: &Experiment, cell: usize) -> Vec<(String, Option<f64>)> {
+    let mut row: Vec<(String, Option<f64>)> = exp
+        .cell_values(cell)
+        .iter()
+        .map(|v| {
+            let text = v.to_string();
+            let number = text.parse::<f64>().ok();
+            (text, number)
+        })
+        .collect();
+    if row.is_empty() {
+        row.push(("all".into(), None));
+    }
+    row
 }

@@ -254,6 +254,19 @@ fn metric_table(
     flagged: &[&Row],
 ) -> String {
     let mut out = String::new();
+    cells_by_profile(exp, &mut out, |p, cell| {
+        match rows.get(&(p, cell, metric)) {
+            None => "—".to_string(),
+            Some(r) => cell_text(exp, metric, r, flagged.iter().any(|f| std::ptr::eq(*f, *r))),
+        }
+    });
+    out
+}
+
+/// A Markdown table of every sweep cell (its axis values down, "all" where
+/// nothing is swept) by profile (across), each entry `entry(profile, cell)`.
+fn cells_by_profile(exp: &Experiment, out: &mut String, entry: impl Fn(&str, usize) -> String) {
+    let esc = |t: &str| super::escape::markdown(t).into_owned();
     let mut header = String::from("|");
     let mut rule = String::from("|");
     if exp.axes.is_empty() {
@@ -261,11 +274,11 @@ fn metric_table(
         rule.push_str("---|");
     }
     for a in &exp.axes {
-        let _ = write!(header, " {} |", super::escape::markdown(&a.name));
+        let _ = write!(header, " {} |", esc(&a.name));
         rule.push_str("---:|");
     }
     for p in &exp.profiles {
-        let _ = write!(header, " {} |", super::escape::markdown(p));
+        let _ = write!(header, " {} |", esc(p));
         rule.push_str("---:|");
     }
     let _ = writeln!(out, "{header}\n{rule}");
@@ -275,18 +288,13 @@ fn metric_table(
             line.push_str(" all |");
         }
         for v in exp.cell_values(cell) {
-            let _ = write!(line, " {} |", super::escape::markdown(&v.to_string()));
+            let _ = write!(line, " {} |", esc(&v.to_string()));
         }
         for p in &exp.profiles {
-            let text = match rows.get(&(p.as_str(), cell, metric)) {
-                None => "—".to_string(),
-                Some(r) => cell_text(exp, metric, r, flagged.iter().any(|f| std::ptr::eq(*f, *r))),
-            };
-            let _ = write!(line, " {text} |");
+            let _ = write!(line, " {} |", entry(p, cell));
         }
         let _ = writeln!(out, "{line}");
     }
-    out
 }
 
 /// The median and 90th percentile of family `f` for one profile at one
@@ -401,43 +409,17 @@ fn family_section(
         out,
         "Median and 90th percentile of k: the most k has at least half the time, and at least one time in ten (the largest k with P(≥ k) at least 50%, 10%; from the exact values, or ≈ from the Monte Carlo estimates):\n"
     );
-    let mut header = String::from("|");
-    let mut rule = String::from("|");
-    if exp.axes.is_empty() {
-        header.push_str(" |");
-        rule.push_str("---|");
-    }
-    for a in &exp.axes {
-        let _ = write!(header, " {} |", esc(&a.name));
-        rule.push_str("---:|");
-    }
-    for p in &exp.profiles {
-        let _ = write!(header, " {} |", esc(p));
-        rule.push_str("---:|");
-    }
-    let _ = writeln!(out, "{header}\n{rule}");
-    for cell in 0..exp.models.len() {
-        let mut line = String::from("|");
-        if exp.axes.is_empty() {
-            line.push_str(" all |");
+    cells_by_profile(exp, &mut out, |p, cell| {
+        match family_quantiles(f, rows, p, cell) {
+            None => "—".to_string(),
+            Some((median, p90, exact)) => format!(
+                "{}median {} · 90th {}",
+                if exact { "" } else { "≈ " },
+                median,
+                p90
+            ),
         }
-        for v in exp.cell_values(cell) {
-            let _ = write!(line, " {} |", esc(&v.to_string()));
-        }
-        for p in &exp.profiles {
-            let text = match family_quantiles(f, rows, p, cell) {
-                None => "—".to_string(),
-                Some((median, p90, exact)) => format!(
-                    "{}median {} · 90th {}",
-                    if exact { "" } else { "≈ " },
-                    median,
-                    p90
-                ),
-            };
-            let _ = write!(line, " {text} |");
-        }
-        let _ = writeln!(out, "{line}");
-    }
+    });
     out.push('\n');
     out
 }

@@ -814,7 +814,7 @@ impl Model for FightModel {
         };
         // the engine's lanes: exchanges of four fights side by side, a
         // fight that ends handing its lane on without a branch
-        walk.run_until_over::<false>(
+        walk.run_until_over(
             start,
             trials,
             roller,
