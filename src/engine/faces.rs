@@ -49,6 +49,11 @@ pub fn most_faces_for(planned: u64) -> u64 {
     (planned / DRAWS_A_FACE).clamp(MOST_FACES, MOST_FACES_LONG)
 }
 
+/// Most cells of a joint histogram ([`FaceTable::count`]): the
+/// combinations of several trials read from a word as one index and
+/// counted at once, 32 KB of counts that stay near the core.
+const JOINT_CELLS: u64 = 1 << 12;
+
 /// Widest digit one position may need (D3, D6, D10, D20 and D12 share 60).
 pub const WIDEST_DIGIT: u32 = 720;
 
@@ -146,6 +151,8 @@ pub struct FaceTable<T> {
     entry: Entries,
     /// The distinct endings.
     ends: Vec<T>,
+    /// Trials [`FaceTable::count`] reads as one joint index.
+    joint_trials: u32,
 }
 
 impl<T: Clone + Eq + Hash> FaceTable<T> {
@@ -225,13 +232,16 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
             while per_word < 64 && size.saturating_pow(per_word + 1) <= BATCH_LIMIT {
                 per_word += 1;
             }
-            return Some(FaceTable {
+            let mut table = FaceTable {
                 widths,
                 size,
                 per_word,
                 entry: Entries::new(entry, ends.len()),
                 ends,
-            });
+                joint_trials: 1,
+            };
+            table.joint_trials = table.fit_joint_trials();
+            return Some(table);
         }
     }
 
@@ -253,8 +263,99 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
         }
     }
 
+    /// Trials whose combinations are read from a word as one joint index
+    /// ([`FaceTable::count_jointly`]): as many as fit [`JOINT_CELLS`] and
+    /// a word; 1 where joint counting does not pay or cannot be used (a
+    /// combination that rolls past the table replays mid-word, so the
+    /// trials after it must be told apart).
+    fn fit_joint_trials(&self) -> u32 {
+        if self.past() > 0 {
+            return 1;
+        }
+        let mut m = 1;
+        while m < self.per_word && self.size.saturating_pow(m + 1) <= JOINT_CELLS {
+            m += 1;
+        }
+        m
+    }
+
     /// [`FaceTable::count`] over entries stored as `E`.
     fn count_in<E: Entry + PartialEq>(
+        &self,
+        entry: &[E],
+        roller: &mut BatchedRoller,
+        trials: u64,
+        trial: impl Fn(&mut Overrun<'_>) -> T,
+        past: impl FnMut(T),
+    ) -> Vec<u64> {
+        match self.joint_trials {
+            1 => self.count_one_by_one(entry, roller, trials, trial, past),
+            m => self.count_jointly(entry, roller, trials, m),
+        }
+    }
+
+    /// [`FaceTable::count`] for a table no combination of which rolls past
+    /// it, `m` trials at a time: the digits of a word's mixed-radix draws
+    /// are its trials' combinations, so the leading `m` of them are one
+    /// multiply-high by `size^m`, counted by that joint index; endings are
+    /// read off the joint counts once, at the end. The same draws as
+    /// [`FaceTable::count_one_by_one`] (the same words, the same digits),
+    /// so the same counts, with one multiply and one count for `m` trials
+    /// instead of `m` of each: a word's draws are a chain of multiplies,
+    /// each waiting on the last, and that chain was the trial's cost.
+    fn count_jointly<E: Entry>(
+        &self,
+        entry: &[E],
+        roller: &mut BatchedRoller,
+        trials: u64,
+        m: u32,
+    ) -> Vec<u64> {
+        let size = self.size;
+        let group = size.pow(m);
+        let mut joint = vec![0u64; group as usize];
+        let mut single = vec![0u64; size as usize];
+        let per_word = u64::from(self.per_word);
+        let (groups, singles) = (per_word / u64::from(m), per_word % u64::from(m));
+        let (group, size) = (u128::from(group), u128::from(size));
+        for _ in 0..trials / per_word {
+            let mut word = roller.next_word();
+            for _ in 0..groups {
+                let r = u128::from(word) * group;
+                word = r as u64;
+                joint[(r >> 64) as usize] += 1;
+            }
+            for _ in 0..singles {
+                let r = u128::from(word) * size;
+                word = r as u64;
+                single[(r >> 64) as usize] += 1;
+            }
+        }
+        if trials % per_word > 0 {
+            let mut word = roller.next_word();
+            for _ in 0..trials % per_word {
+                let r = u128::from(word) * size;
+                word = r as u64;
+                single[(r >> 64) as usize] += 1;
+            }
+        }
+        let size = size as u64;
+        let mut counts = vec![0u64; self.ends.len()];
+        for (mut at, &n) in joint.iter().enumerate().filter(|(_, n)| **n > 0) {
+            for _ in 0..m {
+                counts[entry[at % size as usize].index()] += n;
+                at /= size as usize;
+            }
+        }
+        for (at, &n) in single.iter().enumerate() {
+            if n > 0 {
+                counts[entry[at].index()] += n;
+            }
+        }
+        counts
+    }
+
+    /// [`FaceTable::count`] a trial at a time.
+    fn count_one_by_one<E: Entry + PartialEq>(
         &self,
         entry: &[E],
         roller: &mut BatchedRoller,
@@ -550,6 +651,66 @@ mod tests {
                 p > 1e-6 / 7.0,
                 "{dice} dice: {got} of {n}, want {want}: p = {p}"
             );
+        }
+    }
+
+    /// Joint counting reads the same draws as counting a trial at a time:
+    /// the same counts, to the trial, for tables of one to six combinations
+    /// a trial up to ones that take a word alone, and for runs that end
+    /// mid-word. A decoding that dropped the last trials
+    /// of a word or read the joint index with the wrong radix would move
+    /// counts between endings (each table's endings differ by face).
+    #[test]
+    fn joint_counts_are_the_counts_of_the_same_draws_a_trial_at_a_time() {
+        let tables: Vec<(FaceTable<u32>, u32)> = vec![
+            // one D6, face 6 apart: per word 9, four trials a joint index
+            (
+                FaceTable::build(|d: &mut Tape| u32::from(d.roll(6) == 6)).unwrap(),
+                4,
+            ),
+            // one D6 by face: the digit order matters
+            (FaceTable::build(|d: &mut Tape| d.roll(6)).unwrap(), 4),
+            // two D6 by their ordered faces: 36 combinations, two at once
+            (
+                FaceTable::build(|d: &mut Tape| d.roll(6) * 10 + d.roll(6)).unwrap(),
+                2,
+            ),
+            // a D20 and a D3: 60, two at once
+            (
+                FaceTable::build(|d: &mut Tape| d.roll(20) * 10 + d.roll(3)).unwrap(),
+                2,
+            ),
+            // no dice at all: every trial the one ending
+            (FaceTable::build(|_: &mut Tape| 7).unwrap(), 64),
+            // three D6 ordered: 216 a trial, one at a time
+            (
+                FaceTable::build(|d: &mut Tape| d.roll(6) * 100 + d.roll(6) * 10 + d.roll(6))
+                    .unwrap(),
+                1,
+            ),
+        ];
+        for (t, m) in &tables {
+            assert_eq!(t.joint_trials, *m, "{} combinations", t.size());
+            for trials in [0, 1, 5, 9, 1000, 65_537] {
+                let jointly = t.count(&mut BatchedRoller::new(11, &[4]), trials, |_| 0, |_| ());
+                let one_by_one = match &t.entry {
+                    Entries::Narrow(e) => t.count_one_by_one(
+                        e,
+                        &mut BatchedRoller::new(11, &[4]),
+                        trials,
+                        |_| 0,
+                        |_| (),
+                    ),
+                    _ => unreachable!("few endings"),
+                };
+                assert_eq!(
+                    jointly,
+                    one_by_one,
+                    "{} combinations, {trials} trials",
+                    t.size()
+                );
+                assert_eq!(jointly.iter().sum::<u64>(), trials);
+            }
         }
     }
 
