@@ -20,7 +20,7 @@ pub use expr::{
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
 pub use pool::{Alias, Extremes, LawCache, SharedLaw, extremes_law};
 pub use roller::{
-    BATCH_LIMIT, BatchedRoller, FaceSums, GivenFaces, Replay, Roller, StateDist, TooManyPaths,
-    enumerate, enumerate_counted, split_word, stream_seed,
+    BATCH_LIMIT, BatchedRoller, FaceSums, GivenFaces, Lent, Replay, Roller, StateDist,
+    TooManyPaths, enumerate, enumerate_counted, split_word, stream_seed,
 };
 pub use tally::{Expectation, Metric, MetricSink, Tally, Times};

@@ -57,6 +57,38 @@ pub trait Roller {
     }
 }
 
+/// A [`BatchedRoller`]'s stream lent to a hot loop ([`BatchedRoller::lend`]).
+pub struct Lent<'a> {
+    rng: Xoshiro256PlusPlus,
+    drawn: u64,
+    roller: &'a mut BatchedRoller,
+}
+
+impl Lent<'_> {
+    /// The next word of the stream.
+    #[inline(always)]
+    pub fn next_word(&mut self) -> u64 {
+        self.drawn += 1;
+        self.rng.next_u64()
+    }
+
+    /// Runs `cold` on the roller itself, its stream where the lent one
+    /// stands, and takes the stream back after.
+    #[inline]
+    pub fn roller<T>(&mut self, cold: impl FnOnce(&mut BatchedRoller) -> T) -> T {
+        self.give_back();
+        let out = cold(self.roller);
+        self.rng = self.roller.rng.clone();
+        out
+    }
+
+    fn give_back(&mut self) {
+        self.roller.rng = self.rng.clone();
+        self.roller.words += self.drawn;
+        self.drawn = 0;
+    }
+}
+
 /// Largest product of die sizes drawn from one 64-bit word. Drawing digits of
 /// `word / 2^64` in mixed radix by multiply-high gives every tuple of results
 /// a count of `floor` or `ceil` of `2^64 / N` for `N` the product of the die
@@ -92,6 +124,24 @@ impl BatchedRoller {
     pub fn next_word(&mut self) -> u64 {
         self.words += 1;
         self.rng.next_u64()
+    }
+
+    /// Runs `hot` on this roller's stream lent out as a plain value
+    /// ([`Lent`]), written back when `hot` returns: a loop that draws a
+    /// word between look-ups and hands the roller to a cold path now and
+    /// then would otherwise keep the generator's state in memory, and
+    /// every word would wait on the last one's stores. The same words in
+    /// the same order as [`BatchedRoller::next_word`].
+    #[inline]
+    pub fn lend<T>(&mut self, hot: impl FnOnce(&mut Lent<'_>) -> T) -> T {
+        let mut lent = Lent {
+            rng: self.rng.clone(),
+            drawn: 0,
+            roller: self,
+        };
+        let out = hot(&mut lent);
+        lent.give_back();
+        out
     }
 
     /// How many 64-bit words this roller has drawn from its stream.
@@ -465,6 +515,26 @@ impl<S: Ord + Clone + std::hash::Hash> StateDist<S> {
 mod tests {
     use super::*;
     use crate::dice::Dist;
+
+    /// A lent stream gives the roller's own words in order, a cold path
+    /// in between draws where the stream stands and the lent stream goes
+    /// on after it, and the words drawn are counted once.
+    #[test]
+    fn a_lent_stream_is_the_rollers_own() {
+        let mut plain = BatchedRoller::new(9, &[2]);
+        let want: Vec<u64> = (0..7).map(|_| plain.next_word()).collect();
+        let mut lent = BatchedRoller::new(9, &[2]);
+        let got = lent.lend(|words| {
+            let mut got = vec![words.next_word(), words.next_word()];
+            got.push(words.roller(|r| r.next_word()));
+            got.extend((0..3).map(|_| words.next_word()));
+            got
+        });
+        let mut got = got;
+        got.push(lent.next_word());
+        assert_eq!(got, want);
+        assert_eq!(lent.words(), 7);
+    }
 
     #[test]
     fn enumerator_reproduces_two_d6() {

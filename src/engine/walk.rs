@@ -14,7 +14,7 @@
 //! count. The laws themselves are computed once per model ([`SharedLaws`]),
 //! up to a cap, so memory stays flat in the number of trials.
 
-use crate::dice::{Alias, BatchedRoller};
+use crate::dice::{Alias, BatchedRoller, Lent};
 use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
@@ -362,44 +362,59 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         let mut taken = [0usize; LANES];
         let mut started = (LANES as u64).min(trials);
         if trials >= LANES as u64 {
-            while started + LANES as u64 <= trials {
-                for lane in 0..LANES {
-                    let to = match self.flat_draw(at[lane], roller) {
-                        Some((to, column)) => {
-                            if FIRSTS {
-                                // `at` is the start on a first step
-                                let first = 0usize.wrapping_sub(usize::from(taken[lane] == 0));
-                                let slot = LANES + column;
-                                if slot >= first_columns.len() {
-                                    first_columns.resize(slot + 1, 0);
+            // the stream lent out, so its state stays in registers between
+            // the look-ups (the cold path takes the roller back)
+            roller.lend(|words| {
+                // one round of lane `$lane` (written out four times, so
+                // each lane's state is a register, not a slot read back)
+                macro_rules! round {
+                    ($lane:expr) => {{
+                        let lane: usize = $lane;
+                        let to = match self.flat_draw(at[lane], words) {
+                            Some((to, column)) => {
+                                if FIRSTS {
+                                    // `at` is the start on a first step
+                                    let first = 0usize.wrapping_sub(usize::from(taken[lane] == 0));
+                                    let slot = LANES + column;
+                                    if slot >= first_columns.len() {
+                                        first_columns.resize(slot + 1, 0);
+                                    }
+                                    first_columns[(slot & first) | (lane & !first)] += 1;
                                 }
-                                first_columns[(slot & first) | (lane & !first)] += 1;
+                                to
                             }
-                            to
-                        }
-                        None => {
-                            let to = slow(self, at[lane], taken[lane] == 0, roller);
-                            if ends.len() < LANES + self.keys.len() {
-                                ends.resize(LANES + self.keys.len(), 0);
+                            None => {
+                                let to =
+                                    words.roller(|r| slow(self, at[lane], taken[lane] == 0, r));
+                                if ends.len() < LANES + self.keys.len() {
+                                    ends.resize(LANES + self.keys.len(), 0);
+                                }
+                                to
                             }
-                            to
+                        };
+                        // all ones when the trial is over (selects by mask:
+                        // a branch here would be the unpredictable exit again)
+                        let done = 0usize.wrapping_sub((to >> 31) as usize);
+                        let n = taken[lane] + 1;
+                        if LANES + n >= steps.len() {
+                            steps.resize(LANES + n + 16, 0);
                         }
-                    };
-                    // all ones when the trial is over (selects by mask:
-                    // a branch here would be the unpredictable exit again)
-                    let done = 0usize.wrapping_sub((to >> 31) as usize);
-                    let n = taken[lane] + 1;
-                    if LANES + n >= steps.len() {
-                        steps.resize(LANES + n + 16, 0);
-                    }
-                    let end = LANES + (to & !OVER) as usize;
-                    ends[(end & done) | (lane & !done)] += 1;
-                    steps[((LANES + n) & done) | (lane & !done)] += 1;
-                    at[lane] = (start & done as u32) | (to & !done as u32);
-                    taken[lane] = n & !done;
-                    started += (done & 1) as u64;
+                        let end = LANES + (to & !OVER) as usize;
+                        ends[(end & done) | (lane & !done)] += 1;
+                        steps[((LANES + n) & done) | (lane & !done)] += 1;
+                        at[lane] = (start & done as u32) | (to & !done as u32);
+                        taken[lane] = n & !done;
+                        started += (done & 1) as u64;
+                    }};
                 }
-            }
+                const _: () = assert!(LANES == 4);
+                while started + LANES as u64 <= trials {
+                    round!(0);
+                    round!(1);
+                    round!(2);
+                    round!(3);
+                }
+            });
         }
         // the trials in flight, each to its end, then the rest one by one
         let in_flight = at.into_iter().zip(taken).take(started as usize);
@@ -436,12 +451,12 @@ impl<K: Clone + Eq + Hash> Walk<K> {
     /// `None`: [`Walk::step_then`] takes it), with the column drawn (twice
     /// its index, plus one where it went to the alias).
     #[inline(always)]
-    fn flat_draw(&self, id: u32, roller: &mut BatchedRoller) -> Option<(u32, usize)> {
+    fn flat_draw(&self, id: u32, words: &mut Lent<'_>) -> Option<(u32, usize)> {
         let slot = self.flat_at[id as usize];
         if slot == 0 || slot & FIXED != 0 {
             return None;
         }
-        let wide = u128::from(roller.next_word()) * u128::from(slot as u32);
+        let wide = u128::from(words.next_word()) * u128::from(slot as u32);
         let column = (wide >> 64) as usize;
         let c = &self.flat[(slot >> 32) as usize + column];
         let alias = (wide as u64) >= c.keep;
