@@ -210,13 +210,7 @@ impl<M: Mechanic> StepModel<M> {
         // steps laid out flat (no follow-up, never over): a warm step is
         // one look-up, with no branch on how its state's table is kept
         let same = |k: &(usize, M::State)| k.clone();
-        for _ in 0..trials {
-            let mut at = start;
-            for _ in 0..draws {
-                at = walk.step_then(at, roller, law, play, same, |_| false);
-            }
-            walk.end(at);
-        }
+        walk.run_steps(start, draws, trials, roller, law, play, same);
         self.record_ends(walk.ends().map(|((_, s), n)| (s, n)), trials, tally);
     }
 

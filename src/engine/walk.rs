@@ -446,6 +446,72 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         }
     }
 
+    /// Runs `trials` trials of `steps` steps each from `start` (a chain
+    /// with no end but its step count, as a [`StepModel`](super::StepModel)'s
+    /// groups of steps), counting where each ended ([`Walk::ends`]).
+    /// [`LANES`] trials walk side by side, as in
+    /// [`Walk::run_until_over`], so a trial's steps, each a look-up that
+    /// waits on the last, overlap with the other lanes'.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_steps(
+        &mut self,
+        start: u32,
+        steps: usize,
+        trials: u64,
+        roller: &mut BatchedRoller,
+        law: impl Fn(&K) -> Option<Law<K>>,
+        play: impl Fn(&K, &mut BatchedRoller) -> K,
+        follow: impl Fn(&K) -> K,
+    ) {
+        let never = |_: &K| false;
+        let groups = trials / LANES as u64;
+        roller.lend(|words| {
+            for _ in 0..groups {
+                let mut at = [start; LANES];
+                for _ in 0..steps {
+                    for id in &mut at {
+                        *id = match self.flat_step(*id, words) {
+                            Some(to) => to,
+                            None => words
+                                .roller(|r| self.step_then(*id, r, &law, &play, &follow, never)),
+                        };
+                    }
+                }
+                for id in at {
+                    self.ends[id as usize] += 1;
+                }
+            }
+        });
+        for _ in groups * LANES as u64..trials {
+            let mut id = start;
+            for _ in 0..steps {
+                id = self.step_then(id, roller, &law, &play, &follow, never);
+            }
+            self.ends[id as usize] += 1;
+        }
+    }
+
+    /// One step from `id` through its flat layout: a look-up where it has
+    /// a table, the one state where it always leads there, `None` while it
+    /// is cold ([`Walk::step_then`] takes it).
+    #[inline(always)]
+    fn flat_step(&self, id: u32, words: &mut Lent<'_>) -> Option<u32> {
+        let slot = self.flat_at[id as usize];
+        if slot & FIXED != 0 {
+            return Some(slot as u32);
+        }
+        if slot == 0 {
+            return None;
+        }
+        let wide = u128::from(words.next_word()) * u128::from(slot as u32);
+        let c = &self.flat[(slot >> 32) as usize + (wide >> 64) as usize];
+        Some(if (wide as u64) < c.keep {
+            c.own
+        } else {
+            c.alias
+        })
+    }
+
     /// One step from `id` through its flat layout, if it has one with a
     /// table (a state that is cold or always leads to the one state is
     /// `None`: [`Walk::step_then`] takes it), with the column drawn (twice
@@ -766,6 +832,43 @@ mod tests {
             by_state.add_n(*w.key(id as u32) as usize, n);
         }
         (w.ends().map(|(k, n)| (*k, n)).collect(), lengths, by_state)
+    }
+
+    /// Three steps of a coin (a D6 of 4+ adds one), the walk's fixed-step
+    /// lanes: every trial counted once, whatever the count left over after
+    /// the lanes, and the ends follow Binomial(3, 1/2) by hand: 1, 3, 3, 1
+    /// in 8. A lane that walked one step too few or too many, or a trial
+    /// counted twice, fails.
+    #[test]
+    fn fixed_steps_in_lanes_end_where_their_coins_lead() {
+        use crate::dice::stats::binomial_p_value;
+        let run = |trials: u64| {
+            let mut w: Walk<u32> = Walk::default();
+            let mut roller = BatchedRoller::new(5, &[0]);
+            let start = w.id(&0);
+            let play = |k: &u32, r: &mut BatchedRoller| k + u32::from(r.d6() >= 4);
+            w.run_steps(start, 3, trials, &mut roller, law, play, |k| *k);
+            w.ends()
+                .map(|(k, n)| (*k, n))
+                .collect::<BTreeMap<u32, u64>>()
+        };
+        for trials in [0, 1, LANES as u64 - 1, LANES as u64, 4 * LANES as u64 + 3] {
+            assert_eq!(run(trials).values().sum::<u64>(), trials);
+        }
+        let n = 400_001;
+        let ends = run(n);
+        assert_eq!(ends.keys().copied().collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+        for (k, want) in [
+            (0, 1.0 / 8.0),
+            (1, 3.0 / 8.0),
+            (2, 3.0 / 8.0),
+            (3, 1.0 / 8.0),
+        ] {
+            let p = binomial_p_value(ends[&k], n, want);
+            assert!(p > 1e-6 / 4.0, "{k}: {} of {n}: p = {p}", ends[&k]);
+        }
+        // two steps' law would put 1/4 at 0
+        assert!(binomial_p_value(ends[&0], n, 0.25) < 1e-6);
     }
 
     #[test]
