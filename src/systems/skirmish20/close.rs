@@ -230,6 +230,20 @@ impl CloseRule {
     }
 }
 
+impl CloseRule {
+    /// Whether step `i` starts a group: each attacker's blows, the
+    /// defender's blows, the aftermath.
+    pub fn group_starts(&self, i: usize) -> bool {
+        let c = &self.c;
+        let by_attackers = (c.attackers * c.attacker.attacks) as usize;
+        if i < by_attackers {
+            i % c.attacker.attacks.max(1) as usize == 0
+        } else {
+            i == by_attackers || i + 1 == self.steps()
+        }
+    }
+}
+
 impl Mechanic for CloseRule {
     type State = CloseState;
 
@@ -527,7 +541,9 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         defender_vehicle: vehicle,
         defender_strikes: strikes,
     };
-    Ok(Box::new(super::stages::FacesModel::new(c.into_rule())))
+    Ok(Box::new(
+        super::stages::FacesModel::new(c.into_rule()).by_laws(CloseRule::group_starts),
+    ))
 }
 
 #[cfg(test)]

@@ -287,6 +287,14 @@ impl VehicleRule {
     }
 }
 
+impl VehicleRule {
+    /// Whether step `i` is a hit's (each hit with its passengers' rolls a
+    /// step of the chain).
+    pub fn hit_starts(&self, i: usize) -> bool {
+        i % (1 + usize::from(self.v.passengers)) == 0
+    }
+}
+
 impl Mechanic for VehicleRule {
     type State = VehicleState;
 
