@@ -587,6 +587,29 @@ mod tests {
         }
     }
 
+    /// The fast sampler walks the fight a group of dice at a time, each
+    /// drawn from its law on the fight's state (state laws): each
+    /// attacker's blows, the defender's blows, the aftermath test; never
+    /// the whole fight at once. At the first test point (three Gaunts of
+    /// two claws on a Hero who strikes back) a trial is four or five words:
+    /// three attackers, the Hero, and the aftermath where someone tests
+    /// (equal casualties: no test, no word).
+    #[test]
+    fn the_fight_is_drawn_an_attacker_at_a_time() {
+        use crate::dice::{BatchedRoller, Tally};
+        use crate::engine::Sampler;
+        let laws = Sampler::Custom(super::super::stages::STATE_LAWS);
+        for point in TEST_POINTS {
+            assert_eq!(model(point).sampler(), laws, "{point:?}");
+        }
+        let m = model(TEST_POINTS[0]);
+        let trials = 10_000;
+        let mut roller = BatchedRoller::new(3, &[1]);
+        m.run_chunk(&mut roller, trials, &mut Tally::new(m.metrics().len()));
+        assert!(roller.words() > 4 * trials, "{}", roller.words());
+        assert!(roller.words() < 5 * trials, "{}", roller.words());
+    }
+
     /// "Sentinel or other walker destroy any target smaller than them on a
     /// roll of "10" or less. (and get 2 attacks) No roll for injury, auto
     /// dead": the walker's two attacks kill on 10 or less each.

@@ -475,6 +475,36 @@ mod size_tests {
             .exact_or_why()
     }
 
+    fn model(hits: &str) -> Box<dyn crate::systems::Model> {
+        let mut p = Params::new();
+        for (k, v) in [("vehicle", "chimera"), ("hits", hits), ("passengers", "4")] {
+            p.set(k, ParamValue::from_text(v));
+        }
+        build("skirmish20", "vehicle_damage", &p, &Params::new()).unwrap()
+    }
+
+    /// The fast sampler draws each hit, with its passengers' rolls, from
+    /// its law on the vehicle's state (state laws): a word a hit, and none
+    /// for the hits a wreck takes ("a burning or exploded vehicle takes no
+    /// more"), so three hits on a Chimera (a 9 or 10 wrecks it) are
+    /// between one and three words. A lone hit would be the whole trial,
+    /// drawn from the exact answer: it takes the state face tables.
+    #[test]
+    fn hits_are_drawn_from_their_laws_but_never_a_lone_hit() {
+        use crate::dice::{BatchedRoller, Tally};
+        use crate::engine::Sampler;
+        use crate::systems::skirmish20::stages::{STATE_FACES, STATE_LAWS};
+        let m = model("3");
+        assert_eq!(m.sampler(), Sampler::Custom(STATE_LAWS));
+        let trials = 10_000;
+        let mut roller = BatchedRoller::new(3, &[1]);
+        m.run_chunk(&mut roller, trials, &mut Tally::new(m.metrics().len()));
+        // 1 + 0.8 + 0.64 words a trial on average
+        assert!(roller.words() > 2 * trials, "{}", roller.words());
+        assert!(roller.words() < 3 * trials, "{}", roller.words());
+        assert_eq!(model("1").sampler(), Sampler::Custom(STATE_FACES));
+    }
+
     /// Every hit at its largest with a full APC is skipped up front, with
     /// its reason; the example's largest cell (5 hits, 6 aboard) and 3 hits
     /// with 12 aboard stay exact.
