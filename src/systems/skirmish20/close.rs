@@ -180,6 +180,23 @@ fn casualty(f: &Figure, t: Toughness) -> bool {
 }
 
 impl CloseRule {
+    /// Whether step `i` starts a group the fast sampler draws from its law
+    /// on the fight's state ([`FacesModel::by_laws`]): an attacker's
+    /// blows, the defender's blows, the aftermath test. "everyone rolls
+    /// simultaneously for damage": the blows are steps of the fight, and
+    /// the walk chains them as the exact evaluator does.
+    ///
+    /// [`FacesModel::by_laws`]: super::stages::FacesModel::by_laws
+    pub fn group_starts(&self, i: usize) -> bool {
+        let c = &self.c;
+        let by_attackers = (c.attackers * c.attacker.attacks) as usize;
+        if i < by_attackers {
+            i % c.attacker.attacks.max(1) as usize == 0
+        } else {
+            i == by_attackers || i + 1 == self.steps()
+        }
+    }
+
     fn blow(striker: &Fighter, target: &Fighter, f: &mut Figure, dice: &mut impl Roller) -> bool {
         if !striker.strikes(target, dice) {
             return false;
@@ -226,20 +243,6 @@ impl CloseRule {
             s.defender_runs = runs;
         } else {
             s.attackers_run = runs;
-        }
-    }
-}
-
-impl CloseRule {
-    /// Whether step `i` starts a group: each attacker's blows, the
-    /// defender's blows, the aftermath.
-    pub fn group_starts(&self, i: usize) -> bool {
-        let c = &self.c;
-        let by_attackers = (c.attackers * c.attacker.attacks) as usize;
-        if i < by_attackers {
-            i % c.attacker.attacks.max(1) as usize == 0
-        } else {
-            i == by_attackers || i + 1 == self.steps()
         }
     }
 }

@@ -607,10 +607,11 @@ impl Roller for Digits<'_> {
     }
 }
 
-/// A [`Mechanic`]'s [`StepModel`] sampled by its state face tables where
-/// they lay out ([`StateFaces`]), by the step model's own sampler
-/// otherwise; exact values, the reference sampler and `compare` are the
-/// step model's.
+/// A [`Mechanic`]'s [`StepModel`] sampled by its state laws where the
+/// rule names its groups ([`FacesModel::by_laws`]) and they lay out
+/// ([`StateLaws`]), else by its state face tables where they lay out
+/// ([`StateFaces`]), by the step model's own sampler otherwise; exact
+/// values, the reference sampler and `compare` are the step model's.
 pub struct FacesModel<M: Mechanic> {
     inner: StepModel<M>,
     faces: std::sync::OnceLock<Option<StateFaces<M::State>>>,
@@ -653,8 +654,10 @@ impl<M: Mechanic> FacesModel<M> {
         self
     }
 
-    /// The model walked by state laws, a group ending before each step
-    /// where `ends` says.
+    /// The model walked by state laws ([`StateLaws`]): a group of steps
+    /// drawn from its law on the state, each group ending before a step
+    /// where `ends` says. A rule whose first group would reach the end (the
+    /// whole trial drawn from its law) keeps its face tables.
     pub fn by_laws(mut self, ends: fn(&M, usize) -> bool) -> Self {
         self.ends = Some(ends);
         self
@@ -723,27 +726,14 @@ impl<M: Mechanic> Model for FacesModel<M> {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        if let Some(w) = self.laws() {
-            let counts = w.count(roller, trials);
-            for ((_, s), &count) in w.counted().iter().zip(&counts) {
-                if count > 0 {
-                    self.inner.mechanic().record(
-                        s,
-                        &mut Times {
-                            tally: &mut *tally,
-                            count,
-                        },
-                    );
-                }
-            }
-            tally.add_trials(trials);
-            return;
-        }
-        let Some(w) = self.faces() else {
+        let (counts, counted) = if let Some(w) = self.laws() {
+            (w.count(roller, trials), w.counted())
+        } else if let Some(w) = self.faces() {
+            (w.count(roller, trials), w.counted())
+        } else {
             return self.inner.run_chunk(roller, trials, tally);
         };
-        let counts = w.count(roller, trials);
-        for ((_, s), &count) in w.counted().iter().zip(&counts) {
+        for ((_, s), &count) in counted.iter().zip(&counts) {
             if count > 0 {
                 self.inner.mechanic().record(
                     s,

@@ -285,11 +285,13 @@ impl VehicleRule {
             s.settle();
         }
     }
-}
 
-impl VehicleRule {
-    /// Whether step `i` is a hit's (each hit with its passengers' rolls a
-    /// step of the chain).
+    /// Whether step `i` is a hit's: the fast sampler draws each hit, with
+    /// its passengers' rolls, from its law on the vehicle's state
+    /// ([`FacesModel::by_laws`]), the hits chained as the exact
+    /// evaluator's Markov chain chains them.
+    ///
+    /// [`FacesModel::by_laws`]: super::stages::FacesModel::by_laws
     pub fn hit_starts(&self, i: usize) -> bool {
         i % (1 + usize::from(self.v.passengers)) == 0
     }
