@@ -603,7 +603,10 @@ mod tests {
         use crate::engine::Sampler;
         let laws = Sampler::Custom(super::super::stages::STATE_LAWS);
         for point in TEST_POINTS {
-            assert_eq!(model(point).sampler(), laws, "{point:?}");
+            let m = model(point);
+            // as a bundled spec of 200,000 trials plans it
+            m.plan(200_000);
+            assert_eq!(m.sampler(), laws, "{point:?}");
         }
         let m = model(TEST_POINTS[0]);
         let trials = 10_000;

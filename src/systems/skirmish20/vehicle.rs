@@ -505,6 +505,19 @@ mod size_tests {
         assert!(roller.words() > 2 * trials, "{}", roller.words());
         assert!(roller.words() < 3 * trials, "{}", roller.words());
         assert_eq!(model("1").sampler(), Sampler::Custom(STATE_FACES));
+        // d20_chimera_damage.toml's Chimera with 6 aboard, in its run of
+        // 200,000 trials: 2 to 4 hits are walked by laws within the run's
+        // budget (the face tables of 2 hits already held 154,125 entries,
+        // past it, and the cells took the step model's sampler)
+        for hits in ["2", "4"] {
+            let mut p = Params::new();
+            for (k, v) in [("vehicle", "chimera"), ("hits", hits), ("passengers", "6")] {
+                p.set(k, ParamValue::from_text(v));
+            }
+            let m = build("skirmish20", "vehicle_damage", &p, &Params::new()).unwrap();
+            m.plan(200_000);
+            assert_eq!(m.sampler(), Sampler::Custom(STATE_LAWS), "{hits} hits");
+        }
     }
 
     /// Every hit at its largest with a full APC is skipped up front, with
