@@ -629,7 +629,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         (
             "skirmish20",
             "vehicle_damage",
-            Custom("state face tables (a group of steps' dice drawn at once)"),
+            Custom("state laws (a turn or step drawn from its law on the state, a word a draw)"),
         ),
         ("skirmish20", "quick_draw", FaceTable),
         (
@@ -641,7 +641,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         (
             "skirmish20",
             "close_combat",
-            Custom("state face tables (a group of steps' dice drawn at once)"),
+            Custom("state laws (a turn or step drawn from its law on the state, a word a draw)"),
         ),
         (
             "skirmish20",

@@ -180,6 +180,23 @@ fn casualty(f: &Figure, t: Toughness) -> bool {
 }
 
 impl CloseRule {
+    /// Whether step `i` starts a group the fast sampler draws from its law
+    /// on the fight's state ([`FacesModel::by_laws`]): an attacker's
+    /// blows, the defender's blows, the aftermath test. "everyone rolls
+    /// simultaneously for damage": the blows are steps of the fight, and
+    /// the walk chains them as the exact evaluator does.
+    ///
+    /// [`FacesModel::by_laws`]: super::stages::FacesModel::by_laws
+    pub fn group_starts(&self, i: usize) -> bool {
+        let c = &self.c;
+        let by_attackers = (c.attackers * c.attacker.attacks) as usize;
+        if i < by_attackers {
+            i % c.attacker.attacks.max(1) as usize == 0
+        } else {
+            i == by_attackers || i + 1 == self.steps()
+        }
+    }
+
     fn blow(striker: &Fighter, target: &Fighter, f: &mut Figure, dice: &mut impl Roller) -> bool {
         if !striker.strikes(target, dice) {
             return false;
@@ -527,7 +544,9 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         defender_vehicle: vehicle,
         defender_strikes: strikes,
     };
-    Ok(Box::new(super::stages::FacesModel::new(c.into_rule())))
+    Ok(Box::new(
+        super::stages::FacesModel::new(c.into_rule()).by_laws(CloseRule::group_starts),
+    ))
 }
 
 #[cfg(test)]
@@ -569,6 +588,32 @@ mod tests {
         ] {
             assert!(text.contains(quote), "the seed says: {quote}");
         }
+    }
+
+    /// The fast sampler walks the fight a group of dice at a time, each
+    /// drawn from its law on the fight's state (state laws): each
+    /// attacker's blows, the defender's blows, the aftermath test; never
+    /// the whole fight at once. At the first test point (three Gaunts of
+    /// two claws on a Hero who strikes back) a trial is four or five words:
+    /// three attackers, the Hero, and the aftermath where someone tests
+    /// (equal casualties: no test, no word).
+    #[test]
+    fn the_fight_is_drawn_an_attacker_at_a_time() {
+        use crate::dice::{BatchedRoller, Tally};
+        use crate::engine::Sampler;
+        let laws = Sampler::Custom(super::super::stages::STATE_LAWS);
+        for point in TEST_POINTS {
+            let m = model(point);
+            // as a bundled spec of 200,000 trials plans it
+            m.plan(200_000);
+            assert_eq!(m.sampler(), laws, "{point:?}");
+        }
+        let m = model(TEST_POINTS[0]);
+        let trials = 10_000;
+        let mut roller = BatchedRoller::new(3, &[1]);
+        m.run_chunk(&mut roller, trials, &mut Tally::new(m.metrics().len()));
+        assert!(roller.words() > 4 * trials, "{}", roller.words());
+        assert!(roller.words() < 5 * trials, "{}", roller.words());
     }
 
     /// "Sentinel or other walker destroy any target smaller than them on a

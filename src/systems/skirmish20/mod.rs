@@ -614,7 +614,9 @@ fn build_vehicle(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         no_minor_gun: no_minor_gun(v)?,
     };
     let size = vehicle::exact_size(d.hits, d.passengers);
-    let model = stages::FacesModel::new(d.into_rule()).settling(vehicle::VehicleRule::settle_after);
+    let model = stages::FacesModel::new(d.into_rule())
+        .settling(vehicle::VehicleRule::settle_after)
+        .by_laws(vehicle::VehicleRule::hit_starts);
     Ok(Box::new(if size > vehicle::EXACT_SIZE {
         model.without_exact(format!(
             "hits x (passengers + 1)^3 = {size} passes {}: the exact chain over the passengers' wounds would take over a second: Monte Carlo only",

@@ -472,11 +472,8 @@ impl<S: Clone + Eq + Hash> StateLaws<S> {
                 lanes[l] = if size > 1 {
                     let wide = u128::from(roller.next_word()) * u128::from(size);
                     let c = &self.columns[base + (wide >> 64) as usize];
-                    if (wide as u64) < c.keep {
-                        c.own
-                    } else {
-                        c.alias
-                    }
+                    // no branch on the draw: the pair indexed by the compare
+                    [c.own, c.alias][usize::from((wide as u64) >= c.keep)]
                 } else if size == 1 {
                     self.columns[base].own
                 } else {
@@ -610,13 +607,17 @@ impl Roller for Digits<'_> {
     }
 }
 
-/// A [`Mechanic`]'s [`StepModel`] sampled by its state face tables where
-/// they lay out ([`StateFaces`]), by the step model's own sampler
-/// otherwise; exact values, the reference sampler and `compare` are the
-/// step model's.
+/// A [`Mechanic`]'s [`StepModel`] sampled by its state laws where the
+/// rule names its groups ([`FacesModel::by_laws`]) and they lay out
+/// ([`StateLaws`]), else by its state face tables where they lay out
+/// ([`StateFaces`]), by the step model's own sampler otherwise; exact
+/// values, the reference sampler and `compare` are the step model's.
 pub struct FacesModel<M: Mechanic> {
     inner: StepModel<M>,
     faces: std::sync::OnceLock<Option<StateFaces<M::State>>>,
+    laws: std::sync::OnceLock<Option<StateLaws<M::State>>>,
+    /// Where the rule's groups end for [`StateLaws`] (none: face tables).
+    ends: Option<fn(&M, usize) -> bool>,
     /// The trials a run plans ([`Model::plan`]; 0: not told).
     planned: std::sync::atomic::AtomicU64,
     /// Why there is no exact value, known before any work.
@@ -639,6 +640,8 @@ impl<M: Mechanic> FacesModel<M> {
         FacesModel {
             inner: StepModel::new(mechanic),
             faces: std::sync::OnceLock::new(),
+            laws: std::sync::OnceLock::new(),
+            ends: None,
             planned: std::sync::atomic::AtomicU64::new(0),
             no_exact: None,
             settle: |_, _, _| {},
@@ -649,6 +652,38 @@ impl<M: Mechanic> FacesModel<M> {
     pub fn settling(mut self, settle: fn(&M, usize, &mut M::State)) -> Self {
         self.settle = settle;
         self
+    }
+
+    /// The model walked by state laws ([`StateLaws`]): a group of steps
+    /// drawn from its law on the state, each group ending before a step
+    /// where `ends` says. A rule whose first group would reach the end (the
+    /// whole trial drawn from its law) keeps its face tables.
+    pub fn by_laws(mut self, ends: fn(&M, usize) -> bool) -> Self {
+        self.ends = Some(ends);
+        self
+    }
+
+    /// The state laws' layout, built the first time the model samples.
+    pub fn laws(&self) -> Option<&StateLaws<M::State>> {
+        let ends = self.ends?;
+        self.laws
+            .get_or_init(|| {
+                let m = self.inner.mechanic();
+                StateLaws::build(
+                    &Steps {
+                        start: m.start(),
+                        steps: m.steps(),
+                        step: |i: usize, d: &mut Digits, s: &mut M::State| {
+                            m.step(i, d, s);
+                            (self.settle)(m, i, s);
+                        },
+                        counted: |_| false,
+                    },
+                    |j| ends(m, j),
+                    entries_for(self.planned.load(std::sync::atomic::Ordering::Relaxed)),
+                )
+            })
+            .as_ref()
     }
 
     /// The model with its exact evaluation skipped up front, for `why`.
@@ -691,11 +726,14 @@ impl<M: Mechanic> Model for FacesModel<M> {
     }
 
     fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let Some(w) = self.faces() else {
+        let (counts, counted) = if let Some(w) = self.laws() {
+            (w.count(roller, trials), w.counted())
+        } else if let Some(w) = self.faces() {
+            (w.count(roller, trials), w.counted())
+        } else {
             return self.inner.run_chunk(roller, trials, tally);
         };
-        let counts = w.count(roller, trials);
-        for ((_, s), &count) in w.counted().iter().zip(&counts) {
+        for ((_, s), &count) in counted.iter().zip(&counts) {
             if count > 0 {
                 self.inner.mechanic().record(
                     s,
@@ -725,7 +763,9 @@ impl<M: Mechanic> Model for FacesModel<M> {
     }
 
     fn sampler(&self) -> Sampler {
-        if self.faces().is_some() {
+        if self.laws().is_some() {
+            Sampler::Custom(STATE_LAWS)
+        } else if self.faces().is_some() {
             Sampler::Custom(STATE_FACES)
         } else {
             self.inner.sampler()
@@ -786,14 +826,15 @@ mod tests {
             }
             crate::systems::build("skirmish20", "vehicle_damage", &p, &Default::default()).unwrap()
         };
-        let faces = Sampler::Custom(STATE_FACES);
-        assert_eq!(model().sampler(), faces);
+        let laws = Sampler::Custom(STATE_LAWS);
+        assert_eq!(model().sampler(), laws);
         let many = model();
         many.plan(100_000_000);
-        assert_eq!(many.sampler(), faces);
+        assert_eq!(many.sampler(), laws);
         let few = model();
         few.plan(1_000);
-        assert_ne!(few.sampler(), faces);
+        assert_ne!(few.sampler(), laws);
+        assert_ne!(few.sampler(), Sampler::Custom(STATE_FACES));
     }
 
     /// A D6, then on a 6 another D6 (added), twice over: the walk lays out

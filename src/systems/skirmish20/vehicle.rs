@@ -285,6 +285,16 @@ impl VehicleRule {
             s.settle();
         }
     }
+
+    /// Whether step `i` is a hit's: the fast sampler draws each hit, with
+    /// its passengers' rolls, from its law on the vehicle's state
+    /// ([`FacesModel::by_laws`]), the hits chained as the exact
+    /// evaluator's Markov chain chains them.
+    ///
+    /// [`FacesModel::by_laws`]: super::stages::FacesModel::by_laws
+    pub fn hit_starts(&self, i: usize) -> bool {
+        i % (1 + usize::from(self.v.passengers)) == 0
+    }
 }
 
 impl Mechanic for VehicleRule {
@@ -465,6 +475,49 @@ mod size_tests {
         build("skirmish20", "vehicle_damage", &p, &Params::new())
             .unwrap()
             .exact_or_why()
+    }
+
+    fn model(hits: &str) -> Box<dyn crate::systems::Model> {
+        let mut p = Params::new();
+        for (k, v) in [("vehicle", "chimera"), ("hits", hits), ("passengers", "4")] {
+            p.set(k, ParamValue::from_text(v));
+        }
+        build("skirmish20", "vehicle_damage", &p, &Params::new()).unwrap()
+    }
+
+    /// The fast sampler draws each hit, with its passengers' rolls, from
+    /// its law on the vehicle's state (state laws): a word a hit, and none
+    /// for the hits a wreck takes ("a burning or exploded vehicle takes no
+    /// more"), so three hits on a Chimera (a 9 or 10 wrecks it) are
+    /// between one and three words. A lone hit would be the whole trial,
+    /// drawn from the exact answer: it takes the state face tables.
+    #[test]
+    fn hits_are_drawn_from_their_laws_but_never_a_lone_hit() {
+        use crate::dice::{BatchedRoller, Tally};
+        use crate::engine::Sampler;
+        use crate::systems::skirmish20::stages::{STATE_FACES, STATE_LAWS};
+        let m = model("3");
+        assert_eq!(m.sampler(), Sampler::Custom(STATE_LAWS));
+        let trials = 10_000;
+        let mut roller = BatchedRoller::new(3, &[1]);
+        m.run_chunk(&mut roller, trials, &mut Tally::new(m.metrics().len()));
+        // 1 + 0.8 + 0.64 words a trial on average
+        assert!(roller.words() > 2 * trials, "{}", roller.words());
+        assert!(roller.words() < 3 * trials, "{}", roller.words());
+        assert_eq!(model("1").sampler(), Sampler::Custom(STATE_FACES));
+        // d20_chimera_damage.toml's Chimera with 6 aboard, in its run of
+        // 200,000 trials: 2 to 4 hits are walked by laws within the run's
+        // budget (the face tables of 2 hits already held 154,125 entries,
+        // past it, and the cells took the step model's sampler)
+        for hits in ["2", "4"] {
+            let mut p = Params::new();
+            for (k, v) in [("vehicle", "chimera"), ("hits", hits), ("passengers", "6")] {
+                p.set(k, ParamValue::from_text(v));
+            }
+            let m = build("skirmish20", "vehicle_damage", &p, &Params::new()).unwrap();
+            m.plan(200_000);
+            assert_eq!(m.sampler(), Sampler::Custom(STATE_LAWS), "{hits} hits");
+        }
     }
 
     /// Every hit at its largest with a full APC is skipped up front, with
