@@ -166,10 +166,21 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
         .map(experiment::shard::parse_shard)
         .transpose()?;
     set_threads(args.threads)?;
+    // loaded side by side (a model's build can take a while), then told
+    // and checked in the order given: the first bad spec's error, as a
+    // load one at a time would stop on
+    let specs: Vec<anyhow::Result<experiment::Experiment>> = args
+        .specs
+        .par_iter()
+        .map(|path| {
+            let mut exp = experiment::load(path)?;
+            exp.set_trials(args.trials)?;
+            Ok(exp)
+        })
+        .collect();
     let mut loaded = Vec::new();
-    for path in &args.specs {
-        let mut exp = experiment::load(path)?;
-        exp.set_trials(args.trials)?;
+    for exp in specs {
+        let exp: experiment::Experiment = exp?;
         tell(&exp, args.quiet);
         loaded.push(exp);
     }

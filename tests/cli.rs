@@ -484,6 +484,30 @@ fn bad_input_names_file_line_and_field_and_exits_2() {
     }
 }
 
+/// Specs load side by side, but the error is the first bad spec's in the
+/// order given, and nothing is run or written when any is bad.
+#[test]
+fn of_several_bad_specs_the_first_given_is_the_one_named() {
+    let dir = scratch("first-bad");
+    let good = write_spec(&dir, "good", GOOD);
+    let bad_a = write_spec(&dir, "bad_a", &GOOD.replace("bs = 3", "bs = \"three\""));
+    let bad_b = write_spec(&dir, "bad_b", &GOOD.replace("trials = 1000", "trials = -1"));
+    let out = dir.join("out");
+    for (order, named, other) in [
+        ([&good, &bad_a, &bad_b], "bad_a.toml", "bad_b.toml"),
+        ([&good, &bad_b, &bad_a], "bad_b.toml", "bad_a.toml"),
+    ] {
+        let mut args = vec!["run", "--quiet", "--out", out.to_str().unwrap()];
+        args.extend(order.iter().map(|p| p.to_str().unwrap()));
+        let o = krunch(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(named), "expected {named} in: {err}");
+        assert!(!err.contains(other), "only the first bad spec named: {err}");
+        assert!(!out.join("good").exists(), "nothing run on bad input");
+    }
+}
+
 #[test]
 fn missing_file_and_bad_flags_exit_non_zero() {
     let o = krunch(&["run", "/nonexistent/spec.toml"]);
