@@ -19,6 +19,9 @@
 //! its own way.
 
 use crate::dice::{Alias, BATCH_LIMIT, BatchedRoller, Roller, Tally, Times};
+
+/// Trials [`StateFaces::count`] walks side by side.
+const LANES: usize = 4;
 use crate::engine::faces::{WIDEST_DIGIT, lcm};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::engine::{MetricDef, Model, NoExact, Sampler};
@@ -86,26 +89,23 @@ pub struct StateFaces<S> {
 }
 
 /// One trial on its way through the walk.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Lane {
     /// The node it stands at, packed.
     node: u64,
     /// The word its draws come from, and the product of the sizes drawn
-    /// from it so far.
+    /// from it so far (past [`BATCH_LIMIT`]: a fresh word at the next draw).
     word: u64,
     used: u64,
-    /// Whether it is walking.
-    live: bool,
 }
 
 impl Lane {
-    /// A trial at the first node, with a fresh word.
-    fn start(node: u64, roller: &mut BatchedRoller) -> Self {
+    /// A trial at `node`, its first draw from a fresh word.
+    fn at(node: u64) -> Self {
         Lane {
             node,
-            word: roller.next_word(),
-            used: 1,
-            live: true,
+            word: 0,
+            used: BATCH_LIMIT + 1,
         }
     }
 }
@@ -209,52 +209,85 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
     /// [`BATCH_LIMIT`]) and looked up. Returns how many trials passed
     /// through each counted node, in [`StateFaces::counted`]'s order.
     pub fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
-        // two trials walked side by side, a node of each in turn, so one's
-        // look-ups do not wait on the other's; each counts in its own lane
-        let mut counts = vec![0u64; 2 * self.counted.len()];
-        let mut lanes = [Lane::default(); 2];
-        let mut started = 0u64;
-        for lane in &mut lanes {
-            if started < trials {
-                *lane = Lane::start(self.start, roller);
-                started += 1;
-            }
-        }
-        let mut live = started;
-        while live > 0 {
-            for (l, lane) in lanes.iter_mut().enumerate() {
-                if !lane.live {
-                    continue;
-                }
-                let n = lane.node;
-                let slot = (n >> 48) as usize;
-                if slot != 0 {
-                    counts[2 * (slot - 1) + l] += 1;
-                }
-                let size = (n >> 32) & 0xffff;
-                if size == 0 {
-                    if started < trials {
-                        *lane = Lane::start(self.start, roller);
-                        started += 1;
-                    } else {
-                        lane.live = false;
-                        live -= 1;
+        // a node's count goes to row `slot` of LANES columns (row 0: not
+        // counted), so every visit counts without a branch
+        let mut counts = vec![0u64; LANES * (self.counted.len() + 1)];
+        if (self.start >> 32) & 0xffff == 0 || self.entry.is_empty() {
+            // a trial of no dice: every trial ends where it starts
+            counts[LANES * (self.start >> 48) as usize] = trials;
+        } else {
+            let mut lanes = [Lane::at(self.start); LANES];
+            let mut started = trials.min(LANES as u64);
+            if trials >= LANES as u64 {
+                roller.lend(|words| {
+                    // one node of lane `$l`: counted, then its group drawn;
+                    // a trial's end leads back to the start (no digit
+                    // drawn) by masks, not by a branch, since the end is as
+                    // likely as the dice make it; the word goes on into
+                    // the next trial until its product would pass the limit
+                    macro_rules! visit {
+                        ($l:expr) => {{
+                            let lane = &mut lanes[$l];
+                            let n = lane.node;
+                            counts[LANES * (n >> 48) as usize + $l] += 1;
+                            let size = (n >> 32) & 0xffff;
+                            let over = u64::from(size == 0);
+                            let size = size | over;
+                            let u = lane.used * size;
+                            if u > BATCH_LIMIT {
+                                lane.word = words.next_word();
+                                lane.used = size;
+                            } else {
+                                lane.used = u;
+                            }
+                            let r = u128::from(lane.word) * u128::from(size);
+                            lane.word = r as u64;
+                            let at = ((n as u32) as usize + (r >> 64) as usize)
+                                & (over as usize).wrapping_sub(1);
+                            let to = self.entry[at];
+                            let keep = over.wrapping_sub(1);
+                            lane.node = (to & keep) | (self.start & !keep);
+                            started += over;
+                        }};
                     }
-                    continue;
+                    const _: () = assert!(LANES == 4);
+                    while started + LANES as u64 <= trials {
+                        visit!(0);
+                        visit!(1);
+                        visit!(2);
+                        visit!(3);
+                    }
+                });
+            }
+            // the trials in flight to their ends, then the rest one by one
+            let in_flight = lanes.into_iter().take(started as usize);
+            let rest = (started..trials).map(|_| Lane::at(self.start));
+            for mut lane in in_flight.chain(rest) {
+                loop {
+                    let n = lane.node;
+                    counts[LANES * (n >> 48) as usize] += 1;
+                    let size = (n >> 32) & 0xffff;
+                    if size == 0 {
+                        break;
+                    }
+                    let u = lane.used * size;
+                    if u > BATCH_LIMIT {
+                        lane.word = roller.next_word();
+                        lane.used = size;
+                    } else {
+                        lane.used = u;
+                    }
+                    let r = u128::from(lane.word) * u128::from(size);
+                    lane.word = r as u64;
+                    lane.node = self.entry[(n as u32) as usize + (r >> 64) as usize];
                 }
-                let u = lane.used * size;
-                if u > BATCH_LIMIT {
-                    lane.word = roller.next_word();
-                    lane.used = size;
-                } else {
-                    lane.used = u;
-                }
-                let r = u128::from(lane.word) * u128::from(size);
-                lane.word = r as u64;
-                lane.node = self.entry[(n as u32) as usize + (r >> 64) as usize];
             }
         }
-        counts.chunks_exact(2).map(|c| c[0] + c[1]).collect()
+        counts
+            .chunks_exact(LANES)
+            .skip(1)
+            .map(|c| c.iter().sum())
+            .collect()
     }
 
     /// The counted nodes (step index, state), in the order
@@ -864,6 +897,12 @@ mod tests {
         let trials = 400_000u64;
         let counts = w.count(&mut BatchedRoller::new(3, &[1]), trials);
         assert_eq!(counts.iter().sum::<u64>(), trials);
+        // the lanes count every trial once: fewer than the lanes, none,
+        // and counts that leave trials over after the lanes
+        for few in [0, 1, LANES as u64 - 1, LANES as u64, 5 * LANES as u64 + 3] {
+            let counts = w.count(&mut BatchedRoller::new(4, &[1]), few);
+            assert_eq!(counts.iter().sum::<u64>(), few, "{few} trials");
+        }
         let mut seen = [0u64; 25];
         for ((_, total), n) in w.counted().iter().zip(&counts) {
             seen[*total as usize] += n;
