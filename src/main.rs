@@ -406,7 +406,9 @@ fn completion_command() -> clap::Command {
 fn list(args: cli::ListArgs) -> anyhow::Result<()> {
     let (system, scenario) = (args.system.as_deref(), args.scenario.as_deref());
     let text = match args.format {
-        Format::Table => systems::registry::list_text(system, scenario),
+        Format::Table => {
+            systems::registry::list_text(system, scenario, experiment::at_least::derived_decls)
+        }
         Format::Json => report::list_json(system, scenario)
             .map(|v| format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())),
     }

@@ -354,3 +354,35 @@ fn reports_show_a_family_as_one_table_and_one_chart() {
         .unwrap();
     assert!(median_row.contains("median 1 · 90th 1"), "{median_row}");
 }
+
+/// `krunch list` (text and JSON) and the rule reference name the derived
+/// `X>={k}` of each family where a spec author looks for metrics, right
+/// after the family's own members, and nothing for a scenario without a
+/// family.
+#[test]
+fn list_and_the_rule_reference_name_the_at_least_metrics() {
+    let o = krunch(&["list", "gce", "fire"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let ids: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("  metrics:"))
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let at = |id: &str| ids.iter().position(|m| *m == id);
+    assert!(at("turns={k}").is_some(), "{text}");
+    assert!(at("turns>={k}") > at("turns={k}"), "{text}");
+    assert!(text.contains("P(over after at least {k} turns)"), "{text}");
+    let json =
+        String::from_utf8_lossy(&krunch(&["list", "gce", "fire", "--format", "json"]).stdout)
+            .to_string();
+    assert!(json.contains("\"turns>={k}\""), "{json}");
+    // a scenario of no family lists none
+    let text = String::from_utf8_lossy(&krunch(&["list", "krygothic", "fear"]).stdout).to_string();
+    assert!(!text.contains(">={k}"), "{text}");
+    let reference =
+        krunch::systems::registry::reference_markdown(experiment::at_least::derived_decls);
+    assert!(
+        reference.contains("| `turns>={k}` | P(over after at least {k} turns) | probability |")
+    );
+}

@@ -838,7 +838,7 @@ fn presets_set_only_declared_parameters_with_valid_values() {
 #[test]
 fn rules_reference_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/RULES.md");
-    let want = systems::registry::reference_markdown();
+    let want = systems::registry::reference_markdown(experiment::at_least::derived_decls);
     if std::env::var_os("KRUNCH_WRITE_RULES").is_some() {
         std::fs::write(&path, &want).unwrap();
     }

@@ -22,8 +22,10 @@ fn scenario_json(sc: &Scenario) -> Value {
             })
         })
         .collect();
-    let metrics: Vec<Value> = (sc.metrics)()
+    let catalogue = (sc.metrics)();
+    let metrics: Vec<Value> = catalogue
         .iter()
+        .chain(&crate::experiment::at_least::derived_decls(&catalogue))
         .map(|m| {
             json!({
                 "id": m.id,

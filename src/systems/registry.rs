@@ -705,10 +705,14 @@ pub fn build(
 const PRESET_NOTE: &str =
     " (presets carry only the numbers the seed gives, and krunch invents none)";
 
-/// `docs/RULES.md`: every rule set, scenario, parameter, metric, preset and
-/// variant, generated from the registry (a test fails when the committed
-/// file is stale).
-pub fn reference_markdown() -> String {
+/// Metrics a layer above derives from a scenario's own (the `X>={k}` of
+/// each distribution family), listed after them.
+pub type Derived = fn(&[MetricDecl]) -> Vec<MetricDecl>;
+
+/// `docs/RULES.md`: every rule set, scenario, parameter, metric (with those
+/// `derived` from them), preset and variant, generated from the registry
+/// (a test fails when the committed file is stale).
+pub fn reference_markdown(derived: Derived) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -792,7 +796,8 @@ pub fn reference_markdown() -> String {
                 o,
                 "\n| metric | label | kind | meaning |\n|---|---|---|---|"
             );
-            for m in (sc.metrics)() {
+            let catalogue = (sc.metrics)();
+            for m in catalogue.iter().chain(&derived(&catalogue)) {
                 let _ = writeln!(
                     o,
                     "| `{}` | {} | {} | {} |",
@@ -813,8 +818,13 @@ pub fn reference_markdown() -> String {
 }
 
 /// What `krunch list` prints: every rule set with its scenarios; one rule
-/// set in full; or one scenario's parameters, metrics, presets and variants.
-pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String, ParamError> {
+/// set in full; or one scenario's parameters, metrics (with those
+/// `derived` from them), presets and variants.
+pub fn list_text(
+    system: Option<&str>,
+    scenario: Option<&str>,
+    derived: Derived,
+) -> Result<String, ParamError> {
     let mut o = String::new();
     let Some(system) = system else {
         let width = RULE_SETS
@@ -894,7 +904,8 @@ pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String,
             );
         }
         let _ = writeln!(o, "  metrics:");
-        for m in (sc.metrics)() {
+        let catalogue = (sc.metrics)();
+        for m in catalogue.iter().chain(&derived(&catalogue)) {
             let _ = writeln!(o, "    {:<36} {:<40} {}", m.id, m.label, m.about);
         }
     }
