@@ -703,20 +703,29 @@ impl<M: Mechanic> FacesModel<M> {
             .get_or_init(|| {
                 let m = self.inner.mechanic();
                 StateLaws::build(
-                    &Steps {
-                        start: m.start(),
-                        steps: m.steps(),
-                        step: |i: usize, d: &mut Digits, s: &mut M::State| {
-                            m.step(i, d, s);
-                            (self.settle)(m, i, s);
-                        },
-                        counted: |_| false,
-                    },
+                    &self.steps(),
                     |j| ends(m, j),
                     entries_for(self.planned.load(std::sync::atomic::Ordering::Relaxed)),
                 )
             })
             .as_ref()
+    }
+
+    /// The rule's steps as the layouts walk them, each settled after.
+    fn steps(
+        &self,
+    ) -> Steps<M::State, impl Fn(usize, &mut Digits, &mut M::State) + '_, impl Fn(usize) -> bool>
+    {
+        let m = self.inner.mechanic();
+        Steps {
+            start: m.start(),
+            steps: m.steps(),
+            step: move |i: usize, d: &mut Digits, s: &mut M::State| {
+                m.step(i, d, s);
+                (self.settle)(m, i, s);
+            },
+            counted: |_| false,
+        }
     }
 
     /// The model with its exact evaluation skipped up front, for `why`.
@@ -729,17 +738,8 @@ impl<M: Mechanic> FacesModel<M> {
     pub fn faces(&self) -> Option<&StateFaces<M::State>> {
         self.faces
             .get_or_init(|| {
-                let m = self.inner.mechanic();
                 StateFaces::build(
-                    &Steps {
-                        start: m.start(),
-                        steps: m.steps(),
-                        step: |i: usize, d: &mut Digits, s: &mut M::State| {
-                            m.step(i, d, s);
-                            (self.settle)(m, i, s);
-                        },
-                        counted: |_| false,
-                    },
+                    &self.steps(),
                     entries_for(self.planned.load(std::sync::atomic::Ordering::Relaxed)),
                 )
             })
