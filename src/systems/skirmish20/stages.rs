@@ -712,6 +712,8 @@ impl<M: Mechanic> FacesModel<M> {
     }
 
     /// The rule's steps as the layouts walk them, each settled after.
+    // the closure's type cannot be named, so it stays spelled out here
+    #[allow(clippy::type_complexity)]
     fn steps(
         &self,
     ) -> Steps<M::State, impl Fn(usize, &mut Digits, &mut M::State) + '_, impl Fn(usize) -> bool>
