@@ -33,7 +33,7 @@ use super::shot_laws::{
     Core, EVENTUALLY_OUT, FIRER_WOUNDED, ON_FIRE, OUT_OF_AMMO, PINNED, PINNED_THROUGH, flags_of,
 };
 use super::{ShotRule, ShotState, ledger};
-use crate::dice::{BATCH_LIMIT, BatchedRoller, MetricSink, Roller, Tally, Times};
+use crate::dice::{BatchedRoller, MetricSink, Roller, Tally, Times};
 use crate::engine::step_model::Mechanic;
 use std::collections::BTreeMap;
 
@@ -196,25 +196,20 @@ struct ShotMove {
     next: Slot,
 }
 
-/// Digits of a word, as many draws a word as the product of their ranges
-/// stays within [`BATCH_LIMIT`].
-struct Digits {
-    word: u64,
-    used: u64,
+/// A digit in `0..range` of a word of its own, by multiply-high: every
+/// digit is met `floor` or `ceil` of `2^64 / range` times, a relative bias
+/// of at most `range / 2^64` (under `2^-48` for the tables' ranges, within
+/// the roller's [`BATCH_LIMIT`](crate::dice::BATCH_LIMIT) bound).
+#[inline(always)]
+fn digit(word: u64, range: u32) -> usize {
+    ((u128::from(word) * u128::from(range)) >> 64) as usize
 }
 
-impl Digits {
-    #[inline(always)]
-    fn draw(&mut self, roller: &mut BatchedRoller, range: u32) -> usize {
-        let range = u64::from(range);
-        if self.used * range > BATCH_LIMIT {
-            self.word = roller.next_word();
-            self.used = 1;
-        }
-        self.used *= range;
-        let r = u128::from(self.word) * u128::from(range);
-        self.word = r as u64;
-        (r >> 64) as usize
+/// Fresh words from the roller, one a draw.
+#[inline(always)]
+fn fill(roller: &mut BatchedRoller, words: &mut [u64]) {
+    for w in words {
+        *w = roller.next_word();
     }
 }
 
@@ -402,24 +397,24 @@ impl ShotTables {
         let mut steered = vec![0u64; 2 * cores * hs * 8];
         let mut wounded = vec![0u64; 2 * hs * hs * 8];
         let mut damage = vec![0u64; 2 * self.damage_span];
-        let mut digits = Digits {
-            word: 0,
-            used: BATCH_LIMIT + 1,
-        };
         let ids = &self.ids[..];
         let setup = self.setup;
         // a block of trials at a time, shot by shot across the block: the
         // trials still firing are listed, and each pass draws one shot for
         // every listed trial, so no trial waits on its own last draw and
-        // no branch asks how many shots a trial has left
+        // no branch asks how many shots a trial has left; every draw reads
+        // a word of its own, laid out before the pass, so no draw waits on
+        // another's digits either
         let mut state = [Trial::default(); BLOCK];
         let mut firing = [0u16; BLOCK];
+        let mut words = [0u64; BLOCK];
         let mut done = 0u64;
         while done < trials {
             let block = (trials - done).min(BLOCK as u64) as usize;
+            fill(roller, &mut words[..block]);
             let mut listed = 0;
-            for (i, t) in state[..block].iter_mut().enumerate() {
-                let d = digits.draw(roller, setup.range);
+            for (i, (t, &w)) in state[..block].iter_mut().zip(&words).enumerate() {
+                let d = digit(w, setup.range);
                 let s = self.setups[usize::from(ids[setup.offset as usize + d])];
                 let core = (s.packed >> CORE_AT) as usize;
                 *t = Trial {
@@ -433,11 +428,12 @@ impl ShotTables {
                 listed += usize::from(s.shots > 0);
             }
             while listed > 0 {
+                fill(roller, &mut words[..listed]);
                 let mut still = 0;
                 for j in 0..listed {
                     let i = usize::from(firing[j]);
                     let t = &mut state[i];
-                    let d = digits.draw(roller, t.slot.range);
+                    let d = digit(words[j], t.slot.range);
                     let m = self.moves[usize::from(ids[t.slot.offset as usize + d])];
                     t.acc += m.packed & ADDED;
                     t.flags |= m.packed;
@@ -449,19 +445,29 @@ impl ShotTables {
                 }
                 listed = still;
             }
+            // the end: a word for each trial whose end is not certain
+            // (range 1), listed as the shots were
+            let mut ending = 0;
+            for (i, t) in state[..block].iter_mut().enumerate() {
+                let pinned = ((t.flags >> FLAGS_AT) & u64::from(PINNED)) as usize;
+                t.slot = self.end[2 * t.core as usize + pinned];
+                // a certain end's one outcome, read here
+                let certain = t.slot.range == 1;
+                t.flags |= self.end_flags[usize::from(ids[t.slot.offset as usize])]
+                    & 0u64.wrapping_sub(u64::from(certain));
+                firing[ending] = i as u16;
+                ending += usize::from(!certain);
+            }
+            fill(roller, &mut words[..ending]);
+            for j in 0..ending {
+                let t = &mut state[usize::from(firing[j])];
+                let d = digit(words[j], t.slot.range);
+                t.flags |= self.end_flags[usize::from(ids[t.slot.offset as usize + d])];
+            }
             for (i, t) in state[..block].iter().enumerate() {
                 let lane = i & 1;
                 let core = t.core as usize;
-                let pinned = ((t.flags >> FLAGS_AT) & u64::from(PINNED)) as usize;
-                let end = self.end[2 * core + pinned];
-                // a certain end (range 1) reads no digit
-                let d = if end.range == 1 {
-                    0
-                } else {
-                    digits.draw(roller, end.range)
-                };
-                let flags = (t.flags | self.end_flags[usize::from(ids[end.offset as usize + d])])
-                    >> FLAGS_AT;
+                let flags = t.flags >> FLAGS_AT;
                 let acc = t.acc;
                 let hits = field(acc, HITS_AT, 8) as usize;
                 let wounds = field(acc, WOUNDS_AT, 8) as usize;
