@@ -210,6 +210,19 @@ fn digit(word: u64, range: u32) -> usize {
     ((u128::from(word) * u128::from(range)) >> 64) as usize
 }
 
+/// `v[i]`, for `v` of a power-of-two length (the tables are padded so):
+/// the index masked, so no bounds check is needed.
+#[inline(always)]
+fn get<T: Copy>(v: &[T], i: usize) -> T {
+    v[i & (v.len() - 1)]
+}
+
+/// `v` padded with `fill` to a power-of-two length, for [`get`].
+fn padded<T: Clone>(mut v: Vec<T>, fill: T) -> Vec<T> {
+    v.resize(v.len().next_power_of_two(), fill);
+    v
+}
+
 /// Fresh words from the roller, one a draw.
 #[inline(always)]
 fn fill(roller: &mut BatchedRoller, words: &mut [u64]) {
@@ -433,18 +446,31 @@ impl ShotTables {
         if max_shots > 255 || damage_span > 1 << 16 {
             return Err(NoTable("more hits or Damage than a trial's fields hold"));
         }
+        let none = Slot::default();
         Ok(ShotTables {
             cores,
-            ids,
+            ids: padded(ids, 0),
             setup,
-            setups,
+            setups: padded(
+                setups,
+                SetUp {
+                    packed: 0,
+                    shots: 0,
+                },
+            ),
             group: group as u32,
-            aims,
-            aim_moves,
-            land,
-            landings,
-            end,
-            end_flags,
+            aims: padded(aims, none),
+            aim_moves: padded(aim_moves, 0),
+            land: padded(land, none),
+            landings: padded(
+                landings,
+                Landing {
+                    packed: 0,
+                    next: none,
+                },
+            ),
+            end: padded(end, none),
+            end_flags: padded(end_flags, 0),
             hit_span: max_shots + 1,
             damage_span: damage_span as usize,
         })
@@ -487,8 +513,10 @@ impl ShotTables {
             fill(roller, &mut words[..block]);
             let mut listed = 0;
             for (i, (t, &w)) in state[..block].iter_mut().zip(&words).enumerate() {
-                let s =
-                    self.setups[usize::from(ids[setup.offset as usize + digit(w, setup.range)])];
+                let s = get(
+                    &self.setups,
+                    usize::from(get(ids, setup.offset as usize + digit(w, setup.range))),
+                );
                 *t = Trial {
                     acc: s.packed & ADDED,
                     flags: s.packed,
@@ -496,7 +524,7 @@ impl ShotTables {
                     core: (s.packed >> CORE_AT) as u32,
                     left: s.shots,
                 };
-                listed_at[listed] = i as u16;
+                listed_at[listed & (BLOCK - 1)] = i as u16;
                 listed += usize::from(s.shots > 0);
             }
             // the aims, up to `group` a draw
@@ -504,17 +532,22 @@ impl ShotTables {
                 fill(roller, &mut words[..listed]);
                 let mut still = 0;
                 for j in 0..listed {
-                    let i = usize::from(listed_at[j]);
-                    let t = &mut state[i];
+                    let i = usize::from(listed_at[j & (BLOCK - 1)]);
+                    let t = &mut state[i & (BLOCK - 1)];
                     let k = t.left.min(group);
                     let e = ((t.flags >> exploded_at) & 1) as u32;
-                    let slot = self.aims[(e * (group + 1) + k) as usize];
-                    let m = self.aim_moves
-                        [usize::from(ids[slot.offset as usize + digit(words[j], slot.range)])];
+                    let slot = get(&self.aims, (e * (group + 1) + k) as usize);
+                    let m = get(
+                        &self.aim_moves,
+                        usize::from(get(
+                            ids,
+                            slot.offset as usize + digit(words[j & (BLOCK - 1)], slot.range),
+                        )),
+                    );
                     t.acc += m & ADDED;
                     t.flags |= m;
                     t.left -= k;
-                    listed_at[still] = i as u16;
+                    listed_at[still & (BLOCK - 1)] = i as u16;
                     still += usize::from(t.left > 0);
                 }
                 listed = still;
@@ -523,24 +556,27 @@ impl ShotTables {
             for (i, t) in state[..block].iter_mut().enumerate() {
                 let hits = field(t.acc, HITS_AT, 8) as u32;
                 t.left = hits;
-                t.slot = self.land[t.core as usize];
-                listed_at[listed] = i as u16;
+                t.slot = get(&self.land, t.core as usize);
+                listed_at[listed & (BLOCK - 1)] = i as u16;
                 listed += usize::from(hits > 0);
             }
             while listed > 0 {
                 fill(roller, &mut words[..listed]);
                 let mut still = 0;
                 for j in 0..listed {
-                    let i = usize::from(listed_at[j]);
-                    let t = &mut state[i];
-                    let d = digit(words[j], t.slot.range);
-                    let m = self.landings[usize::from(ids[t.slot.offset as usize + d])];
+                    let i = usize::from(listed_at[j & (BLOCK - 1)]);
+                    let t = &mut state[i & (BLOCK - 1)];
+                    let d = digit(words[j & (BLOCK - 1)], t.slot.range);
+                    let m = get(
+                        &self.landings,
+                        usize::from(get(ids, t.slot.offset as usize + d)),
+                    );
                     t.acc += m.packed & ADDED;
                     t.flags |= m.packed;
                     t.slot = m.next;
                     t.core = (m.packed >> CORE_AT) as u32;
                     t.left -= 1;
-                    listed_at[still] = i as u16;
+                    listed_at[still & (BLOCK - 1)] = i as u16;
                     still += usize::from(t.left > 0);
                 }
                 listed = still;
@@ -550,19 +586,24 @@ impl ShotTables {
             let mut ending = 0;
             for (i, t) in state[..block].iter_mut().enumerate() {
                 let pinned = ((t.flags >> FLAGS_AT) & u64::from(PINNED)) as usize;
-                t.slot = self.end[2 * t.core as usize + pinned];
+                t.slot = get(&self.end, 2 * t.core as usize + pinned);
                 // a certain end's one outcome, read here
                 let certain = t.slot.range == 1;
-                t.flags |= self.end_flags[usize::from(ids[t.slot.offset as usize])]
-                    & 0u64.wrapping_sub(u64::from(certain));
-                listed_at[ending] = i as u16;
+                t.flags |= get(
+                    &self.end_flags,
+                    usize::from(get(ids, t.slot.offset as usize)),
+                ) & 0u64.wrapping_sub(u64::from(certain));
+                listed_at[ending & (BLOCK - 1)] = i as u16;
                 ending += usize::from(!certain);
             }
             fill(roller, &mut words[..ending]);
             for j in 0..ending {
-                let t = &mut state[usize::from(listed_at[j])];
-                let d = digit(words[j], t.slot.range);
-                t.flags |= self.end_flags[usize::from(ids[t.slot.offset as usize + d])];
+                let t = &mut state[usize::from(listed_at[j & (BLOCK - 1)]) & (BLOCK - 1)];
+                let d = digit(words[j & (BLOCK - 1)], t.slot.range);
+                t.flags |= get(
+                    &self.end_flags,
+                    usize::from(get(ids, t.slot.offset as usize + d)),
+                );
             }
             for (i, t) in state[..block].iter().enumerate() {
                 let lane = i & 1;
