@@ -1,27 +1,38 @@
 //! Shooting by shot tables: the Monte Carlo of the attacks the shot laws
-//! cover ([`super::shot_laws`]), each step drawn as one digit of a shared
-//! word.
+//! cover ([`super::shot_laws`]), each step drawn as one digit of a word of
+//! its own.
 //!
-//! The trial is chained as the shot laws chain it: the set-up (Sustained
-//! Fire dice and their jams' Ammo Rolls), then shot after shot from the law
-//! at the part of the state a later shot depends on (the target's
-//! condition, whether the weapon has exploded), then the end (escape from
-//! Pinning, Recovery). Each step's law is laid out here as a table of
-//! whole counts: every dice path of the rule's own step
-//! ([`ShotRule`]'s `step`) is walked, a path of dice with `n1, n2, ...`
-//! sides weighs `L / (n1 n2 ...)` for `L` the least common multiple of
-//! those products, and the weights are divided by their greatest common
-//! divisor. A law of denominator `D` is then a table of `D` entries, each
-//! outcome written as many times as its count, and a draw is one digit in
-//! `0..D`, read by multiply-high from a word that serves as many draws as
-//! the product of their `D`s stays within [`BATCH_LIMIT`] (the roller's own
-//! bound on bias). A step of a single certain outcome (`D = 1`) reads no
-//! digit.
+//! A trial is the set-up (Sustained Fire dice and their jams' Ammo Rolls),
+//! the burst's aims (the to-hit rolls with the Ammo Rolls they take, the
+//! rule's `aim`), the hits' landings on the target (Pinning, fire, wound,
+//! save, Damage, Injury: the rule's `land`), then the end (escape from
+//! Pinning, Recovery). The rule resolves shot by shot, aim then landing;
+//! an aim reads nothing a landing changes (not the target) and a landing
+//! nothing an aim changes (not the weapon's state), so drawing all the
+//! aims first and then the landings gives the same joint law. The aims are
+//! drawn up to `group` at a time from the law of that many aims (at the
+//! weapon exploded or not: it explodes once), the landings one a hit from
+//! the law at the target's condition, the end from the law at the
+//! condition and Pinning.
 //!
-//! This is each step's exact law, cached per condition, never a trial's
-//! final law: the shots chain digit by digit, and the exact evaluator
-//! ([`super::shot_laws::ShotLaws::exact`], built from the same steps by
-//! another enumeration with floating-point laws) is checked by it.
+//! Each step's law is laid out here as a table of whole counts: every
+//! dice path of the rule's own step is walked, a path of dice with `n1,
+//! n2, ...` sides weighs `L / (n1 n2 ...)` for `L` the least common
+//! multiple of those products, and the weights are divided by their
+//! greatest common divisor. A law of denominator `D` (at most
+//! [`MOST_ENTRIES`]) is then a table of `D` entries, each outcome written
+//! as many times as its count, and a draw is one digit in `0..D`, read by
+//! multiply-high from a fresh word (a relative bias of at most `D / 2^64`,
+//! within the roller's [`BATCH_LIMIT`](crate::dice::BATCH_LIMIT) bound).
+//! Words are not shared between draws: a shared word makes every draw wait
+//! on the last one's digits and on the branch that refills it, which cost
+//! more than the words.
+//!
+//! These are the steps' exact laws, cached per condition, never a trial's
+//! final law: the aims, then the landings chain digit by digit, and the
+//! exact evaluator ([`super::shot_laws::ShotLaws::exact`], built from
+//! whole shots by another enumeration with floating-point laws) is
+//! checked by them.
 //!
 //! A trial's ending is counted in three small dense tables, not as one
 //! joint key: what the rule's `record_steered` reads (the condition, hits,
