@@ -221,8 +221,10 @@ fn digit(word: u64, range: u32) -> usize {
     ((u128::from(word) * u128::from(range)) >> 64) as usize
 }
 
-/// `v[i]`, for `v` of a power-of-two length (the tables are padded so):
-/// the index masked, so no bounds check is needed.
+/// `v[i]`, for `v` of a power-of-two length (the tables are padded so),
+/// the index masked by the length. The compiled loop still checks bounds
+/// (the lengths are read at run time); the mask costs one `and` and is
+/// kept only as harmless.
 #[inline(always)]
 fn get<T: Copy>(v: &[T], i: usize) -> T {
     v[i & (v.len() - 1)]
