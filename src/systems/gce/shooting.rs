@@ -195,9 +195,20 @@ impl Shooting {
         };
     }
 
-    /// Steps 2-6 for one shot.
+    /// Steps 2-6 for one shot: its aim, then, on a hit, its landing.
     fn resolve_shot(&self, dice: &mut impl Roller, s: &mut ShotState) {
         s.shots_left -= 1;
+        if self.aim(dice, s) {
+            self.land(dice, s);
+        }
+    }
+
+    /// Step 2, a shot's aim: the to-hit roll with the Ammo Roll it may take
+    /// (and the explosion's hit on the firer), or a template's cover roll;
+    /// a hit adds to the hits. Whether the shot hits. Nothing here reads
+    /// the target's condition (the shot tables draw a burst's aims apart
+    /// from its landings for that).
+    fn aim(&self, dice: &mut impl Roller, s: &mut ShotState) -> bool {
         let range_mod = self.range.map(|r| self.weapon.range_modifier(r));
         let aimed_hit = |dice: &mut _, s: &mut ShotState| -> bool {
             let first = Roller::d6(dice);
@@ -224,10 +235,14 @@ impl Shooting {
             (Template::Blast, Coverage::Partial) => aimed_hit(dice, s) && dice.d6() >= 4,
             _ => aimed_hit(dice, s),
         };
-        if !hit {
-            return;
-        }
-        s.hits += 1;
+        s.hits += u8::from(hit);
+        hit
+    }
+
+    /// Steps 3-6, a hit's landing on the target: Pinning, catching fire,
+    /// then the wound, save, Damage and Injury. Nothing here reads the
+    /// weapon's state (the aim's Ammo Rolls and explosion).
+    fn land(&self, dice: &mut impl Roller, s: &mut ShotState) {
         // Pinning: "Unless otherwise stated a shot that Hits will Pin".
         s.pinned |= !self.target.stats.pin_immune;
         if let Some(fire) = self.weapon.catch_fire {

@@ -1,27 +1,38 @@
 //! Shooting by shot tables: the Monte Carlo of the attacks the shot laws
-//! cover ([`super::shot_laws`]), each step drawn as one digit of a shared
-//! word.
+//! cover ([`super::shot_laws`]), each step drawn as one digit of a word of
+//! its own.
 //!
-//! The trial is chained as the shot laws chain it: the set-up (Sustained
-//! Fire dice and their jams' Ammo Rolls), then shot after shot from the law
-//! at the part of the state a later shot depends on (the target's
-//! condition, whether the weapon has exploded), then the end (escape from
-//! Pinning, Recovery). Each step's law is laid out here as a table of
-//! whole counts: every dice path of the rule's own step
-//! ([`ShotRule`]'s `step`) is walked, a path of dice with `n1, n2, ...`
-//! sides weighs `L / (n1 n2 ...)` for `L` the least common multiple of
-//! those products, and the weights are divided by their greatest common
-//! divisor. A law of denominator `D` is then a table of `D` entries, each
-//! outcome written as many times as its count, and a draw is one digit in
-//! `0..D`, read by multiply-high from a word that serves as many draws as
-//! the product of their `D`s stays within [`BATCH_LIMIT`] (the roller's own
-//! bound on bias). A step of a single certain outcome (`D = 1`) reads no
-//! digit.
+//! A trial is the set-up (Sustained Fire dice and their jams' Ammo Rolls),
+//! the burst's aims (the to-hit rolls with the Ammo Rolls they take, the
+//! rule's `aim`), the hits' landings on the target (Pinning, fire, wound,
+//! save, Damage, Injury: the rule's `land`), then the end (escape from
+//! Pinning, Recovery). The rule resolves shot by shot, aim then landing;
+//! an aim reads nothing a landing changes (not the target) and a landing
+//! nothing an aim changes (not the weapon's state), so drawing all the
+//! aims first and then the landings gives the same joint law. The aims are
+//! drawn up to `group` at a time from the law of that many aims (at the
+//! weapon exploded or not: it explodes once), the landings one a hit from
+//! the law at the target's condition, the end from the law at the
+//! condition and Pinning.
 //!
-//! This is each step's exact law, cached per condition, never a trial's
-//! final law: the shots chain digit by digit, and the exact evaluator
-//! ([`super::shot_laws::ShotLaws::exact`], built from the same steps by
-//! another enumeration with floating-point laws) is checked by it.
+//! Each step's law is laid out here as a table of whole counts: every
+//! dice path of the rule's own step is walked, a path of dice with `n1,
+//! n2, ...` sides weighs `L / (n1 n2 ...)` for `L` the least common
+//! multiple of those products, and the weights are divided by their
+//! greatest common divisor. A law of denominator `D` (at most
+//! [`MOST_ENTRIES`]) is then a table of `D` entries, each outcome written
+//! as many times as its count, and a draw is one digit in `0..D`, read by
+//! multiply-high from a fresh word (a relative bias of at most `D / 2^64`,
+//! within the roller's [`BATCH_LIMIT`](crate::dice::BATCH_LIMIT) bound).
+//! Words are not shared between draws: a shared word makes every draw wait
+//! on the last one's digits and on the branch that refills it, which cost
+//! more than the words.
+//!
+//! These are the steps' exact laws, cached per condition, never a trial's
+//! final law: the aims, then the landings chain digit by digit, and the
+//! exact evaluator ([`super::shot_laws::ShotLaws::exact`], built from
+//! whole shots by another enumeration with floating-point laws) is
+//! checked by them.
 //!
 //! A trial's ending is counted in three small dense tables, not as one
 //! joint key: what the rule's `record_steered` reads (the condition, hits,
@@ -30,11 +41,12 @@
 //! the Damage. Every metric reads from one of the three.
 
 use super::shot_laws::{
-    Core, EVENTUALLY_OUT, FIRER_WOUNDED, ON_FIRE, OUT_OF_AMMO, PINNED, PINNED_THROUGH, flags_of,
+    EVENTUALLY_OUT, FIRER_WOUNDED, ON_FIRE, OUT_OF_AMMO, PINNED, PINNED_THROUGH, flags_of,
 };
 use super::{ShotRule, ShotState, ledger};
-use crate::dice::{BATCH_LIMIT, BatchedRoller, MetricSink, Roller, Tally, Times};
+use crate::dice::{BatchedRoller, MetricSink, Roller, Tally, Times};
 use crate::engine::step_model::Mechanic;
+use crate::systems::gce::warrior::Condition;
 use std::collections::BTreeMap;
 
 /// Largest denominator of one step's law laid out as a table.
@@ -188,33 +200,47 @@ struct SetUp {
     shots: u32,
 }
 
-/// One shot's outcome: the packed fields, and the table of the condition
-/// it leaves the trial at.
+/// A landing's outcome: the packed fields, and the table of the target's
+/// condition it leaves the trial at.
 #[derive(Clone, Copy, Debug)]
-struct ShotMove {
+struct Landing {
     packed: u64,
     next: Slot,
 }
 
-/// Digits of a word, as many draws a word as the product of their ranges
-/// stays within [`BATCH_LIMIT`].
-struct Digits {
-    word: u64,
-    used: u64,
+/// The weapon has exploded (a flag of the shot tables' own, beside
+/// [`flags_of`]'s: the aims' tables are keyed by it).
+const EXPLODED: u8 = 64;
+
+/// A digit in `0..range` of a word of its own, by multiply-high: every
+/// digit is met `floor` or `ceil` of `2^64 / range` times, a relative bias
+/// of at most `range / 2^64` (under `2^-48` for the tables' ranges, within
+/// the roller's [`BATCH_LIMIT`](crate::dice::BATCH_LIMIT) bound).
+#[inline(always)]
+fn digit(word: u64, range: u32) -> usize {
+    ((u128::from(word) * u128::from(range)) >> 64) as usize
 }
 
-impl Digits {
-    #[inline(always)]
-    fn draw(&mut self, roller: &mut BatchedRoller, range: u32) -> usize {
-        let range = u64::from(range);
-        if self.used * range > BATCH_LIMIT {
-            self.word = roller.next_word();
-            self.used = 1;
-        }
-        self.used *= range;
-        let r = u128::from(self.word) * u128::from(range);
-        self.word = r as u64;
-        (r >> 64) as usize
+/// `v[i]`, for `v` of a power-of-two length (the tables are padded so),
+/// the index masked by the length. The compiled loop still checks bounds
+/// (the lengths are read at run time); the mask costs one `and` and is
+/// kept only as harmless.
+#[inline(always)]
+fn get<T: Copy>(v: &[T], i: usize) -> T {
+    v[i & (v.len() - 1)]
+}
+
+/// `v` padded with `fill` to a power-of-two length, for [`get`].
+fn padded<T: Clone>(mut v: Vec<T>, fill: T) -> Vec<T> {
+    v.resize(v.len().next_power_of_two(), fill);
+    v
+}
+
+/// Fresh words from the roller, one a draw.
+#[inline(always)]
+fn fill(roller: &mut BatchedRoller, words: &mut [u64]) {
+    for w in words {
+        *w = roller.next_word();
     }
 }
 
@@ -222,7 +248,8 @@ impl Digits {
 const BLOCK: usize = 512;
 
 /// A trial in a block: what its draws have added, the flags raised (OR-ed
-/// packed moves), its current condition's shot table and the shots left.
+/// packed moves), its target's condition and that condition's landing
+/// table, and the aims or landings left.
 #[derive(Clone, Copy, Debug, Default)]
 struct Trial {
     acc: u64,
@@ -235,15 +262,23 @@ struct Trial {
 /// The tables of one shooting attack's steps.
 #[derive(Debug)]
 pub struct ShotTables {
-    cores: Vec<Core>,
+    /// The target's conditions, in the order met.
+    cores: Vec<Condition>,
     /// Entries of every table: the index of an outcome in its step's list.
     ids: Vec<u16>,
     setup: Slot,
     setups: Vec<SetUp>,
-    /// Per condition: its shot's table.
-    shot: Vec<Slot>,
-    /// Outcomes of every shot table.
-    moves: Vec<ShotMove>,
+    /// Most aims drawn at once.
+    group: u32,
+    /// The law of `k` aims (`1..=group`) from a weapon not yet exploded
+    /// (at `k`) and exploded (at `group + 1 + k`).
+    aims: Vec<Slot>,
+    /// Outcomes of every aims table: hits and flags, packed.
+    aim_moves: Vec<u64>,
+    /// Per condition: a hit's landing table.
+    land: Vec<Slot>,
+    /// Outcomes of every landing table.
+    landings: Vec<Landing>,
     /// Per condition and Pinned or not (`2 * core + pinned`): the end's
     /// table.
     end: Vec<Slot>,
@@ -269,12 +304,13 @@ fn field(packed: u64, at: u32, bits: u32) -> u64 {
     (packed >> at) & ((1 << bits) - 1)
 }
 
-/// The flags `record_steered` reads, as three bits.
+/// The flags `record_steered` reads, as four bits.
 #[inline(always)]
 fn steered_bits(flags: u64) -> usize {
     usize::from(flags & u64::from(PINNED) != 0)
         + 2 * usize::from(flags & u64::from(PINNED_THROUGH) != 0)
         + 4 * usize::from(flags & u64::from(EVENTUALLY_OUT) != 0)
+        + 8 * usize::from(flags & u64::from(EXPLODED) != 0)
 }
 
 /// The flags no later step reads (fire, ammunition, the firer), as three
@@ -286,10 +322,16 @@ fn ledger_bits(flags: u64) -> usize {
         + 4 * usize::from(flags & u64::from(FIRER_WOUNDED) != 0)
 }
 
+/// The flags of `s` a draw reports, the explosion's among them.
+fn flags_with_explosion(s: &ShotState) -> u8 {
+    flags_of(s) | if s.exploded { EXPLODED } else { 0 }
+}
+
 impl ShotTables {
     /// The tables of `rule`'s steps, or why one does not fit.
     pub fn build(rule: &ShotRule) -> Result<Self, NoTable> {
-        let (setup_steps, shot_step, end_steps) = rule.phases();
+        let (setup_steps, _, end_steps) = rule.phases();
+        let sh = &rule.shooting;
         let run =
             |mut s: ShotState, steps: std::ops::Range<usize>, d: &mut dyn FnMut(u32) -> u32| {
                 let mut dice = Dice(d);
@@ -298,51 +340,91 @@ impl ShotTables {
                 }
                 s
             };
-        let mut cores: Vec<Core> = Vec::new();
-        let core_of = |s: &ShotState| Core {
-            target: s.target,
-            exploded: s.exploded,
-        };
+        let mut cores: Vec<Condition> = Vec::new();
         let mut ids: Vec<u16> = Vec::new();
-        let max_shots = rule.shooting.max_shots() as usize;
+        let max_shots = sh.max_shots() as usize;
         // the set-up
         let (law, den) = counted_law(|d| run(rule.start(), setup_steps.clone(), d))?;
         let mut setups = Vec::new();
         let mut setup_law = Vec::new();
         for (s, count) in law {
-            let core = id_of(core_of(&s), &mut cores)?;
+            let core = id_of(s.target, &mut cores)?;
             setup_law.push((setups.len(), count));
             setups.push(SetUp {
-                packed: pack(core, 0, 0, 0, 0, flags_of(&s)),
+                packed: pack(core, 0, 0, 0, 0, flags_with_explosion(&s)),
                 shots: u32::from(s.shots_left),
             });
         }
         let setup = lay(&setup_law, den, &mut ids);
-        // every condition a shot can lead to, in the order met
-        let mut shot: Vec<Slot> = Vec::new();
-        let mut moves: Vec<ShotMove> = Vec::new();
+        // the aims, `k` at once for every `k` up to the most whose laws fit
+        let mut aims = Vec::new();
+        let mut aim_moves: Vec<u64> = Vec::new();
+        let mut by_k: Vec<[Slot; 2]> = vec![[Slot::default(); 2]];
+        while by_k.len() <= max_shots {
+            let k = by_k.len();
+            let mut pair = [Slot::default(); 2];
+            let mut fits = true;
+            for (e, slot) in pair.iter_mut().enumerate() {
+                let mut start = rule.start();
+                start.exploded = e == 1;
+                let counted = counted_law(|d| {
+                    let mut s = start.clone();
+                    let mut dice = Dice(d);
+                    for _ in 0..k {
+                        sh.aim(&mut dice, &mut s);
+                    }
+                    (s.hits, flags_with_explosion(&s))
+                });
+                let Ok((law, den)) = counted else {
+                    fits = false;
+                    break;
+                };
+                let mut at = Vec::new();
+                for ((hits, flags), count) in law {
+                    at.push((aim_moves.len(), count));
+                    aim_moves.push(pack(0, hits, 0, 0, 0, flags));
+                }
+                *slot = lay(&at, den, &mut ids);
+            }
+            if !fits {
+                break;
+            }
+            by_k.push(pair);
+        }
+        let group = by_k.len() - 1;
+        if group == 0 && max_shots > 0 {
+            return Err(NoTable("an aim's law does not fit a table"));
+        }
+        for e in 0..2 {
+            aims.extend(by_k.iter().map(|pair| pair[e]));
+        }
+        // a hit's landing at every condition it can lead to, in the order
+        // met
+        let mut land: Vec<Slot> = Vec::new();
+        let mut landings: Vec<Landing> = Vec::new();
         let mut most_damage = 0u64;
-        while shot.len() < cores.len() {
-            let c = cores[shot.len()];
+        while land.len() < cores.len() {
             let mut s = rule.start();
-            s.shots_left = 1;
-            s.target = c.target;
-            s.exploded = c.exploded;
-            let (law, den) = counted_law(|d| run(s.clone(), shot_step.clone(), d))?;
+            s.target = cores[land.len()];
+            let (law, den) = counted_law(|d| {
+                let mut t = s.clone();
+                sh.land(&mut Dice(d), &mut t);
+                t
+            })?;
             let mut at_core = Vec::new();
             for (t, count) in law {
-                let to = id_of(core_of(&t), &mut cores)?;
+                let to = id_of(t.target, &mut cores)?;
                 most_damage = most_damage.max(u64::from(t.damage));
-                at_core.push((moves.len(), count));
-                moves.push(ShotMove {
-                    packed: pack(to, t.hits, t.wounds, t.unsaved, t.damage, flags_of(&t)),
+                at_core.push((landings.len(), count));
+                landings.push(Landing {
+                    packed: pack(to, 0, t.wounds, t.unsaved, t.damage, flags_of(&t)),
                     next: Slot::default(),
                 });
             }
-            shot.push(lay(&at_core, den, &mut ids));
+            land.push(lay(&at_core, den, &mut ids));
         }
-        for m in &mut moves {
-            m.next = shot[field(m.packed, CORE_AT, 16) as usize];
+        for m in &mut landings {
+            m.next = land[field(m.packed, CORE_AT, 16) as usize];
         }
         let mut end = Vec::new();
         let mut end_flags: Vec<u64> = Vec::new();
@@ -350,8 +432,7 @@ impl ShotTables {
             for pinned in [false, true] {
                 let mut s = rule.start();
                 s.shots_left = 0;
-                s.target = c.target;
-                s.exploded = c.exploded;
+                s.target = *c;
                 s.pinned = pinned;
                 let (law, den) = counted_law(|d| {
                     flags_of(&run(s.clone(), end_steps.clone(), d))
@@ -366,7 +447,8 @@ impl ShotTables {
             }
         }
         if u32::try_from(ids.len()).is_err()
-            || moves.len() > usize::from(u16::MAX)
+            || landings.len() > usize::from(u16::MAX)
+            || aim_moves.len() > usize::from(u16::MAX)
             || end_flags.len() > usize::from(u16::MAX)
             || setups.len() > usize::from(u16::MAX)
         {
@@ -377,97 +459,175 @@ impl ShotTables {
         if max_shots > 255 || damage_span > 1 << 16 {
             return Err(NoTable("more hits or Damage than a trial's fields hold"));
         }
+        let none = Slot::default();
         Ok(ShotTables {
             cores,
-            ids,
+            ids: padded(ids, 0),
             setup,
-            setups,
-            shot,
-            moves,
-            end,
-            end_flags,
+            setups: padded(
+                setups,
+                SetUp {
+                    packed: 0,
+                    shots: 0,
+                },
+            ),
+            group: group as u32,
+            aims: padded(aims, none),
+            aim_moves: padded(aim_moves, 0),
+            land: padded(land, none),
+            landings: padded(
+                landings,
+                Landing {
+                    packed: 0,
+                    next: none,
+                },
+            ),
+            end: padded(end, none),
+            end_flags: padded(end_flags, 0),
             hit_span: max_shots + 1,
             damage_span: damage_span as usize,
         })
     }
 
-    /// `trials` trials: the set-up's digit, a digit a shot, the end's
-    /// digit; each ending counted in the three dense tables, and recorded
-    /// once per distinct entry when the chunk is done.
+    /// `trials` trials: the set-up's digit, the aims' digits (`group` aims
+    /// a digit), a digit a hit's landing, the end's digit; each ending
+    /// counted in the three dense tables, and recorded once per distinct
+    /// entry when the chunk is done.
+    ///
+    /// A burst's aims are drawn before its landings, where the rule
+    /// resolves shot by shot (aim, landing, aim, ...): an aim reads nothing
+    /// a landing changes and a landing nothing an aim changes (the rule's
+    /// `aim` and `land`), so the aims' outcomes and the landings' chain
+    /// have the same joint law in either order.
     pub fn run(&self, rule: &ShotRule, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         let cores = self.cores.len();
         let hs = self.hit_span;
         // two lanes side by side, trial after trial in turn, so a run of
         // the same entry does not wait on its own last count
-        let mut steered = vec![0u64; 2 * cores * hs * 8];
+        let mut steered = vec![0u64; 2 * cores * hs * 16];
         let mut wounded = vec![0u64; 2 * hs * hs * 8];
         let mut damage = vec![0u64; 2 * self.damage_span];
-        let mut digits = Digits {
-            word: 0,
-            used: BATCH_LIMIT + 1,
-        };
         let ids = &self.ids[..];
         let setup = self.setup;
-        // a block of trials at a time, shot by shot across the block: the
-        // trials still firing are listed, and each pass draws one shot for
-        // every listed trial, so no trial waits on its own last draw and
-        // no branch asks how many shots a trial has left
+        let group = self.group;
+        let exploded_at = FLAGS_AT + EXPLODED.trailing_zeros();
+        // a block of trials at a time, step by step across the block: the
+        // trials with aims (then landings) left are listed, and each pass
+        // draws for every listed trial, so no trial waits on its own last
+        // draw and no branch asks what a trial has left; every draw reads
+        // a word of its own, laid out before the pass, so no draw waits on
+        // another's digits either
         let mut state = [Trial::default(); BLOCK];
-        let mut firing = [0u16; BLOCK];
+        let mut listed_at = [0u16; BLOCK];
+        let mut words = [0u64; BLOCK];
         let mut done = 0u64;
         while done < trials {
             let block = (trials - done).min(BLOCK as u64) as usize;
+            fill(roller, &mut words[..block]);
             let mut listed = 0;
-            for (i, t) in state[..block].iter_mut().enumerate() {
-                let d = digits.draw(roller, setup.range);
-                let s = self.setups[usize::from(ids[setup.offset as usize + d])];
-                let core = (s.packed >> CORE_AT) as usize;
+            for (i, (t, &w)) in state[..block].iter_mut().zip(&words).enumerate() {
+                let s = get(
+                    &self.setups,
+                    usize::from(get(ids, setup.offset as usize + digit(w, setup.range))),
+                );
                 *t = Trial {
                     acc: s.packed & ADDED,
                     flags: s.packed,
-                    slot: self.shot[core],
-                    core: core as u32,
+                    slot: Slot::default(),
+                    core: (s.packed >> CORE_AT) as u32,
                     left: s.shots,
                 };
-                firing[listed] = i as u16;
+                listed_at[listed & (BLOCK - 1)] = i as u16;
                 listed += usize::from(s.shots > 0);
             }
+            // the aims, up to `group` a draw
             while listed > 0 {
+                fill(roller, &mut words[..listed]);
                 let mut still = 0;
                 for j in 0..listed {
-                    let i = usize::from(firing[j]);
-                    let t = &mut state[i];
-                    let d = digits.draw(roller, t.slot.range);
-                    let m = self.moves[usize::from(ids[t.slot.offset as usize + d])];
+                    let i = usize::from(listed_at[j & (BLOCK - 1)]);
+                    let t = &mut state[i & (BLOCK - 1)];
+                    let k = t.left.min(group);
+                    let e = ((t.flags >> exploded_at) & 1) as u32;
+                    let slot = get(&self.aims, (e * (group + 1) + k) as usize);
+                    let m = get(
+                        &self.aim_moves,
+                        usize::from(get(
+                            ids,
+                            slot.offset as usize + digit(words[j & (BLOCK - 1)], slot.range),
+                        )),
+                    );
+                    t.acc += m & ADDED;
+                    t.flags |= m;
+                    t.left -= k;
+                    listed_at[still & (BLOCK - 1)] = i as u16;
+                    still += usize::from(t.left > 0);
+                }
+                listed = still;
+            }
+            // the hits' landings, one a draw, on the target as it stands
+            for (i, t) in state[..block].iter_mut().enumerate() {
+                let hits = field(t.acc, HITS_AT, 8) as u32;
+                t.left = hits;
+                t.slot = get(&self.land, t.core as usize);
+                listed_at[listed & (BLOCK - 1)] = i as u16;
+                listed += usize::from(hits > 0);
+            }
+            while listed > 0 {
+                fill(roller, &mut words[..listed]);
+                let mut still = 0;
+                for j in 0..listed {
+                    let i = usize::from(listed_at[j & (BLOCK - 1)]);
+                    let t = &mut state[i & (BLOCK - 1)];
+                    let d = digit(words[j & (BLOCK - 1)], t.slot.range);
+                    let m = get(
+                        &self.landings,
+                        usize::from(get(ids, t.slot.offset as usize + d)),
+                    );
                     t.acc += m.packed & ADDED;
                     t.flags |= m.packed;
                     t.slot = m.next;
                     t.core = (m.packed >> CORE_AT) as u32;
                     t.left -= 1;
-                    firing[still] = i as u16;
+                    listed_at[still & (BLOCK - 1)] = i as u16;
                     still += usize::from(t.left > 0);
                 }
                 listed = still;
             }
+            // the end: a word for each trial whose end is not certain
+            // (range 1), listed as the shots were
+            let mut ending = 0;
+            for (i, t) in state[..block].iter_mut().enumerate() {
+                let pinned = ((t.flags >> FLAGS_AT) & u64::from(PINNED)) as usize;
+                t.slot = get(&self.end, 2 * t.core as usize + pinned);
+                // a certain end's one outcome, read here
+                let certain = t.slot.range == 1;
+                t.flags |= get(
+                    &self.end_flags,
+                    usize::from(get(ids, t.slot.offset as usize)),
+                ) & 0u64.wrapping_sub(u64::from(certain));
+                listed_at[ending & (BLOCK - 1)] = i as u16;
+                ending += usize::from(!certain);
+            }
+            fill(roller, &mut words[..ending]);
+            for j in 0..ending {
+                let t = &mut state[usize::from(listed_at[j & (BLOCK - 1)]) & (BLOCK - 1)];
+                let d = digit(words[j & (BLOCK - 1)], t.slot.range);
+                t.flags |= get(
+                    &self.end_flags,
+                    usize::from(get(ids, t.slot.offset as usize + d)),
+                );
+            }
             for (i, t) in state[..block].iter().enumerate() {
                 let lane = i & 1;
                 let core = t.core as usize;
-                let pinned = ((t.flags >> FLAGS_AT) & u64::from(PINNED)) as usize;
-                let end = self.end[2 * core + pinned];
-                // a certain end (range 1) reads no digit
-                let d = if end.range == 1 {
-                    0
-                } else {
-                    digits.draw(roller, end.range)
-                };
-                let flags = (t.flags | self.end_flags[usize::from(ids[end.offset as usize + d])])
-                    >> FLAGS_AT;
+                let flags = t.flags >> FLAGS_AT;
                 let acc = t.acc;
                 let hits = field(acc, HITS_AT, 8) as usize;
                 let wounds = field(acc, WOUNDS_AT, 8) as usize;
                 let unsaved = field(acc, UNSAVED_AT, 8) as usize;
                 let dealt = field(acc, DAMAGE_AT, 16) as usize;
-                steered[2 * (8 * (core * hs + hits) + steered_bits(flags)) + lane] += 1;
+                steered[2 * (16 * (core * hs + hits) + steered_bits(flags)) + lane] += 1;
                 wounded[2 * (8 * (wounds * hs + unsaved) + ledger_bits(flags)) + lane] += 1;
                 damage[2 * dealt + lane] += 1;
             }
@@ -487,13 +647,12 @@ impl ShotTables {
                 }
             };
         for (i, pair) in steered.chunks_exact(2).enumerate() {
-            let bits = i % 8;
-            let hits = (i / 8) % hs;
-            let c = self.cores[i / 8 / hs];
+            let bits = i % 16;
+            let hits = (i / 16) % hs;
             let mut s = rule.start();
             s.shots_left = 0;
-            s.target = c.target;
-            s.exploded = c.exploded;
+            s.target = self.cores[i / 16 / hs];
+            s.exploded = bits & 8 != 0;
             s.hits = hits as u8;
             s.pinned = bits & 1 != 0;
             s.pinned_through_turn = bits & 2 != 0;
@@ -535,7 +694,7 @@ impl ShotTables {
 }
 
 /// The index of condition `c` among `cores`, added where new.
-fn id_of(c: Core, cores: &mut Vec<Core>) -> Result<u16, NoTable> {
+fn id_of(c: Condition, cores: &mut Vec<Condition>) -> Result<u16, NoTable> {
     if let Some(i) = cores.iter().position(|&k| k == c) {
         return Ok(i as u16);
     }
@@ -655,6 +814,7 @@ mod tests {
         let m = full_auto(&[]);
         let t = tables(&m);
         let setups = &t.setups;
+        let flag = |p: u64, f: u8| (p >> FLAGS_AT) as u8 & f != 0;
         // Sustained Fire dice 1,1,2,2,3,JAM: no shot when both jam (1/36),
         // six when both show 3 (1/36)
         assert!(exactly(
@@ -669,7 +829,6 @@ mod tests {
         ));
         // Auto ammo fails whenever a jam is tested: 1 - (5/6)^2 = 11/36;
         // explodes on its first 1: 1 - (35/36)^2 = 71/1296
-        let flag = |p: u64, f: u8| (p >> FLAGS_AT) as u8 & f != 0;
         assert!(exactly(
             share(&t, t.setup, |i| flag(
                 setups[usize::from(i)].packed,
@@ -678,50 +837,97 @@ mod tests {
             11,
             36
         ));
-        let exploded = |p: u64, t: &ShotTables| t.cores[(p >> CORE_AT) as usize].exploded;
         assert!(exactly(
-            share(&t, t.setup, |i| exploded(setups[usize::from(i)].packed, &t)),
+            share(&t, t.setup, |i| flag(
+                setups[usize::from(i)].packed,
+                EXPLODED
+            )),
             71,
             1296
         ));
-        // one shot at the fresh target: 5+ hits (1/3); 4+ wounds (1/2); the
-        // 6+ save fails 5/6: unsaved 5/36; D3 Damage 3 one time in three
-        // (5/108); Damage 2 or 3 takes both Wounds (5/36 * 2/3), then the
-        // Injury roll: 3-5 Down (5/108), 1-2 a Flesh Wound that ends WS 1
-        // BS 1 or 6: Out of Action (5/108); a natural 6 (1/6) takes an Ammo
-        // Roll that explodes on a 1 (1/36)
-        let fresh = t.shot[0];
-        assert!(!t.cores[0].exploded && t.cores[0].target == m.shooting().target.stats.fresh());
-        let mv = |i: u16| t.moves[usize::from(i)].packed;
-        let status = |i: u16| t.cores[(mv(i) >> CORE_AT) as usize].target.status;
+        // an aim: the to-hit D6, and on a natural 6 the Ammo Roll's D6 (36
+        // paths' worth a shot): three aims a table of 36^3 = 46,656
+        // entries, four past the 65,536 a table holds
+        assert_eq!(t.group, 3);
+        let aim = |i: u16| t.aim_moves[usize::from(i)];
+        let fresh_aims = |k: usize| t.aims[k];
+        // one aim: 5+ hits (1/3); a natural 6 (1/6) takes an Ammo Roll
+        // that Auto ammo fails, and explodes on a 1 (1/36)
         assert!(exactly(
-            share(&t, fresh, |i| field(mv(i), HITS_AT, 8) == 1),
+            share(&t, fresh_aims(1), |i| field(aim(i), HITS_AT, 8) == 1),
             1,
             3
         ));
         assert!(exactly(
+            share(&t, fresh_aims(1), |i| flag(aim(i), OUT_OF_AMMO)),
+            1,
+            6
+        ));
+        assert!(exactly(
+            share(&t, fresh_aims(1), |i| flag(aim(i), EXPLODED)),
+            1,
+            36
+        ));
+        // two aims: both hit 1/9; an explosion 1 - (35/36)^2; three aims:
+        // all hit 1/27
+        assert!(exactly(
+            share(&t, fresh_aims(2), |i| field(aim(i), HITS_AT, 8) == 2),
+            1,
+            9
+        ));
+        assert!(exactly(
+            share(&t, fresh_aims(2), |i| flag(aim(i), EXPLODED)),
+            71,
+            1296
+        ));
+        assert!(exactly(
+            share(&t, fresh_aims(3), |i| field(aim(i), HITS_AT, 8) == 3),
+            1,
+            27
+        ));
+        // a weapon already exploded stays so (the table from that state)
+        let exploded_aims = t.aims[t.group as usize + 1 + 1];
+        assert!(exactly(
+            share(&t, exploded_aims, |i| flag(aim(i), EXPLODED)),
+            1,
+            1
+        ));
+        // a hit's landing on the fresh target: 4+ wounds (1/2); the 6+
+        // save fails 5/6: unsaved 5/12; D3 Damage 3 one time in three
+        // (5/36); Damage 2 or 3 takes both Wounds (5/12 * 2/3), then the
+        // Injury roll: 3-5 Down (5/36), 1-2 a Flesh Wound that ends WS 1
+        // BS 1 or 6: Out of Action (5/36); every hit pins
+        assert_eq!(t.cores[0], m.shooting().target.stats.fresh());
+        let fresh = t.land[0];
+        let mv = |i: u16| t.landings[usize::from(i)].packed;
+        let status = |i: u16| t.cores[(mv(i) >> CORE_AT) as usize].status;
+        assert!(exactly(
+            share(&t, fresh, |i| field(mv(i), WOUNDS_AT, 8) == 1),
+            1,
+            2
+        ));
+        assert!(exactly(
             share(&t, fresh, |i| field(mv(i), UNSAVED_AT, 8) == 1),
             5,
-            36
+            12
         ));
         assert!(exactly(
             share(&t, fresh, |i| field(mv(i), DAMAGE_AT, 16) == 3),
             5,
-            108
+            36
         ));
         assert!(exactly(
             share(&t, fresh, |i| status(i) == super::super::Status::Down),
             5,
-            108
+            36
         ));
         assert!(exactly(
             share(&t, fresh, |i| status(i)
                 == super::super::Status::OutOfAction),
             5,
-            108
+            36
         ));
-        assert!(exactly(share(&t, fresh, |i| exploded(mv(i), &t)), 1, 36));
-        assert!(exactly(share(&t, fresh, |i| flag(mv(i), PINNED)), 1, 3));
+        assert!(exactly(share(&t, fresh, |i| flag(mv(i), PINNED)), 1, 1));
     }
 
     fn run(m: &ShootingModel, seed: u64, trials: u64) -> Tally {
