@@ -816,6 +816,24 @@ impl<M: Mechanic> Model for FacesModel<M> {
 mod tests {
     use super::*;
 
+    /// Two steps of a D6 that adds a second D6 on a 6, their total the
+    /// state (the rule [`exploding_d6_twice`] gives the law of by hand).
+    #[allow(clippy::type_complexity)]
+    fn exploding_d6_steps() -> Steps<u32, fn(usize, &mut Digits, &mut u32), fn(usize) -> bool> {
+        Steps {
+            start: 0u32,
+            steps: 2,
+            step: |_: usize, d: &mut Digits, s: &mut u32| {
+                let f = d.roll(6);
+                *s += f;
+                if f == 6 {
+                    *s += d.roll(6);
+                }
+            },
+            counted: |_| false,
+        }
+    }
+
     /// The law of two exploding D6 steps' total, by hand: a step shows 1-5
     /// (1/6 each) or 6 plus a second D6, 7-12 (1/36 each); totals 2..=24.
     fn exploding_d6_twice() -> [f64; 25] {
@@ -877,18 +895,7 @@ mod tests {
     /// totals; each total's share is held to its exact binomial bound.
     #[test]
     fn a_walk_lays_out_every_combination_and_counts_the_endings() {
-        let rule = Steps {
-            start: 0u32,
-            steps: 2,
-            step: |_: usize, d: &mut Digits, s: &mut u32| {
-                let f = d.roll(6);
-                *s += f;
-                if f == 6 {
-                    *s += d.roll(6);
-                }
-            },
-            counted: |_| false,
-        };
+        let rule = exploding_d6_steps();
         let w = StateFaces::build(&rule, MOST_ENTRIES).unwrap();
         // step 1: a D6 then a D6 on the first's 6 (36 combinations); the
         // two steps together: 36 * 36 = 1296, within GROUP_FACES
@@ -919,18 +926,7 @@ mod tests {
     /// no layout.
     #[test]
     fn state_laws_draw_each_step_from_its_law_and_never_the_whole_trial() {
-        let rule = Steps {
-            start: 0u32,
-            steps: 2,
-            step: |_: usize, d: &mut Digits, s: &mut u32| {
-                let f = d.roll(6);
-                *s += f;
-                if f == 6 {
-                    *s += d.roll(6);
-                }
-            },
-            counted: |_| false,
-        };
+        let rule = exploding_d6_steps();
         assert!(StateLaws::build(&rule, |_| false, MOST_ENTRIES).is_none());
         let w = StateLaws::build(&rule, |_| true, MOST_ENTRIES).unwrap();
         // the start, 11 totals after a step, 23 after two (2..=24)
