@@ -16,6 +16,9 @@
 //!   visits often), so a trial costs a word a step; never a whole trial
 //!   from its final law, so the Monte Carlo stays a check of how the exact
 //!   evaluator chains steps and solves rounds;
+//! - **state face tables** and **state laws** ([`stages`]): a trial
+//!   written as steps on a state walked over dense nodes, a group of steps
+//!   a look-up of its dice's faces or a draw from its law on the state;
 //! - a scenario's own fast path where it knows better (GCE shooting's
 //!   face tables), named in [`Sampler::Custom`].
 //!
@@ -26,6 +29,7 @@ pub mod faces;
 mod metrics;
 pub mod outcome_model;
 pub mod repeat_model;
+pub mod stages;
 pub mod step_model;
 pub mod walk;
 

@@ -186,7 +186,7 @@ impl CloseRule {
     /// simultaneously for damage": the blows are steps of the fight, and
     /// the walk chains them as the exact evaluator does.
     ///
-    /// [`FacesModel::by_laws`]: super::stages::FacesModel::by_laws
+    /// [`FacesModel::by_laws`]: crate::engine::stages::FacesModel::by_laws
     pub fn group_starts(&self, i: usize) -> bool {
         let c = &self.c;
         let by_attackers = (c.attackers * c.attacker.attacks) as usize;
@@ -545,7 +545,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         defender_strikes: strikes,
     };
     Ok(Box::new(
-        super::stages::FacesModel::new(c.into_rule()).by_laws(CloseRule::group_starts),
+        crate::engine::stages::FacesModel::new(c.into_rule()).by_laws(CloseRule::group_starts),
     ))
 }
 
@@ -601,7 +601,7 @@ mod tests {
     fn the_fight_is_drawn_an_attacker_at_a_time() {
         use crate::dice::{BatchedRoller, Tally};
         use crate::engine::Sampler;
-        let laws = Sampler::Custom(super::super::stages::STATE_LAWS);
+        let laws = Sampler::Custom(crate::engine::stages::STATE_LAWS);
         for point in TEST_POINTS {
             let m = model(point);
             // as a bundled spec of 200,000 trials plans it

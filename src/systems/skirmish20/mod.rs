@@ -12,7 +12,6 @@ pub mod fire;
 pub mod hits;
 pub mod shooting;
 pub mod squad;
-pub mod stages;
 pub mod vehicle;
 
 use crate::engine::step_model::StepModel;
@@ -558,7 +557,9 @@ fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
         vehicle: vehicle_target(p, v)?,
         one_roll: others_full + others_partly > 0 && blast_once(v)?,
     };
-    Ok(Box::new(stages::FacesModel::new(shooting.into_rule())))
+    Ok(Box::new(crate::engine::stages::FacesModel::new(
+        shooting.into_rule(),
+    )))
 }
 
 /// Parameters of the effect-of-hit scenario.
@@ -614,7 +615,7 @@ fn build_vehicle(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         no_minor_gun: no_minor_gun(v)?,
     };
     let size = vehicle::exact_size(d.hits, d.passengers);
-    let model = stages::FacesModel::new(d.into_rule())
+    let model = crate::engine::stages::FacesModel::new(d.into_rule())
         .settling(vehicle::VehicleRule::settle_after)
         .by_laws(vehicle::VehicleRule::hit_starts);
     Ok(Box::new(if size > vehicle::EXACT_SIZE {
@@ -692,7 +693,7 @@ pub fn allocation_params() -> Vec<ParamDecl> {
 }
 
 fn build_allocation(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(stages::FacesModel::new(
+    Ok(Box::new(crate::engine::stages::FacesModel::new(
         hits::AllocationRule::new(p.need_int("attacks")? as u32),
     )))
 }

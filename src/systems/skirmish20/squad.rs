@@ -27,11 +27,11 @@
 use super::chart::{Effect, effect_of_hit};
 use super::fire::{Firer, Roll, read_d20};
 use super::hits::{at_hero, repair_target};
-use super::stages::{Digits, STATE_FACES, STATE_LAWS, StateFaces, StateLaws, Steps};
 use super::{armour, firer, firer_params, modifiers, target_params, weapon_params};
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
 };
+use crate::engine::stages::{Digits, STATE_FACES, STATE_LAWS, StateFaces, StateLaws, Steps};
 use crate::engine::{EXACT_WORK, NoExact};
 use crate::systems::registry::ParamDecl;
 use crate::systems::{
@@ -852,8 +852,9 @@ impl SquadModel {
                 step: |i: usize, d: &mut Digits, w: &mut WalkState| s.walk_step(i, d, w),
                 counted: |i| i % per == 0,
             };
-            let budget =
-                super::stages::entries_for(self.planned.load(std::sync::atomic::Ordering::Relaxed));
+            let budget = crate::engine::stages::entries_for(
+                self.planned.load(std::sync::atomic::Ordering::Relaxed),
+            );
             if let Some(laws) = StateLaws::build(&rule, |i| i % per == 0, budget) {
                 Layout::Laws(laws)
             } else if let Some(faces) = StateFaces::build(&rule, budget) {

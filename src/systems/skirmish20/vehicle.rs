@@ -291,7 +291,7 @@ impl VehicleRule {
     /// ([`FacesModel::by_laws`]), the hits chained as the exact
     /// evaluator's Markov chain chains them.
     ///
-    /// [`FacesModel::by_laws`]: super::stages::FacesModel::by_laws
+    /// [`FacesModel::by_laws`]: crate::engine::stages::FacesModel::by_laws
     pub fn hit_starts(&self, i: usize) -> bool {
         i % (1 + usize::from(self.v.passengers)) == 0
     }
@@ -485,6 +485,31 @@ mod size_tests {
         build("skirmish20", "vehicle_damage", &p, &Params::new()).unwrap()
     }
 
+    /// A run of few trials is not worth a large layout: told its trials
+    /// (`Model::plan`), the Chimera's model keeps its layout within half
+    /// of them and samples its own way; untold, or told many, it lays out.
+    #[test]
+    fn a_chimera_told_few_trials_keeps_no_layout() {
+        use crate::engine::Sampler;
+        use crate::engine::stages::{STATE_FACES, STATE_LAWS};
+        let model = || {
+            let mut p = Params::new();
+            for (k, v) in [("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")] {
+                p.set(k, ParamValue::from_text(v));
+            }
+            build("skirmish20", "vehicle_damage", &p, &Default::default()).unwrap()
+        };
+        let laws = Sampler::Custom(STATE_LAWS);
+        assert_eq!(model().sampler(), laws);
+        let many = model();
+        many.plan(100_000_000);
+        assert_eq!(many.sampler(), laws);
+        let few = model();
+        few.plan(1_000);
+        assert_ne!(few.sampler(), laws);
+        assert_ne!(few.sampler(), Sampler::Custom(STATE_FACES));
+    }
+
     /// The fast sampler draws each hit, with its passengers' rolls, from
     /// its law on the vehicle's state (state laws): a word a hit, and none
     /// for the hits a wreck takes ("a burning or exploded vehicle takes no
@@ -495,7 +520,7 @@ mod size_tests {
     fn hits_are_drawn_from_their_laws_but_never_a_lone_hit() {
         use crate::dice::{BatchedRoller, Tally};
         use crate::engine::Sampler;
-        use crate::systems::skirmish20::stages::{STATE_FACES, STATE_LAWS};
+        use crate::engine::stages::{STATE_FACES, STATE_LAWS};
         let m = model("3");
         assert_eq!(m.sampler(), Sampler::Custom(STATE_LAWS));
         let trials = 10_000;

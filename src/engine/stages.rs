@@ -132,49 +132,73 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
         F: Fn(usize, &mut Digits, &mut S),
         C: Fn(usize) -> bool,
     {
-        let mut keys: Vec<(usize, S)> = vec![(0, rule.start.clone())];
+        let steps = |i: usize, j: usize| {
+            move |d: &mut Digits, t: &mut S| {
+                for k in i..j {
+                    (rule.step)(k, d, t);
+                }
+            }
+        };
+        Self::walk(
+            (0, rule.start.clone()),
+            |(i, s)| {
+                let i = *i;
+                if i == rule.steps {
+                    return Some(Vec::new());
+                }
+                // the longest group from i that fits, stopping at counted
+                // steps
+                let mut j = i + 1;
+                let mut best = lay_out(s, steps(i, j))?;
+                while j < rule.steps && !(rule.counted)(j) {
+                    match lay_out(s, steps(i, j + 1)) {
+                        Some(wider) => {
+                            best = wider;
+                            j += 1;
+                        }
+                        None => break,
+                    }
+                }
+                Some(best.into_iter().map(|t| (j, t)).collect())
+            },
+            |(i, _)| *i == rule.steps || (*i > 0 && (rule.counted)(*i)),
+            most_entries,
+        )
+    }
+
+    /// The walk over every node a trial reaches from `start`: `next` gives
+    /// a node's next node for each combination of its group's faces (none:
+    /// the trial ends there), or `None` where the group does not lay out;
+    /// `counted` says which nodes count the trials through them. `None`
+    /// where the nodes or their combinations pass their bounds.
+    pub fn walk(
+        start: (usize, S),
+        mut next: impl FnMut(&(usize, S)) -> Option<Vec<(usize, S)>>,
+        counted: impl Fn(&(usize, S)) -> bool,
+        most_entries: usize,
+    ) -> Option<Self> {
+        let mut keys: Vec<(usize, S)> = vec![start.clone()];
         let mut ids: foldhash::HashMap<(usize, S), u32> = Default::default();
-        ids.insert(keys[0].clone(), 0);
+        ids.insert(start, 0);
         let mut nodes: Vec<Node> = Vec::new();
         let mut entry: Vec<u32> = Vec::new();
-        let mut counted = Vec::new();
+        let mut counted_keys = Vec::new();
         let mut at = 0;
         while at < keys.len() {
-            let (i, s) = keys[at].clone();
-            let slot = if i == rule.steps || (i > 0 && (rule.counted)(i)) {
-                counted.push((i, s.clone()));
-                (counted.len() - 1) as u32
+            let key = keys[at].clone();
+            let slot = if counted(&key) {
+                counted_keys.push(key.clone());
+                (counted_keys.len() - 1) as u32
             } else {
                 NONE
             };
-            if i == rule.steps {
-                nodes.push(Node {
-                    size: 0,
-                    base: 0,
-                    slot,
-                });
-                at += 1;
-                continue;
-            }
-            // the longest group from i that fits, stopping at counted steps
-            let mut j = i + 1;
-            let mut best = lay_out(rule, i, j, &s)?;
-            while j < rule.steps && !(rule.counted)(j) {
-                match lay_out(rule, i, j + 1, &s) {
-                    Some(wider) => {
-                        best = wider;
-                        j += 1;
-                    }
-                    None => break,
-                }
-            }
-            let mut next_ids = Vec::with_capacity(best.len());
-            for t in best {
-                let key = (j, t);
-                let next = keys.len() as u32;
+            let combos = next(&key)?;
+            let mut next_ids = Vec::with_capacity(combos.len());
+            for key in combos {
+                let id = keys.len() as u32;
                 let id = *ids.entry(key.clone()).or_insert_with(|| {
                     keys.push(key);
-                    next
+                    id
                 });
                 next_ids.push(id);
             }
@@ -189,7 +213,7 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
             entry.extend(next_ids);
             nodes.push(Node {
                 size: size as u64,
-                base: base as u32,
+                base: if size == 0 { 0 } else { base as u32 },
                 slot,
             });
             at += 1;
@@ -200,7 +224,7 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
             start: packed(0),
             nodes,
             entry,
-            counted,
+            counted: counted_keys,
         })
     }
 
@@ -399,7 +423,8 @@ impl<S: Clone + Eq + Hash> StateLaws<S> {
                 for (t, p) in dist {
                     let key = (k, t);
                     if !step_laws.contains_key(&key) {
-                        let combos = lay_out(rule, k, k + 1, &key.1)?;
+                        let combos =
+                            lay_out(&key.1, |d: &mut Digits, t: &mut S| (rule.step)(k, d, t))?;
                         work += combos.len();
                         if work > most_work {
                             return None;
@@ -556,12 +581,9 @@ fn merged<S: Clone + Eq + Hash>(combos: Vec<S>) -> Vec<(S, f64)> {
         .collect()
 }
 
-/// Every combination of the faces steps `i..j` roll from `s`, with the
-/// state each reaches, or `None` past [`GROUP_FACES`].
-fn lay_out<S: Clone, F, C>(rule: &Steps<S, F, C>, i: usize, j: usize, s: &S) -> Option<Vec<S>>
-where
-    F: Fn(usize, &mut Digits, &mut S),
-{
+/// Every combination of the faces `run` rolls from `s` (a group of steps),
+/// with the state each reaches, or `None` past [`GROUP_FACES`].
+fn lay_out<S: Clone>(s: &S, run: impl Fn(&mut Digits, &mut S)) -> Option<Vec<S>> {
     let mut widths: Vec<u32> = Vec::new();
     'layout: loop {
         let size: u64 = widths.iter().map(|&w| u64::from(w)).product();
@@ -575,9 +597,7 @@ where
                 stray: 0,
             };
             let mut t = s.clone();
-            for k in i..j {
-                (rule.step)(k, &mut d, &mut t);
-            }
+            run(&mut d, &mut t);
             if let Some((at, sides)) = d.change {
                 if at == widths.len() {
                     widths.push(sides);
@@ -864,30 +884,13 @@ mod tests {
         }
     }
 
-    /// A run of few trials is not worth a large layout: told its trials
-    /// (`Model::plan`), the Chimera's model keeps its layout within half
-    /// of them and samples its own way; untold, or told many, it lays out.
+    /// A layout is kept within half the trials it serves, and untold (0)
+    /// or told many, within its bound.
     #[test]
     fn a_layout_is_kept_within_the_trials_it_serves() {
         assert_eq!(entries_for(0), MOST_ENTRIES);
         assert_eq!(entries_for(200_000), 100_000);
         assert_eq!(entries_for(u64::MAX), MOST_ENTRIES);
-        let model = || {
-            let mut p = crate::systems::Params::new();
-            for (k, v) in [("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")] {
-                p.set(k, crate::systems::ParamValue::from_text(v));
-            }
-            crate::systems::build("skirmish20", "vehicle_damage", &p, &Default::default()).unwrap()
-        };
-        let laws = Sampler::Custom(STATE_LAWS);
-        assert_eq!(model().sampler(), laws);
-        let many = model();
-        many.plan(100_000_000);
-        assert_eq!(many.sampler(), laws);
-        let few = model();
-        few.plan(1_000);
-        assert_ne!(few.sampler(), laws);
-        assert_ne!(few.sampler(), Sampler::Custom(STATE_FACES));
     }
 
     /// A D6, then on a 6 another D6 (added), twice over: the walk lays out
