@@ -17,7 +17,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::HashMap;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const SIZE: (u32, u32) = (960, 600);
 
@@ -2459,39 +2459,50 @@ fn chart_title(exp: &Experiment, chart: &ChartSpec) -> String {
 /// Draws every chart of the spec into `dir` as SVG and PNG; returns what
 /// was written.
 pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::Result<Vec<Drawn>> {
+    use rayon::prelude::*;
     let data = Lookup::new(results);
-    let mut names = Vec::new();
-    for chart in &exp.charts {
-        let name = chart_name(exp, chart);
-        let svg_path: PathBuf = dir.join(format!("{name}.svg"));
-        let mut svg = String::new();
-        render(
-            SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
-            exp,
-            results,
-            &data,
-            chart,
-        )
-        .map_err(|e| anyhow::anyhow!("drawing {name}.svg: {e}"))?;
-        super::write_atomic(&svg_path, svg.as_bytes())?;
-        let png_path = dir.join(format!("{name}.png"));
-        super::write_via(&png_path, |tmp| {
-            render(
-                BitMapBackend::new(tmp, SIZE).into_drawing_area(),
-                exp,
-                results,
-                &data,
-                chart,
-            )
-            .map_err(|e| anyhow::anyhow!("drawing {name}.png: {e}"))
-        })?;
-        names.push(Drawn {
-            title: chart_title(exp, chart),
-            file: name,
-            svg,
-        });
-    }
-    Ok(names)
+    // each chart (its SVG and its PNG) drawn on rayon's pool: a spec of
+    // many charts would otherwise keep one core drawing at the end of a
+    // suite; collected in the spec's order
+    exp.charts
+        .par_iter()
+        .map(|chart| {
+            let name = chart_name(exp, chart);
+            let draw_svg = || -> anyhow::Result<String> {
+                let mut svg = String::new();
+                render(
+                    SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+                    exp,
+                    results,
+                    &data,
+                    chart,
+                )
+                .map_err(|e| anyhow::anyhow!("drawing {name}.svg: {e}"))?;
+                super::write_atomic(&dir.join(format!("{name}.svg")), svg.as_bytes())?;
+                Ok(svg)
+            };
+            let draw_png = || -> anyhow::Result<()> {
+                super::write_via(&dir.join(format!("{name}.png")), |tmp| {
+                    render(
+                        BitMapBackend::new(tmp, SIZE).into_drawing_area(),
+                        exp,
+                        results,
+                        &data,
+                        chart,
+                    )
+                    .map_err(|e| anyhow::anyhow!("drawing {name}.png: {e}"))
+                })
+            };
+            let (svg, png) = rayon::join(draw_svg, draw_png);
+            let svg = svg?;
+            png?;
+            Ok(Drawn {
+                title: chart_title(exp, chart),
+                file: name,
+                svg,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -2499,6 +2510,7 @@ mod tests {
     use super::*;
     use crate::experiment::{Axis, load};
     use crate::systems::ParamValue;
+    use std::path::PathBuf;
 
     fn bundled(name: &str) -> Experiment {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
