@@ -98,6 +98,10 @@ pub const OVER: u32 = 1 << 31;
 /// Trials [`Walk::run_until_over`] walks side by side.
 pub const LANES: usize = 4;
 
+/// Trials' endings [`Walk::run_until_over`] logs before it counts them
+/// (a power of two, at least [`LANES`]; 8 KB: the log stays near the core).
+const END_LOG: usize = 1024;
+
 /// Set in a state's flat slot when its composed step always leads to the
 /// one state (the slot's low half).
 const FIXED: u64 = 1 << 63;
@@ -352,12 +356,31 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 }
                 None => walk.step_then(id, roller, &law, &play, &follow, &over),
             };
-        // ends, lengths and first steps drawn from the table counted here,
-        // each lane's unfinished steps into a slot of its own (the first
-        // LANES of each) so no store waits on another lane's
-        let mut ends = vec![0u64; LANES + self.keys.len()];
-        let mut steps = vec![0u64; LANES + 16];
+        // ends and lengths drawn from the table counted here, LANES
+        // columns each, the log's i-th entry in column i % LANES, so no
+        // count waits on the last one's store; first steps each lane's
+        // unfinished steps into a slot of its own (the first LANES)
+        let mut ends = vec![0u64; LANES * self.keys.len()];
+        let mut steps = vec![0u64; LANES * 16];
         let mut first_columns = vec![0u64; LANES];
+        // each step writes its trial's ending (where it went, its steps) to
+        // the next place of a log, which moves on only where the trial
+        // ended: a store a step instead of two counts read and written;
+        // the log is counted a block at a time
+        // twice the block, so a masked index needs no bounds check
+        let mut log = [0u64; 2 * END_LOG];
+        let mut logged = 0usize;
+        let count_log = |log: &[u64], ends: &mut Vec<u64>, steps: &mut Vec<u64>| {
+            for (i, &e) in log.iter().enumerate() {
+                let column = i % LANES;
+                ends[LANES * (e >> 32) as usize + column] += 1;
+                let n = LANES * (e as u32) as usize + column;
+                if n >= steps.len() {
+                    steps.resize(n + LANES * 16, 0);
+                }
+                steps[n] += 1;
+            }
+        };
         let mut at = [start; LANES];
         let mut taken = [0usize; LANES];
         let mut started = (LANES as u64).min(trials);
@@ -386,8 +409,8 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                             None => {
                                 let to =
                                     words.roller(|r| slow(self, at[lane], taken[lane] == 0, r));
-                                if ends.len() < LANES + self.keys.len() {
-                                    ends.resize(LANES + self.keys.len(), 0);
+                                if ends.len() < LANES * self.keys.len() {
+                                    ends.resize(LANES * self.keys.len(), 0);
                                 }
                                 to
                             }
@@ -396,12 +419,8 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                         // a branch here would be the unpredictable exit again)
                         let done = 0usize.wrapping_sub((to >> 31) as usize);
                         let n = taken[lane] + 1;
-                        if LANES + n >= steps.len() {
-                            steps.resize(LANES + n + 16, 0);
-                        }
-                        let end = LANES + (to & !OVER) as usize;
-                        ends[(end & done) | (lane & !done)] += 1;
-                        steps[((LANES + n) & done) | (lane & !done)] += 1;
+                        log[logged & (2 * END_LOG - 1)] = (u64::from(to & !OVER) << 32) | n as u64;
+                        logged += done & 1;
                         at[lane] = (start & done as u32) | (to & !done as u32);
                         taken[lane] = n & !done;
                         started += (done & 1) as u64;
@@ -413,8 +432,13 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                     round!(1);
                     round!(2);
                     round!(3);
+                    if logged >= END_LOG {
+                        count_log(&log[..logged], &mut ends, &mut steps);
+                        logged = 0;
+                    }
                 }
             });
+            count_log(&log[..logged], &mut ends, &mut steps);
         }
         // the trials in flight, each to its end, then the rest one by one
         let in_flight = at.into_iter().zip(taken).take(started as usize);
@@ -427,11 +451,11 @@ impl<K: Clone + Eq + Hash> Walk<K> {
             self.ends[(id & !OVER) as usize] += 1;
             lengths.add(n);
         }
-        for (i, &count) in ends.iter().enumerate().skip(LANES) {
-            self.ends[i - LANES] += count;
+        for (i, columns) in ends.chunks_exact(LANES).enumerate() {
+            self.ends[i] += columns.iter().sum::<u64>();
         }
-        for (n, &count) in steps.iter().enumerate().skip(LANES) {
-            lengths.add_n(n - LANES, count);
+        for (n, columns) in steps.chunks_exact(LANES).enumerate() {
+            lengths.add_n(n, columns.iter().sum());
         }
         if let Some(firsts) = firsts {
             let start_columns = &self.played[(self.flat_at[start as usize] >> 32) as usize..];
