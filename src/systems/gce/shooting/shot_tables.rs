@@ -139,8 +139,8 @@ fn counted_law<T: Ord + Clone>(
     }
 }
 
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
+fn gcd<T: Copy + PartialEq + Default + std::ops::Rem<Output = T>>(mut a: T, mut b: T) -> T {
+    while b != T::default() {
         (a, b) = (b, a % b);
     }
     a
@@ -191,6 +191,67 @@ fn law_of<T: Ord + Clone>(paths: Vec<(T, u64)>) -> Result<(Vec<(T, u64)>, u64), 
 struct Slot {
     offset: u32,
     range: u32,
+}
+
+/// One column of an alias table of packed moves (Walker's method): a word
+/// times the table's column count gives the column (the product's high
+/// half) and a fraction (its low half); below `keep` the column's own
+/// move, else its alias.
+#[derive(Clone, Copy, Debug, Default)]
+struct Column {
+    keep: u64,
+    own: u64,
+    alias: u64,
+}
+
+/// The alias columns of `law` (packed moves and whole counts over
+/// `denominator`, under `2^62`), laid out in whole numbers: with `m`
+/// columns each holds `denominator` units, a move's count `m` times over;
+/// a column short of its units keeps its own move for
+/// `floor(2^64 units / denominator)` of the fractions and fills the rest
+/// from a column with more than its units. Every move's share is then
+/// exact to within `2^-64` a column, and the columns are met `floor` or
+/// `ceil` of `2^64 / m` times each (a relative bias of at most `m /
+/// 2^64`, as [`digit`]'s).
+fn alias_columns(law: &[(u64, u128)], denominator: u128) -> Vec<Column> {
+    let m = law.len() as u128;
+    debug_assert_eq!(law.iter().map(|(_, c)| c).sum::<u128>(), denominator);
+    let mut units: Vec<u128> = law.iter().map(|&(_, c)| c * m).collect();
+    let (mut short, mut over): (Vec<usize>, Vec<usize>) =
+        (0..law.len()).partition(|&i| units[i] < denominator);
+    let mut columns: Vec<Column> = law
+        .iter()
+        .map(|&(mv, _)| Column {
+            keep: u64::MAX,
+            own: mv,
+            alias: mv,
+        })
+        .collect();
+    while let (Some(&s), Some(&o)) = (short.last(), over.last()) {
+        short.pop();
+        columns[s].keep = ((units[s] << 64) / denominator) as u64;
+        columns[s].alias = law[o].0;
+        units[o] -= denominator - units[s];
+        if units[o] < denominator {
+            over.pop();
+            short.push(o);
+        }
+    }
+    // in whole numbers every column left holds exactly its units
+    debug_assert!(short.iter().chain(&over).all(|&i| units[i] == denominator));
+    columns
+}
+
+/// The move of alias column table `columns` (from `slot`) for `word`.
+#[inline(always)]
+fn alias_draw(columns: &[Column], slot: Slot, word: u64) -> u64 {
+    let wide = u128::from(word) * u128::from(slot.range);
+    let c = get(columns, slot.offset as usize + (wide >> 64) as usize);
+    if (wide as u64) < c.keep {
+        c.own
+    } else {
+        c.alias
+    }
 }
 
 /// What the set-up's draw gives: the move's packed fields, and the shots.
@@ -270,17 +331,17 @@ pub struct ShotTables {
     setups: Vec<SetUp>,
     /// Most aims drawn at once.
     group: u32,
-    /// The law of `k` aims (`1..=group`) from a weapon not yet exploded
-    /// (at `k`) and exploded (at `group + 1 + k`).
+    /// The law of `k` aims (`0..=group`): `range` alias columns from
+    /// `offset` of `aim_columns`.
     aims: Vec<Slot>,
-    /// Outcomes of every aims table: hits and flags, packed.
-    aim_moves: Vec<u64>,
+    /// Alias columns of every aims law, each move hits and flags, packed.
+    aim_columns: Vec<Column>,
     /// Per condition: a hit's landing table.
     land: Vec<Slot>,
     /// Outcomes of every landing table.
     landings: Vec<Landing>,
-    /// Per condition and Pinned or not (`2 * core + pinned`): the end's
-    /// table.
+    /// Per condition, the weapon exploded or not, and Pinned or not
+    /// (`4 * core + 2 * exploded + pinned`): the end's table.
     end: Vec<Slot>,
     /// Flags the end raises, per outcome.
     end_flags: Vec<u64>,
@@ -332,19 +393,27 @@ impl ShotTables {
     pub fn build(rule: &ShotRule) -> Result<Self, NoTable> {
         let (setup_steps, _, end_steps) = rule.phases();
         let sh = &rule.shooting;
-        let run =
-            |mut s: ShotState, steps: std::ops::Range<usize>, d: &mut dyn FnMut(u32) -> u32| {
-                let mut dice = Dice(d);
-                for i in steps {
-                    rule.step(i, &mut dice, &mut s);
-                }
-                s
-            };
+        // the set-up and the aims without the explosion's hit on the firer:
+        // the end takes it ([`ShotTables`])
+        let quiet = super::Shooting {
+            firer: None,
+            ..sh.clone()
+        };
+        let run = |on: &super::Shooting,
+                   mut s: ShotState,
+                   steps: std::ops::Range<usize>,
+                   d: &mut dyn FnMut(u32) -> u32| {
+            let mut dice = Dice(d);
+            for i in steps {
+                on.step(i, &mut dice, &mut s);
+            }
+            s
+        };
         let mut cores: Vec<Condition> = Vec::new();
         let mut ids: Vec<u16> = Vec::new();
         let max_shots = sh.max_shots() as usize;
         // the set-up
-        let (law, den) = counted_law(|d| run(rule.start(), setup_steps.clone(), d))?;
+        let (law, den) = counted_law(|d| run(&quiet, rule.start(), setup_steps.clone(), d))?;
         let mut setups = Vec::new();
         let mut setup_law = Vec::new();
         for (s, count) in law {
@@ -356,47 +425,63 @@ impl ShotTables {
             });
         }
         let setup = lay(&setup_law, den, &mut ids);
-        // the aims, `k` at once for every `k` up to the most whose laws fit
-        let mut aims = Vec::new();
-        let mut aim_moves: Vec<u64> = Vec::new();
-        let mut by_k: Vec<[Slot; 2]> = vec![[Slot::default(); 2]];
-        while by_k.len() <= max_shots {
-            let k = by_k.len();
-            let mut pair = [Slot::default(); 2];
-            let mut fits = true;
-            for (e, slot) in pair.iter_mut().enumerate() {
-                let mut start = rule.start();
-                start.exploded = e == 1;
-                let counted = counted_law(|d| {
-                    let mut s = start.clone();
-                    let mut dice = Dice(d);
-                    for _ in 0..k {
-                        sh.aim(&mut dice, &mut s);
-                    }
-                    (s.hits, flags_with_explosion(&s))
-                });
-                let Ok((law, den)) = counted else {
-                    fits = false;
-                    break;
-                };
-                let mut at = Vec::new();
-                for ((hits, flags), count) in law {
-                    at.push((aim_moves.len(), count));
-                    aim_moves.push(pack(0, hits, 0, 0, 0, flags));
-                }
-                *slot = lay(&at, den, &mut ids);
+        // the law of `k` aims for every `k` up to the most whose
+        // denominator stays under `2^62`: `k - 1` aims' law, each of its
+        // states followed by one more aim on every dice path (no aim reads
+        // the target, and without the firer's hit an aim's law does not
+        // depend on the weapon's state: the states are kept whole anyway)
+        let mut aims = vec![Slot {
+            offset: 0,
+            range: 1,
+        }];
+        let mut aim_columns = vec![Column {
+            keep: u64::MAX,
+            own: 0,
+            alias: 0,
+        }];
+        let mut states: Vec<(ShotState, u128)> = vec![(rule.start(), 1)];
+        let mut den: u128 = 1;
+        while aims.len() <= max_shots {
+            let mut stepped = Vec::new();
+            let mut lcm: u128 = 1;
+            for (s, count) in &states {
+                let (law, d) = counted_law(|dice| {
+                    let mut t = s.clone();
+                    quiet.aim(&mut Dice(dice), &mut t);
+                    t
+                })?;
+                let d = u128::from(d);
+                lcm = lcm / gcd(lcm, d) * d;
+                stepped.push((*count, law, d));
             }
-            if !fits {
+            if den * lcm >= 1 << 62 {
                 break;
             }
-            by_k.push(pair);
+            let mut next: BTreeMap<ShotState, u128> = BTreeMap::new();
+            for (count, law, d) in stepped {
+                for (t, n) in law {
+                    *next.entry(t).or_default() += count * u128::from(n) * (lcm / d);
+                }
+            }
+            let g = next.values().fold(den * lcm, |g, &c| gcd(g, c));
+            den = den * lcm / g;
+            states = next.into_iter().map(|(s, c)| (s, c / g)).collect();
+            let mut moves: BTreeMap<u64, u128> = BTreeMap::new();
+            for (s, count) in &states {
+                *moves
+                    .entry(pack(0, s.hits, 0, 0, 0, flags_with_explosion(s)))
+                    .or_default() += count;
+            }
+            let law: Vec<(u64, u128)> = moves.into_iter().collect();
+            aims.push(Slot {
+                offset: aim_columns.len() as u32,
+                range: law.len() as u32,
+            });
+            aim_columns.extend(alias_columns(&law, den));
         }
-        let group = by_k.len() - 1;
+        let group = aims.len() - 1;
         if group == 0 && max_shots > 0 {
-            return Err(NoTable("an aim's law does not fit a table"));
-        }
-        for e in 0..2 {
-            aims.extend(by_k.iter().map(|pair| pair[e]));
+            return Err(NoTable("an aim's law of too fine a denominator"));
         }
         // a hit's landing at every condition it can lead to, in the order
         // met
@@ -429,26 +514,32 @@ impl ShotTables {
         let mut end = Vec::new();
         let mut end_flags: Vec<u64> = Vec::new();
         for c in &cores {
-            for pinned in [false, true] {
-                let mut s = rule.start();
-                s.shots_left = 0;
-                s.target = *c;
-                s.pinned = pinned;
-                let (law, den) = counted_law(|d| {
-                    flags_of(&run(s.clone(), end_steps.clone(), d))
-                        & (PINNED_THROUGH | EVENTUALLY_OUT)
-                })?;
-                let mut at = Vec::new();
-                for (f, count) in law {
-                    at.push((end_flags.len(), count));
-                    end_flags.push(u64::from(f) << FLAGS_AT);
+            for exploded in [false, true] {
+                for pinned in [false, true] {
+                    let mut s = rule.start();
+                    s.shots_left = 0;
+                    s.target = *c;
+                    s.exploded = exploded;
+                    s.pinned = pinned;
+                    let (law, den) = counted_law(|d| {
+                        let mut t = s.clone();
+                        if exploded {
+                            sh.explosion_hits_firer(&mut Dice(d), &mut t);
+                        }
+                        flags_of(&run(sh, t, end_steps.clone(), d))
+                            & (PINNED_THROUGH | EVENTUALLY_OUT | FIRER_WOUNDED)
+                    })?;
+                    let mut at = Vec::new();
+                    for (f, count) in law {
+                        at.push((end_flags.len(), count));
+                        end_flags.push(u64::from(f) << FLAGS_AT);
+                    }
+                    end.push(lay(&at, den, &mut ids));
                 }
-                end.push(lay(&at, den, &mut ids));
             }
         }
         if u32::try_from(ids.len()).is_err()
             || landings.len() > usize::from(u16::MAX)
-            || aim_moves.len() > usize::from(u16::MAX)
             || end_flags.len() > usize::from(u16::MAX)
             || setups.len() > usize::from(u16::MAX)
         {
@@ -473,7 +564,14 @@ impl ShotTables {
             ),
             group: group as u32,
             aims: padded(aims, none),
-            aim_moves: padded(aim_moves, 0),
+            aim_columns: padded(
+                aim_columns,
+                Column {
+                    keep: 0,
+                    own: 0,
+                    alias: 0,
+                },
+            ),
             land: padded(land, none),
             landings: padded(
                 landings,
@@ -520,27 +618,40 @@ impl ShotTables {
         let mut state = [Trial::default(); BLOCK];
         let mut listed_at = [0u16; BLOCK];
         let mut words = [0u64; BLOCK];
+        let mut more = [0u64; BLOCK];
         let mut done = 0u64;
         while done < trials {
             let block = (trials - done).min(BLOCK as u64) as usize;
+            // the set-up's digit, then the first `group` aims' draw (a
+            // burst of no shots draws from the certain law of no aims)
             fill(roller, &mut words[..block]);
+            fill(roller, &mut more[..block]);
             let mut listed = 0;
-            for (i, (t, &w)) in state[..block].iter_mut().zip(&words).enumerate() {
+            for (i, t) in state[..block].iter_mut().enumerate() {
                 let s = get(
                     &self.setups,
-                    usize::from(get(ids, setup.offset as usize + digit(w, setup.range))),
+                    usize::from(get(
+                        ids,
+                        setup.offset as usize + digit(words[i & (BLOCK - 1)], setup.range),
+                    )),
+                );
+                let k = s.shots.min(group);
+                let m = alias_draw(
+                    &self.aim_columns,
+                    get(&self.aims, k as usize),
+                    more[i & (BLOCK - 1)],
                 );
                 *t = Trial {
-                    acc: s.packed & ADDED,
-                    flags: s.packed,
+                    acc: (s.packed & ADDED) + (m & ADDED),
+                    flags: s.packed | m,
                     slot: Slot::default(),
                     core: (s.packed >> CORE_AT) as u32,
-                    left: s.shots,
+                    left: s.shots - k,
                 };
                 listed_at[listed & (BLOCK - 1)] = i as u16;
-                listed += usize::from(s.shots > 0);
+                listed += usize::from(t.left > 0);
             }
-            // the aims, up to `group` a draw
+            // more aims, up to `group` a draw, where a burst has more shots
             while listed > 0 {
                 fill(roller, &mut words[..listed]);
                 let mut still = 0;
@@ -548,14 +659,10 @@ impl ShotTables {
                     let i = usize::from(listed_at[j & (BLOCK - 1)]);
                     let t = &mut state[i & (BLOCK - 1)];
                     let k = t.left.min(group);
-                    let e = ((t.flags >> exploded_at) & 1) as u32;
-                    let slot = get(&self.aims, (e * (group + 1) + k) as usize);
-                    let m = get(
-                        &self.aim_moves,
-                        usize::from(get(
-                            ids,
-                            slot.offset as usize + digit(words[j & (BLOCK - 1)], slot.range),
-                        )),
+                    let m = alias_draw(
+                        &self.aim_columns,
+                        get(&self.aims, k as usize),
+                        words[j & (BLOCK - 1)],
                     );
                     t.acc += m & ADDED;
                     t.flags |= m;
@@ -599,7 +706,8 @@ impl ShotTables {
             let mut ending = 0;
             for (i, t) in state[..block].iter_mut().enumerate() {
                 let pinned = ((t.flags >> FLAGS_AT) & u64::from(PINNED)) as usize;
-                t.slot = get(&self.end, 2 * t.core as usize + pinned);
+                let exploded = ((t.flags >> exploded_at) & 1) as usize;
+                t.slot = get(&self.end, 4 * t.core as usize + 2 * exploded + pinned);
                 // a certain end's one outcome, read here
                 let certain = t.slot.range == 1;
                 t.flags |= get(
@@ -772,6 +880,26 @@ mod tests {
         (n, u64::from(slot.range))
     }
 
+    /// The probability aims law `k`'s alias columns give the moves that
+    /// pass `pick`.
+    fn implied(t: &ShotTables, k: usize, pick: &dyn Fn(u64) -> bool) -> f64 {
+        let slot = t.aims[k];
+        let columns = &t.aim_columns[slot.offset as usize..(slot.offset + slot.range) as usize];
+        let whole = 18_446_744_073_709_551_616.0;
+        let mut p = 0.0;
+        for c in columns {
+            let kept = if c.keep == u64::MAX {
+                1.0
+            } else {
+                c.keep as f64 / whole
+            };
+            p += (f64::from(u8::from(pick(c.own))) * kept
+                + f64::from(u8::from(pick(c.alias))) * (1.0 - kept))
+                / f64::from(slot.range);
+        }
+        p
+    }
+
     /// `n / range == num / den`, in whole numbers.
     fn exactly((n, range): (u64, u64), num: u64, den: u64) -> bool {
         n * den == num * range
@@ -846,51 +974,33 @@ mod tests {
             1296
         ));
         // an aim: the to-hit D6, and on a natural 6 the Ammo Roll's D6 (36
-        // paths' worth a shot): three aims a table of 36^3 = 46,656
-        // entries, four past the 65,536 a table holds
-        assert_eq!(t.group, 3);
-        let aim = |i: u16| t.aim_moves[usize::from(i)];
-        let fresh_aims = |k: usize| t.aims[k];
+        // paths' worth a shot): the law of all six aims has a denominator
+        // of 36^6, under the 2^62 an aims law may have
+        assert_eq!(t.group, 6);
+        let aims = |k: usize, pick: &dyn Fn(u64) -> bool| implied(&t, k, pick);
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-13;
+        // no aim: no move
+        assert!(near(aims(0, &|m| m == 0), 1.0));
         // one aim: 5+ hits (1/3); a natural 6 (1/6) takes an Ammo Roll
         // that Auto ammo fails, and explodes on a 1 (1/36)
-        assert!(exactly(
-            share(&t, fresh_aims(1), |i| field(aim(i), HITS_AT, 8) == 1),
-            1,
-            3
-        ));
-        assert!(exactly(
-            share(&t, fresh_aims(1), |i| flag(aim(i), OUT_OF_AMMO)),
-            1,
-            6
-        ));
-        assert!(exactly(
-            share(&t, fresh_aims(1), |i| flag(aim(i), EXPLODED)),
-            1,
-            36
-        ));
+        assert!(near(aims(1, &|m| field(m, HITS_AT, 8) == 1), 1.0 / 3.0));
+        assert!(near(aims(1, &|m| flag(m, OUT_OF_AMMO)), 1.0 / 6.0));
+        assert!(near(aims(1, &|m| flag(m, EXPLODED)), 1.0 / 36.0));
         // two aims: both hit 1/9; an explosion 1 - (35/36)^2; three aims:
-        // all hit 1/27
-        assert!(exactly(
-            share(&t, fresh_aims(2), |i| field(aim(i), HITS_AT, 8) == 2),
-            1,
-            9
+        // all hit 1/27; six aims: all hit 3^-6, none 2^6/3^6, no explosion
+        // (35/36)^6, no Ammo Roll (5/6)^6
+        assert!(near(aims(2, &|m| field(m, HITS_AT, 8) == 2), 1.0 / 9.0));
+        assert!(near(aims(2, &|m| flag(m, EXPLODED)), 71.0 / 1296.0));
+        assert!(near(aims(3, &|m| field(m, HITS_AT, 8) == 3), 1.0 / 27.0));
+        assert!(near(aims(6, &|m| field(m, HITS_AT, 8) == 6), 1.0 / 729.0));
+        assert!(near(aims(6, &|m| field(m, HITS_AT, 8) == 0), 64.0 / 729.0));
+        assert!(near(
+            aims(6, &|m| !flag(m, EXPLODED)),
+            (35.0f64 / 36.0).powi(6)
         ));
-        assert!(exactly(
-            share(&t, fresh_aims(2), |i| flag(aim(i), EXPLODED)),
-            71,
-            1296
-        ));
-        assert!(exactly(
-            share(&t, fresh_aims(3), |i| field(aim(i), HITS_AT, 8) == 3),
-            1,
-            27
-        ));
-        // a weapon already exploded stays so (the table from that state)
-        let exploded_aims = t.aims[t.group as usize + 1 + 1];
-        assert!(exactly(
-            share(&t, exploded_aims, |i| flag(aim(i), EXPLODED)),
-            1,
-            1
+        assert!(near(
+            aims(6, &|m| !flag(m, OUT_OF_AMMO)),
+            (5.0f64 / 6.0).powi(6)
         ));
         // a hit's landing on the fresh target: 4+ wounds (1/2); the 6+
         // save fails 5/6: unsaved 5/12; D3 Damage 3 one time in three
@@ -1003,7 +1113,8 @@ mod tests {
     /// range with the firer and the escape test, in range, and with D6
     /// Damage on 3 Wounds and three dice: probabilities by their binomial
     /// standard error, means by the sample's, each within 5.5 (about 100
-    /// checks: a chance under 4e-6 all told), at fixed seeds.
+    /// checks: a chance under 4e-6 all told), at fixed seeds; an outcome
+    /// rarer than one a run by its Poisson tail at the same chance.
     #[test]
     fn every_metric_meets_the_exact_values() {
         let firer = [
@@ -1035,14 +1146,29 @@ mod tests {
                     continue;
                 }
                 let z = (est - exact[i]) / (var / n as f64).sqrt();
-                assert!(
-                    z.abs() < 5.5,
-                    "{case:?} {}: {est} v {} (z {z})",
-                    d.name,
-                    exact[i]
-                );
+                // a rare outcome (under one expected in the run) met at all
+                // is many standard errors out: there its count is held to
+                // its Poisson tail instead, at the same chance
+                let rare = !d.name.starts_with("mean") && exact[i] * (n as f64) < 1.0;
+                let ok = if rare {
+                    poisson_tail(exact[i] * n as f64, sum as u64) > 4e-8
+                } else {
+                    z.abs() < 5.5
+                };
+                assert!(ok, "{case:?} {}: {est} v {} (z {z})", d.name, exact[i]);
             }
         }
+    }
+
+    /// P(X >= k) for X Poisson of mean `mean`.
+    fn poisson_tail(mean: f64, k: u64) -> f64 {
+        let mut term = (-mean).exp();
+        let mut below = 0.0;
+        for j in 0..k {
+            below += term;
+            term *= mean / (j + 1) as f64;
+        }
+        (1.0 - below).max(0.0)
     }
 
     /// Blocks of trials: any count is tallied whole, and a seed gives the
