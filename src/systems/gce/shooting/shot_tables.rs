@@ -318,6 +318,8 @@ struct Trial {
     slot: Slot,
     core: u32,
     left: u32,
+    /// What is left of the set-up's word after its digit: the end's digit.
+    rest: u64,
 }
 
 /// The tables of one shooting attack's steps.
@@ -345,6 +347,10 @@ pub struct ShotTables {
     end: Vec<Slot>,
     /// Flags the end raises, per outcome.
     end_flags: Vec<u64>,
+    /// Whether the end's digit is read from what the set-up's digit left
+    /// of its word: the set-up's range times every end's stays within the
+    /// roller's [`BATCH_LIMIT`](crate::dice::BATCH_LIMIT).
+    shared_end: bool,
     /// Hits a trial can reach, plus one (the stride of the steered table).
     hit_span: usize,
     /// Damage a trial can reach, plus one.
@@ -545,6 +551,9 @@ impl ShotTables {
         {
             return Err(NoTable("more outcomes than a table indexes"));
         }
+        let shared_end = end
+            .iter()
+            .all(|e| u64::from(setup.range) * u64::from(e.range) <= crate::dice::BATCH_LIMIT);
         // every field must hold a whole trial's sum
         let damage_span = max_shots as u64 * most_damage + 1;
         if max_shots > 255 || damage_span > 1 << 16 {
@@ -582,6 +591,7 @@ impl ShotTables {
             ),
             end: padded(end, none),
             end_flags: padded(end_flags, 0),
+            shared_end,
             hit_span: max_shots + 1,
             damage_span: damage_span as usize,
         })
@@ -609,6 +619,8 @@ impl ShotTables {
         let setup = self.setup;
         let group = self.group;
         let exploded_at = FLAGS_AT + EXPLODED.trailing_zeros();
+        let one_draw = self.group + 1 >= self.hit_span as u32;
+        let shared_end = self.shared_end;
         // a block of trials at a time, step by step across the block: the
         // trials with aims (then landings) left are listed, and each pass
         // draws for every listed trial, so no trial waits on its own last
@@ -623,17 +635,16 @@ impl ShotTables {
         while done < trials {
             let block = (trials - done).min(BLOCK as u64) as usize;
             // the set-up's digit, then the first `group` aims' draw (a
-            // burst of no shots draws from the certain law of no aims)
+            // burst of no shots draws from the certain law of no aims); the
+            // set-up word's remainder is kept for the end's digit
             fill(roller, &mut words[..block]);
             fill(roller, &mut more[..block]);
             let mut listed = 0;
             for (i, t) in state[..block].iter_mut().enumerate() {
+                let wide = u128::from(words[i & (BLOCK - 1)]) * u128::from(setup.range);
                 let s = get(
                     &self.setups,
-                    usize::from(get(
-                        ids,
-                        setup.offset as usize + digit(words[i & (BLOCK - 1)], setup.range),
-                    )),
+                    usize::from(get(ids, setup.offset as usize + (wide >> 64) as usize)),
                 );
                 let k = s.shots.min(group);
                 let m = alias_draw(
@@ -641,45 +652,57 @@ impl ShotTables {
                     get(&self.aims, k as usize),
                     more[i & (BLOCK - 1)],
                 );
+                let acc = (s.packed & ADDED) + (m & ADDED);
+                let core = (s.packed >> CORE_AT) as u32;
+                // with every burst's aims in that draw, the hits are known:
+                // the trial is listed for its landings
+                let left = if one_draw {
+                    field(acc, HITS_AT, 8) as u32
+                } else {
+                    s.shots - k
+                };
                 *t = Trial {
-                    acc: (s.packed & ADDED) + (m & ADDED),
+                    acc,
                     flags: s.packed | m,
-                    slot: Slot::default(),
-                    core: (s.packed >> CORE_AT) as u32,
-                    left: s.shots - k,
+                    slot: get(&self.land, core as usize),
+                    core,
+                    left,
+                    rest: wide as u64,
                 };
                 listed_at[listed & (BLOCK - 1)] = i as u16;
-                listed += usize::from(t.left > 0);
+                listed += usize::from(left > 0);
             }
-            // more aims, up to `group` a draw, where a burst has more shots
-            while listed > 0 {
-                fill(roller, &mut words[..listed]);
-                let mut still = 0;
-                for j in 0..listed {
-                    let i = usize::from(listed_at[j & (BLOCK - 1)]);
-                    let t = &mut state[i & (BLOCK - 1)];
-                    let k = t.left.min(group);
-                    let m = alias_draw(
-                        &self.aim_columns,
-                        get(&self.aims, k as usize),
-                        words[j & (BLOCK - 1)],
-                    );
-                    t.acc += m & ADDED;
-                    t.flags |= m;
-                    t.left -= k;
-                    listed_at[still & (BLOCK - 1)] = i as u16;
-                    still += usize::from(t.left > 0);
+            if !one_draw {
+                // more aims, up to `group` a draw, where a burst has more
+                // shots
+                while listed > 0 {
+                    fill(roller, &mut words[..listed]);
+                    let mut still = 0;
+                    for j in 0..listed {
+                        let i = usize::from(listed_at[j & (BLOCK - 1)]);
+                        let t = &mut state[i & (BLOCK - 1)];
+                        let k = t.left.min(group);
+                        let m = alias_draw(
+                            &self.aim_columns,
+                            get(&self.aims, k as usize),
+                            words[j & (BLOCK - 1)],
+                        );
+                        t.acc += m & ADDED;
+                        t.flags |= m;
+                        t.left -= k;
+                        listed_at[still & (BLOCK - 1)] = i as u16;
+                        still += usize::from(t.left > 0);
+                    }
+                    listed = still;
                 }
-                listed = still;
+                for (i, t) in state[..block].iter_mut().enumerate() {
+                    let hits = field(t.acc, HITS_AT, 8) as u32;
+                    t.left = hits;
+                    listed_at[listed & (BLOCK - 1)] = i as u16;
+                    listed += usize::from(hits > 0);
+                }
             }
             // the hits' landings, one a draw, on the target as it stands
-            for (i, t) in state[..block].iter_mut().enumerate() {
-                let hits = field(t.acc, HITS_AT, 8) as u32;
-                t.left = hits;
-                t.slot = get(&self.land, t.core as usize);
-                listed_at[listed & (BLOCK - 1)] = i as u16;
-                listed += usize::from(hits > 0);
-            }
             while listed > 0 {
                 fill(roller, &mut words[..listed]);
                 let mut still = 0;
@@ -701,35 +724,26 @@ impl ShotTables {
                 }
                 listed = still;
             }
-            // the end: a word for each trial whose end is not certain
-            // (range 1), listed as the shots were
-            let mut ending = 0;
-            for (i, t) in state[..block].iter_mut().enumerate() {
-                let pinned = ((t.flags >> FLAGS_AT) & u64::from(PINNED)) as usize;
-                let exploded = ((t.flags >> exploded_at) & 1) as usize;
-                t.slot = get(&self.end, 4 * t.core as usize + 2 * exploded + pinned);
-                // a certain end's one outcome, read here
-                let certain = t.slot.range == 1;
-                t.flags |= get(
-                    &self.end_flags,
-                    usize::from(get(ids, t.slot.offset as usize)),
-                ) & 0u64.wrapping_sub(u64::from(certain));
-                listed_at[ending & (BLOCK - 1)] = i as u16;
-                ending += usize::from(!certain);
-            }
-            fill(roller, &mut words[..ending]);
-            for j in 0..ending {
-                let t = &mut state[usize::from(listed_at[j & (BLOCK - 1)]) & (BLOCK - 1)];
-                let d = digit(words[j & (BLOCK - 1)], t.slot.range);
-                t.flags |= get(
-                    &self.end_flags,
-                    usize::from(get(ids, t.slot.offset as usize + d)),
-                );
+            // the end's digit (from the set-up word's remainder, or a word
+            // of its own where the two ranges together pass the roller's
+            // bound), then the trial's ending counted
+            if !shared_end {
+                fill(roller, &mut words[..block]);
+                for (t, &w) in state[..block].iter_mut().zip(&words) {
+                    t.rest = w;
+                }
             }
             for (i, t) in state[..block].iter().enumerate() {
                 let lane = i & 1;
                 let core = t.core as usize;
-                let flags = t.flags >> FLAGS_AT;
+                let pinned = ((t.flags >> FLAGS_AT) & u64::from(PINNED)) as usize;
+                let exploded = ((t.flags >> exploded_at) & 1) as usize;
+                let slot = get(&self.end, 4 * core + 2 * exploded + pinned);
+                let end = get(
+                    &self.end_flags,
+                    usize::from(get(ids, slot.offset as usize + digit(t.rest, slot.range))),
+                );
+                let flags = (t.flags | end) >> FLAGS_AT;
                 let acc = t.acc;
                 let hits = field(acc, HITS_AT, 8) as usize;
                 let wounds = field(acc, WOUNDS_AT, 8) as usize;
