@@ -254,13 +254,6 @@ fn alias_draw(columns: &[Column], slot: Slot, word: u64) -> u64 {
     }
 }
 
-/// What the set-up's draw gives: the move's packed fields, and the shots.
-#[derive(Clone, Copy, Debug)]
-struct SetUp {
-    packed: u64,
-    shots: u32,
-}
-
 /// A landing's outcome: the packed fields, and the table of the target's
 /// condition it leaves the trial at.
 #[derive(Clone, Copy, Debug)]
@@ -330,7 +323,9 @@ pub struct ShotTables {
     /// Entries of every table: the index of an outcome in its step's list.
     ids: Vec<u16>,
     setup: Slot,
-    setups: Vec<SetUp>,
+    /// The set-up's outcomes laid out whole (not by id): the condition and
+    /// flags packed, with the burst's shots in the hits' field.
+    setup_moves: Vec<u64>,
     /// Most aims drawn at once.
     group: u32,
     /// The law of `k` aims (`0..=group`): `range` alias columns from
@@ -345,12 +340,15 @@ pub struct ShotTables {
     /// Per condition, the weapon exploded or not, and Pinned or not
     /// (`4 * core + 2 * exploded + pinned`): the end's table.
     end: Vec<Slot>,
-    /// Flags the end raises, per outcome.
-    end_flags: Vec<u64>,
+    /// The ends' outcomes laid out whole: the flags they raise, packed.
+    end_moves: Vec<u64>,
     /// Whether the end's digit is read from what the set-up's digit left
     /// of its word: the set-up's range times every end's stays within the
     /// roller's [`BATCH_LIMIT`](crate::dice::BATCH_LIMIT).
     shared_end: bool,
+    /// No aim can hit (out of range, past the 7+ chart): no landing can
+    /// happen, and one draw holds every burst's aims.
+    misses_only: bool,
     /// Hits a trial can reach, plus one (the stride of the steered table).
     hit_span: usize,
     /// Damage a trial can reach, plus one.
@@ -420,17 +418,16 @@ impl ShotTables {
         let max_shots = sh.max_shots() as usize;
         // the set-up
         let (law, den) = counted_law(|d| run(&quiet, rule.start(), setup_steps.clone(), d))?;
-        let mut setups = Vec::new();
+        let mut setup_moves = Vec::new();
         let mut setup_law = Vec::new();
         for (s, count) in law {
             let core = id_of(s.target, &mut cores)?;
-            setup_law.push((setups.len(), count));
-            setups.push(SetUp {
-                packed: pack(core, 0, 0, 0, 0, flags_with_explosion(&s)),
-                shots: u32::from(s.shots_left),
-            });
+            setup_law.push((
+                pack(core, s.shots_left, 0, 0, 0, flags_with_explosion(&s)),
+                count,
+            ));
         }
-        let setup = lay(&setup_law, den, &mut ids);
+        let setup = lay_moves(&setup_law, den, &mut setup_moves);
         // the law of `k` aims for every `k` up to the most whose
         // denominator stays under `2^62`: `k - 1` aims' law, each of its
         // states followed by one more aim on every dice path (no aim reads
@@ -518,7 +515,7 @@ impl ShotTables {
             m.next = land[field(m.packed, CORE_AT, 16) as usize];
         }
         let mut end = Vec::new();
-        let mut end_flags: Vec<u64> = Vec::new();
+        let mut end_moves: Vec<u64> = Vec::new();
         for c in &cores {
             for exploded in [false, true] {
                 for pinned in [false, true] {
@@ -535,25 +532,27 @@ impl ShotTables {
                         flags_of(&run(sh, t, end_steps.clone(), d))
                             & (PINNED_THROUGH | EVENTUALLY_OUT | FIRER_WOUNDED)
                     })?;
-                    let mut at = Vec::new();
-                    for (f, count) in law {
-                        at.push((end_flags.len(), count));
-                        end_flags.push(u64::from(f) << FLAGS_AT);
-                    }
-                    end.push(lay(&at, den, &mut ids));
+                    let at: Vec<(u64, u64)> = law
+                        .into_iter()
+                        .map(|(f, count)| (u64::from(f) << FLAGS_AT, count))
+                        .collect();
+                    end.push(lay_moves(&at, den, &mut end_moves));
                 }
             }
         }
         if u32::try_from(ids.len()).is_err()
             || landings.len() > usize::from(u16::MAX)
-            || end_flags.len() > usize::from(u16::MAX)
-            || setups.len() > usize::from(u16::MAX)
+            || u32::try_from(setup_moves.len() + end_moves.len()).is_err()
         {
             return Err(NoTable("more outcomes than a table indexes"));
         }
         let shared_end = end
             .iter()
             .all(|e| u64::from(setup.range) * u64::from(e.range) <= crate::dice::BATCH_LIMIT);
+        let misses_only = group >= max_shots
+            && aim_columns
+                .iter()
+                .all(|c| field(c.own, HITS_AT, 8) == 0 && field(c.alias, HITS_AT, 8) == 0);
         // every field must hold a whole trial's sum
         let damage_span = max_shots as u64 * most_damage + 1;
         if max_shots > 255 || damage_span > 1 << 16 {
@@ -564,13 +563,7 @@ impl ShotTables {
             cores,
             ids: padded(ids, 0),
             setup,
-            setups: padded(
-                setups,
-                SetUp {
-                    packed: 0,
-                    shots: 0,
-                },
-            ),
+            setup_moves: padded(setup_moves, 0),
             group: group as u32,
             aims: padded(aims, none),
             aim_columns: padded(
@@ -590,11 +583,87 @@ impl ShotTables {
                 },
             ),
             end: padded(end, none),
-            end_flags: padded(end_flags, 0),
+            end_moves: padded(end_moves, 0),
             shared_end,
+            misses_only,
             hit_span: max_shots + 1,
             damage_span: damage_span as usize,
         })
+    }
+
+    /// `trials` trials where no aim can hit ([`ShotTables::misses_only`]):
+    /// the set-up's digit, the burst's aims in one draw, the end's digit
+    /// from the set-up word's remainder (or a word of its own), trial after
+    /// trial with the generator's state held in registers; the target
+    /// stays as the set-up left it and nothing adds up, so a trial's ending
+    /// is its condition and flags, counted in one table and added to the
+    /// three dense tables at the end (no hits, wounds or Damage).
+    fn count_misses(
+        &self,
+        roller: &mut BatchedRoller,
+        trials: u64,
+        steered: &mut [u64],
+        wounded: &mut [u64],
+        damage: &mut [u64],
+    ) {
+        const LANES: usize = 4;
+        let keys = (self.cores.len() << 8).next_power_of_two();
+        let mut seen = vec![0u64; LANES * keys];
+        let setup = self.setup;
+        let exploded_at = FLAGS_AT + EXPLODED.trailing_zeros();
+        let shared_end = self.shared_end;
+        // a block at a time: the set-up's and the aims' draws for every
+        // trial, then the end's and the count, so each pass's trials do
+        // not wait on one another's loads
+        let mut flags_of_trial = [0u64; BLOCK];
+        let mut rests = [0u64; BLOCK];
+        let mut done = 0u64;
+        roller.lend(|lent| {
+            while done < trials {
+                let block = (trials - done).min(BLOCK as u64) as usize;
+                for (f, r) in flags_of_trial[..block].iter_mut().zip(&mut rests[..block]) {
+                    let wide = u128::from(lent.next_word()) * u128::from(setup.range);
+                    let s = get(
+                        &self.setup_moves,
+                        setup.offset as usize + (wide >> 64) as usize,
+                    );
+                    let m = alias_draw(
+                        &self.aim_columns,
+                        get(&self.aims, field(s, HITS_AT, 8) as usize),
+                        lent.next_word(),
+                    );
+                    *f = (s & !ADDED) | m;
+                    *r = if shared_end {
+                        wide as u64
+                    } else {
+                        lent.next_word()
+                    };
+                }
+                for (i, (&flags, &rest)) in flags_of_trial[..block].iter().zip(&rests).enumerate() {
+                    let core = (flags >> CORE_AT) as usize;
+                    let exploded = ((flags >> exploded_at) & 1) as usize;
+                    let slot = get(&self.end, 4 * core + 2 * exploded);
+                    let end = get(
+                        &self.end_moves,
+                        slot.offset as usize + digit(rest, slot.range),
+                    );
+                    let key = ((flags | end) >> FLAGS_AT) as usize & (keys - 1);
+                    seen[(i & (LANES - 1)) * keys + key] += 1;
+                }
+                done += block as u64;
+            }
+        });
+        let hs = self.hit_span;
+        for key in 0..keys {
+            let n: u64 = (0..LANES).map(|lane| seen[lane * keys + key]).sum();
+            if n == 0 {
+                continue;
+            }
+            let (core, flags) = (key >> 8, (key & 0xff) as u64);
+            steered[2 * (16 * core * hs + steered_bits(flags))] += n;
+            wounded[2 * ledger_bits(flags)] += n;
+            damage[0] += n;
+        }
     }
 
     /// `trials` trials: the set-up's digit, the aims' digits (`group` aims
@@ -627,11 +696,14 @@ impl ShotTables {
         // draw and no branch asks what a trial has left; every draw reads
         // a word of its own, laid out before the pass, so no draw waits on
         // another's digits either
+        if self.misses_only {
+            self.count_misses(roller, trials, &mut steered, &mut wounded, &mut damage);
+        }
         let mut state = [Trial::default(); BLOCK];
         let mut listed_at = [0u16; BLOCK];
         let mut words = [0u64; BLOCK];
         let mut more = [0u64; BLOCK];
-        let mut done = 0u64;
+        let mut done = if self.misses_only { trials } else { 0 };
         while done < trials {
             let block = (trials - done).min(BLOCK as u64) as usize;
             // the set-up's digit, then the first `group` aims' draw (a
@@ -643,27 +715,29 @@ impl ShotTables {
             for (i, t) in state[..block].iter_mut().enumerate() {
                 let wide = u128::from(words[i & (BLOCK - 1)]) * u128::from(setup.range);
                 let s = get(
-                    &self.setups,
-                    usize::from(get(ids, setup.offset as usize + (wide >> 64) as usize)),
+                    &self.setup_moves,
+                    setup.offset as usize + (wide >> 64) as usize,
                 );
-                let k = s.shots.min(group);
+                let shots = field(s, HITS_AT, 8) as u32;
+                let k = shots.min(group);
                 let m = alias_draw(
                     &self.aim_columns,
                     get(&self.aims, k as usize),
                     more[i & (BLOCK - 1)],
                 );
-                let acc = (s.packed & ADDED) + (m & ADDED);
-                let core = (s.packed >> CORE_AT) as u32;
+                // the set-up adds nothing (its hits' field holds the shots)
+                let acc = m & ADDED;
+                let core = (s >> CORE_AT) as u32;
                 // with every burst's aims in that draw, the hits are known:
                 // the trial is listed for its landings
                 let left = if one_draw {
                     field(acc, HITS_AT, 8) as u32
                 } else {
-                    s.shots - k
+                    shots - k
                 };
                 *t = Trial {
                     acc,
-                    flags: s.packed | m,
+                    flags: (s & !ADDED) | m,
                     slot: get(&self.land, core as usize),
                     core,
                     left,
@@ -740,8 +814,8 @@ impl ShotTables {
                 let exploded = ((t.flags >> exploded_at) & 1) as usize;
                 let slot = get(&self.end, 4 * core + 2 * exploded + pinned);
                 let end = get(
-                    &self.end_flags,
-                    usize::from(get(ids, slot.offset as usize + digit(t.rest, slot.range))),
+                    &self.end_moves,
+                    slot.offset as usize + digit(t.rest, slot.range),
                 );
                 let flags = (t.flags | end) >> FLAGS_AT;
                 let acc = t.acc;
@@ -839,6 +913,19 @@ fn lay(law: &[(usize, u64)], denominator: u64, ids: &mut Vec<u16>) -> Slot {
     }
 }
 
+/// Lays `law` (whole moves and counts over `denominator`) out at the end
+/// of `moves`.
+fn lay_moves(law: &[(u64, u64)], denominator: u64, moves: &mut Vec<u64>) -> Slot {
+    let offset = moves.len() as u32;
+    for &(m, count) in law {
+        moves.extend(std::iter::repeat_n(m, count as usize));
+    }
+    Slot {
+        offset,
+        range: denominator as u32,
+    }
+}
+
 /// A closure as dice.
 struct Dice<'a>(&'a mut dyn FnMut(u32) -> u32);
 
@@ -914,6 +1001,14 @@ mod tests {
         p
     }
 
+    /// Entries of `slot` of a table of whole moves that pass `pick`, and
+    /// the slot's range.
+    fn share_moves(moves: &[u64], slot: Slot, pick: impl Fn(u64) -> bool) -> (u64, u64) {
+        let entries = &moves[slot.offset as usize..(slot.offset + slot.range) as usize];
+        let n = entries.iter().filter(|&&m| pick(m)).count() as u64;
+        (n, u64::from(slot.range))
+    }
+
     /// `n / range == num / den`, in whole numbers.
     fn exactly((n, range): (u64, u64), num: u64, den: u64) -> bool {
         n * den == num * range
@@ -955,35 +1050,29 @@ mod tests {
     fn the_full_auto_laws_by_hand() {
         let m = full_auto(&[]);
         let t = tables(&m);
-        let setups = &t.setups;
+        let shots = |m: u64| field(m, HITS_AT, 8);
         let flag = |p: u64, f: u8| (p >> FLAGS_AT) as u8 & f != 0;
         // Sustained Fire dice 1,1,2,2,3,JAM: no shot when both jam (1/36),
         // six when both show 3 (1/36)
         assert!(exactly(
-            share(&t, t.setup, |i| setups[usize::from(i)].shots == 0),
+            share_moves(&t.setup_moves, t.setup, |m| shots(m) == 0),
             1,
             36
         ));
         assert!(exactly(
-            share(&t, t.setup, |i| setups[usize::from(i)].shots == 6),
+            share_moves(&t.setup_moves, t.setup, |m| shots(m) == 6),
             1,
             36
         ));
         // Auto ammo fails whenever a jam is tested: 1 - (5/6)^2 = 11/36;
         // explodes on its first 1: 1 - (35/36)^2 = 71/1296
         assert!(exactly(
-            share(&t, t.setup, |i| flag(
-                setups[usize::from(i)].packed,
-                OUT_OF_AMMO
-            )),
+            share_moves(&t.setup_moves, t.setup, |m| flag(m, OUT_OF_AMMO)),
             11,
             36
         ));
         assert!(exactly(
-            share(&t, t.setup, |i| flag(
-                setups[usize::from(i)].packed,
-                EXPLODED
-            )),
+            share_moves(&t.setup_moves, t.setup, |m| flag(m, EXPLODED)),
             71,
             1296
         ));
