@@ -1,38 +1,51 @@
 //! Shooting by shot tables: the Monte Carlo of the attacks the shot laws
-//! cover ([`super::shot_laws`]), each step drawn as one digit of a word of
-//! its own.
+//! cover ([`super::shot_laws`]), each step drawn from its exact law with
+//! one random word.
 //!
 //! A trial is the set-up (Sustained Fire dice and their jams' Ammo Rolls),
 //! the burst's aims (the to-hit rolls with the Ammo Rolls they take, the
 //! rule's `aim`), the hits' landings on the target (Pinning, fire, wound,
-//! save, Damage, Injury: the rule's `land`), then the end (escape from
-//! Pinning, Recovery). The rule resolves shot by shot, aim then landing;
-//! an aim reads nothing a landing changes (not the target) and a landing
-//! nothing an aim changes (not the weapon's state), so drawing all the
-//! aims first and then the landings gives the same joint law. The aims are
-//! drawn up to `group` at a time from the law of that many aims (at the
-//! weapon exploded or not: it explodes once), the landings one a hit from
-//! the law at the target's condition, the end from the law at the
-//! condition and Pinning.
+//! save, Damage, Injury: the rule's `land`), then the end (the exploded
+//! weapon's hit on the firer, escape from Pinning, Recovery). The rule
+//! resolves shot by shot, aim then landing; an aim reads nothing a landing
+//! changes (not the target) and a landing nothing an aim changes (not the
+//! weapon's state), so drawing all the aims first and then the landings
+//! gives the same joint law. The weapon's hit on the firer ("The Warrior
+//! takes a Hit from the weapon at its usual Strength -1", once: the weapon
+//! is useless after) comes at its first explosion in the rule, on dice of
+//! its own, and no later step reads what it does (only the
+//! `p_firer_wounded` metric): drawing it at the end, where the weapon has
+//! exploded, gives the same joint law, and leaves an aim's law free of the
+//! weapon's state (a D6 to hit and, on a natural 6, the Ammo Roll's D6).
+//! The aims of a burst of `n` shots are then one draw from the law of `n`
+//! aims (the hits and the flags the Ammo Rolls raise), the landings one a
+//! hit from the law at the target's condition, the end from the law at the
+//! condition, the explosion and Pinning. Where no aim can hit (out of
+//! range, or past the 7+ chart) no landing can happen: a leaner loop
+//! counts the condition and flags ([`ShotTables::count_misses`]).
 //!
-//! Each step's law is laid out here as a table of whole counts: every
-//! dice path of the rule's own step is walked, a path of dice with `n1,
-//! n2, ...` sides weighs `L / (n1 n2 ...)` for `L` the least common
-//! multiple of those products, and the weights are divided by their
-//! greatest common divisor. A law of denominator `D` (at most
-//! [`MOST_ENTRIES`]) is then a table of `D` entries, each outcome written
-//! as many times as its count, and a draw is one digit in `0..D`, read by
-//! multiply-high from a fresh word (a relative bias of at most `D / 2^64`,
-//! within the roller's [`BATCH_LIMIT`](crate::dice::BATCH_LIMIT) bound).
-//! Words are not shared between draws: a shared word makes every draw wait
-//! on the last one's digits and on the branch that refills it, which cost
-//! more than the words.
+//! Each step's law is found in whole counts: every dice path of the
+//! rule's own step is walked, a path of dice with `n1, n2, ...` sides
+//! weighs `L / (n1 n2 ...)` for `L` the least common multiple of those
+//! products, and the weights are divided by their greatest common
+//! divisor; the law of `n` aims is the law of `n - 1` aims, each of its
+//! states followed by one more aim's paths. The set-up, landing and end
+//! laws (denominator `D` at most [`MOST_ENTRIES`]) are laid out as tables
+//! of `D` entries, each outcome written as many times as its count, and a
+//! draw is one digit in `0..D`, read by multiply-high (a relative bias of
+//! at most `D / 2^64`, within the roller's
+//! [`BATCH_LIMIT`](crate::dice::BATCH_LIMIT) bound). The aims' laws
+//! (denominators up to `36^6` for six shots) are alias tables in whole
+//! numbers ([`alias_columns`]): one word gives a column and a fraction
+//! that picks the column's own outcome or its alias. Each draw reads a
+//! word of its own, but for the end's digit, which reads what the set-up's
+//! digit left of its word (the two ranges' product within the same bound).
 //!
 //! These are the steps' exact laws, cached per condition, never a trial's
-//! final law: the aims, then the landings chain digit by digit, and the
-//! exact evaluator ([`super::shot_laws::ShotLaws::exact`], built from
-//! whole shots by another enumeration with floating-point laws) is
-//! checked by them.
+//! final law: the set-up, the aims, the landings and the end chain draw by
+//! draw, and the exact evaluator
+//! ([`super::shot_laws::ShotLaws::exact`], built from whole shots by
+//! another enumeration with floating-point laws) is checked by them.
 //!
 //! A trial's ending is counted in three small dense tables, not as one
 //! joint key: what the rule's `record_steered` reads (the condition, hits,
@@ -666,10 +679,11 @@ impl ShotTables {
         }
     }
 
-    /// `trials` trials: the set-up's digit, the aims' digits (`group` aims
-    /// a digit), a digit a hit's landing, the end's digit; each ending
-    /// counted in the three dense tables, and recorded once per distinct
-    /// entry when the chunk is done.
+    /// `trials` trials: the set-up's digit, the aims' draw (`group` aims a
+    /// draw, every burst's in one where `group` reaches the most shots), a
+    /// digit a hit's landing, the end's digit; each ending counted in the
+    /// three dense tables, and recorded once per distinct entry when the
+    /// chunk is done.
     ///
     /// A burst's aims are drawn before its landings, where the rule
     /// resolves shot by shot (aim, landing, aim, ...): an aim reads nothing
@@ -985,7 +999,14 @@ mod tests {
     /// pass `pick`.
     fn implied(t: &ShotTables, k: usize, pick: &dyn Fn(u64) -> bool) -> f64 {
         let slot = t.aims[k];
-        let columns = &t.aim_columns[slot.offset as usize..(slot.offset + slot.range) as usize];
+        implied_by(
+            &t.aim_columns[slot.offset as usize..(slot.offset + slot.range) as usize],
+            pick,
+        )
+    }
+
+    /// The probability alias `columns` give the moves that pass `pick`.
+    fn implied_by(columns: &[Column], pick: &dyn Fn(u64) -> bool) -> f64 {
         let whole = 18_446_744_073_709_551_616.0;
         let mut p = 0.0;
         for c in columns {
@@ -996,7 +1017,7 @@ mod tests {
             };
             p += (f64::from(u8::from(pick(c.own))) * kept
                 + f64::from(u8::from(pick(c.alias))) * (1.0 - kept))
-                / f64::from(slot.range);
+                / columns.len() as f64;
         }
         p
     }
@@ -1042,6 +1063,82 @@ mod tests {
         // one outcome only: a certain law of one entry
         let (law, den) = counted_law(|d| d(6) > 0).unwrap();
         assert_eq!((law, den), (vec![(true, 1)], 1));
+    }
+
+    /// Alias columns in whole numbers: every outcome's share of the words
+    /// is its count over the denominator (to within `2^-64` a column), for
+    /// a law whose counts are far from even, one of a single outcome, and
+    /// two equal outcomes; a word's high part picks the column and its low
+    /// part the column's own outcome or its alias.
+    #[test]
+    fn alias_columns_give_each_outcome_its_count() {
+        let law: Vec<(u64, u128)> = vec![(1, 1), (2, 2), (3, 3), (4, 30), (5, 1_000)];
+        let den: u128 = 1_036;
+        let columns = alias_columns(&law, den);
+        assert_eq!(columns.len(), 5);
+        for &(m, count) in &law {
+            let p = implied_by(&columns, &|x| x == m);
+            let want = count as f64 / den as f64;
+            assert!((p - want).abs() < 1e-15, "{m}: {p} v {want}");
+        }
+        let one = alias_columns(&[(7, 5)], 5);
+        assert_eq!((one[0].keep, one[0].own), (u64::MAX, 7));
+        let even = alias_columns(&[(1, 1), (2, 1)], 2);
+        assert!(even.iter().all(|c| c.keep == u64::MAX && c.own == c.alias));
+        // the word 0 is column 0 kept; the last word the last column's
+        // alias, where it has one
+        let slot = Slot {
+            offset: 0,
+            range: 5,
+        };
+        let padded_columns = padded(columns.clone(), Column::default());
+        assert_eq!(alias_draw(&padded_columns, slot, 0), columns[0].own);
+        let last = columns[4];
+        let want = if last.keep == u64::MAX {
+            last.own
+        } else {
+            last.alias
+        };
+        assert_eq!(alias_draw(&padded_columns, slot, u64::MAX), want);
+    }
+
+    /// The firer's hit at the end (Exploding Weapons: "The Warrior takes a
+    /// Hit from the weapon at its usual Strength -1"): at the test point
+    /// out of range (firer T3, Sv6+; the 'Eavy Shoota S4, save modifier
+    /// -2), Strength 3 against Toughness 3 wounds on a 4+ (1/2) and the 6+
+    /// save needs 8: none, so a weapon that exploded wounds its firer half
+    /// the time and one that did not never; the escape from Pinning
+    /// (Initiative 3, friend near: a 4+ or a 6 fails, 1/2) is independent
+    /// of it: both 1/4. No aim can hit at 20" (long range 18"): the lean
+    /// loop is taken there, not at 18".
+    #[test]
+    fn the_firers_hit_is_drawn_at_the_end_by_hand() {
+        let firer = [
+            ("firer_toughness", "3"),
+            ("firer_save", "6"),
+            ("friend_within_2in", "true"),
+            ("target_initiative", "3"),
+        ];
+        let out = full_auto(&[&firer[..], &[("range", "20")]].concat());
+        let t = tables(&out);
+        assert!(t.misses_only);
+        assert_eq!(t.group, 6);
+        let flag = |p: u64, f: u8| (p >> FLAGS_AT) as u8 & f != 0;
+        let end = |exploded: usize, pinned: usize| t.end[2 * exploded + pinned];
+        let wounded = |m: u64| flag(m, FIRER_WOUNDED);
+        assert!(exactly(share_moves(&t.end_moves, end(1, 0), wounded), 1, 2));
+        assert!(exactly(share_moves(&t.end_moves, end(0, 0), wounded), 0, 1));
+        assert!(exactly(
+            share_moves(&t.end_moves, end(1, 1), |m| wounded(m)
+                && flag(m, PINNED_THROUGH)),
+            1,
+            4
+        ));
+        // no aim wounds the firer now: the aims' law of one shot raises
+        // only the explosion and the failed Ammo Roll
+        assert!(t.aim_columns.iter().all(|c| !flag(c.own, FIRER_WOUNDED)));
+        let near = full_auto(&firer);
+        assert!(!tables(&near).misses_only);
     }
 
     /// The laid-out laws at the full auto point, against the seed's dice by
@@ -1275,20 +1372,22 @@ mod tests {
     }
 
     /// Blocks of trials: any count is tallied whole, and a seed gives the
-    /// same tallies every run.
+    /// same tallies every run, in range and out of it.
     #[test]
     fn any_count_is_tallied_once_and_the_same_every_run() {
-        let m = full_auto(&[]);
-        for n in [1, 511, 512, 513, 2000] {
-            let a = run(&m, 5, n);
-            let b = run(&m, 5, n);
-            assert_eq!(a.trials(), n);
-            let hits: u64 = (0..=6)
-                .map(|k| a.sum(index(&m, &format!("hits={k}"))))
-                .sum();
-            assert_eq!(hits, n);
-            for i in 0..m.metrics().len() {
-                assert_eq!((a.sum(i), a.sum_sq(i)), (b.sum(i), b.sum_sq(i)));
+        // in range, and out of range (the lean loop)
+        for m in [full_auto(&[]), full_auto(&[("range", "20")])] {
+            for n in [1, 511, 512, 513, 2000] {
+                let a = run(&m, 5, n);
+                let b = run(&m, 5, n);
+                assert_eq!(a.trials(), n);
+                let hits: u64 = (0..=6)
+                    .map(|k| a.sum(index(&m, &format!("hits={k}"))))
+                    .sum();
+                assert_eq!(hits, n);
+                for i in 0..m.metrics().len() {
+                    assert_eq!((a.sum(i), a.sum_sq(i)), (b.sum(i), b.sum_sq(i)));
+                }
             }
         }
     }
