@@ -260,6 +260,29 @@ impl Shooting {
         s.damage += r.damage as u16;
     }
 
+    /// The rule's step `i` ([`ShotRule`]'s steps): a Sustained Fire die,
+    /// a jam's Ammo Roll, a shot, the escape from Pinning, Recovery.
+    fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut ShotState) {
+        let fa = self.full_auto_dice as usize;
+        let shots_end = 2 * fa + self.max_shots() as usize;
+        if i < fa {
+            self.roll_sustained_fire_die(dice, s);
+        } else if i < 2 * fa {
+            if s.jams_left > 0 {
+                s.jams_left -= 1;
+                self.ammo_roll(dice, s);
+            }
+        } else if i < shots_end {
+            if s.shots_left > 0 {
+                self.resolve_shot(dice, s);
+            }
+        } else if i == shots_end {
+            self.pinning_check(dice, s);
+        } else {
+            self.settle(dice, s);
+        }
+    }
+
     /// "Eventually out of action": a Down warrior left alone rolls in each
     /// Recovery Phase until it stands or goes Out of Action.
     fn settle(&self, dice: &mut impl Roller, s: &mut ShotState) {
@@ -312,25 +335,7 @@ impl Mechanic for ShotRule {
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut ShotState) {
-        let sh = &self.shooting;
-        let fa = sh.full_auto_dice as usize;
-        let shots_end = 2 * fa + sh.max_shots() as usize;
-        if i < fa {
-            sh.roll_sustained_fire_die(dice, s);
-        } else if i < 2 * fa {
-            if s.jams_left > 0 {
-                s.jams_left -= 1;
-                sh.ammo_roll(dice, s);
-            }
-        } else if i < shots_end {
-            if s.shots_left > 0 {
-                sh.resolve_shot(dice, s);
-            }
-        } else if i == shots_end {
-            sh.pinning_check(dice, s);
-        } else {
-            sh.settle(dice, s);
-        }
+        self.shooting.step(i, dice, s);
     }
 
     fn metrics(&self) -> &MetricList {
