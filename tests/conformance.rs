@@ -554,7 +554,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
     let full_auto = systems::build("gce", "shooting", &p, &Params::new()).unwrap();
     assert_eq!(
         full_auto.sampler(),
-        Custom("shot tables (a digit a step)"),
+        Custom("shot tables (set-up, a burst's aims, each landing and the end a draw each)"),
         "full auto"
     );
     let want: &[(&str, &str, krunch::engine::Sampler)] = &[

@@ -978,7 +978,9 @@ impl Model for ShootingModel {
         if self.fast_path_applies() {
             Sampler::Custom("shot face tables (sixteen D6 a word)")
         } else if self.shot_tables().is_ok() {
-            Sampler::Custom("shot tables (a digit a step)")
+            Sampler::Custom(
+                "shot tables (set-up, a burst's aims, each landing and the end a draw each)",
+            )
         } else if self.shot_laws().is_ok() {
             Sampler::Custom("shot laws (a draw a shot)")
         } else {

@@ -1269,7 +1269,9 @@ mod tests {
         let m = full_auto(&[]);
         assert_eq!(
             m.sampler(),
-            crate::engine::Sampler::Custom("shot tables (a digit a step)")
+            crate::engine::Sampler::Custom(
+                "shot tables (set-up, a burst's aims, each landing and the end a draw each)"
+            )
         );
         let n = 1_000_000;
         let tally = run(&m, 11, n);
