@@ -376,7 +376,8 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 ends[LANES * (e >> 32) as usize + column] += 1;
                 let n = LANES * (e as u32) as usize + column;
                 if n >= steps.len() {
-                    steps.resize(n + LANES * 16, 0);
+                    // whole rows of LANES columns, as they are read back
+                    steps.resize((n / LANES + 16) * LANES, 0);
                 }
                 steps[n] += 1;
             }
@@ -856,6 +857,43 @@ mod tests {
             by_state.add_n(*w.key(id as u32) as usize, n);
         }
         (w.ends().map(|(k, n)| (*k, n)).collect(), lengths, by_state)
+    }
+
+    /// Long walks: a state that ends on a 6 and stays otherwise, so a
+    /// trial's steps are geometric (1/6), many past the lanes' first rows
+    /// of counts: every trial counted once at its length, by hand P(1 step)
+    /// = 1/6, P(more than 20) = (5/6)^20.
+    #[test]
+    fn lanes_count_long_walks_at_their_lengths() {
+        use crate::dice::stats::binomial_p_value;
+        let trials = 200_003u64;
+        let mut w: Walk<u8> = Walk::default();
+        let mut roller = BatchedRoller::new(7, &[0]);
+        let law = |s: &u8| (*s == 0).then(|| Arc::new(vec![(0u8, 5.0 / 6.0), (1u8, 1.0 / 6.0)]));
+        let play = |s: &u8, r: &mut BatchedRoller| if *s == 0 && r.d6() < 6 { 0 } else { 1 };
+        let start = w.id(&0);
+        let mut lengths = Counts::default();
+        w.run_until_over(
+            start,
+            trials,
+            &mut roller,
+            law,
+            play,
+            |s| *s,
+            |s| *s == 1,
+            &mut lengths,
+            None,
+        );
+        let by_length: BTreeMap<usize, u64> = lengths.iter().collect();
+        assert_eq!(by_length.values().sum::<u64>(), trials);
+        assert!(by_length.keys().all(|&n| n >= 1));
+        assert!(
+            *by_length.keys().last().unwrap() > 40,
+            "some walks are long"
+        );
+        assert!(binomial_p_value(by_length[&1], trials, 1.0 / 6.0) > 1e-6);
+        let past_20: u64 = by_length.range(21..).map(|(_, n)| n).sum();
+        assert!(binomial_p_value(past_20, trials, (5.0f64 / 6.0).powi(20)) > 1e-6);
     }
 
     /// Three steps of a coin (a D6 of 4+ adds one), the walk's fixed-step
