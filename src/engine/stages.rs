@@ -229,8 +229,9 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
     }
 
     /// Runs `trials` trials from the first node: each group's combination
-    /// drawn uniformly (several a word, their product within the roller's
-    /// [`BATCH_LIMIT`]) and looked up. Returns how many trials passed
+    /// drawn uniformly (a lane's word read [`StateFaces::digits_a_word`]
+    /// times, those digits' product within the roller's [`BATCH_LIMIT`])
+    /// and looked up. Returns how many trials passed
     /// through each counted node, in [`StateFaces::counted`]'s order.
     pub fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
         // a node's count goes to row `slot` of LANES columns (row 0: not
@@ -242,13 +243,13 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
         } else {
             let mut lanes = [Lane::at(self.start); LANES];
             let mut started = trials.min(LANES as u64);
-            if trials >= LANES as u64 {
+            let digits = u64::from(self.digits_a_word());
+            if trials >= LANES as u64 * (digits + 1) {
                 roller.lend(|words| {
-                    // one node of lane `$l`: counted, then its group drawn;
-                    // a trial's end leads back to the start (no digit
-                    // drawn) by masks, not by a branch, since the end is as
-                    // likely as the dice make it; the word goes on into
-                    // the next trial until its product would pass the limit
+                    // one node of lane `$l`: counted, then its group drawn
+                    // from the lane's word; a trial's end leads back to the
+                    // start (no digit drawn) by masks, not by a branch,
+                    // since the end is as likely as the dice make it
                     macro_rules! visit {
                         ($l:expr) => {{
                             let lane = &mut lanes[$l];
@@ -256,15 +257,7 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
                             counts[LANES * (n >> 48) as usize + $l] += 1;
                             let size = (n >> 32) & 0xffff;
                             let over = u64::from(size == 0);
-                            let size = size | over;
-                            let u = lane.used * size;
-                            if u > BATCH_LIMIT {
-                                lane.word = words.next_word();
-                                lane.used = size;
-                            } else {
-                                lane.used = u;
-                            }
-                            let r = u128::from(lane.word) * u128::from(size);
+                            let r = u128::from(lane.word) * u128::from(size | over);
                             lane.word = r as u64;
                             let at = ((n as u32) as usize + (r >> 64) as usize)
                                 & (over as usize).wrapping_sub(1);
@@ -275,13 +268,26 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
                         }};
                     }
                     const _: () = assert!(LANES == 4);
-                    while started + LANES as u64 <= trials {
-                        visit!(0);
-                        visit!(1);
-                        visit!(2);
-                        visit!(3);
+                    // a lane takes a fresh word every `digits` visits, at
+                    // places fixed in advance, not on a branch the dice
+                    // decide; a block ends at most `digits` trials a lane
+                    while started + LANES as u64 * digits <= trials {
+                        for lane in &mut lanes {
+                            lane.word = words.next_word();
+                        }
+                        for _ in 0..digits {
+                            visit!(0);
+                            visit!(1);
+                            visit!(2);
+                            visit!(3);
+                        }
                     }
                 });
+                // the lanes' words are spent: the trials in flight go on
+                // from fresh ones
+                for lane in &mut lanes {
+                    lane.used = BATCH_LIMIT + 1;
+                }
             }
             // the trials in flight to their ends, then the rest one by one
             let in_flight = lanes.into_iter().take(started as usize);
@@ -312,6 +318,19 @@ impl<S: Clone + Eq + Hash> StateFaces<S> {
             .skip(1)
             .map(|c| c.iter().sum())
             .collect()
+    }
+
+    /// Groups a lane of [`StateFaces::count`] draws from one word: as many
+    /// of the widest as fit within [`BATCH_LIMIT`].
+    pub fn digits_a_word(&self) -> u32 {
+        let widest = self.nodes.iter().map(|n| n.size).max().unwrap_or(1).max(2);
+        let mut digits = 1;
+        let mut product = widest;
+        while product * widest <= BATCH_LIMIT {
+            product *= widest;
+            digits += 1;
+        }
+        digits
     }
 
     /// The counted nodes (step index, state), in the order
