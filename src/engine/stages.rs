@@ -922,6 +922,9 @@ mod tests {
         // step 1: a D6 then a D6 on the first's 6 (36 combinations); the
         // two steps together: 36 * 36 = 1296, within GROUP_FACES
         assert_eq!(w.nodes[0].size, 1296);
+        // a lane's word holds two such draws: 1296^2 = 1,679,616 is within
+        // BATCH_LIMIT (2^24), 1296^3 is not
+        assert_eq!(w.digits_a_word(), 2);
         // totals 2..24: by hand, a step shows 1-5 (1/6 each) or 7-12
         // (1/36 each)
         let law = exploding_d6_twice();

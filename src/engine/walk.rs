@@ -102,6 +102,22 @@ pub const LANES: usize = 4;
 /// (a power of two, at least [`LANES`]; 8 KB: the log stays near the core).
 const END_LOG: usize = 1024;
 
+/// Counts a log of trials' endings (where each went in the high 32 bits,
+/// its steps in the low) into `ends` and `steps`, `LANES` columns a row,
+/// the log's i-th entry in column i % LANES, so no count waits on the last
+/// one's store. `steps` grows by whole rows, as they are read back.
+fn count_ending_log(log: &[u64], ends: &mut [u64], steps: &mut Vec<u64>) {
+    for (i, &e) in log.iter().enumerate() {
+        let column = i % LANES;
+        ends[LANES * (e >> 32) as usize + column] += 1;
+        let n = LANES * (e as u32) as usize + column;
+        if n >= steps.len() {
+            steps.resize((n / LANES + 16) * LANES, 0);
+        }
+        steps[n] += 1;
+    }
+}
+
 /// Set in a state's flat slot when its composed step always leads to the
 /// one state (the slot's low half).
 const FIXED: u64 = 1 << 63;
@@ -356,32 +372,19 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 }
                 None => walk.step_then(id, roller, &law, &play, &follow, &over),
             };
-        // ends and lengths drawn from the table counted here, LANES
-        // columns each, the log's i-th entry in column i % LANES, so no
-        // count waits on the last one's store; first steps each lane's
-        // unfinished steps into a slot of its own (the first LANES)
+        // ends and lengths drawn from the table counted here
+        // ([`count_ending_log`]); first steps each lane's unfinished steps
+        // into a slot of its own (the first LANES)
         let mut ends = vec![0u64; LANES * self.keys.len()];
         let mut steps = vec![0u64; LANES * 16];
         let mut first_columns = vec![0u64; LANES];
         // each step writes its trial's ending (where it went, its steps) to
         // the next place of a log, which moves on only where the trial
         // ended: a store a step instead of two counts read and written;
-        // the log is counted a block at a time
-        // twice the block, so a masked index needs no bounds check
+        // the log is counted a block at a time (twice the block long, so a
+        // masked index needs no bounds check)
         let mut log = [0u64; 2 * END_LOG];
         let mut logged = 0usize;
-        let count_log = |log: &[u64], ends: &mut Vec<u64>, steps: &mut Vec<u64>| {
-            for (i, &e) in log.iter().enumerate() {
-                let column = i % LANES;
-                ends[LANES * (e >> 32) as usize + column] += 1;
-                let n = LANES * (e as u32) as usize + column;
-                if n >= steps.len() {
-                    // whole rows of LANES columns, as they are read back
-                    steps.resize((n / LANES + 16) * LANES, 0);
-                }
-                steps[n] += 1;
-            }
-        };
         let mut at = [start; LANES];
         let mut taken = [0usize; LANES];
         let mut started = (LANES as u64).min(trials);
@@ -434,12 +437,12 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                     round!(2);
                     round!(3);
                     if logged >= END_LOG {
-                        count_log(&log[..logged], &mut ends, &mut steps);
+                        count_ending_log(&log[..logged], &mut ends, &mut steps);
                         logged = 0;
                     }
                 }
             });
-            count_log(&log[..logged], &mut ends, &mut steps);
+            count_ending_log(&log[..logged], &mut ends, &mut steps);
         }
         // the trials in flight, each to its end, then the rest one by one
         let in_flight = at.into_iter().zip(taken).take(started as usize);
@@ -857,6 +860,32 @@ mod tests {
             by_state.add_n(*w.key(id as u32) as usize, n);
         }
         (w.ends().map(|(k, n)| (*k, n)).collect(), lengths, by_state)
+    }
+
+    /// The ending log counted by rows: a length that makes `steps` grow
+    /// from a column other than the first, then a length at the row just
+    /// past the growth, are both counted (growing by a part row lost it).
+    #[test]
+    fn an_ending_log_counts_every_length_whatever_its_column() {
+        let entry = |end: u64, steps: u64| (end << 32) | steps;
+        let log = [
+            entry(0, 1),
+            entry(1, 20),
+            entry(0, 2),
+            entry(1, 3),
+            entry(0, 36),
+        ];
+        let mut ends = vec![0u64; LANES * 2];
+        let mut steps = vec![0u64; LANES * 16];
+        count_ending_log(&log, &mut ends, &mut steps);
+        let rows =
+            |v: &[u64]| -> Vec<u64> { v.chunks_exact(LANES).map(|r| r.iter().sum()).collect() };
+        assert_eq!(rows(&ends), vec![3, 2]);
+        let by_length = rows(&steps);
+        for (n, want) in [(1, 1), (2, 1), (3, 1), (20, 1), (36, 1)] {
+            assert_eq!(by_length[n], want, "{n} steps");
+        }
+        assert_eq!(by_length.iter().sum::<u64>(), 5);
     }
 
     /// Long walks: a state that ends on a 6 and stays otherwise, so a
