@@ -576,23 +576,23 @@ fn update_baseline(
     }
     // what the new baseline re-pins: every value of the old one that moved
     // is listed, not replaced in silence
-    if target.baseline.exists() {
-        if let Ok(old) = check::read_baseline(&target.baseline, &target.exp) {
-            let moved: Vec<_> = check::check(&target.exp, &old, old.len(), options)
-                .into_iter()
-                .filter(|o| !o.passed)
-                .collect();
-            for o in &moved {
-                say(&format!("re-pinned {}\n", report::describe_outcome(o)))?;
-            }
-            if !moved.is_empty() {
-                say(&format!(
-                    "{}: {} of {} pinned values moved and are re-pinned to today's\n",
-                    target.file.display(),
-                    moved.len(),
-                    old.len()
-                ))?;
-            }
+    if target.baseline.exists()
+        && let Ok(old) = check::read_baseline(&target.baseline, &target.exp)
+    {
+        let moved: Vec<_> = check::check(&target.exp, &old, old.len(), options)
+            .into_iter()
+            .filter(|o| !o.passed)
+            .collect();
+        for o in &moved {
+            say(&format!("re-pinned {}\n", report::describe_outcome(o)))?;
+        }
+        if !moved.is_empty() {
+            say(&format!(
+                "{}: {} of {} pinned values moved and are re-pinned to today's\n",
+                target.file.display(),
+                moved.len(),
+                old.len()
+            ))?;
         }
     }
     let results = experiment::run(&target.exp, &|_| {});

@@ -104,13 +104,13 @@ fn what_a_value_needs_is_declared_and_needed() {
                         ));
                         continue;
                     };
-                    if let Some(v) = needed.value() {
-                        if let Err(e) = o.check(&ParamValue::from_text(v)) {
-                            wrong.push(format!(
-                                "{} {}: {} needs {other} = {v}: {e}",
-                                r.name, sc.name, d.name
-                            ));
-                        }
+                    if let Some(v) = needed.value()
+                        && let Err(e) = o.check(&ParamValue::from_text(v))
+                    {
+                        wrong.push(format!(
+                            "{} {}: {} needs {other} = {v}: {e}",
+                            r.name, sc.name, d.name
+                        ));
                     }
                 }
                 let Some((_, value, true)) = lines.iter().find(|l| l.0 == d.name) else {

@@ -838,12 +838,14 @@ impl Parser<'_> {
         let bare = self.chars.get(left_start).is_some_and(|c| c.1 != '(');
         if let (true, Expr::Pool(pool), Expr::Number(k)) = (bare, &left, &right) {
             let (lo, hi) = left.bounds();
-            if pool.count >= 2 && pool.keep.is_none() && pool.faces.contains(k) {
-                if let Some(always) = certain(cmp, lo, hi, i128::from(*k)) {
-                    let written: String =
-                        self.chars[left_start..self.i].iter().map(|c| c.1).collect();
-                    let written = written.trim();
-                    return Err(self.error_at(
+            if pool.count >= 2
+                && pool.keep.is_none()
+                && pool.faces.contains(k)
+                && let Some(always) = certain(cmp, lo, hi, i128::from(*k))
+            {
+                let written: String = self.chars[left_start..self.i].iter().map(|c| c.1).collect();
+                let written = written.trim();
+                return Err(self.error_at(
                         left_start,
                         &format!(
                             "{written} compares the total of {} dice ({lo} to {hi}), so it is always {always}; \
@@ -852,7 +854,6 @@ impl Parser<'_> {
                             cmp.symbol()
                         ),
                     ));
-                }
             }
         }
         self.node(

@@ -144,6 +144,12 @@ impl BatchedRoller {
         out
     }
 
+    /// Counts `n` words drawn for this roller's trials from streams it
+    /// seeded ([`LaneStreams`](super::LaneStreams)), beside its own.
+    pub fn count_words(&mut self, n: u64) {
+        self.words += n;
+    }
+
     /// How many 64-bit words this roller has drawn from its stream.
     pub fn words(&self) -> u64 {
         self.words

@@ -330,7 +330,7 @@ impl<T: Clone + Eq + Hash> FaceTable<T> {
                 single[(r >> 64) as usize] += 1;
             }
         }
-        if trials % per_word > 0 {
+        if !trials.is_multiple_of(per_word) {
             let mut word = roller.next_word();
             for _ in 0..trials % per_word {
                 let r = u128::from(word) * size;

@@ -19,6 +19,8 @@ use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
+mod wide;
+
 /// Visits to a state within one chunk before its law is laid out as an
 /// alias table (until then its step plays on real dice).
 pub const WARM_VISITS: u32 = 4;
@@ -102,17 +104,24 @@ pub const LANES: usize = 4;
 /// (a power of two, at least [`LANES`]; 8 KB: the log stays near the core).
 const END_LOG: usize = 1024;
 
+/// Columns a row of [`count_ending_log`]'s counts: a walk's trials end
+/// at few states after few steps, so the same count comes back every few
+/// entries, and each must wait for the last one's store unless they are
+/// this many apart.
+const COLUMNS: usize = 16;
+
 /// Counts a log of trials' endings (where each went in the high 32 bits,
-/// its steps in the low) into `ends` and `steps`, `LANES` columns a row,
-/// the log's i-th entry in column i % LANES, so no count waits on the last
-/// one's store. `steps` grows by whole rows, as they are read back.
+/// its steps in the low) into `ends` and `steps`, [`COLUMNS`] columns a
+/// row, the log's i-th entry in column i % COLUMNS, so no count waits on
+/// the last one's store. `steps` grows by whole rows, as they are read
+/// back.
 fn count_ending_log(log: &[u64], ends: &mut [u64], steps: &mut Vec<u64>) {
     for (i, &e) in log.iter().enumerate() {
-        let column = i % LANES;
-        ends[LANES * (e >> 32) as usize + column] += 1;
-        let n = LANES * (e as u32) as usize + column;
+        let column = i % COLUMNS;
+        ends[COLUMNS * (e >> 32) as usize + column] += 1;
+        let n = COLUMNS * (e as u32) as usize + column;
         if n >= steps.len() {
-            steps.resize((n / LANES + 16) * LANES, 0);
+            steps.resize((n / COLUMNS + 16) * COLUMNS, 0);
         }
         steps[n] += 1;
     }
@@ -155,6 +164,19 @@ pub struct Walk<K> {
     /// Beside each of `flat`'s columns: where its own and its alias were
     /// before the follow-up (the states a first round's metrics read).
     played: Vec<(u32, u32)>,
+    /// Per state: its slot in `wide` (offset in the high half, columns in
+    /// the low), 0 while it is not laid out.
+    wide_at: Vec<u64>,
+    /// The wide lanes' guide tables of every warm state, end to end (see
+    /// `wide`).
+    wide: Vec<u64>,
+    /// The outcomes of every warm state's law, by cumulative threshold.
+    wide_thresholds: Vec<wide::Threshold>,
+    /// Where each warm state's guide and thresholds lie.
+    wide_guides: Vec<wide::Guide>,
+    /// Whether a state was laid out since the wide columns' slots were
+    /// last pointed at the states laid out.
+    wide_stale: bool,
 }
 
 impl<K: Clone + Eq + Hash> Default for Walk<K> {
@@ -170,6 +192,11 @@ impl<K: Clone + Eq + Hash> Default for Walk<K> {
             flat_at: Vec::new(),
             flat: Vec::new(),
             played: Vec::new(),
+            wide_at: Vec::new(),
+            wide: Vec::new(),
+            wide_thresholds: Vec::new(),
+            wide_guides: Vec::new(),
+            wide_stale: false,
         }
     }
 }
@@ -189,6 +216,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         self.ends.push(0);
         self.over.push(0);
         self.flat_at.push(0);
+        self.wide_at.push(0);
         i
     }
 
@@ -331,8 +359,13 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         firsts: Option<&mut Counts>,
     ) {
         // counting first steps costs a little on every step: compiled in
-        // only where they are asked for
-        if firsts.is_some() {
+        // only where they are asked for; without them, sixteen lanes
+        if firsts.is_none() {
+            let step = |walk: &mut Self, id: u32, roller: &mut BatchedRoller| {
+                walk.step_then(id, roller, &law, &play, &follow, &over)
+            };
+            self.run_wide(start, trials, roller, step, lengths, true);
+        } else if firsts.is_some() {
             self.lanes::<true>(
                 start, trials, roller, law, play, follow, over, lengths, firsts,
             );
@@ -375,8 +408,8 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         // ends and lengths drawn from the table counted here
         // ([`count_ending_log`]); first steps each lane's unfinished steps
         // into a slot of its own (the first LANES)
-        let mut ends = vec![0u64; LANES * self.keys.len()];
-        let mut steps = vec![0u64; LANES * 16];
+        let mut ends = vec![0u64; COLUMNS * self.keys.len()];
+        let mut steps = vec![0u64; COLUMNS * 16];
         let mut first_columns = vec![0u64; LANES];
         // each step writes its trial's ending (where it went, its steps) to
         // the next place of a log, which moves on only where the trial
@@ -413,8 +446,8 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                             None => {
                                 let to =
                                     words.roller(|r| slow(self, at[lane], taken[lane] == 0, r));
-                                if ends.len() < LANES * self.keys.len() {
-                                    ends.resize(LANES * self.keys.len(), 0);
+                                if ends.len() < COLUMNS * self.keys.len() {
+                                    ends.resize(COLUMNS * self.keys.len(), 0);
                                 }
                                 to
                             }
@@ -455,10 +488,10 @@ impl<K: Clone + Eq + Hash> Walk<K> {
             self.ends[(id & !OVER) as usize] += 1;
             lengths.add(n);
         }
-        for (i, columns) in ends.chunks_exact(LANES).enumerate() {
+        for (i, columns) in ends.chunks_exact(COLUMNS).enumerate() {
             self.ends[i] += columns.iter().sum::<u64>();
         }
-        for (n, columns) in steps.chunks_exact(LANES).enumerate() {
+        for (n, columns) in steps.chunks_exact(COLUMNS).enumerate() {
             lengths.add_n(n, columns.iter().sum());
         }
         if let Some(firsts) = firsts {
@@ -605,6 +638,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
             }
             Next::Dice | Next::NoLaw => {}
         }
+        self.lay_out_wide(i);
         (played, marked)
     }
 
@@ -875,11 +909,11 @@ mod tests {
             entry(1, 3),
             entry(0, 36),
         ];
-        let mut ends = vec![0u64; LANES * 2];
-        let mut steps = vec![0u64; LANES * 16];
+        let mut ends = vec![0u64; COLUMNS * 2];
+        let mut steps = vec![0u64; COLUMNS * 16];
         count_ending_log(&log, &mut ends, &mut steps);
         let rows =
-            |v: &[u64]| -> Vec<u64> { v.chunks_exact(LANES).map(|r| r.iter().sum()).collect() };
+            |v: &[u64]| -> Vec<u64> { v.chunks_exact(COLUMNS).map(|r| r.iter().sum()).collect() };
         assert_eq!(rows(&ends), vec![3, 2]);
         let by_length = rows(&steps);
         for (n, want) in [(1, 1), (2, 1), (3, 1), (20, 1), (36, 1)] {

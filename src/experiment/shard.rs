@@ -463,12 +463,12 @@ pub fn tally_possible(
         ));
     }
     // x^2 fits in u128 (x < 2^64); trials x sum_sq may not: then it holds
-    if let Some(nq) = n.checked_mul(q) {
-        if x * x > nq {
-            return Err(format!(
-                "sum {sum} and sum of squares {q} over {trials} trials would give a negative variance"
-            ));
-        }
+    if let Some(nq) = n.checked_mul(q)
+        && x * x > nq
+    {
+        return Err(format!(
+            "sum {sum} and sum of squares {q} over {trials} trials would give a negative variance"
+        ));
     }
     Ok(())
 }

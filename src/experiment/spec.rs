@@ -1478,17 +1478,18 @@ fn ran_on(
         });
     }
     for d in decls {
-        if let systems::registry::Need::Default(text) = d.need {
-            if !resolved.iter().any(|(n, _)| *n == d.name) && !lines.contains_key(&d.name) {
-                let value = d
-                    .check(&ParamValue::from_text(text))
-                    .unwrap_or_else(|_| ParamValue::from_text(text));
-                out.push(Input {
-                    name: d.name.clone(),
-                    value: Some(value),
-                    source: Source::Default,
-                });
-            }
+        if let systems::registry::Need::Default(text) = d.need
+            && !resolved.iter().any(|(n, _)| *n == d.name)
+            && !lines.contains_key(&d.name)
+        {
+            let value = d
+                .check(&ParamValue::from_text(text))
+                .unwrap_or_else(|_| ParamValue::from_text(text));
+            out.push(Input {
+                name: d.name.clone(),
+                value: Some(value),
+                source: Source::Default,
+            });
         }
     }
     out

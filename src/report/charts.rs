@@ -698,22 +698,20 @@ fn subtitle_lines(text: &str, most: usize, fit: impl Fn(&str) -> bool) -> Vec<St
     let mut lines: Vec<String> = lines.into_iter().map(|l| l.trim().to_string()).collect();
     let cut = lines.len() > most || lines.iter().any(|l| !fit(l));
     lines.truncate(most);
-    if cut {
-        if let Some(last) = lines.last_mut() {
-            let mut chars: Vec<char> = last.chars().collect();
-            loop {
-                let shown: String = chars
-                    .iter()
-                    .collect::<String>()
-                    .trim_end_matches([';', ',', ' ', '·'])
-                    .to_string();
-                let candidate = format!("{shown} …");
-                if fit(&candidate) || chars.is_empty() {
-                    *last = candidate;
-                    break;
-                }
-                chars.pop();
+    if cut && let Some(last) = lines.last_mut() {
+        let mut chars: Vec<char> = last.chars().collect();
+        loop {
+            let shown: String = chars
+                .iter()
+                .collect::<String>()
+                .trim_end_matches([';', ',', ' ', '·'])
+                .to_string();
+            let candidate = format!("{shown} …");
+            if fit(&candidate) || chars.is_empty() {
+                *last = candidate;
+                break;
             }
+            chars.pop();
         }
     }
     lines

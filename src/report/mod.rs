@@ -251,10 +251,10 @@ fn trace(line: impl FnOnce() -> String) {
             .ok()
             .map(Mutex::new)
     });
-    if let Some(file) = log {
-        if let Ok(mut f) = file.lock() {
-            let _ = writeln!(f, "{}", line());
-        }
+    if let Some(file) = log
+        && let Ok(mut f) = file.lock()
+    {
+        let _ = writeln!(f, "{}", line());
     }
 }
 
@@ -530,11 +530,11 @@ pub fn recover(dir: &Path) -> std::io::Result<Vec<String>> {
         let tmp = staged(entry, STAGE)
             .or_else(|| staged(entry, TMP))
             .or_else(|| legacy_dir(".tmp-"));
-        if let Some((token, _)) = tmp {
-            if stale(&token, &path) {
-                remove(&path)?;
-                done.push(format!("removed {}", path.display()));
-            }
+        if let Some((token, _)) = tmp
+            && stale(&token, &path)
+        {
+            remove(&path)?;
+            done.push(format!("removed {}", path.display()));
         }
     }
     // the lock files of writers that are gone, after what they staged
@@ -606,13 +606,11 @@ pub fn write_folder<T>(
         sync_dir(parent)?;
         // the new folder is in place: a previous one that cannot be removed
         // now is removed by the next run's `recover`
-        if had_old {
-            if let Err(e) = fail_point(&old).and_then(|()| std::fs::remove_dir_all(&old)) {
-                eprintln!(
-                    "warning: could not remove {} ({e}); the next run will",
-                    old.display()
-                );
-            }
+        if had_old && let Err(e) = fail_point(&old).and_then(|()| std::fs::remove_dir_all(&old)) {
+            eprintln!(
+                "warning: could not remove {} ({e}); the next run will",
+                old.display()
+            );
         }
         Ok(())
     };

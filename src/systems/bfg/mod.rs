@@ -438,13 +438,13 @@ fn ship(p: &Params, prefix: &str) -> Result<Ship, ParamError> {
     };
     let starting = int("starting_damage")?;
     let remaining = int("damage")?.or(starting);
-    if let (Some(s), Some(r)) = (starting, remaining) {
-        if r > s {
-            return Err(ParamError::new(
-                field("damage"),
-                format!("{r} damage left is more than the starting {s}"),
-            ));
-        }
+    if let (Some(s), Some(r)) = (starting, remaining)
+        && r > s
+    {
+        return Err(ParamError::new(
+            field("damage"),
+            format!("{r} damage left is more than the starting {s}"),
+        ));
     }
     let armour = int("armour")?;
     let front_armour = int("front_armour")?.or(armour);

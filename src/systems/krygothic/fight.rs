@@ -706,13 +706,13 @@ pub fn plan_of(
         let why = why.replace("attacker", "defender");
         return Err(ParamError::new("counter_attack", why));
     }
-    if needs_ranged(counter) {
-        if let Some(why) = unavailable(&reversed, when_broken, Defence::Passive) {
-            return Err(ParamError::new(
-                "attack_when_broken",
-                format!("the defender's counter attack falls back to it: {why}"),
-            ));
-        }
+    if needs_ranged(counter)
+        && let Some(why) = unavailable(&reversed, when_broken, Defence::Passive)
+    {
+        return Err(ParamError::new(
+            "attack_when_broken",
+            format!("the defender's counter attack falls back to it: {why}"),
+        ));
     }
     Ok(Plan {
         fight,

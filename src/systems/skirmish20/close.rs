@@ -191,7 +191,7 @@ impl CloseRule {
         let c = &self.c;
         let by_attackers = (c.attackers * c.attacker.attacks) as usize;
         if i < by_attackers {
-            i % c.attacker.attacks.max(1) as usize == 0
+            i.is_multiple_of(c.attacker.attacks.max(1) as usize)
         } else {
             i == by_attackers || i + 1 == self.steps()
         }
@@ -457,15 +457,16 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     } else {
         None
     };
-    if let Some(what) = implied {
-        if p.has("defender_vehicle") && !p.flag("defender_vehicle")? {
-            return Err(ParamError::new(
-                "defender_vehicle",
-                format!(
-                    "{what}: its hits roll on the Vehicle Damage Table; leave defender_vehicle out"
-                ),
-            ));
-        }
+    if let Some(what) = implied
+        && p.has("defender_vehicle")
+        && !p.flag("defender_vehicle")?
+    {
+        return Err(ParamError::new(
+            "defender_vehicle",
+            format!(
+                "{what}: its hits roll on the Vehicle Damage Table; leave defender_vehicle out"
+            ),
+        ));
     }
     let defender_vehicle = implied.is_some() || p.flag("defender_vehicle")?;
     let limit = if defender_vehicle { 5 } else { 3 };

@@ -454,15 +454,16 @@ fn vehicle_target(p: &Params, v: &Params) -> Result<Option<vehicle::VehicleDamag
     } else {
         None
     };
-    if let Some(field) = tank {
-        if p.has("target_vehicle") && !p.flag("target_vehicle")? {
-            return Err(ParamError::new(
-                "target_vehicle",
-                format!(
-                    "{field} = \"tank\" is a vehicle's: its hits roll on the Vehicle Damage Table; leave target_vehicle out (or give the figure's own armour and size)"
-                ),
-            ));
-        }
+    if let Some(field) = tank
+        && p.has("target_vehicle")
+        && !p.flag("target_vehicle")?
+    {
+        return Err(ParamError::new(
+            "target_vehicle",
+            format!(
+                "{field} = \"tank\" is a vehicle's: its hits roll on the Vehicle Damage Table; leave target_vehicle out (or give the figure's own armour and size)"
+            ),
+        ));
     }
     if tank.is_none() && !p.flag("target_vehicle")? {
         if p.has("target_minor_guns") {

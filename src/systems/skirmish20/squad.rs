@@ -705,10 +705,10 @@ impl Squad {
             // "If lock on is not achieved the 2AP's have been spent and the
             // missile is not fired which means no one in the blast radius
             // can be hurt either"
-            if let Some(l) = self.lock_on {
-                if dice.roll(20) > u32::from(l) {
-                    continue;
-                }
+            if let Some(l) = self.lock_on
+                && dice.roll(20) > u32::from(l)
+            {
+                continue;
             }
             let at_hero = self.allocate(st, dice);
             let roll = dice.roll(20);

@@ -293,7 +293,7 @@ impl VehicleRule {
     ///
     /// [`FacesModel::by_laws`]: crate::engine::stages::FacesModel::by_laws
     pub fn hit_starts(&self, i: usize) -> bool {
-        i % (1 + usize::from(self.v.passengers)) == 0
+        i.is_multiple_of(1 + usize::from(self.v.passengers))
     }
 }
 

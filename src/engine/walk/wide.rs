@@ -1,0 +1,711 @@
+//! The walk thirty-two trials at a time: [`Walk::run_until_over`]'s lanes when
+//! no first steps are counted.
+//!
+//! Each lane carries its state as a *slot*: where the state's guide table
+//! starts (high half) and how many of a word's top bits index it (low
+//! half). A warm state's law is laid out as its outcomes' cumulative
+//! thresholds in whole 64-bit words (inversion: a word below the first
+//! threshold draws the first outcome, and so on, the law of its alias
+//! table to the unit of the word), and the guide table says, for each
+//! value of the top bits, the slot of the one outcome every word with
+//! those bits draws, or, where a threshold falls among them, where to
+//! compare the word with the thresholds. So a step is a word, a shift and
+//! one look-up, and a compare now and then. The lanes draw their words
+//! from xoshiro256++ streams of their own seeded from the chunk's roller
+//! ([`LaneStreams`]), eight lanes to a vector, four vectors: with AVX-512 a step of eight
+//! lanes is one generator step and one gather; without it the scalar twin
+//! below does the same lane by lane, and both give the same tallies from
+//! the same chunk (a test holds them together). A state not laid out yet
+//! has a slot with no bits (its id in the high half): its lanes leave the
+//! vector for [`Walk::step_then`], on the chunk's own roller, as every
+//! cold step does.
+
+use super::{COLUMNS, Counts, END_LOG, FIXED, OVER, Walk, count_ending_log};
+use crate::dice::{BatchedRoller, LaneStreams, STREAMS};
+use std::hash::Hash;
+
+/// Trials the wide walk steps together.
+pub const WIDE_LANES: usize = STREAMS;
+
+/// Lanes a vector steps (eight 64-bit slots to an AVX-512 register).
+const VECTOR: usize = 8;
+
+/// Set in a slot's low half where its state is over (its id in the high).
+const SLOT_OVER: u64 = 1 << 31;
+
+/// Set in a guide entry whose words a threshold splits: the high half is
+/// where in the thresholds to start comparing.
+const SPLIT: u64 = 1 << 30;
+
+/// A slot's low half: the bits of a word its guide table reads (0: cold).
+const SLOT_BITS: u64 = 63;
+
+/// Top bits a guide table reads: enough that a threshold splits few
+/// entries (at most one in 32 per outcome), at least 8, at most 12.
+fn guide_bits(outcomes: usize) -> u32 {
+    (outcomes.next_power_of_two().trailing_zeros() + 5).clamp(8, 12)
+}
+
+/// One outcome of a laid-out state's law: words below `below` (and at or
+/// above the outcome before's) draw it; the last outcome's is `u64::MAX`
+/// and takes every word left.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Threshold {
+    below: u64,
+    /// The state it leads to, an id marked [`OVER`] where over.
+    marked: u32,
+    /// Its slot, as of the last refresh.
+    slot: u64,
+}
+
+/// Where a laid-out state's guide table and thresholds lie.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Guide {
+    at: usize,
+    bits: u32,
+    thresholds: usize,
+    outcomes: usize,
+}
+
+/// The lanes' trials in flight: their slots, steps taken and streams.
+struct Lanes {
+    slots: [u64; WIDE_LANES],
+    taken: [u64; WIDE_LANES],
+    streams: LaneStreams,
+}
+
+/// The outcome `word` draws among thresholds from `i` on.
+#[inline]
+fn past_thresholds(thresholds: &[Threshold], mut i: usize, word: u64) -> u64 {
+    while thresholds[i].below != u64::MAX && word >= thresholds[i].below {
+        i += 1;
+    }
+    thresholds[i].slot
+}
+
+/// A step of one lane from `slot` with `word`, where its state is laid out:
+/// the guide entry the word's top bits pick, or where a threshold splits
+/// it, the word compared with the thresholds.
+#[inline(always)]
+fn draw(guide: &[u64], thresholds: &[Threshold], slot: u64, word: u64) -> u64 {
+    let entry = guide[(slot >> 32) as usize + (word >> (64 - (slot & SLOT_BITS))) as usize];
+    if entry & SPLIT == 0 {
+        entry
+    } else {
+        past_thresholds(thresholds, (entry >> 32) as usize, word)
+    }
+}
+
+/// Whether this machine steps eight lanes a vector.
+fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+impl<K: Clone + Eq + Hash> Walk<K> {
+    /// The slot of the state `marked` (an id, [`OVER`] where over).
+    fn slot(&self, marked: u32) -> u64 {
+        let id = u64::from(marked & !OVER);
+        if marked & OVER != 0 {
+            return (id << 32) | SLOT_OVER;
+        }
+        match self.wide_at[id as usize] {
+            0 => id << 32,
+            at => at,
+        }
+    }
+
+    /// Lays out state `i`'s law for the wide lanes from its flat layout,
+    /// once it has one: each outcome's mass summed over the alias columns
+    /// in whole units (a column is `2^64`, its threshold the own's share),
+    /// so the thresholds give the alias table's law to the unit of the
+    /// word. The slots of states not laid out yet are refreshed later
+    /// ([`Walk::refresh_wide`]).
+    pub(super) fn lay_out_wide(&mut self, i: usize) {
+        let flat = self.flat_at[i];
+        if self.wide_at[i] != 0 {
+            return;
+        }
+        let columns: Vec<(u64, u32, u32)> = if flat & FIXED != 0 {
+            vec![(u64::MAX, flat as u32, flat as u32)]
+        } else if flat != 0 {
+            let at = (flat >> 32) as usize;
+            self.flat[at..at + flat as u32 as usize]
+                .iter()
+                .map(|c| (c.keep, c.own, c.alias))
+                .collect()
+        } else {
+            return;
+        };
+        let mut mass: std::collections::BTreeMap<u32, u128> = Default::default();
+        for &(keep, own, alias) in &columns {
+            *mass.entry(own).or_default() += u128::from(keep);
+            *mass.entry(alias).or_default() += (1u128 << 64) - u128::from(keep);
+        }
+        let n = columns.len() as u128;
+        let outcomes: Vec<(u32, u128)> = mass.into_iter().filter(|(_, m)| *m > 0).collect();
+        let guide = Guide {
+            at: self.wide.len(),
+            bits: guide_bits(outcomes.len()),
+            thresholds: self.wide_thresholds.len(),
+            outcomes: outcomes.len(),
+        };
+        // its own slot first: a step that stays put leads to it
+        self.wide_at[i] = ((guide.at as u64) << 32) | u64::from(guide.bits);
+        let mut sum = 0u128;
+        for (k, (marked, m)) in outcomes.iter().enumerate() {
+            sum += m;
+            // the share of the 2^64 words, rounded down; the last takes
+            // the rest
+            let below = if k + 1 == outcomes.len() {
+                u64::MAX
+            } else {
+                // (sum / (n 2^64)) of the 2^64 words
+                (sum / n).min(u128::from(u64::MAX)) as u64
+            };
+            let slot = self.slot(*marked);
+            self.wide_thresholds.push(Threshold {
+                below,
+                marked: *marked,
+                slot,
+            });
+        }
+        self.wide.resize(guide.at + (1 << guide.bits), 0);
+        self.write_guide(guide);
+        self.wide_guides.push(guide);
+        self.wide_stale = true;
+    }
+
+    /// Writes `guide`'s table from its thresholds: each entry the slot of
+    /// the one outcome all its words draw, else [`SPLIT`] and the first
+    /// outcome its words can draw.
+    fn write_guide(&mut self, guide: Guide) {
+        let thresholds = &self.wide_thresholds[guide.thresholds..guide.thresholds + guide.outcomes];
+        let shift = 64 - guide.bits;
+        let mut first = 0;
+        for k in 0..1u64 << guide.bits {
+            let (low, high) = (k << shift, (k << shift) | ((1u64 << shift) - 1));
+            while thresholds[first].below != u64::MAX && low >= thresholds[first].below {
+                first += 1;
+            }
+            let whole = thresholds[first].below == u64::MAX || high < thresholds[first].below;
+            self.wide[guide.at + k as usize] = if whole {
+                thresholds[first].slot
+            } else {
+                (((guide.thresholds + first) as u64) << 32) | SPLIT
+            };
+        }
+    }
+
+    /// Points every outcome at the slot of its state, for the states laid
+    /// out since it was (a lane that meets an old slot takes the cold path
+    /// once).
+    fn refresh_wide(&mut self) {
+        if !self.wide_stale {
+            return;
+        }
+        for t in 0..self.wide_thresholds.len() {
+            self.wide_thresholds[t].slot = self.slot(self.wide_thresholds[t].marked);
+        }
+        for g in 0..self.wide_guides.len() {
+            self.write_guide(self.wide_guides[g]);
+        }
+        self.wide_stale = false;
+    }
+
+    /// A lane's step from a slot with no columns: drawn with its word where
+    /// the state has been laid out since, else `step` from its id on the
+    /// chunk's roller (real dice while cold).
+    #[inline(never)]
+    fn wide_cold(
+        &mut self,
+        slot: u64,
+        word: u64,
+        roller: &mut BatchedRoller,
+        step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
+    ) -> u64 {
+        let id = (slot >> 32) as usize;
+        match self.wide_at[id] {
+            0 => {
+                let marked = step(self, id as u32, roller);
+                self.slot(marked)
+            }
+            at => draw(&self.wide, &self.wide_thresholds, at, word),
+        }
+    }
+
+    /// The lanes of a vector the gather left unfinished, in lane order:
+    /// those marked in `cold` by [`Walk::wide_cold`], those in `split`
+    /// (their guide entry in `out`) by comparing the word with the
+    /// thresholds.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn wide_odd_lanes(
+        &mut self,
+        cold: u8,
+        split: u8,
+        slots: &[u64; VECTOR],
+        words: &[u64; VECTOR],
+        out: &mut [u64; VECTOR],
+        roller: &mut BatchedRoller,
+        step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
+    ) {
+        for j in 0..VECTOR {
+            if split >> j & 1 != 0 {
+                out[j] = past_thresholds(&self.wide_thresholds, (out[j] >> 32) as usize, words[j]);
+            }
+        }
+        for j in 0..VECTOR {
+            if cold >> j & 1 != 0 {
+                out[j] = self.wide_cold(slots[j], words[j], roller, step);
+            }
+        }
+    }
+
+    /// [`Walk::run_until_over`] without first steps, [`WIDE_LANES`] lanes
+    /// at a time: counts where each trial ended into the walk's ends and its
+    /// steps into `lengths`.
+    pub(super) fn run_wide(
+        &mut self,
+        start: u32,
+        trials: u64,
+        roller: &mut BatchedRoller,
+        mut step: impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
+        lengths: &mut Counts,
+        vector: bool,
+    ) {
+        let mut ends = vec![0u64; COLUMNS * self.keys.len()];
+        let mut steps = vec![0u64; COLUMNS * 16];
+        let mut in_flight = Vec::new();
+        // trials begun: every lane's first, where there are enough
+        let mut started = 0;
+        if trials >= WIDE_LANES as u64 {
+            started = WIDE_LANES as u64;
+            let mut lanes = Lanes {
+                slots: [self.slot(start); WIDE_LANES],
+                taken: [0; WIDE_LANES],
+                streams: LaneStreams::new(roller),
+            };
+            // endings logged (where, in the high half; steps, in the low)
+            // and counted a block at a time; room past the block for a
+            // step's endings
+            let mut log = vec![0u64; END_LOG + 2 * WIDE_LANES];
+            while started + WIDE_LANES as u64 <= trials {
+                let mut logged = 0;
+                let runs = if vector {
+                    self.wide_vector(
+                        &mut lanes,
+                        &mut log,
+                        &mut logged,
+                        &mut started,
+                        trials,
+                        start,
+                        roller,
+                        &mut step,
+                    )
+                } else {
+                    self.wide_scalar(
+                        &mut lanes,
+                        &mut log,
+                        &mut logged,
+                        &mut started,
+                        trials,
+                        start,
+                        roller,
+                        &mut step,
+                    )
+                };
+                roller.count_words(runs * WIDE_LANES as u64);
+                ends.resize(ends.len().max(COLUMNS * self.keys.len()), 0);
+                count_ending_log(&log[..logged], &mut ends, &mut steps);
+                self.refresh_wide();
+            }
+            // the trials in flight, by state id
+            for (slot, taken) in lanes.slots.into_iter().zip(lanes.taken) {
+                let id = match slot & SLOT_BITS {
+                    0 => (slot >> 32) as u32,
+                    _ => self
+                        .wide_at
+                        .iter()
+                        .position(|&a| a == slot)
+                        .expect("laid out") as u32,
+                };
+                in_flight.push((id, taken as usize));
+            }
+        }
+        // those in flight, each to its end, then the rest one by one
+        let rest = (started..trials).map(|_| (start, 0));
+        for (mut id, mut n) in in_flight.into_iter().chain(rest) {
+            while id & OVER == 0 {
+                id = step(self, id, roller);
+                n += 1;
+            }
+            self.ends[(id & !OVER) as usize] += 1;
+            lengths.add(n);
+        }
+        for (i, columns) in ends.chunks_exact(COLUMNS).enumerate() {
+            self.ends[i] += columns.iter().sum::<u64>();
+        }
+        for (n, columns) in steps.chunks_exact(COLUMNS).enumerate() {
+            lengths.add_n(n, columns.iter().sum());
+        }
+    }
+
+    /// Steps all lanes until the log holds a block or too few trials are
+    /// left to start a lane's worth more; returns the steps run. The definition of
+    /// the wide walk: eight lanes at a time, each draws its word, the
+    /// laid-out ones step, then the cold ones in order (the start's slot
+    /// read again after them), then each lane that ended logs its trial
+    /// and starts the next.
+    #[allow(clippy::too_many_arguments)]
+    fn wide_scalar(
+        &mut self,
+        lanes: &mut Lanes,
+        log: &mut [u64],
+        logged: &mut usize,
+        started: &mut u64,
+        trials: u64,
+        start: u32,
+        roller: &mut BatchedRoller,
+        step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
+    ) -> u64 {
+        let mut start_slot = self.slot(start);
+        let mut runs = 0;
+        while *started + WIDE_LANES as u64 <= trials && *logged < END_LOG {
+            runs += 1;
+            for v in 0..WIDE_LANES / VECTOR {
+                let lanes_here = v * VECTOR..(v + 1) * VECTOR;
+                let words: [u64; VECTOR] = lanes.streams.next_words(v * VECTOR);
+                let mut to = [0u64; VECTOR];
+                let mut cold = false;
+                for (j, lane) in lanes_here.clone().enumerate() {
+                    let slot = lanes.slots[lane];
+                    if slot & SLOT_BITS != 0 {
+                        to[j] = draw(&self.wide, &self.wide_thresholds, slot, words[j]);
+                    } else {
+                        cold = true;
+                    }
+                }
+                if cold {
+                    for (j, lane) in lanes_here.clone().enumerate() {
+                        let slot = lanes.slots[lane];
+                        if slot & SLOT_BITS == 0 {
+                            to[j] = self.wide_cold(slot, words[j], roller, step);
+                        }
+                    }
+                    start_slot = self.slot(start);
+                }
+                for (j, lane) in lanes_here.enumerate() {
+                    let taken = lanes.taken[lane] + 1;
+                    if to[j] & SLOT_OVER != 0 {
+                        log[*logged] = (to[j] & !0xffff_ffff) | taken;
+                        *logged += 1;
+                        *started += 1;
+                        lanes.slots[lane] = start_slot;
+                        lanes.taken[lane] = 0;
+                    } else {
+                        lanes.slots[lane] = to[j];
+                        lanes.taken[lane] = taken;
+                    }
+                }
+            }
+        }
+        runs
+    }
+
+    /// [`Walk::wide_scalar`] eight lanes a vector where the machine has
+    /// AVX-512, else the scalar twin itself.
+    #[allow(clippy::too_many_arguments)]
+    fn wide_vector(
+        &mut self,
+        lanes: &mut Lanes,
+        log: &mut [u64],
+        logged: &mut usize,
+        started: &mut u64,
+        trials: u64,
+        start: u32,
+        roller: &mut BatchedRoller,
+        step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
+    ) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx512() {
+            // SAFETY: the machine has AVX-512F, checked just now
+            return unsafe {
+                self.wide_avx512(lanes, log, logged, started, trials, start, roller, step)
+            };
+        }
+        self.wide_scalar(lanes, log, logged, started, trials, start, roller, step)
+    }
+
+    /// [`Walk::wide_scalar`] with AVX-512: each vector of eight lanes is
+    /// one xoshiro256++ step of eight streams, the 64 x 64 -> 128-bit
+    /// products as two 32-bit multiplies and a carry, three masked gathers
+    /// of the columns (lanes with no columns masked off, to the cold path)
+    /// and a compress of the endings into the log.
+    ///
+    /// # Safety
+    /// The machine must have AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn wide_avx512(
+        &mut self,
+        lanes: &mut Lanes,
+        log: &mut [u64],
+        logged: &mut usize,
+        started: &mut u64,
+        trials: u64,
+        start: u32,
+        roller: &mut BatchedRoller,
+        step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
+    ) -> u64 {
+        use std::arch::x86_64::*;
+        const VECTORS: usize = WIDE_LANES / VECTOR;
+        // SAFETY (for every load and store below): each reads or writes
+        // eight u64 of an array of at least eight, at an offset that
+        // leaves eight; gathers read only lanes with columns, whose
+        // indices are within `self.wide` (offset plus a column below its
+        // count)
+        macro_rules! load {
+            ($a:expr, $at:expr) => {
+                unsafe { _mm512_loadu_si512($a[$at..$at + VECTOR].as_ptr().cast()) }
+            };
+        }
+        macro_rules! store {
+            ($a:expr, $at:expr, $v:expr) => {
+                unsafe { _mm512_storeu_si512($a[$at..$at + VECTOR].as_mut_ptr().cast(), $v) }
+            };
+        }
+        let zero = _mm512_setzero_si512();
+        let one = _mm512_set1_epi64(1);
+        let sixty_four = _mm512_set1_epi64(64);
+        let bits_mask = _mm512_set1_epi64(SLOT_BITS as i64);
+        let split_bit = _mm512_set1_epi64(SPLIT as i64);
+        let over = _mm512_set1_epi64(SLOT_OVER as i64);
+        let high = _mm512_set1_epi64(!0xffff_ffffu64 as i64);
+        let mut start_slot = _mm512_set1_epi64(self.slot(start) as i64);
+        let mut slots = [zero; VECTORS];
+        let mut taken = [zero; VECTORS];
+        for v in 0..VECTORS {
+            slots[v] = load!(lanes.slots, v * VECTOR);
+            taken[v] = load!(lanes.taken, v * VECTOR);
+        }
+        let mut g = [[zero; 4]; VECTORS];
+        for (v, g) in g.iter_mut().enumerate() {
+            for (word, stream_word) in g.iter_mut().zip(&lanes.streams.s) {
+                *word = load!(stream_word, v * VECTOR);
+            }
+        }
+        let (mut at_log, mut begun) = (*logged, *started);
+        // one step of the eight lanes of vector `$v` (written out for each
+        // vector, so each keeps its lanes and streams in registers)
+        macro_rules! vector_step {
+            ($v:expr) => {{
+                // xoshiro256++, eight streams
+                let [s0, s1, s2, s3] = &mut g[$v];
+                let w = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(*s0, *s3)), *s0);
+                let t = _mm512_slli_epi64::<17>(*s1);
+                *s2 = _mm512_xor_si512(*s2, *s0);
+                *s3 = _mm512_xor_si512(*s3, *s1);
+                *s1 = _mm512_xor_si512(*s1, *s2);
+                *s0 = _mm512_xor_si512(*s0, *s3);
+                *s2 = _mm512_xor_si512(*s2, t);
+                *s3 = _mm512_rol_epi64::<45>(*s3);
+                // the draw: the guide entry of the word's top bits
+                let slot = slots[$v];
+                let bits = _mm512_and_si512(slot, bits_mask);
+                let cold = _mm512_cmpeq_epi64_mask(bits, zero);
+                let top = _mm512_srlv_epi64(w, _mm512_sub_epi64(sixty_four, bits));
+                let at = _mm512_add_epi64(_mm512_srli_epi64::<32>(slot), top);
+                let base = self.wide.as_ptr().cast::<i64>();
+                // SAFETY: see above; lanes masked off read nothing
+                let mut to = unsafe { _mm512_mask_i64gather_epi64::<8>(zero, !cold, at, base) };
+                let split = _mm512_mask_test_epi64_mask(!cold, to, split_bit);
+                if cold | split != 0 {
+                    let (mut s, mut ws, mut out) = ([0u64; VECTOR], [0u64; VECTOR], [0u64; VECTOR]);
+                    store!(s, 0, slot);
+                    store!(ws, 0, w);
+                    store!(out, 0, to);
+                    self.wide_odd_lanes(cold, split, &s, &ws, &mut out, roller, step);
+                    to = load!(out, 0);
+                    if cold != 0 {
+                        start_slot = _mm512_set1_epi64(self.slot(start) as i64);
+                    }
+                }
+                let done = _mm512_test_epi64_mask(to, over);
+                let steps = _mm512_add_epi64(taken[$v], one);
+                let entry = _mm512_or_si512(_mm512_and_si512(to, high), steps);
+                store!(log, at_log, _mm512_maskz_compress_epi64(done, entry));
+                let ended = done.count_ones() as usize;
+                at_log += ended;
+                begun += ended as u64;
+                slots[$v] = _mm512_mask_blend_epi64(done, to, start_slot);
+                taken[$v] = _mm512_maskz_mov_epi64(!done, steps);
+            }};
+        }
+        const _: () = assert!(VECTORS == 4);
+        let mut runs = 0;
+        while begun + WIDE_LANES as u64 <= trials && at_log < END_LOG {
+            runs += 1;
+            vector_step!(0);
+            vector_step!(1);
+            vector_step!(2);
+            vector_step!(3);
+        }
+        (*logged, *started) = (at_log, begun);
+        for v in 0..VECTORS {
+            store!(lanes.slots, v * VECTOR, slots[v]);
+            store!(lanes.taken, v * VECTOR, taken[v]);
+            for (stream_word, word) in lanes.streams.s.iter_mut().zip(g[v]) {
+                store!(stream_word, v * VECTOR, word);
+            }
+        }
+        runs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::walk::Law;
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    /// A chain with what the wide lanes must get right: a state that
+    /// stays put, outcomes of one in a billion (thresholds that split a
+    /// guide entry, two to an entry), a state with no law (always cold),
+    /// one that always leads to the one state, states met late (laid out
+    /// long after the start, so columns point at stale slots), and trials
+    /// of many lengths. From 0..=9 a step adds 0, 1 or 2 or jumps to a
+    /// far state; over at 10 or more.
+    fn law(s: &u32) -> Option<Law<u32>> {
+        match *s {
+            5 => None,
+            7 => Some(Arc::new(vec![(9, 1.0)])),
+            s if s < 10 => Some(Arc::new(vec![
+                (s, 0.5),
+                (s + 1, 0.25),
+                (s + 2, 0.25 - 2e-9),
+                (s + 20, 1e-9),
+                (s + 30, 1e-9),
+            ])),
+            _ => unreachable!("over"),
+        }
+    }
+
+    fn play(s: &u32, r: &mut BatchedRoller) -> u32 {
+        use crate::dice::Roller;
+        match *s {
+            7 => 9,
+            s => {
+                let d = r.roll(4);
+                s + [0, 0, 1, 2][d as usize - 1]
+            }
+        }
+    }
+
+    /// Where a run's trials ended, after how many steps, the words it
+    /// drew and the roller's next word.
+    type Run = (BTreeMap<u32, u64>, Vec<(usize, u64)>, u64, u64);
+
+    fn run(trials: u64, vector: bool) -> Run {
+        let mut w: Walk<u32> = Walk::default();
+        let mut roller = BatchedRoller::new(9, &[4]);
+        let start = w.id(&0);
+        let mut lengths = Counts::default();
+        let step = |walk: &mut Walk<u32>, id: u32, r: &mut BatchedRoller| {
+            walk.step_then(id, r, law, play, |s| *s, |s| *s >= 10)
+        };
+        w.run_wide(start, trials, &mut roller, step, &mut lengths, vector);
+        let ends = w.ends().map(|(k, n)| (*k, n)).collect();
+        (
+            ends,
+            lengths.iter().collect(),
+            roller.words(),
+            roller.next_word(),
+        )
+    }
+
+    /// The AVX-512 kernel and the scalar twin are one walk: the same ends,
+    /// lengths and words from the same chunk, and the roller left where
+    /// the other leaves it. Where the machine has no AVX-512 both runs
+    /// take the twin, and this says so.
+    #[test]
+    fn the_vector_walk_and_its_scalar_twin_end_alike() {
+        if !has_avx512() {
+            eprintln!("no AVX-512 here: both runs are the scalar twin");
+        }
+        for trials in [0, 1, WIDE_LANES as u64 - 1, WIDE_LANES as u64, 100_003] {
+            let (vector, scalar) = (run(trials, true), run(trials, false));
+            assert_eq!(vector, scalar, "{trials} trials");
+            assert_eq!(vector.0.values().sum::<u64>(), trials);
+            assert_eq!(vector.1.iter().map(|(_, n)| n).sum::<u64>(), trials);
+        }
+    }
+
+    /// Every guide entry draws what comparing the word with every
+    /// threshold from the first draws, at the entry's first and last word
+    /// (where a threshold falls between them, the compare decides), and
+    /// the thresholds' widths are the alias table's law to the unit.
+    #[test]
+    fn a_warm_states_guide_draws_what_its_thresholds_say() {
+        let (_, lengths, _, _) = run(50_000, false);
+        assert!(lengths.iter().any(|&(n, _)| n > 20), "long walks met");
+        let mut w: Walk<u32> = Walk::default();
+        let mut roller = BatchedRoller::new(9, &[4]);
+        let start = w.id(&0);
+        let step = |walk: &mut Walk<u32>, id: u32, r: &mut BatchedRoller| {
+            walk.step_then(id, r, law, play, |s| *s, |s| *s >= 10)
+        };
+        w.run_wide(
+            start,
+            50_000,
+            &mut roller,
+            step,
+            &mut Counts::default(),
+            false,
+        );
+        assert!(w.wide_guides.len() >= 8, "the warm states are laid out");
+        let mut splits = 0;
+        for g in &w.wide_guides {
+            let slot = ((g.at as u64) << 32) | u64::from(g.bits);
+            let shift = 64 - g.bits;
+            for k in 0..1u64 << g.bits {
+                splits += usize::from(w.wide[g.at + k as usize] & SPLIT != 0);
+                for word in [k << shift, (k << shift) | ((1 << shift) - 1)] {
+                    assert_eq!(
+                        draw(&w.wide, &w.wide_thresholds, slot, word),
+                        past_thresholds(&w.wide_thresholds, g.thresholds, word),
+                    );
+                }
+            }
+            // widths: 1/2, 1/4, 1/4 - 2e-9, 1e-9, 1e-9 of 2^64, where the
+            // state has five outcomes
+            let t = &w.wide_thresholds[g.thresholds..g.thresholds + g.outcomes];
+            if g.outcomes == 5 {
+                let mut widths: Vec<f64> = (0..5)
+                    .map(|i| {
+                        let low = if i == 0 { 0 } else { t[i - 1].below };
+                        (t[i].below - low) as f64 / 2f64.powi(64)
+                    })
+                    .collect();
+                // in the order of the states' ids, so compared sorted
+                widths.sort_by(f64::total_cmp);
+                for (got, want) in widths.iter().zip([1e-9, 1e-9, 0.25 - 2e-9, 0.25, 0.5]) {
+                    assert!((got - want).abs() < 1e-15, "{widths:?}");
+                }
+            }
+        }
+        assert!(splits > 0, "some entries are split by a threshold");
+        // the state with no law never laid out; the fixed one laid out
+        assert_eq!(w.wide_at[w.ids[&5] as usize], 0);
+        assert_ne!(w.wide_at[w.ids[&7] as usize], 0);
+    }
+}
