@@ -59,6 +59,13 @@ pub trait Repeated: Send + Sync {
     /// false gets them as zero, which the conformance suite catches).
     const FIRST_ROUND: bool = false;
 
+    /// Whether the fast sampler walks its rounds wide (see `walk/wide.rs`;
+    /// the default). A rule whose trials are short and spread over many
+    /// states, most met too seldom in a chunk to be laid out wide, walks
+    /// faster in the narrow lanes, where every warm state is one flat
+    /// look-up.
+    const WIDE: bool = true;
+
     /// Clears what only the round just played needed (its dice, its
     /// winner), at the end of every round.
     fn end_round(&self, _state: &mut Self::State) {}
@@ -213,6 +220,7 @@ impl<M: Repeated> RepeatModel<M> {
     fn run_round_laws(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
         let rule = &self.rule;
         let mut walk: Walk<M::State> = Walk::default();
+        walk.set_wide(M::WIDE);
         let start = walk.id(&rule.start());
         let law =
             |s: &M::State| -> Option<Law<M::State>> { self.laws.get(s, || self.round_law(s)) };

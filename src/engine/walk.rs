@@ -174,9 +174,11 @@ pub struct Walk<K> {
     wide_thresholds: Vec<wide::Threshold>,
     /// Where each warm state's guide and thresholds lie.
     wide_guides: Vec<wide::Guide>,
-    /// Whether a state was laid out since the wide columns' slots were
-    /// last pointed at the states laid out.
-    wide_stale: bool,
+    /// Per state not laid out yet: the outcomes that lead to it (guide,
+    /// threshold), pointed at it once it is.
+    wide_waiting: Vec<Vec<(u32, u32)>>,
+    /// Whether [`Walk::run_until_over`] walks wide where it can.
+    wide_lanes: bool,
 }
 
 impl<K: Clone + Eq + Hash> Default for Walk<K> {
@@ -196,7 +198,8 @@ impl<K: Clone + Eq + Hash> Default for Walk<K> {
             wide: Vec::new(),
             wide_thresholds: Vec::new(),
             wide_guides: Vec::new(),
-            wide_stale: false,
+            wide_waiting: Vec::new(),
+            wide_lanes: true,
         }
     }
 }
@@ -218,6 +221,13 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         self.flat_at.push(0);
         self.wide_at.push(0);
         i
+    }
+
+    /// Whether [`Walk::run_until_over`] walks wide (32 lanes, see
+    /// `walk/wide.rs`) where no first steps are counted (the default), or
+    /// in the narrow lanes.
+    pub fn set_wide(&mut self, wide: bool) {
+        self.wide_lanes = wide;
     }
 
     /// The state at `id`.
@@ -359,8 +369,8 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         firsts: Option<&mut Counts>,
     ) {
         // counting first steps costs a little on every step: compiled in
-        // only where they are asked for; without them, sixteen lanes
-        if firsts.is_none() {
+        // only where they are asked for; without them, wide where it pays
+        if firsts.is_none() && self.wide_lanes {
             let step = |walk: &mut Self, id: u32, roller: &mut BatchedRoller| {
                 walk.step_then(id, roller, &law, &play, &follow, &over)
             };
@@ -638,7 +648,6 @@ impl<K: Clone + Eq + Hash> Walk<K> {
             }
             Next::Dice | Next::NoLaw => {}
         }
-        self.lay_out_wide(i);
         (played, marked)
     }
 

@@ -27,6 +27,11 @@ use std::hash::Hash;
 /// Trials the wide walk steps together.
 pub const WIDE_LANES: usize = STREAMS;
 
+/// Visits to a warm state in a chunk before it is laid out wide (its guide
+/// costs some hundreds of writes; until then its lanes take the cold path,
+/// a flat look-up).
+const WIDE_WARM_VISITS: u32 = 64;
+
 /// Lanes a vector steps (eight 64-bit slots to an AVX-512 register).
 const VECTOR: usize = 8;
 
@@ -41,9 +46,10 @@ const SPLIT: u64 = 1 << 30;
 const SLOT_BITS: u64 = 63;
 
 /// Top bits a guide table reads: enough that a threshold splits few
-/// entries (at most one in 32 per outcome), at least 8, at most 12.
+/// entries (one in 32 per outcome), at least 8, and at most 10, so that
+/// laying out a state (once per chunk) stays cheap beside its draws.
 fn guide_bits(outcomes: usize) -> u32 {
-    (outcomes.next_power_of_two().trailing_zeros() + 5).clamp(8, 12)
+    (outcomes.next_power_of_two().trailing_zeros() + 5).clamp(8, 10)
 }
 
 /// One outcome of a laid-out state's law: words below `below` (and at or
@@ -52,9 +58,7 @@ fn guide_bits(outcomes: usize) -> u32 {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Threshold {
     below: u64,
-    /// The state it leads to, an id marked [`OVER`] where over.
-    marked: u32,
-    /// Its slot, as of the last refresh.
+    /// Its slot (a cold one until its state is laid out).
     slot: u64,
 }
 
@@ -125,9 +129,9 @@ impl<K: Clone + Eq + Hash> Walk<K> {
     /// once it has one: each outcome's mass summed over the alias columns
     /// in whole units (a column is `2^64`, its threshold the own's share),
     /// so the thresholds give the alias table's law to the unit of the
-    /// word. The slots of states not laid out yet are refreshed later
-    /// ([`Walk::refresh_wide`]).
-    pub(super) fn lay_out_wide(&mut self, i: usize) {
+    /// word. Outcomes that lead to states not laid out yet are pointed at
+    /// them once they are.
+    fn lay_out_wide(&mut self, i: usize) {
         let flat = self.flat_at[i];
         if self.wide_at[i] != 0 {
             return;
@@ -159,6 +163,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         // its own slot first: a step that stays put leads to it
         self.wide_at[i] = ((guide.at as u64) << 32) | u64::from(guide.bits);
         let mut sum = 0u128;
+        let index = self.wide_guides.len() as u32;
         for (k, (marked, m)) in outcomes.iter().enumerate() {
             sum += m;
             // the share of the 2^64 words, rounded down; the last takes
@@ -170,16 +175,50 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 (sum / n).min(u128::from(u64::MAX)) as u64
             };
             let slot = self.slot(*marked);
-            self.wide_thresholds.push(Threshold {
-                below,
-                marked: *marked,
-                slot,
-            });
+            if slot & (SLOT_BITS | SLOT_OVER) == 0 {
+                // a state not laid out yet: its entries here are pointed
+                // at it once it is
+                let id = (marked & !OVER) as usize;
+                if self.wide_waiting.len() <= id {
+                    self.wide_waiting.resize(id + 1, Vec::new());
+                }
+                self.wide_waiting[id].push((index, self.wide_thresholds.len() as u32));
+            }
+            self.wide_thresholds.push(Threshold { below, slot });
         }
         self.wide.resize(guide.at + (1 << guide.bits), 0);
         self.write_guide(guide);
         self.wide_guides.push(guide);
-        self.wide_stale = true;
+        // the outcomes that led here while it was cold, and the entries
+        // all of whose words draw them (a lane that met the old slot took
+        // the cold path, which draws the same)
+        let now = self.wide_at[i];
+        let waiting = self.wide_waiting.get_mut(i).map(std::mem::take);
+        for (g, t) in waiting.into_iter().flatten() {
+            let guide = self.wide_guides[g as usize];
+            let t = t as usize;
+            self.wide_thresholds[t].slot = now;
+            let shift = 64 - guide.bits;
+            let low = match t {
+                t if t == guide.thresholds => 0,
+                t => self.wide_thresholds[t - 1].below,
+            };
+            let high = self.wide_thresholds[t].below;
+            let last = match high {
+                u64::MAX => u64::MAX,
+                // an outcome with no words (rounded away) has no entries
+                _ => match high.checked_sub(1) {
+                    Some(last) if last >= low => last,
+                    _ => continue,
+                },
+            };
+            for k in low >> shift..=last >> shift {
+                let entry = &mut self.wide[guide.at + k as usize];
+                if *entry & SPLIT == 0 {
+                    *entry = now;
+                }
+            }
+        }
     }
 
     /// Writes `guide`'s table from its thresholds: each entry the slot of
@@ -203,22 +242,6 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         }
     }
 
-    /// Points every outcome at the slot of its state, for the states laid
-    /// out since it was (a lane that meets an old slot takes the cold path
-    /// once).
-    fn refresh_wide(&mut self) {
-        if !self.wide_stale {
-            return;
-        }
-        for t in 0..self.wide_thresholds.len() {
-            self.wide_thresholds[t].slot = self.slot(self.wide_thresholds[t].marked);
-        }
-        for g in 0..self.wide_guides.len() {
-            self.write_guide(self.wide_guides[g]);
-        }
-        self.wide_stale = false;
-    }
-
     /// A lane's step from a slot with no columns: drawn with its word where
     /// the state has been laid out since, else `step` from its id on the
     /// chunk's roller (real dice while cold).
@@ -234,6 +257,14 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         match self.wide_at[id] {
             0 => {
                 let marked = step(self, id as u32, roller);
+                // warm by now: laid out wide once met often enough to
+                // repay its guide
+                if self.flat_at[id] != 0 {
+                    self.visits[id] += 1;
+                    if self.visits[id] >= WIDE_WARM_VISITS {
+                        self.lay_out_wide(id);
+                    }
+                }
                 self.slot(marked)
             }
             at => draw(&self.wide, &self.wide_thresholds, at, word),
@@ -325,7 +356,6 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 roller.count_words(runs * WIDE_LANES as u64);
                 ends.resize(ends.len().max(COLUMNS * self.keys.len()), 0);
                 count_ending_log(&log[..logged], &mut ends, &mut steps);
-                self.refresh_wide();
             }
             // the trials in flight, by state id
             for (slot, taken) in lanes.slots.into_iter().zip(lanes.taken) {
