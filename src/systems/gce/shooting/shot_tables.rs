@@ -57,7 +57,7 @@ use super::shot_laws::{
     EVENTUALLY_OUT, FIRER_WOUNDED, ON_FIRE, OUT_OF_AMMO, PINNED, PINNED_THROUGH, flags_of,
 };
 use super::{ShotRule, ShotState, ledger};
-use crate::dice::{BatchedRoller, MetricSink, Roller, Tally, Times};
+use crate::dice::{BatchedRoller, LaneWords, MetricSink, Roller, Tally, Times};
 use crate::engine::step_model::Mechanic;
 use crate::systems::gce::warrior::Condition;
 use std::collections::BTreeMap;
@@ -301,14 +301,6 @@ fn get<T: Copy>(v: &[T], i: usize) -> T {
 fn padded<T: Clone>(mut v: Vec<T>, fill: T) -> Vec<T> {
     v.resize(v.len().next_power_of_two(), fill);
     v
-}
-
-/// Fresh words from the roller, one a draw.
-#[inline(always)]
-fn fill(roller: &mut BatchedRoller, words: &mut [u64]) {
-    for w in words {
-        *w = roller.next_word();
-    }
 }
 
 /// Trials drawn side by side ([`ShotTables::run`]).
@@ -718,13 +710,17 @@ impl ShotTables {
         let mut words = [0u64; BLOCK];
         let mut more = [0u64; BLOCK];
         let mut done = if self.misses_only { trials } else { 0 };
+        // the words of the passes, from streams of the chunk's own, eight
+        // a vector where the machine has AVX-512
+        let mut source = (done < trials).then(|| LaneWords::new(roller));
         while done < trials {
+            let source = source.as_mut().expect("seeded where trials are left");
             let block = (trials - done).min(BLOCK as u64) as usize;
             // the set-up's digit, then the first `group` aims' draw (a
             // burst of no shots draws from the certain law of no aims); the
             // set-up word's remainder is kept for the end's digit
-            fill(roller, &mut words[..block]);
-            fill(roller, &mut more[..block]);
+            source.fill(&mut words[..block], roller);
+            source.fill(&mut more[..block], roller);
             let mut listed = 0;
             for (i, t) in state[..block].iter_mut().enumerate() {
                 let wide = u128::from(words[i & (BLOCK - 1)]) * u128::from(setup.range);
@@ -764,7 +760,7 @@ impl ShotTables {
                 // more aims, up to `group` a draw, where a burst has more
                 // shots
                 while listed > 0 {
-                    fill(roller, &mut words[..listed]);
+                    source.fill(&mut words[..listed], roller);
                     let mut still = 0;
                     for j in 0..listed {
                         let i = usize::from(listed_at[j & (BLOCK - 1)]);
@@ -792,7 +788,7 @@ impl ShotTables {
             }
             // the hits' landings, one a draw, on the target as it stands
             while listed > 0 {
-                fill(roller, &mut words[..listed]);
+                source.fill(&mut words[..listed], roller);
                 let mut still = 0;
                 for j in 0..listed {
                     let i = usize::from(listed_at[j & (BLOCK - 1)]);
@@ -816,7 +812,7 @@ impl ShotTables {
             // of its own where the two ranges together pass the roller's
             // bound), then the trial's ending counted
             if !shared_end {
-                fill(roller, &mut words[..block]);
+                source.fill(&mut words[..block], roller);
                 for (t, &w) in state[..block].iter_mut().zip(&words) {
                     t.rest = w;
                 }
