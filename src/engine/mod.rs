@@ -59,6 +59,11 @@ pub enum Sampler {
     /// Each round of a [`Repeated`] rule drawn from its exact law (cached
     /// per state), final states counted.
     RoundLaws,
+    /// [`Sampler::RoundLaws`] walked wide: 32 lanes, eight a vector where
+    /// the machine has AVX-512, a round a guide-table look-up (the rules
+    /// that count no first round and do not opt out,
+    /// [`Repeated::WIDE`](repeat_model::Repeated::WIDE)).
+    WideRoundLaws,
     /// A scenario's own fast sampler, named for the benchmarks.
     Custom(&'static str),
 }
@@ -71,6 +76,7 @@ impl std::fmt::Display for Sampler {
             Sampler::FaceTable => f.write_str("face table (a trial's dice drawn at once)"),
             Sampler::StepLaws => f.write_str("step laws"),
             Sampler::RoundLaws => f.write_str("round laws"),
+            Sampler::WideRoundLaws => f.write_str("round laws, walked wide (32 lanes)"),
             Sampler::Custom(name) => f.write_str(name),
         }
     }

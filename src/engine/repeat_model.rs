@@ -383,6 +383,8 @@ impl<M: Repeated> Model for RepeatModel<M> {
     fn sampler(&self) -> Sampler {
         if self.faces().is_some() {
             Sampler::FaceTable
+        } else if M::WIDE && !M::FIRST_ROUND {
+            Sampler::WideRoundLaws
         } else {
             Sampler::RoundLaws
         }

@@ -116,14 +116,27 @@ const COLUMNS: usize = 16;
 /// the last one's store. `steps` grows by whole rows, as they are read
 /// back.
 fn count_ending_log(log: &[u64], ends: &mut [u64], steps: &mut Vec<u64>) {
-    for (i, &e) in log.iter().enumerate() {
-        let column = i % COLUMNS;
-        ends[COLUMNS * (e >> 32) as usize + column] += 1;
-        let n = COLUMNS * (e as u32) as usize + column;
-        if n >= steps.len() {
+    let mut i = 0;
+    while i < log.len() {
+        // counted into the rows there are until an entry needs more (the
+        // rows as a slice, so no count's store makes the loop read the
+        // vector's length again)
+        let rows = steps.as_mut_slice();
+        while i < log.len() {
+            let e = log[i];
+            let column = i % COLUMNS;
+            let n = COLUMNS * (e as u32) as usize + column;
+            if n >= rows.len() {
+                break;
+            }
+            ends[COLUMNS * (e >> 32) as usize + column] += 1;
+            rows[n] += 1;
+            i += 1;
+        }
+        if let Some(&e) = log.get(i) {
+            let n = COLUMNS * (e as u32) as usize + i % COLUMNS;
             steps.resize((n / COLUMNS + 16) * COLUMNS, 0);
         }
-        steps[n] += 1;
     }
 }
 

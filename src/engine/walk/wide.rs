@@ -42,6 +42,10 @@ const SLOT_OVER: u64 = 1 << 31;
 /// where in the thresholds to start comparing.
 const SPLIT: u64 = 1 << 30;
 
+/// Set beside [`SPLIT`] where more than one threshold falls among the
+/// entry's words (the vector compares with one, these go scalar).
+const SPLIT_MORE: u64 = 1 << 29;
+
 /// A slot's low half: the bits of a word its guide table reads (0: cold).
 const SLOT_BITS: u64 = 63;
 
@@ -56,6 +60,7 @@ fn guide_bits(outcomes: usize) -> u32 {
 /// above the outcome before's) draw it; the last outcome's is `u64::MAX`
 /// and takes every word left.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(super) struct Threshold {
     below: u64,
     /// Its slot (a cold one until its state is laid out).
@@ -233,11 +238,18 @@ impl<K: Clone + Eq + Hash> Walk<K> {
             while thresholds[first].below != u64::MAX && low >= thresholds[first].below {
                 first += 1;
             }
-            let whole = thresholds[first].below == u64::MAX || high < thresholds[first].below;
-            self.wide[guide.at + k as usize] = if whole {
+            let ends_past = |t: &Threshold| t.below == u64::MAX || high < t.below;
+            self.wide[guide.at + k as usize] = if ends_past(&thresholds[first]) {
                 thresholds[first].slot
             } else {
-                (((guide.thresholds + first) as u64) << 32) | SPLIT
+                // the next outcome holds the rest of the entry's words, or
+                // another threshold falls among them
+                let more = if ends_past(&thresholds[first + 1]) {
+                    0
+                } else {
+                    SPLIT_MORE
+                };
+                (((guide.thresholds + first) as u64) << 32) | SPLIT | more
             };
         }
     }
@@ -518,6 +530,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         let sixty_four = _mm512_set1_epi64(64);
         let bits_mask = _mm512_set1_epi64(SLOT_BITS as i64);
         let split_bit = _mm512_set1_epi64(SPLIT as i64);
+        let split_more_bit = _mm512_set1_epi64(SPLIT_MORE as i64);
         let over = _mm512_set1_epi64(SLOT_OVER as i64);
         let high = _mm512_set1_epi64(!0xffff_ffffu64 as i64);
         let mut start_slot = _mm512_set1_epi64(self.slot(start) as i64);
@@ -558,6 +571,32 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 // SAFETY: see above; lanes masked off read nothing
                 let mut to = unsafe { _mm512_mask_i64gather_epi64::<8>(zero, !cold, at, base) };
                 let split = _mm512_mask_test_epi64_mask(!cold, to, split_bit);
+                // one threshold among the entry's words: the word against
+                // it, its outcome's slot or the next's (thresholds are two
+                // words each: below, slot)
+                let more = _mm512_mask_test_epi64_mask(split, to, split_more_bit);
+                let single = split & !more;
+                if single != 0 {
+                    let t = _mm512_slli_epi64::<1>(_mm512_srli_epi64::<32>(to));
+                    let base = self.wide_thresholds.as_ptr().cast::<i64>();
+                    // SAFETY: a split entry's threshold and the next are
+                    // within `self.wide_thresholds`; lanes masked off read
+                    // nothing
+                    let (below, own, next) = unsafe {
+                        (
+                            _mm512_mask_i64gather_epi64::<8>(zero, single, t, base),
+                            _mm512_mask_i64gather_epi64::<8>(zero, single, t, base.wrapping_add(1)),
+                            _mm512_mask_i64gather_epi64::<8>(zero, single, t, base.wrapping_add(3)),
+                        )
+                    };
+                    let under = _mm512_cmplt_epu64_mask(w, below);
+                    to = _mm512_mask_mov_epi64(
+                        to,
+                        single,
+                        _mm512_mask_blend_epi64(under, next, own),
+                    );
+                }
+                let split = split & more;
                 if cold | split != 0 {
                     let (mut s, mut ws, mut out) = ([0u64; VECTOR], [0u64; VECTOR], [0u64; VECTOR]);
                     store!(s, 0, slot);
@@ -614,14 +653,16 @@ mod tests {
     /// one that always leads to the one state, states met late (laid out
     /// long after the start, so columns point at stale slots), and trials
     /// of many lengths. From 0..=9 a step adds 0, 1 or 2 or jumps to a
-    /// far state; over at 10 or more.
+    /// far state; over at 10 or more. The thresholds at 0.3 (alone in its
+    /// entry: the vector compares) and at 1 - 2e-9 and 1 - 1e-9 (two in
+    /// one entry: scalar).
     fn law(s: &u32) -> Option<Law<u32>> {
         match *s {
             5 => None,
             7 => Some(Arc::new(vec![(9, 1.0)])),
             s if s < 10 => Some(Arc::new(vec![
-                (s, 0.5),
-                (s + 1, 0.25),
+                (s, 0.3),
+                (s + 1, 0.45),
                 (s + 2, 0.25 - 2e-9),
                 (s + 20, 1e-9),
                 (s + 30, 1e-9),
@@ -703,12 +744,14 @@ mod tests {
             false,
         );
         assert!(w.wide_guides.len() >= 8, "the warm states are laid out");
-        let mut splits = 0;
+        let (mut splits, mut more) = (0, 0);
         for g in &w.wide_guides {
             let slot = ((g.at as u64) << 32) | u64::from(g.bits);
             let shift = 64 - g.bits;
             for k in 0..1u64 << g.bits {
-                splits += usize::from(w.wide[g.at + k as usize] & SPLIT != 0);
+                let entry = w.wide[g.at + k as usize];
+                splits += usize::from(entry & SPLIT != 0 && entry & SPLIT_MORE == 0);
+                more += usize::from(entry & SPLIT_MORE != 0);
                 for word in [k << shift, (k << shift) | ((1 << shift) - 1)] {
                     assert_eq!(
                         draw(&w.wide, &w.wide_thresholds, slot, word),
@@ -716,7 +759,7 @@ mod tests {
                     );
                 }
             }
-            // widths: 1/2, 1/4, 1/4 - 2e-9, 1e-9, 1e-9 of 2^64, where the
+            // widths: 0.3, 0.45, 1/4 - 2e-9, 1e-9, 1e-9 of 2^64, where the
             // state has five outcomes
             let t = &w.wide_thresholds[g.thresholds..g.thresholds + g.outcomes];
             if g.outcomes == 5 {
@@ -728,12 +771,13 @@ mod tests {
                     .collect();
                 // in the order of the states' ids, so compared sorted
                 widths.sort_by(f64::total_cmp);
-                for (got, want) in widths.iter().zip([1e-9, 1e-9, 0.25 - 2e-9, 0.25, 0.5]) {
+                for (got, want) in widths.iter().zip([1e-9, 1e-9, 0.25 - 2e-9, 0.3, 0.45]) {
                     assert!((got - want).abs() < 1e-15, "{widths:?}");
                 }
             }
         }
-        assert!(splits > 0, "some entries are split by a threshold");
+        assert!(splits > 0, "some entries are split by one threshold");
+        assert!(more > 0, "some by two");
         // the state with no law never laid out; the fixed one laid out
         assert_eq!(w.wide_at[w.ids[&5] as usize], 0);
         assert_ne!(w.wide_at[w.ids[&7] as usize], 0);
