@@ -1,6 +1,6 @@
-//! Sixteen xoshiro256++ streams side by side: a word for each of sixteen
-//! lanes at once, for walks that step sixteen trials together. The state is
-//! laid out stream-major by word (`s[k][lane]`), so a vector kernel loads
+//! Thirty-two xoshiro256++ streams side by side: a word for each of
+//! thirty-two lanes at once, for walks that step as many trials together.
+//! The state is laid out stream-major by word (`s[k][lane]`), so a vector kernel loads
 //! each of the four state words of eight streams as one register and steps
 //! them with the same arithmetic as [`LaneStreams::next_words`].
 
@@ -9,7 +9,7 @@ use super::BatchedRoller;
 /// Streams a [`LaneStreams`] steps together.
 pub const STREAMS: usize = 32;
 
-/// Sixteen xoshiro256++ generators, each seeded by SplitMix64 from one word
+/// Thirty-two xoshiro256++ generators, each seeded by SplitMix64 from one word
 /// of a chunk's roller (as `Xoshiro256PlusPlus::seed_from_u64` seeds), so
 /// a chunk's lanes depend only on its own stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub struct LaneStreams {
 }
 
 impl LaneStreams {
-    /// Sixteen streams seeded from the next sixteen words of `roller`.
+    /// The streams seeded from the next [`STREAMS`] words of `roller`.
     pub fn new(roller: &mut BatchedRoller) -> Self {
         let mut s = [[0u64; STREAMS]; 4];
         for lane in 0..STREAMS {
@@ -186,7 +186,7 @@ mod tests {
             .collect();
         for _ in 0..100 {
             let low: [u64; 8] = lanes.next_words(0);
-            let high: [u64; 8] = lanes.next_words(8);
+            let high: [u64; STREAMS - 8] = lanes.next_words(8);
             for (lane, got) in low.iter().chain(&high).enumerate() {
                 assert_eq!(*got, reference[lane].next_u64(), "lane {lane}");
             }

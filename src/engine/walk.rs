@@ -177,8 +177,9 @@ pub struct Walk<K> {
     /// Beside each of `flat`'s columns: where its own and its alias were
     /// before the follow-up (the states a first round's metrics read).
     played: Vec<(u32, u32)>,
-    /// Per state: its slot in `wide` (offset in the high half, columns in
-    /// the low), 0 while it is not laid out.
+    /// Per state: its slot in `wide` (its guide's offset in the high half,
+    /// the bits of a word the guide reads in the low), 0 while it is not
+    /// laid out.
     wide_at: Vec<u64>,
     /// The wide lanes' guide tables of every warm state, end to end (see
     /// `wide`).
@@ -503,20 +504,13 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         // the trials in flight, each to its end, then the rest one by one
         let in_flight = at.into_iter().zip(taken).take(started as usize);
         let rest = (started..trials).map(|_| (start, 0));
-        for (mut id, mut n) in in_flight.chain(rest) {
-            while id & OVER == 0 {
-                id = slow(self, id, n == 0, roller);
-                n += 1;
-            }
-            self.ends[(id & !OVER) as usize] += 1;
-            lengths.add(n);
-        }
-        for (i, columns) in ends.chunks_exact(COLUMNS).enumerate() {
-            self.ends[i] += columns.iter().sum::<u64>();
-        }
-        for (n, columns) in steps.chunks_exact(COLUMNS).enumerate() {
-            lengths.add_n(n, columns.iter().sum());
-        }
+        self.finish(
+            in_flight.chain(rest),
+            |walk, id, first, r| slow(walk, id, first, r),
+            roller,
+            (&ends, &steps),
+            lengths,
+        );
         if let Some(firsts) = firsts {
             let start_columns = &self.played[(self.flat_at[start as usize] >> 32) as usize..];
             for (slot, &count) in first_columns.iter().enumerate().skip(LANES) {
@@ -527,6 +521,35 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                     firsts.add_n(if alias { other } else { own } as usize, count);
                 }
             }
+        }
+    }
+
+    /// Walks each of `trials` (a state id, its steps so far) to its end one
+    /// step at a time (`step` told whether it is the trial's first), and
+    /// counts the ending logs' counts (`ends` by state, `steps` by length,
+    /// [`COLUMNS`] a row) and those trials into the walk's ends and
+    /// `lengths`.
+    fn finish(
+        &mut self,
+        trials: impl Iterator<Item = (u32, usize)>,
+        mut step: impl FnMut(&mut Self, u32, bool, &mut BatchedRoller) -> u32,
+        roller: &mut BatchedRoller,
+        (ends, steps): (&[u64], &[u64]),
+        lengths: &mut Counts,
+    ) {
+        for (mut id, mut n) in trials {
+            while id & OVER == 0 {
+                id = step(self, id, n == 0, roller);
+                n += 1;
+            }
+            self.ends[(id & !OVER) as usize] += 1;
+            lengths.add(n);
+        }
+        for (i, columns) in ends.chunks_exact(COLUMNS).enumerate() {
+            self.ends[i] += columns.iter().sum::<u64>();
+        }
+        for (n, columns) in steps.chunks_exact(COLUMNS).enumerate() {
+            lengths.add_n(n, columns.iter().sum());
         }
     }
 

@@ -76,11 +76,20 @@ pub(super) struct Guide {
     outcomes: usize,
 }
 
-/// The lanes' trials in flight: their slots, steps taken and streams.
+/// The lanes' trials in flight (their slots, steps taken and streams) and
+/// the run they belong to: its trials, those begun, its start and the log
+/// of the endings not yet counted.
 struct Lanes {
     slots: [u64; WIDE_LANES],
     taken: [u64; WIDE_LANES],
     streams: LaneStreams,
+    trials: u64,
+    started: u64,
+    start: u32,
+    /// Endings (where, in the high half; steps, in the low), `logged` of
+    /// them; room past a block for a step's endings.
+    log: Vec<u64>,
+    logged: usize,
 }
 
 /// The outcome `word` draws among thresholds from `i` on.
@@ -176,8 +185,10 @@ impl<K: Clone + Eq + Hash> Walk<K> {
             let below = if k + 1 == outcomes.len() {
                 u64::MAX
             } else {
-                // (sum / (n 2^64)) of the 2^64 words
-                (sum / n).min(u128::from(u64::MAX)) as u64
+                // (sum / (n 2^64)) of the 2^64 words; below u64::MAX,
+                // which marks the last alone (an outcome of mass under a
+                // word's unit at the top would round to it)
+                (sum / n).min(u128::from(u64::MAX - 1)) as u64
             };
             let slot = self.slot(*marked);
             if slot & (SLOT_BITS | SLOT_OVER) == 0 {
@@ -330,44 +341,26 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         // trials begun: every lane's first, where there are enough
         let mut started = 0;
         if trials >= WIDE_LANES as u64 {
-            started = WIDE_LANES as u64;
             let mut lanes = Lanes {
                 slots: [self.slot(start); WIDE_LANES],
                 taken: [0; WIDE_LANES],
                 streams: LaneStreams::new(roller),
+                trials,
+                started: WIDE_LANES as u64,
+                start,
+                log: vec![0u64; END_LOG + 2 * WIDE_LANES],
+                logged: 0,
             };
-            // endings logged (where, in the high half; steps, in the low)
-            // and counted a block at a time; room past the block for a
-            // step's endings
-            let mut log = vec![0u64; END_LOG + 2 * WIDE_LANES];
-            while started + WIDE_LANES as u64 <= trials {
-                let mut logged = 0;
+            while lanes.started + WIDE_LANES as u64 <= trials {
+                lanes.logged = 0;
                 let runs = if vector {
-                    self.wide_vector(
-                        &mut lanes,
-                        &mut log,
-                        &mut logged,
-                        &mut started,
-                        trials,
-                        start,
-                        roller,
-                        &mut step,
-                    )
+                    self.wide_vector(&mut lanes, roller, &mut step)
                 } else {
-                    self.wide_scalar(
-                        &mut lanes,
-                        &mut log,
-                        &mut logged,
-                        &mut started,
-                        trials,
-                        start,
-                        roller,
-                        &mut step,
-                    )
+                    self.wide_scalar(&mut lanes, roller, &mut step)
                 };
                 roller.count_words(runs * WIDE_LANES as u64);
                 ends.resize(ends.len().max(COLUMNS * self.keys.len()), 0);
-                count_ending_log(&log[..logged], &mut ends, &mut steps);
+                count_ending_log(&lanes.log[..lanes.logged], &mut ends, &mut steps);
             }
             // the trials in flight, by state id
             for (slot, taken) in lanes.slots.into_iter().zip(lanes.taken) {
@@ -381,23 +374,17 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 };
                 in_flight.push((id, taken as usize));
             }
+            started = lanes.started;
         }
         // those in flight, each to its end, then the rest one by one
         let rest = (started..trials).map(|_| (start, 0));
-        for (mut id, mut n) in in_flight.into_iter().chain(rest) {
-            while id & OVER == 0 {
-                id = step(self, id, roller);
-                n += 1;
-            }
-            self.ends[(id & !OVER) as usize] += 1;
-            lengths.add(n);
-        }
-        for (i, columns) in ends.chunks_exact(COLUMNS).enumerate() {
-            self.ends[i] += columns.iter().sum::<u64>();
-        }
-        for (n, columns) in steps.chunks_exact(COLUMNS).enumerate() {
-            lengths.add_n(n, columns.iter().sum());
-        }
+        self.finish(
+            in_flight.into_iter().chain(rest),
+            |walk, id, _, r| step(walk, id, r),
+            roller,
+            (&ends, &steps),
+            lengths,
+        );
     }
 
     /// Steps all lanes until the log holds a block or too few trials are
@@ -406,21 +393,16 @@ impl<K: Clone + Eq + Hash> Walk<K> {
     /// laid-out ones step, then the cold ones in order (the start's slot
     /// read again after them), then each lane that ended logs its trial
     /// and starts the next.
-    #[allow(clippy::too_many_arguments)]
     fn wide_scalar(
         &mut self,
         lanes: &mut Lanes,
-        log: &mut [u64],
-        logged: &mut usize,
-        started: &mut u64,
-        trials: u64,
-        start: u32,
         roller: &mut BatchedRoller,
         step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
     ) -> u64 {
+        let (start, trials) = (lanes.start, lanes.trials);
         let mut start_slot = self.slot(start);
         let mut runs = 0;
-        while *started + WIDE_LANES as u64 <= trials && *logged < END_LOG {
+        while lanes.started + WIDE_LANES as u64 <= trials && lanes.logged < END_LOG {
             runs += 1;
             for v in 0..WIDE_LANES / VECTOR {
                 let lanes_here = v * VECTOR..(v + 1) * VECTOR;
@@ -447,9 +429,9 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 for (j, lane) in lanes_here.enumerate() {
                     let taken = lanes.taken[lane] + 1;
                     if to[j] & SLOT_OVER != 0 {
-                        log[*logged] = (to[j] & !0xffff_ffff) | taken;
-                        *logged += 1;
-                        *started += 1;
+                        lanes.log[lanes.logged] = (to[j] & !0xffff_ffff) | taken;
+                        lanes.logged += 1;
+                        lanes.started += 1;
                         lanes.slots[lane] = start_slot;
                         lanes.taken[lane] = 0;
                     } else {
@@ -464,47 +446,34 @@ impl<K: Clone + Eq + Hash> Walk<K> {
 
     /// [`Walk::wide_scalar`] eight lanes a vector where the machine has
     /// AVX-512, else the scalar twin itself.
-    #[allow(clippy::too_many_arguments)]
     fn wide_vector(
         &mut self,
         lanes: &mut Lanes,
-        log: &mut [u64],
-        logged: &mut usize,
-        started: &mut u64,
-        trials: u64,
-        start: u32,
         roller: &mut BatchedRoller,
         step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
     ) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if has_avx512() {
             // SAFETY: the machine has AVX-512F, checked just now
-            return unsafe {
-                self.wide_avx512(lanes, log, logged, started, trials, start, roller, step)
-            };
+            return unsafe { self.wide_avx512(lanes, roller, step) };
         }
-        self.wide_scalar(lanes, log, logged, started, trials, start, roller, step)
+        self.wide_scalar(lanes, roller, step)
     }
 
     /// [`Walk::wide_scalar`] with AVX-512: each vector of eight lanes is
-    /// one xoshiro256++ step of eight streams, the 64 x 64 -> 128-bit
-    /// products as two 32-bit multiplies and a carry, three masked gathers
-    /// of the columns (lanes with no columns masked off, to the cold path)
-    /// and a compress of the endings into the log.
+    /// one xoshiro256++ step of eight streams, the word's top bits shifted
+    /// down by each lane's own count, one masked gather of the guide
+    /// entries (lanes with no bits masked off, to the cold path), three
+    /// more where one threshold splits an entry, and a compress of the
+    /// endings into the log.
     ///
     /// # Safety
     /// The machine must have AVX-512F.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
-    #[allow(clippy::too_many_arguments)]
     unsafe fn wide_avx512(
         &mut self,
         lanes: &mut Lanes,
-        log: &mut [u64],
-        logged: &mut usize,
-        started: &mut u64,
-        trials: u64,
-        start: u32,
         roller: &mut BatchedRoller,
         step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
     ) -> u64 {
@@ -512,9 +481,9 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         const VECTORS: usize = WIDE_LANES / VECTOR;
         // SAFETY (for every load and store below): each reads or writes
         // eight u64 of an array of at least eight, at an offset that
-        // leaves eight; gathers read only lanes with columns, whose
-        // indices are within `self.wide` (offset plus a column below its
-        // count)
+        // leaves eight; the guide's gather reads only lanes whose slot has
+        // bits, whose index is within `self.wide` (the guide's offset plus
+        // the word's top bits, below its 2^bits entries)
         macro_rules! load {
             ($a:expr, $at:expr) => {
                 unsafe { _mm512_loadu_si512($a[$at..$at + VECTOR].as_ptr().cast()) }
@@ -533,6 +502,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         let split_more_bit = _mm512_set1_epi64(SPLIT_MORE as i64);
         let over = _mm512_set1_epi64(SLOT_OVER as i64);
         let high = _mm512_set1_epi64(!0xffff_ffffu64 as i64);
+        let (start, trials) = (lanes.start, lanes.trials);
         let mut start_slot = _mm512_set1_epi64(self.slot(start) as i64);
         let mut slots = [zero; VECTORS];
         let mut taken = [zero; VECTORS];
@@ -546,7 +516,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 *word = load!(stream_word, v * VECTOR);
             }
         }
-        let (mut at_log, mut begun) = (*logged, *started);
+        let (mut at_log, mut begun) = (lanes.logged, lanes.started);
         // one step of the eight lanes of vector `$v` (written out for each
         // vector, so each keeps its lanes and streams in registers)
         macro_rules! vector_step {
@@ -611,7 +581,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                 let done = _mm512_test_epi64_mask(to, over);
                 let steps = _mm512_add_epi64(taken[$v], one);
                 let entry = _mm512_or_si512(_mm512_and_si512(to, high), steps);
-                store!(log, at_log, _mm512_maskz_compress_epi64(done, entry));
+                store!(lanes.log, at_log, _mm512_maskz_compress_epi64(done, entry));
                 let ended = done.count_ones() as usize;
                 at_log += ended;
                 begun += ended as u64;
@@ -628,7 +598,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
             vector_step!(2);
             vector_step!(3);
         }
-        (*logged, *started) = (at_log, begun);
+        (lanes.logged, lanes.started) = (at_log, begun);
         for v in 0..VECTORS {
             store!(lanes.slots, v * VECTOR, slots[v]);
             store!(lanes.taken, v * VECTOR, taken[v]);
@@ -643,7 +613,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::walk::Law;
+    use crate::engine::walk::{Law, WARM_VISITS};
     use std::collections::BTreeMap;
     use std::sync::Arc;
 
@@ -781,5 +751,48 @@ mod tests {
         // the state with no law never laid out; the fixed one laid out
         assert_eq!(w.wide_at[w.ids[&5] as usize], 0);
         assert_ne!(w.wide_at[w.ids[&7] as usize], 0);
+    }
+
+    /// An outcome whose mass is under one word's unit (4e-20 here) gets
+    /// the top word or none, never the entry of the outcome before it:
+    /// once its state is laid out, the top guide entry of the state that
+    /// leads there still draws that state's big outcome (the threshold
+    /// before it had rounded to `u64::MAX`, which marks the last, and the
+    /// entry was pointed at the tiny outcome).
+    #[test]
+    fn an_outcome_under_a_words_unit_keeps_off_the_others_entries() {
+        let law = |s: &u32| {
+            Some(Arc::new(match s {
+                0 => vec![(0, 1.0), (1, 4e-20)],
+                _ => vec![(*s, 1.0)],
+            }))
+        };
+        let mut w: Walk<u32> = Walk::default();
+        let mut roller = BatchedRoller::new(1, &[0]);
+        let (zero, one) = (w.id(&0), w.id(&1));
+        for id in [zero, one] {
+            for _ in 0..WARM_VISITS {
+                w.step_then(id, &mut roller, law, |s, _| *s, |s| *s, |_| false);
+            }
+        }
+        w.lay_out_wide(zero as usize);
+        assert_ne!(w.flat_at[one as usize], 0, "warm");
+        w.lay_out_wide(one as usize);
+        let g = w.wide_guides[0];
+        let t = &w.wide_thresholds[g.thresholds..g.thresholds + g.outcomes];
+        assert_eq!(g.outcomes, 2, "the tiny outcome has a word's unit");
+        assert!(t[0].below < u64::MAX, "only the last threshold is the top");
+        let slot = ((g.at as u64) << 32) | u64::from(g.bits);
+        let top_entry_low = u64::MAX << (64 - g.bits);
+        let stays = w.wide_at[zero as usize];
+        assert_eq!(
+            draw(&w.wide, &w.wide_thresholds, slot, top_entry_low),
+            stays
+        );
+        assert_eq!(draw(&w.wide, &w.wide_thresholds, slot, 0), stays);
+        assert_eq!(
+            draw(&w.wide, &w.wide_thresholds, slot, u64::MAX),
+            w.wide_at[one as usize]
+        );
     }
 }
