@@ -315,6 +315,45 @@ fn one_thread_and_two_threads_give_identical_csv() {
     );
 }
 
+/// The vector kernels (AVX-512, where the machine has it) and their scalar
+/// twins (`KRUNCH_NO_AVX512` set) draw the same: the same CSV for the
+/// specs on the wide walk and on full auto's lane words, so a run gives the
+/// same numbers on any machine. On a machine without AVX-512 both runs
+/// take the twins and this compares a run with itself.
+#[test]
+fn vector_and_scalar_lanes_give_identical_csv() {
+    for name in ["vehicle_fire_and_gate", "on_fire", "full_auto_vs_single"] {
+        let spec = root().join(format!("experiments/{name}.toml"));
+        let mut outputs = Vec::new();
+        for scalar in [false, true] {
+            let out = scratch(&format!("lanes-{name}-{scalar}"));
+            let mut command = Command::new(env!("CARGO_BIN_EXE_krunch"));
+            if scalar {
+                command.env("KRUNCH_NO_AVX512", "1");
+            } else {
+                command.env_remove("KRUNCH_NO_AVX512");
+            }
+            let o = command
+                .args([
+                    "run",
+                    spec.to_str().unwrap(),
+                    "--trials",
+                    "200000",
+                    "--quiet",
+                ])
+                .args(["--out", out.to_str().unwrap()])
+                .output()
+                .expect("krunch runs");
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            outputs.push(std::fs::read(out.join(format!("{name}/data.csv"))).unwrap());
+        }
+        assert!(
+            outputs[0] == outputs[1],
+            "{name}: data.csv differs between the vector and scalar lanes"
+        );
+    }
+}
+
 fn write_spec(dir: &Path, name: &str, body: &str) -> PathBuf {
     let p = dir.join(format!("{name}.toml"));
     std::fs::write(&p, body).unwrap();

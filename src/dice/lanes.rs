@@ -6,6 +6,20 @@
 
 use super::BatchedRoller;
 
+/// Whether this machine steps eight lanes a vector: it has AVX-512F and
+/// `KRUNCH_NO_AVX512` is not set (the switch measures and tests the scalar
+/// twins on a machine that has it; the draws are the same either way).
+pub fn lanes_by_vector() -> bool {
+    static CHOICE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CHOICE.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        let has = std::arch::is_x86_feature_detected!("avx512f");
+        #[cfg(not(target_arch = "x86_64"))]
+        let has = false;
+        has && std::env::var_os("KRUNCH_NO_AVX512").is_none()
+    })
+}
+
 /// Streams a [`LaneStreams`] steps together.
 pub const STREAMS: usize = 32;
 
@@ -42,8 +56,8 @@ impl LaneStreams {
     pub fn fill_blocks(&mut self, out: &mut [u64]) {
         assert_eq!(out.len() % STREAMS, 0, "whole blocks");
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the machine has AVX-512F, checked just now
+        if lanes_by_vector() {
+            // SAFETY: the machine has AVX-512F, checked by lanes_by_vector
             unsafe { self.fill_blocks_avx512(out) };
             return;
         }

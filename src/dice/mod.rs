@@ -18,7 +18,7 @@ pub use expr::{
     Cmp, Expr, ExprError, MAX_LENGTH, MAX_NESTING, MAX_ROLL_DICE, MAX_TERMS, NamedDie, Pool,
     Reroll, TooBig,
 };
-pub use lanes::{LaneStreams, LaneWords, STREAMS};
+pub use lanes::{LaneStreams, LaneWords, STREAMS, lanes_by_vector};
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
 pub use pool::{Alias, Extremes, LawCache, SharedLaw, extremes_law};
 pub use roller::{

@@ -21,7 +21,7 @@
 //! cold step does.
 
 use super::{COLUMNS, Counts, END_LOG, FIXED, OVER, Walk, count_ending_log};
-use crate::dice::{BatchedRoller, LaneStreams, STREAMS};
+use crate::dice::{BatchedRoller, LaneStreams, STREAMS, lanes_by_vector};
 use std::hash::Hash;
 
 /// Trials the wide walk steps together.
@@ -111,18 +111,6 @@ fn draw(guide: &[u64], thresholds: &[Threshold], slot: u64, word: u64) -> u64 {
         entry
     } else {
         past_thresholds(thresholds, (entry >> 32) as usize, word)
-    }
-}
-
-/// Whether this machine steps eight lanes a vector.
-fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
     }
 }
 
@@ -426,18 +414,18 @@ impl<K: Clone + Eq + Hash> Walk<K> {
                     }
                     start_slot = self.slot(start);
                 }
+                // by masks, not branches: whether a trial ends is as
+                // likely as its dice make it (the log's place is written
+                // either way and moves on only where the trial ended)
                 for (j, lane) in lanes_here.enumerate() {
                     let taken = lanes.taken[lane] + 1;
-                    if to[j] & SLOT_OVER != 0 {
-                        lanes.log[lanes.logged] = (to[j] & !0xffff_ffff) | taken;
-                        lanes.logged += 1;
-                        lanes.started += 1;
-                        lanes.slots[lane] = start_slot;
-                        lanes.taken[lane] = 0;
-                    } else {
-                        lanes.slots[lane] = to[j];
-                        lanes.taken[lane] = taken;
-                    }
+                    let done = u64::from(to[j] & SLOT_OVER != 0);
+                    let mask = 0u64.wrapping_sub(done);
+                    lanes.log[lanes.logged] = (to[j] & !0xffff_ffff) | taken;
+                    lanes.logged += done as usize;
+                    lanes.started += done;
+                    lanes.slots[lane] = (start_slot & mask) | (to[j] & !mask);
+                    lanes.taken[lane] = taken & !mask;
                 }
             }
         }
@@ -453,8 +441,8 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         step: &mut impl FnMut(&mut Self, u32, &mut BatchedRoller) -> u32,
     ) -> u64 {
         #[cfg(target_arch = "x86_64")]
-        if has_avx512() {
-            // SAFETY: the machine has AVX-512F, checked just now
+        if lanes_by_vector() {
+            // SAFETY: the machine has AVX-512F, checked by lanes_by_vector
             return unsafe { self.wide_avx512(lanes, roller, step) };
         }
         self.wide_scalar(lanes, roller, step)
@@ -680,7 +668,7 @@ mod tests {
     /// take the twin, and this says so.
     #[test]
     fn the_vector_walk_and_its_scalar_twin_end_alike() {
-        if !has_avx512() {
+        if !lanes_by_vector() {
             eprintln!("no AVX-512 here: both runs are the scalar twin");
         }
         for trials in [0, 1, WIDE_LANES as u64 - 1, WIDE_LANES as u64, 100_003] {
