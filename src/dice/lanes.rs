@@ -5,6 +5,7 @@
 //! them with the same arithmetic as [`LaneStreams::next_words`].
 
 use super::BatchedRoller;
+use super::roller::splitmix;
 
 /// Whether this machine steps eight lanes a vector: it has AVX-512F and
 /// `KRUNCH_NO_AVX512` is not set (the switch measures and tests the scalar
@@ -18,6 +19,31 @@ pub fn lanes_by_vector() -> bool {
         let has = false;
         has && std::env::var_os("KRUNCH_NO_AVX512").is_none()
     })
+}
+
+/// One xoshiro256++ step of eight streams, their four state words a
+/// register each (`g[k]` word `k`): the eight next words, the arithmetic of
+/// [`LaneStreams::next_words`] lane by lane. The vector kernels' one copy
+/// of the generator.
+///
+/// # Safety
+/// Called from code not itself compiled for AVX-512F, the machine must
+/// have it ([`lanes_by_vector`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub fn xoshiro_step_avx512(g: &mut [std::arch::x86_64::__m512i; 4]) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    let [s0, s1, s2, s3] = g;
+    let w = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(*s0, *s3)), *s0);
+    let t = _mm512_slli_epi64::<17>(*s1);
+    *s2 = _mm512_xor_si512(*s2, *s0);
+    *s3 = _mm512_xor_si512(*s3, *s1);
+    *s1 = _mm512_xor_si512(*s1, *s2);
+    *s0 = _mm512_xor_si512(*s0, *s3);
+    *s2 = _mm512_xor_si512(*s2, t);
+    *s3 = _mm512_rol_epi64::<45>(*s3);
+    w
 }
 
 /// Streams a [`LaneStreams`] steps together.
@@ -37,13 +63,13 @@ impl LaneStreams {
     pub fn new(roller: &mut BatchedRoller) -> Self {
         let mut s = [[0u64; STREAMS]; 4];
         for lane in 0..STREAMS {
-            let mut z = roller.next_word();
+            // SplitMix64 from the word: its k-th output is the mix of the
+            // word plus k golden gammas
+            let seed = roller.next_word();
+            let mut z = seed;
             for word in &mut s {
+                word[lane] = splitmix(z);
                 z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut x = z;
-                x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                word[lane] = x ^ (x >> 31);
             }
         }
         LaneStreams { s }
@@ -86,15 +112,8 @@ impl LaneStreams {
             }
         }
         for block in out.chunks_exact_mut(STREAMS) {
-            for (v, [s0, s1, s2, s3]) in g.iter_mut().enumerate() {
-                let w = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(*s0, *s3)), *s0);
-                let t = _mm512_slli_epi64::<17>(*s1);
-                *s2 = _mm512_xor_si512(*s2, *s0);
-                *s3 = _mm512_xor_si512(*s3, *s1);
-                *s1 = _mm512_xor_si512(*s1, *s2);
-                *s0 = _mm512_xor_si512(*s0, *s3);
-                *s2 = _mm512_xor_si512(*s2, t);
-                *s3 = _mm512_rol_epi64::<45>(*s3);
+            for (v, g) in g.iter_mut().enumerate() {
+                let w = xoshiro_step_avx512(g);
                 // SAFETY: eight u64 of a slice of eight
                 unsafe {
                     _mm512_storeu_si512(block[v * VECTOR..][..VECTOR].as_mut_ptr().cast(), w)

@@ -18,6 +18,8 @@ pub use expr::{
     Cmp, Expr, ExprError, MAX_LENGTH, MAX_NESTING, MAX_ROLL_DICE, MAX_TERMS, NamedDie, Pool,
     Reroll, TooBig,
 };
+#[cfg(target_arch = "x86_64")]
+pub use lanes::xoshiro_step_avx512;
 pub use lanes::{LaneStreams, LaneWords, STREAMS, lanes_by_vector};
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
 pub use pool::{Alias, Extremes, LawCache, SharedLaw, extremes_law};

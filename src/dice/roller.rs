@@ -295,7 +295,9 @@ pub fn stream_seed(seed: u64, key: &[u64]) -> u64 {
     h
 }
 
-fn splitmix(mut z: u64) -> u64 {
+/// SplitMix64's output for the state `z` before its step (the step adds
+/// the golden gamma, then mixes).
+pub(super) fn splitmix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

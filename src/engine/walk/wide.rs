@@ -510,15 +510,7 @@ impl<K: Clone + Eq + Hash> Walk<K> {
         macro_rules! vector_step {
             ($v:expr) => {{
                 // xoshiro256++, eight streams
-                let [s0, s1, s2, s3] = &mut g[$v];
-                let w = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(*s0, *s3)), *s0);
-                let t = _mm512_slli_epi64::<17>(*s1);
-                *s2 = _mm512_xor_si512(*s2, *s0);
-                *s3 = _mm512_xor_si512(*s3, *s1);
-                *s1 = _mm512_xor_si512(*s1, *s2);
-                *s0 = _mm512_xor_si512(*s0, *s3);
-                *s2 = _mm512_xor_si512(*s2, t);
-                *s3 = _mm512_rol_epi64::<45>(*s3);
+                let w = crate::dice::xoshiro_step_avx512(&mut g[$v]);
                 // the draw: the guide entry of the word's top bits
                 let slot = slots[$v];
                 let bits = _mm512_and_si512(slot, bits_mask);
