@@ -338,7 +338,7 @@ fn man(args: ManArgs) -> anyhow::Result<()> {
                 anyhow::anyhow!(
                     "man {name}: no such sub-command (pages: {}){}",
                     names.join(", "),
-                    systems::registry::did_you_mean(name, names.iter().copied())
+                    systems::did_you_mean(name, names.iter().copied())
                 )
             })?;
             render(sub)?
@@ -406,9 +406,7 @@ fn completion_command() -> clap::Command {
 fn list(args: cli::ListArgs) -> anyhow::Result<()> {
     let (system, scenario) = (args.system.as_deref(), args.scenario.as_deref());
     let text = match args.format {
-        Format::Table => {
-            systems::registry::list_text(system, scenario, experiment::at_least::derived_decls)
-        }
+        Format::Table => report::list_text(system, scenario),
         Format::Json => report::list_json(system, scenario)
             .map(|v| format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())),
     }
@@ -429,10 +427,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<()> {
                 "--metric {m}: not a metric of {} (its metrics: {}){}",
                 comparison.before.file.display(),
                 comparison.before.metrics.join(", "),
-                systems::registry::did_you_mean(
-                    m,
-                    comparison.before.metrics.iter().map(String::as_str)
-                )
+                systems::did_you_mean(m, comparison.before.metrics.iter().map(String::as_str))
             );
         }
     }

@@ -380,8 +380,7 @@ fn list_and_the_rule_reference_name_the_at_least_metrics() {
     // a scenario of no family lists none
     let text = String::from_utf8_lossy(&krunch(&["list", "krygothic", "fear"]).stdout).to_string();
     assert!(!text.contains(">={k}"), "{text}");
-    let reference =
-        krunch::systems::registry::reference_markdown(experiment::at_least::derived_decls);
+    let reference = krunch::report::reference_markdown();
     assert!(
         reference.contains("| `turns>={k}` | P(over after at least {k} turns) | probability |")
     );

@@ -3,7 +3,7 @@
 //! registry's declarations (base, profile and sweep keys, the stats of the
 //! presets it names, the declared defaults), not from the report code.
 
-use krunch::systems::registry::Need;
+use krunch::systems::Need;
 use krunch::systems::{ParamKind, rule_set};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

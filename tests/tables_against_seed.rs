@@ -231,9 +231,7 @@ fn krygothic_loses_and_triumph_tables_row_by_row() {
         let rules = krunch::systems::rule_set("krygothic").unwrap();
         let sc = rules.scenario("action_points").unwrap();
         let decls = (sc.params)();
-        let p = krunch::systems::registry::resolve(rules, &decls, &p)
-            .unwrap()
-            .bound(decls);
+        let p = rules.resolve(&decls, &p).unwrap().bound(decls);
         krunch::systems::krygothic::psych::adjustment(&p).unwrap()
     };
     for (flag, quote) in rows {

@@ -5,8 +5,8 @@
 //! id a metric's description names is a column some test point writes.
 
 use krunch::experiment::template::{self, new_spec};
-use krunch::systems::registry::{Needed, ParamKind};
 use krunch::systems::{self, ParamValue, Params, RULE_SETS};
+use krunch::systems::{Needed, ParamKind};
 
 /// The `[base]` lines of a template: (name, value text, commented).
 fn base_lines(spec: &str) -> Vec<(String, String, bool)> {

@@ -682,7 +682,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                     &field,
                     format!(
                         "unknown rule variant '{k}' ({listed}){}",
-                        systems::registry::did_you_mean(&k, known.iter().copied())
+                        systems::did_you_mean(&k, known.iter().copied())
                     ),
                 ));
             };
@@ -703,7 +703,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                         format!(
                             "'{shown}' is not one of: {}{}",
                             def.values.join(", "),
-                            systems::registry::did_you_mean(&shown, def.values.iter().copied())
+                            systems::did_you_mean(&shown, def.values.iter().copied())
                         ),
                     ));
                 }
@@ -735,7 +735,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                         let message = match sp.get_ref() {
                             toml::Value::Table(_) if section.starts_with("profile") => format!(
                                 "a table is not a parameter value{}",
-                                systems::registry::did_you_mean(k, ["variants"])
+                                systems::did_you_mean(k, ["variants"])
                             ),
                             toml::Value::Table(_) => {
                                 "a table is not a parameter value (rule variants go in [variants])"
@@ -929,7 +929,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                     format!(
                         "'{value}' is not one of: {}{}",
                         def.values.join(", "),
-                        systems::registry::did_you_mean(value, def.values.iter().copied())
+                        systems::did_you_mean(value, def.values.iter().copied())
                     ),
                 ));
             }
@@ -1146,10 +1146,7 @@ pub fn load_with(path: &Path, overrides: &[(String, String)]) -> Result<Experime
                         "metrics",
                         format!(
                             "unknown metric '{m}'{} (`krunch list {system} {scenario}` lists the metrics)",
-                            systems::registry::did_you_mean(
-                                m,
-                                available.iter().map(String::as_str)
-                            )
+                            systems::did_you_mean(m, available.iter().map(String::as_str))
                         ),
                     ));
                 }
@@ -1443,7 +1440,7 @@ fn ran_on(
     given: &Params,
     lines: &BTreeMap<String, (usize, String)>,
 ) -> Vec<Input> {
-    let Ok(resolved) = systems::registry::resolve(rules, decls, given) else {
+    let Ok(resolved) = rules.resolve(decls, given) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -1478,7 +1475,7 @@ fn ran_on(
         });
     }
     for d in decls {
-        if let systems::registry::Need::Default(text) = d.need
+        if let systems::Need::Default(text) = d.need
             && !resolved.iter().any(|(n, _)| *n == d.name)
             && !lines.contains_key(&d.name)
         {

@@ -6,7 +6,7 @@
 //! runs as written.
 
 use crate::systems::ParamError;
-use crate::systems::registry::{Need, ParamDecl, ParamKind, RuleSet, rule_set};
+use crate::systems::{Need, ParamDecl, ParamKind, RuleSet, rule_set};
 use std::fmt::Write;
 
 /// `text` as a TOML value: numbers and flags bare, anything else quoted. A
@@ -167,7 +167,7 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
         .collect();
     let _ = writeln!(o, "# metrics = [{}]", ids.join(", "));
     // only the variants this scenario reads: the others change nothing here
-    let read = sc.variants_read(rules);
+    let read = rules.variants_read(sc);
     if !read.is_empty() {
         o.push_str("\n# Rule variants (a choice of reading or of rule version); the first value is\n# the default.\n[variants]\n");
         for v in rules.variants.iter().filter(|v| read.contains(&v.name)) {

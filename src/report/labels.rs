@@ -4,7 +4,7 @@
 //! outputs keep the ids and raw numbers; everything else reads these.
 
 use crate::experiment::Experiment;
-use crate::systems::{MetricDef, MetricKind, ParamValue, registry};
+use crate::systems::{MetricDef, MetricKind, ParamDecl, ParamKind, ParamValue, registry};
 
 /// The metric `name` as the experiment's models declare it.
 pub fn metric_def<'a>(exp: &'a Experiment, name: &str) -> Option<&'a MetricDef> {
@@ -134,7 +134,7 @@ fn param_about(exp: &Experiment, name: &str) -> Option<String> {
 }
 
 /// What a parameter is, from its about up to the first `;`, `:` or `(`.
-fn about_words(decl: &registry::ParamDecl) -> Option<String> {
+fn about_words(decl: &ParamDecl) -> Option<String> {
     let about = &decl.about;
     let cut = about
         .find([';', ':', '('])
@@ -144,8 +144,7 @@ fn about_words(decl: &registry::ParamDecl) -> Option<String> {
         .to_string();
     // an about that opens on its choices ("die: one D6 ...; keep: ...")
     // says what each value does, not what the parameter is
-    let a_choice =
-        matches!(decl.kind, registry::ParamKind::Choice(words) if words.contains(&cut.as_str()));
+    let a_choice = matches!(decl.kind, ParamKind::Choice(words) if words.contains(&cut.as_str()));
     (!cut.is_empty() && cut.len() <= 60 && !a_choice).then_some(cut)
 }
 

@@ -1,12 +1,15 @@
-//! `krunch list --format json`: the registry for programs (editors,
-//! spec generators): rule sets, their variants and presets, and each
-//! scenario's parameters and metrics, with the same words `krunch list` prints.
+//! The registry rendered: `krunch list` as text for people, as JSON for
+//! programs (editors, spec generators), and `docs/RULES.md` as Markdown,
+//! all with the same words: rule sets, their variants and presets, each
+//! scenario's parameters, metrics and the variants it reads.
 
-use crate::systems::registry::{Need, RULE_SETS, RuleSet, Scenario, rule_set};
-use crate::systems::{MetricKind, ParamError};
+use crate::experiment::at_least::derived_decls;
+use crate::systems::registry::{RULE_SETS, rule_set};
+use crate::systems::{MetricKind, Need, ParamError, RuleSet, Scenario};
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 
-fn scenario_json(sc: &Scenario) -> Value {
+fn scenario_json(r: &RuleSet, sc: &Scenario) -> Value {
     let params: Vec<Value> = (sc.params)()
         .iter()
         .map(|d| {
@@ -25,7 +28,7 @@ fn scenario_json(sc: &Scenario) -> Value {
     let catalogue = (sc.metrics)();
     let metrics: Vec<Value> = catalogue
         .iter()
-        .chain(&crate::experiment::at_least::derived_decls(&catalogue))
+        .chain(&derived_decls(&catalogue))
         .map(|m| {
             json!({
                 "id": m.id,
@@ -34,6 +37,7 @@ fn scenario_json(sc: &Scenario) -> Value {
                     MetricKind::Probability => "probability",
                     MetricKind::Mean => "mean",
                 },
+                "yes_no": m.yes_no,
                 "about": m.about,
             })
         })
@@ -42,6 +46,7 @@ fn scenario_json(sc: &Scenario) -> Value {
         "name": sc.name,
         "about": sc.about,
         "seed_section": sc.seed_section,
+        "variants_read": r.variants_read(sc),
         "parameters": params,
         "metrics": metrics,
     })
@@ -64,7 +69,7 @@ fn rule_set_json(r: &RuleSet, scenarios: &[&Scenario]) -> Value {
             "sets": p.sets.iter().map(|(k, v)| (k.to_string(), Value::from(*v))).collect::<serde_json::Map<_, _>>(),
             "source": p.source,
         })).collect::<Vec<_>>(),
-        "scenarios": scenarios.iter().map(|s| scenario_json(s)).collect::<Vec<_>>(),
+        "scenarios": scenarios.iter().map(|s| scenario_json(r, s)).collect::<Vec<_>>(),
     })
 }
 
@@ -85,4 +90,207 @@ pub fn list_json(system: Option<&str>, scenario: Option<&str>) -> Result<Value, 
         out.push(rule_set_json(r, &scenarios));
     }
     Ok(Value::Array(out))
+}
+
+/// `docs/RULES.md`: every rule set, scenario, parameter, metric (with those
+/// derived from them), preset and variant, generated from the registry
+/// (a test fails when the committed file is stale).
+pub fn reference_markdown() -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "# Rule reference\n\nGenerated from the registry (`krunch list`); do not edit by hand.\n"
+    );
+    for r in RULE_SETS {
+        let _ = writeln!(o, "## {} (`system = \"{}\"`)\n", r.title, r.name);
+        let _ = writeln!(o, "Seed: `{}`.\n", r.seed);
+        if !r.variants.is_empty() {
+            let _ = writeln!(
+                o,
+                "### Rule variants\n\n| variant | values (default first) | meaning |\n|---|---|---|"
+            );
+            for v in r.variants {
+                let _ = writeln!(
+                    o,
+                    "| `{}` | {} | {} |",
+                    v.name,
+                    v.values.join(", "),
+                    cell(v.about)
+                );
+            }
+            o.push('\n');
+        }
+        if !r.presets.is_empty() {
+            let _ = writeln!(
+                o,
+                "### Presets\n\n| catalogue | name | sets | seed |\n|---|---|---|---|"
+            );
+            for p in r.presets {
+                let sets: Vec<String> = p.sets.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                let _ = writeln!(
+                    o,
+                    "| {} | `{}` | {} | {} |",
+                    p.catalogue,
+                    p.name,
+                    sets.join(", "),
+                    cell(p.source)
+                );
+            }
+            o.push('\n');
+        }
+        for sc in r.scenarios {
+            let _ = writeln!(
+                o,
+                "### `{}`: {}\n\nSeed: {}.\n",
+                sc.name, sc.about, sc.seed_section
+            );
+            if !r.variants.is_empty() {
+                let read: Vec<String> = r
+                    .variants_read(sc)
+                    .iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect();
+                let _ = writeln!(
+                    o,
+                    "Rule variants it reads: {}.\n",
+                    if read.is_empty() {
+                        "none".to_string()
+                    } else {
+                        read.join(", ")
+                    }
+                );
+            }
+            let _ = writeln!(
+                o,
+                "| parameter | type | need | meaning | seed |\n|---|---|---|---|---|"
+            );
+            for d in (sc.params)() {
+                let _ = writeln!(
+                    o,
+                    "| `{}` | {} | {} | {} | {} |",
+                    d.name,
+                    cell(&d.type_text()),
+                    d.need_text(),
+                    cell(&d.about),
+                    cell(d.seed)
+                );
+            }
+            let _ = writeln!(
+                o,
+                "\n| metric | label | kind | meaning |\n|---|---|---|---|"
+            );
+            let catalogue = (sc.metrics)();
+            for m in catalogue.iter().chain(&derived_decls(&catalogue)) {
+                let _ = writeln!(
+                    o,
+                    "| `{}` | {} | {} | {} |",
+                    m.id,
+                    cell(m.label),
+                    match (m.kind, m.yes_no) {
+                        (_, true) => "yes/no",
+                        (MetricKind::Probability, _) => "probability",
+                        (MetricKind::Mean, _) => "mean",
+                    },
+                    cell(m.about)
+                );
+            }
+            o.push('\n');
+        }
+    }
+    o
+}
+
+/// What `krunch list` prints: every rule set with its scenarios; one rule
+/// set in full; or one scenario's parameters, metrics (with those
+/// derived from them), presets and variants.
+pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String, ParamError> {
+    let mut o = String::new();
+    let Some(system) = system else {
+        let width = RULE_SETS
+            .iter()
+            .flat_map(|r| r.scenarios.iter().map(|sc| sc.name.len()))
+            .max()
+            .unwrap_or(0);
+        for r in RULE_SETS {
+            let _ = writeln!(o, "{} — {}", r.name, r.title);
+            for sc in r.scenarios {
+                let _ = writeln!(o, "  {:<width$} {}", sc.name, sc.about);
+            }
+            let mut catalogues: Vec<&str> = r.presets.iter().map(|p| p.catalogue).collect();
+            catalogues.dedup();
+            for c in catalogues {
+                let names: Vec<&str> = r.presets_of(c).map(|p| p.name).collect();
+                let _ = writeln!(o, "  presets ({c}): {}", names.join(", "));
+            }
+        }
+        o.push_str("\nMore: krunch list SYSTEM [SCENARIO]   (e.g. krunch list gce shooting)\n");
+        return Ok(o);
+    };
+    let r = rule_set(system)?;
+    let scenarios: Vec<&Scenario> = match scenario {
+        Some(name) => vec![r.scenario(name)?],
+        None => r.scenarios.iter().collect(),
+    };
+    let _ = writeln!(o, "{} — {} (seed {})", r.name, r.title, r.seed);
+    let _ = writeln!(
+        o,
+        "variants:{}",
+        if r.variants.is_empty() { " none" } else { "" }
+    );
+    for v in r.variants {
+        let _ = writeln!(
+            o,
+            "  {} = {} (default {}): {}",
+            v.name,
+            v.values.join(" | "),
+            v.values[0],
+            v.about
+        );
+    }
+    let _ = writeln!(
+        o,
+        "presets:{}",
+        if r.presets.is_empty() { " none" } else { "" }
+    );
+    for p in r.presets {
+        let sets: Vec<String> = p.sets.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(o, "  {} \"{}\": {}", p.catalogue, p.name, sets.join(", "));
+    }
+    for sc in scenarios {
+        let _ = writeln!(o, "\nscenario {}: {}", sc.name, sc.about);
+        let _ = writeln!(o, "  seed: {}", sc.seed_section);
+        if !r.variants.is_empty() {
+            let read = r.variants_read(sc);
+            let _ = writeln!(
+                o,
+                "  variants it reads: {}",
+                if read.is_empty() {
+                    "none".to_string()
+                } else {
+                    read.join(", ")
+                }
+            );
+        }
+        let _ = writeln!(o, "  parameters:");
+        for d in (sc.params)() {
+            let _ = writeln!(
+                o,
+                "    {:<32} {:<40} {:<12} {}",
+                d.name,
+                d.type_text(),
+                d.need_text(),
+                d.about
+            );
+        }
+        let _ = writeln!(o, "  metrics:");
+        let catalogue = (sc.metrics)();
+        for m in catalogue.iter().chain(&derived_decls(&catalogue)) {
+            let _ = writeln!(o, "    {:<36} {:<40} {}", m.id, m.label, m.about);
+        }
+    }
+    Ok(o)
+}
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
 }

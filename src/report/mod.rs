@@ -30,7 +30,7 @@ pub use distribution::{
     text as distribution_text, write_chart as write_distribution_chart,
 };
 pub use json::{results_json, write_json};
-pub use list::list_json;
+pub use list::{list_json, list_text, reference_markdown};
 pub use summary::write_summary;
 
 use anyhow::Context;

@@ -2,22 +2,34 @@
 //! rule set turns named parameters into [`Model`]s that the experiment
 //! runner can sample and evaluate exactly. Nothing here reads files or
 //! knows about the command line.
+//!
+//! The layers, bottom up: [`value`] (a parameter's value, its errors),
+//! [`decl`] (a parameter's declaration), [`params`] (values read through
+//! declarations), [`scenario`] (what a rule set declares); the rule sets
+//! build on those; [`registry`] lists the rule sets on top and builds
+//! models. A rule set never imports the registry.
 
 pub mod bfg;
 pub mod crisis;
+pub mod decl;
 pub mod gce;
 pub mod krygothic;
 pub mod named_dice;
 mod params;
 pub mod registry;
+pub mod scenario;
 #[cfg(test)]
 mod seed_text;
 pub mod skirmish20;
+#[cfg(test)]
+mod testing;
+pub mod value;
 
 pub use crate::engine::{
     MetricDecl, MetricDef, MetricKind, MetricList, Model, Sampler, TrialValues,
 };
-pub use params::{ParamError, ParamErrorKind, ParamValue, Params};
-pub use registry::{
-    ParamDecl, ParamKind, PresetDecl, RULE_SETS, RuleSet, Scenario, VariantDef, build, rule_set,
-};
+pub use decl::{Need, Needed, ParamDecl, ParamKind, did_you_mean};
+pub use params::Params;
+pub use registry::{RULE_SETS, build, rule_set};
+pub use scenario::{PresetDecl, RuleSet, Scenario, VariantDef};
+pub use value::{ParamError, ParamErrorKind, ParamValue};

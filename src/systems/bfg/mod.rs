@@ -8,8 +8,8 @@ pub mod mechanics;
 pub mod tables;
 
 use crate::engine::step_model::StepModel;
-use crate::systems::registry::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::{Model, ParamError, Params};
+use crate::systems::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
 use boarding::{Boarding, Side};
 use mechanics::{Hazard, HazardKind, HitAndRun, Ram};
 use tables::{Critical, ShipType, ram_test_dice};
@@ -722,14 +722,10 @@ fn teleport_allowed(p: &Params) -> Result<(), ParamError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::{ParamValue, seed_text};
+    use crate::systems::{seed_text, testing};
 
     fn hit_and_run(pairs: &[(&str, &str)]) -> Result<Box<dyn Model>, ParamError> {
-        let mut p = Params::new();
-        for (k, v) in pairs {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        crate::systems::build("bfg", "hit_and_run", &p, &Params::new())
+        testing::build(&RULES, "hit_and_run", pairs)
     }
 
     /// Teleport Attacks: "A ship may only make one teleport attack each

@@ -816,17 +816,11 @@ pub fn build_fight(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Para
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::{ParamValue, build};
+    use crate::systems::testing::exact as value;
 
     fn params(pairs: &[(&str, &str)]) -> Params {
-        let mut p = Params::new();
-        for (k, v) in pairs {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        p
+        Params::from_pairs(pairs)
     }
-
-    use crate::systems::crisis::testing::value;
 
     const BASE: &[(&str, &str)] = &[("skill", "3"), ("damage", "5"), ("target_health", "10")];
 
@@ -837,60 +831,56 @@ mod tests {
     #[test]
     fn rof_penalty_cover_and_parry_set_the_hit_chance() {
         // ranged: 2d6 + 3 >= 4 always, then the second at -2: 2d6 + 1 >= 4
-        let m = build(
-            "crisis",
-            "attack",
-            &with(&[("rof", "2"), ("attacks", "2")]),
-            &Params::new(),
-        )
-        .unwrap();
+        let m = crate::systems::crisis::RULES
+            .build(
+                "attack",
+                &with(&[("rof", "2"), ("attacks", "2")]),
+                &Params::new(),
+            )
+            .unwrap();
         let p1 = 1.0;
         let p2 = 35.0 / 36.0;
         assert!((value(&*m, "mean_hits") - (p1 + p2)).abs() < 1e-12);
         // heavy cover -4, penetrable: -2
-        let m = build(
-            "crisis",
-            "attack",
-            &with(&[("cover", "heavy"), ("penetrable", "true")]),
-            &Params::new(),
-        )
-        .unwrap();
+        let m = crate::systems::crisis::RULES
+            .build(
+                "attack",
+                &with(&[("cover", "heavy"), ("penetrable", "true")]),
+                &Params::new(),
+            )
+            .unwrap();
         assert!((value(&*m, "p_hit") - 35.0 / 36.0).abs() < 1e-12);
-        let m = build(
-            "crisis",
-            "attack",
-            &with(&[("cover", "total")]),
-            &Params::new(),
-        )
-        .unwrap();
+        let m = crate::systems::crisis::RULES
+            .build("attack", &with(&[("cover", "total")]), &Params::new())
+            .unwrap();
         assert_eq!(value(&*m, "p_hit"), 0.0);
         // melee against Parry 10: 2d6 + 3 >= 10
-        let m = build(
-            "crisis",
-            "attack",
-            &with(&[("kind", "melee"), ("target_parry", "10")]),
-            &Params::new(),
-        )
-        .unwrap();
+        let m = crate::systems::crisis::RULES
+            .build(
+                "attack",
+                &with(&[("kind", "melee"), ("target_parry", "10")]),
+                &Params::new(),
+            )
+            .unwrap();
         assert!((value(&*m, "p_hit") - 21.0 / 36.0).abs() < 1e-12);
     }
 
     #[test]
     fn hits_go_through_the_armour() {
-        let m = build(
-            "crisis",
-            "attack",
-            &params(&[
-                ("skill", "2"),
-                ("damage", "5"),
-                ("target_health", "10"),
-                ("armour_dr", "3"),
-                ("armour_durability", "10"),
-                ("kind", "area"),
-            ]),
-            &Params::new(),
-        )
-        .unwrap();
+        let m = crate::systems::crisis::RULES
+            .build(
+                "attack",
+                &params(&[
+                    ("skill", "2"),
+                    ("damage", "5"),
+                    ("target_health", "10"),
+                    ("armour_dr", "3"),
+                    ("armour_durability", "10"),
+                    ("kind", "area"),
+                ]),
+                &Params::new(),
+            )
+            .unwrap();
         // area: no Extras damage, always hits: the worked example every time
         assert!((value(&*m, "mean_durability_left") - 7.0).abs() < 1e-12);
         assert!((value(&*m, "mean_health_lost") - 2.0).abs() < 1e-12);
@@ -919,13 +909,13 @@ mod tests {
             ("attack_ap", "2"),
         ];
         let turns = |policy: &str| {
-            let m = build(
-                "crisis",
-                "fight",
-                &params(&[&base[..], &[("policy", policy)]].concat()),
-                &Params::new(),
-            )
-            .unwrap();
+            let m = crate::systems::crisis::RULES
+                .build(
+                    "fight",
+                    &params(&[&base[..], &[("policy", policy)]].concat()),
+                    &Params::new(),
+                )
+                .unwrap();
             value(&*m, "mean_turns")
         };
         assert!((turns("one") - 12.0 / 11.0).abs() < 1e-12);
@@ -934,14 +924,14 @@ mod tests {
         let attack = read_attack(&params(&base).bound(fight_params()), &Params::new()).unwrap();
         assert_eq!(fight_model(attack.clone(), 4).rule().settled_attacks(), 3);
         assert_eq!(fight_model(attack, 2).rule().settled_attacks(), 2);
-        let e = build(
-            "crisis",
-            "fight",
-            &params(&[&base[..], &[("cover", "total")]].concat()),
-            &Params::new(),
-        )
-        .err()
-        .unwrap();
+        let e = crate::systems::crisis::RULES
+            .build(
+                "fight",
+                &params(&[&base[..], &[("cover", "total")]].concat()),
+                &Params::new(),
+            )
+            .err()
+            .unwrap();
         assert_eq!(e.field, "cover");
         assert!(e.message.contains("never ends"));
     }
@@ -956,25 +946,27 @@ mod tests {
             ("armour_durability", "200"),
             ("rof", "2"),
         ];
-        let m = build("crisis", "fight", &params(&big), &Params::new()).unwrap();
+        let m = crate::systems::crisis::RULES
+            .build("fight", &params(&big), &Params::new())
+            .unwrap();
         assert!(m.exact().is_none());
-        let e = build(
-            "crisis",
-            "fight",
-            &params(&[&big[..], &[("policy", "best")]].concat()),
-            &Params::new(),
-        )
-        .err()
-        .unwrap();
+        let e = crate::systems::crisis::RULES
+            .build(
+                "fight",
+                &params(&[&big[..], &[("policy", "best")]].concat()),
+                &Params::new(),
+            )
+            .err()
+            .unwrap();
         assert_eq!(e.field, "policy");
         // armour-piercing: no non-lethal wounds possible, few states, exact
-        let m = build(
-            "crisis",
-            "fight",
-            &params(&[&big[..], &[("armour_piercing", "true")]].concat()),
-            &Params::new(),
-        )
-        .unwrap();
+        let m = crate::systems::crisis::RULES
+            .build(
+                "fight",
+                &params(&[&big[..], &[("armour_piercing", "true")]].concat()),
+                &Params::new(),
+            )
+            .unwrap();
         assert!(m.exact().is_some());
     }
 
@@ -982,18 +974,18 @@ mod tests {
     fn knock_out_intent_leaves_no_one_dead() {
         // a 20-damage gun against Health 5: every hit would kill
         let fight = |intent: &str| {
-            build(
-                "crisis",
-                "fight",
-                &params(&[
-                    ("skill", "0"),
-                    ("damage", "20"),
-                    ("target_health", "5"),
-                    ("intent", intent),
-                ]),
-                &Params::new(),
-            )
-            .unwrap()
+            crate::systems::crisis::RULES
+                .build(
+                    "fight",
+                    &params(&[
+                        ("skill", "0"),
+                        ("damage", "20"),
+                        ("target_health", "5"),
+                        ("intent", intent),
+                    ]),
+                    &Params::new(),
+                )
+                .unwrap()
         };
         let m = fight("kill");
         assert!((value(&*m, "p_dead") - 1.0).abs() < 1e-12);

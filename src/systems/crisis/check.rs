@@ -302,11 +302,12 @@ pub fn build_turn_order(p: &Params, _variants: &Params) -> Result<Box<dyn Model>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::{ParamValue, build};
+    use crate::systems::testing::exact as value;
+    use crate::systems::{ParamValue, Params};
 
-    use crate::systems::crisis::testing::model_of as model;
-
-    use crate::systems::crisis::testing::value;
+    fn model(scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn Model> {
+        crate::systems::testing::model(&super::super::RULES, scenario, pairs)
+    }
 
     #[test]
     fn check_on_two_d6_counts_extras_by_fours() {
@@ -337,7 +338,10 @@ mod tests {
         let mut p = Params::new();
         p.set("skill", ParamValue::Int(5));
         p.set("difficulty", ParamValue::from_text("very hrad"));
-        let e = build("crisis", "check", &p, &Params::new()).err().unwrap();
+        let e = crate::systems::crisis::RULES
+            .build("check", &p, &Params::new())
+            .err()
+            .unwrap();
         assert_eq!(e.field, "difficulty");
         assert!(e.message.contains("did you mean 'very hard'"), "{e}");
     }

@@ -526,13 +526,13 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
 
 #[cfg(test)]
 mod tests {
-    use crate::systems::{Model, ParamValue, Params, build};
+    use crate::systems::Model;
+    use crate::systems::testing::exact as value;
+    use crate::systems::{ParamValue, Params};
 
     fn model(pairs: &[(&str, &str)]) -> Box<dyn Model> {
-        crate::systems::crisis::testing::model_of("damage", pairs)
+        crate::systems::testing::model(&super::super::RULES, "damage", pairs)
     }
-
-    use crate::systems::crisis::testing::value;
 
     fn is(m: &dyn Model, name: &str, want: f64) {
         let got = value(m, name);
@@ -760,7 +760,10 @@ mod tests {
             for (k, v) in pairs {
                 p.set(*k, ParamValue::from_text(v));
             }
-            build("crisis", "damage", &p, &Params::new()).err().unwrap()
+            crate::systems::crisis::RULES
+                .build("damage", &p, &Params::new())
+                .err()
+                .unwrap()
         };
         let base = [("damage", "5"), ("target_health", "10")];
         assert_eq!(err(&base).field, "skill");

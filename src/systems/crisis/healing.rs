@@ -737,11 +737,11 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
 mod tests {
     use super::*;
 
-    fn model(pairs: &[(&str, &str)]) -> Box<dyn Model> {
-        crate::systems::crisis::testing::model_of("healing", pairs)
-    }
+    use crate::systems::testing::exact as value;
 
-    use crate::systems::crisis::testing::value;
+    fn model(pairs: &[(&str, &str)]) -> Box<dyn Model> {
+        crate::systems::testing::model(&super::super::RULES, "healing", pairs)
+    }
 
     #[test]
     fn one_wound_heals_in_geometric_days() {

@@ -17,7 +17,7 @@ pub mod healing;
 pub mod rules;
 pub mod scatter;
 
-use crate::systems::registry::{ParamDecl, RuleSet, Scenario, VariantDef};
+use crate::systems::{ParamDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::{ParamError, Params};
 use rules::SkillRoll;
 
@@ -295,29 +295,4 @@ fn roll_params() -> Vec<ParamDecl> {
 /// The Skill roll the parameters describe.
 fn skill_roll(p: &Params) -> Result<SkillRoll, ParamError> {
     SkillRoll::new(&p.need_word("roll")?, "roll", p.need_int("extras_step")?)
-}
-
-/// Test helpers shared by the Crisis scenarios' unit tests.
-#[cfg(test)]
-pub(crate) mod testing {
-    use crate::systems::{Model, ParamValue, Params, build};
-
-    /// The Crisis `scenario` built from text pairs.
-    pub fn model_of(scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn Model> {
-        let mut p = Params::new();
-        for (k, v) in pairs {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        build("crisis", scenario, &p, &Params::new()).unwrap()
-    }
-
-    /// The exact value of metric `name`.
-    pub fn value(m: &dyn Model, name: &str) -> f64 {
-        let i = m
-            .metrics()
-            .iter()
-            .position(|d| d.name == name)
-            .unwrap_or_else(|| panic!("no metric {name}"));
-        m.exact().unwrap()[i]
-    }
 }

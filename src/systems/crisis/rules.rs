@@ -59,7 +59,7 @@ pub fn difficulty_level(text: &str) -> Result<i64, String> {
                 .map(|(l, n)| format!("{l} {n}"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            crate::systems::registry::did_you_mean(&wanted, names.iter().map(String::as_str))
+            crate::systems::did_you_mean(&wanted, names.iter().map(String::as_str))
         )),
     }
 }

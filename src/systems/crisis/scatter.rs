@@ -239,13 +239,13 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
 
 #[cfg(test)]
 mod tests {
-    use crate::systems::{Model, ParamValue, Params, build};
+    use crate::systems::Model;
+    use crate::systems::testing::exact as value;
+    use crate::systems::{ParamValue, Params};
 
     fn model(pairs: &[(&str, &str)]) -> Box<dyn Model> {
-        crate::systems::crisis::testing::model_of("scatter", pairs)
+        crate::systems::testing::model(&super::super::RULES, "scatter", pairs)
     }
-
-    use crate::systems::crisis::testing::value;
 
     #[test]
     fn a_miss_lands_the_range_increment_away_in_one_of_eight_directions() {
@@ -309,7 +309,8 @@ mod tests {
         p.set("skill", ParamValue::Int(0));
         p.set("grid", ParamValue::from_text("hex"));
         p.set("bystander_direction", ParamValue::Int(7));
-        let e = build("crisis", "scatter", &p, &Params::new())
+        let e = crate::systems::crisis::RULES
+            .build("scatter", &p, &Params::new())
             .err()
             .unwrap();
         assert_eq!(e.field, "bystander_direction");

@@ -7,7 +7,7 @@ use super::melee::{
 };
 use super::warrior::WarriorStats;
 use super::weapon::Damage;
-use crate::systems::registry::{did_you_mean, resolve};
+use crate::systems::did_you_mean;
 use crate::systems::{Model, ParamDecl, ParamError, Params, PresetDecl};
 
 const SEQUENCE: &str = "Hand-to-Hand Combat, Sequence";
@@ -491,14 +491,14 @@ fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
 /// two samplers.
 pub fn duel_model(given: &Params) -> Result<DuelModel, ParamError> {
     let decls = duel_params();
-    let p = resolve(&super::RULES, &decls, given)?.bound(decls);
+    let p = super::RULES.resolve(&decls, given)?.bound(decls);
     duel(&p, SecondWeapon::default())
 }
 
 /// The multiple-combat model from the spec's parameters as given.
 pub fn outnumbered_model(given: &Params) -> Result<OutnumberedModel, ParamError> {
     let decls = outnumbered_params();
-    let p = resolve(&super::RULES, &decls, given)?.bound(decls);
+    let p = super::RULES.resolve(&decls, given)?.bound(decls);
     outnumbered(&p, SecondWeapon::default(), FirstRound::default())
 }
 

@@ -10,8 +10,8 @@ pub mod warrior;
 pub mod weapon;
 
 use crate::engine::step_model::StepModel;
-use crate::systems::registry::{ParamDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::{Model, ParamError, Params};
+use crate::systems::{ParamDecl, RuleSet, Scenario, VariantDef};
 use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use warrior::WarriorStats;
 use weapon::{Ammo, Template, Weapon};
@@ -715,7 +715,7 @@ pub fn fall_params() -> Vec<ParamDecl> {
 /// and values checked against [`shooting_params`] here.
 pub fn build_shooting(given: &Params, variants: &Params) -> Result<ShootingModel, ParamError> {
     let decls = shooting_params();
-    let p = crate::systems::registry::resolve(&RULES, &decls, given)?.bound(decls);
+    let p = RULES.resolve(&decls, given)?.bound(decls);
     let variants = variants.bound(RULES.variant_decls());
     let overwatch_bonus = overwatch_bonus(&variants)?;
     let weapon = Weapon::from_params(&p)?;
@@ -904,7 +904,7 @@ pub(super) fn save_value(p: &Params, field: &str) -> Result<Option<u8>, ParamErr
 
 #[cfg(test)]
 mod tests {
-    use crate::systems::{ParamErrorKind, ParamValue, Params, build};
+    use crate::systems::{ParamErrorKind, ParamValue, Params};
 
     #[test]
     fn every_missing_parameter_is_named_at_once() {
@@ -912,7 +912,8 @@ mod tests {
         // lists every number the seed does not give and the target lacks.
         let mut p = Params::new();
         p.set("weapon", ParamValue::Str("eavy_shoota".into()));
-        let e = build("gce", "shooting", &p, &Params::new())
+        let e = crate::systems::gce::RULES
+            .build("shooting", &p, &Params::new())
             .err()
             .expect("incomplete profile");
         assert_eq!(e.kind, ParamErrorKind::Missing);
@@ -937,7 +938,8 @@ mod tests {
     fn a_typo_is_unknown_with_a_suggestion() {
         let mut p = Params::new();
         p.set("toughnes", ParamValue::Int(3));
-        let e = build("gce", "fire", &p, &Params::new())
+        let e = crate::systems::gce::RULES
+            .build("fire", &p, &Params::new())
             .err()
             .expect("typo");
         assert_eq!(e.kind, ParamErrorKind::Unknown);

@@ -457,7 +457,7 @@ mod tests {
             p.set(*k, ParamValue::from_text(v));
         }
         let decls = params();
-        let p = crate::systems::registry::resolve(&super::super::RULES, &decls, &p)?.bound(decls);
+        let p = super::super::RULES.resolve(&decls, &p)?.bound(decls);
         Weapon::from_params(&p)
     }
 

@@ -9,7 +9,7 @@
 use super::dice::{Critical, Pool, Reading, binomial, count_passes, p_attribute_check, p_meets};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::outcome_model::Outcomes;
-use crate::systems::registry::ParamDecl;
+use crate::systems::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 use std::collections::BTreeMap;
 

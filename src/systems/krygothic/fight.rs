@@ -23,7 +23,7 @@ use super::dice::{Reading, attribute_check, p_attribute_check};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::engine::walk::{Counts, SharedLaws, Walk};
-use crate::systems::registry::ParamDecl;
+use crate::systems::ParamDecl;
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
 use std::collections::BTreeMap;
 use std::sync::Mutex;

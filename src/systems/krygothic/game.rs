@@ -14,7 +14,7 @@ use super::fast::{ExchangeFaces, record_counts, threshold};
 use super::fight::{Plan, plan_of, plan_params};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
-use crate::systems::registry::ParamDecl;
+use crate::systems::ParamDecl;
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
 
 /// A solved zero-sum game: the row player maximises.
@@ -695,7 +695,8 @@ mod tests {
             if !point.iter().any(|(k, _)| *k == "payoff") {
                 p.set("payoff", ParamValue::from_text("p_wound"));
             }
-            let model = crate::systems::build("krygothic", "close_combat_game", &p, &Params::new())
+            let model = crate::systems::krygothic::RULES
+                .build("close_combat_game", &p, &Params::new())
                 .expect("a test point builds");
             let per_ap = point.contains(&("payoff", "per_ap"));
             assert_eq!(

@@ -13,8 +13,8 @@ pub mod psych;
 pub mod ranged;
 
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
-use crate::systems::registry::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
+use crate::systems::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
 use dice::{Critical, Reading};
 use ranged::{FireMode, RangedRule, Shot, Weapon, WoundBy};
 
@@ -694,14 +694,7 @@ mod tests {
     }
 
     fn build_err(scenario: &str, given: &[(&str, &str)]) -> ParamError {
-        let mut p = Params::new();
-        for (k, v) in given {
-            p.set(*k, crate::systems::ParamValue::from_text(v));
-        }
-        match crate::systems::build("krygothic", scenario, &p, &Params::new()) {
-            Ok(_) => panic!("{scenario} {given:?} should be refused"),
-            Err(e) => e,
-        }
+        crate::systems::testing::refused(&RULES, scenario, given)
     }
 
     /// Bad input is refused naming the parameter.

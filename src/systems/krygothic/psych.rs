@@ -6,7 +6,7 @@ use super::dice::{Reading, attribute_check, p_attribute_check};
 use super::fast::{CheckRuns, p_check};
 use crate::dice::{Metric, MetricSink, Roller, enumerate};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
-use crate::systems::registry::ParamDecl;
+use crate::systems::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 
 fn will_param(seed: &'static str) -> Vec<ParamDecl> {

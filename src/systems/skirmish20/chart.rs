@@ -5,7 +5,7 @@
 //! text, cell by cell, in the tests below.
 
 use crate::systems::ParamError;
-use crate::systems::registry::PresetDecl;
+use crate::systems::PresetDecl;
 
 /// The armour classes, in the chart's column order: "Std Armour 5+",
 /// "Storm Troops (Tau) 4+", "Necron/ Power 3+", "Tank 2+".

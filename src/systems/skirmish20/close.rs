@@ -13,7 +13,7 @@ use super::vehicle::{VehicleDamage, VehicleState};
 use super::{armour, no_minor_gun, toughness, toughness_params};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
-use crate::systems::registry::ParamDecl;
+use crate::systems::ParamDecl;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 
 const CHART: &str = "CLOSE COMBAT WEAPONS FACTOR CHART";
@@ -554,19 +554,10 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
 mod tests {
     use super::*;
     use crate::systems::seed_text::{available, seed};
-    use crate::systems::{ParamValue, build as build_model};
+    use crate::systems::testing::exact as value;
 
     fn model(point: &[(&str, &str)]) -> Box<dyn Model> {
-        let mut p = Params::new();
-        for (k, v) in point {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        build_model("skirmish20", "close_combat", &p, &Params::new()).unwrap()
-    }
-
-    fn value(m: &dyn Model, name: &str) -> f64 {
-        let i = m.metrics().iter().position(|d| d.name == name).unwrap();
-        m.exact().unwrap()[i]
+        crate::systems::testing::model(&super::super::RULES, "close_combat", point)
     }
 
     /// The numbers this file types by hand, found in the seed's words.

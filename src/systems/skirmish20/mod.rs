@@ -15,8 +15,8 @@ pub mod squad;
 pub mod vehicle;
 
 use crate::engine::step_model::StepModel;
-use crate::systems::registry::{ParamDecl, RuleSet, Scenario, VariantDef};
 use crate::systems::{Model, ParamError, Params};
+use crate::systems::{ParamDecl, RuleSet, Scenario, VariantDef};
 use chart::{AREAS, Armour, RangedRow, WEAPON_CLASSES, parse_ranged_row};
 use fire::{Firer, Modifiers, Toughness};
 
@@ -735,17 +735,11 @@ fn build_repair(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::systems::{ParamValue, Params, build};
+    use crate::systems::testing;
 
     /// The exact value of `metric` for the shooting scenario at `point`.
     fn shooting(point: &[(&str, &str)], metric: &str) -> f64 {
-        let mut p = Params::new();
-        for (k, v) in point {
-            p.set(*k, ParamValue::from_text(v));
-        }
-        let m = build("skirmish20", "shooting", &p, &Params::new()).unwrap();
-        let i = m.metrics().iter().position(|d| d.name == metric).unwrap();
-        m.exact().unwrap()[i]
+        testing::exact(&*testing::model(&super::RULES, "shooting", point), metric)
     }
 
     #[test]

@@ -33,7 +33,7 @@ use crate::dice::{
 };
 use crate::engine::stages::{Digits, STATE_FACES, STATE_LAWS, StateFaces, StateLaws, Steps};
 use crate::engine::{EXACT_WORK, NoExact};
-use crate::systems::registry::ParamDecl;
+use crate::systems::ParamDecl;
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler, TrialValues,
 };
@@ -1224,12 +1224,8 @@ mod tests {
     #[test]
     fn turns_are_drawn_from_their_laws_but_never_a_lone_turn() {
         let model = |turns: &str| {
-            let mut p = Params::new();
-            for (k, v) in TEST_POINTS[0] {
-                p.set(*k, crate::systems::ParamValue::from_text(v));
-            }
-            p.set("turns", crate::systems::ParamValue::from_text(turns));
-            crate::systems::build("skirmish20", "squad_under_fire", &p, &Params::new()).unwrap()
+            let point = [TEST_POINTS[0], &[("turns", turns)]].concat();
+            crate::systems::testing::model(&super::super::RULES, "squad_under_fire", &point)
         };
         assert_eq!(model("3").sampler(), Sampler::Custom(STATE_LAWS));
         assert_eq!(model("2").sampler(), Sampler::Custom(STATE_LAWS));

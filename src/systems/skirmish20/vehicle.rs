@@ -465,24 +465,22 @@ mod chain_tests {
 
 #[cfg(test)]
 mod size_tests {
-    use crate::systems::{ParamValue, Params, build};
+    use super::super::RULES;
+    use crate::systems::testing;
 
     fn exact_at(hits: i64, passengers: i64) -> Result<Vec<f64>, crate::engine::NoExact> {
-        let mut p = Params::new();
-        p.set("vehicle", ParamValue::from_text("chimera"));
-        p.set("hits", ParamValue::Int(hits));
-        p.set("passengers", ParamValue::Int(passengers));
-        build("skirmish20", "vehicle_damage", &p, &Params::new())
-            .unwrap()
-            .exact_or_why()
+        let (hits, passengers) = (hits.to_string(), passengers.to_string());
+        let point = [
+            ("vehicle", "chimera"),
+            ("hits", &hits),
+            ("passengers", &passengers),
+        ];
+        testing::model(&RULES, "vehicle_damage", &point).exact_or_why()
     }
 
     fn model(hits: &str) -> Box<dyn crate::systems::Model> {
-        let mut p = Params::new();
-        for (k, v) in [("vehicle", "chimera"), ("hits", hits), ("passengers", "4")] {
-            p.set(k, ParamValue::from_text(v));
-        }
-        build("skirmish20", "vehicle_damage", &p, &Params::new()).unwrap()
+        let point = [("vehicle", "chimera"), ("hits", hits), ("passengers", "4")];
+        testing::model(&RULES, "vehicle_damage", &point)
     }
 
     /// A run of few trials is not worth a large layout: told its trials
@@ -493,11 +491,8 @@ mod size_tests {
         use crate::engine::Sampler;
         use crate::engine::stages::{STATE_FACES, STATE_LAWS};
         let model = || {
-            let mut p = Params::new();
-            for (k, v) in [("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")] {
-                p.set(k, ParamValue::from_text(v));
-            }
-            build("skirmish20", "vehicle_damage", &p, &Default::default()).unwrap()
+            let point = [("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")];
+            testing::model(&RULES, "vehicle_damage", &point)
         };
         let laws = Sampler::Custom(STATE_LAWS);
         assert_eq!(model().sampler(), laws);
@@ -535,11 +530,8 @@ mod size_tests {
         // budget (the face tables of 2 hits already held 154,125 entries,
         // past it, and the cells took the step model's sampler)
         for hits in ["2", "4"] {
-            let mut p = Params::new();
-            for (k, v) in [("vehicle", "chimera"), ("hits", hits), ("passengers", "6")] {
-                p.set(k, ParamValue::from_text(v));
-            }
-            let m = build("skirmish20", "vehicle_damage", &p, &Params::new()).unwrap();
+            let point = [("vehicle", "chimera"), ("hits", hits), ("passengers", "6")];
+            let m = testing::model(&RULES, "vehicle_damage", &point);
             m.plan(200_000);
             assert_eq!(m.sampler(), Sampler::Custom(STATE_LAWS), "{hits} hits");
         }

@@ -5,7 +5,7 @@
 //! location's Damage Table (Taking Damage, Steps 1-5).
 
 use crate::dice::Roller;
-use crate::systems::registry::did_you_mean;
+use crate::systems::did_you_mean;
 use crate::systems::{ParamDecl, ParamError, Params, PresetDecl};
 
 /// Where the seed gives the Hit Location Table and the damage process.

@@ -8,6 +8,7 @@ use super::gate::{Attack, Gate, Until};
 use super::hits::{Cover, Crew, Volley};
 use super::movement::{DriverState, Hazard, Leap, OutOfControl, ThrustRun, UNTIL_FAIL_THRUSTS};
 use super::rams::{Impact, LargeRake, Mixed, Ram, solve_zero_sum};
+use crate::systems::did_you_mean;
 use crate::systems::gce::melee_params::{fighter, fighter_params, second_weapon};
 use crate::systems::gce::tables::hit_needed;
 use crate::systems::gce::warrior::{Hit, WarriorStats};
@@ -15,7 +16,6 @@ use crate::systems::gce::weapon::{Damage, SaveModifier};
 use crate::systems::gce::{
     hit_modifier_params, overwatch_bonus, save_value, situational_hit_modifier,
 };
-use crate::systems::registry::did_you_mean;
 use crate::systems::{Model, ParamDecl, ParamError, Params};
 
 const TEMPLATES: &str = "Taking Damage, Template Weapons; Templates and the Crew Location";

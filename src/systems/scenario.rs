@@ -1,0 +1,300 @@
+//! What a rule set declares: its scenarios (parameters, metrics, builder,
+//! test points), variants and presets. The registry lists the rule sets;
+//! these types sit below it, so a rule set never imports the registry.
+
+use super::decl::{Need, ParamDecl, ParamKind, did_you_mean};
+use super::params::Params;
+use super::value::{ParamError, ParamErrorKind, ParamValue};
+use crate::engine::{MetricDecl, Model};
+use std::collections::BTreeSet;
+
+/// A rule set: a folder under `src/systems/`.
+#[derive(Debug)]
+pub struct RuleSet {
+    /// Short name used in specs (`gce`).
+    pub name: &'static str,
+    /// Full title.
+    pub title: &'static str,
+    /// The seed text it is written from.
+    pub seed: &'static str,
+    /// Rule variants (a choice of reading or of rule version).
+    pub variants: &'static [VariantDef],
+    /// Presets: named stat lines from the seed.
+    pub presets: &'static [PresetDecl],
+    /// Scenarios.
+    pub scenarios: &'static [Scenario],
+}
+
+/// A rule option with its allowed values, the default first.
+#[derive(Clone, Debug)]
+pub struct VariantDef {
+    /// Name used in specs and on the command line.
+    pub name: &'static str,
+    /// Allowed values; the first is the default.
+    pub values: &'static [&'static str],
+    /// What it changes and where the seed says so.
+    pub about: &'static str,
+}
+
+/// A named stat line from the seed: `weapon = "shoota"` sets the Shoota's
+/// numbers wherever the spec does not set them itself.
+#[derive(Clone, Copy, Debug)]
+pub struct PresetDecl {
+    /// The catalogue it belongs to (`weapon`, `ship`).
+    pub catalogue: &'static str,
+    /// Its name in specs.
+    pub name: &'static str,
+    /// The parameters it sets (without the parameter's prefix) and values.
+    pub sets: &'static [(&'static str, &'static str)],
+    /// Where the seed gives these numbers.
+    pub source: &'static str,
+}
+
+/// Builds a model from checked parameters and rule variants.
+pub type BuildFn = fn(&Params, &Params) -> Result<Box<dyn Model>, ParamError>;
+
+/// A scenario: one question a rule set answers.
+#[derive(Debug)]
+pub struct Scenario {
+    /// Name used in specs (`shooting`).
+    pub name: &'static str,
+    /// What it models, in a line.
+    pub about: &'static str,
+    /// The seed sections it follows.
+    pub seed_section: &'static str,
+    /// Its parameters.
+    pub params: fn() -> Vec<ParamDecl>,
+    /// Every metric a model of it can report.
+    pub metrics: fn() -> Vec<MetricDecl>,
+    /// Builds a model from parameters (already checked against `params`
+    /// and with presets filled in) and rule variants.
+    pub build: BuildFn,
+    /// Parameter points the conformance tests run besides the example
+    /// specs: `name=value` pairs.
+    pub test_points: &'static [&'static [(&'static str, &'static str)]],
+}
+
+impl RuleSet {
+    /// The scenario named `name`.
+    pub fn scenario(&self, name: &str) -> Result<&'static Scenario, ParamError> {
+        self.scenarios
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.scenarios.iter().map(|s| s.name).collect();
+                ParamError::new(
+                    "scenario",
+                    format!(
+                        "{} has no scenario '{name}' (known: {}){}",
+                        self.name,
+                        names.join(", "),
+                        did_you_mean(name, names.iter().copied())
+                    ),
+                )
+            })
+    }
+
+    /// Presets of `catalogue`.
+    pub fn presets_of(&self, catalogue: &str) -> impl Iterator<Item = &PresetDecl> {
+        self.presets
+            .iter()
+            .filter(move |p| p.catalogue == catalogue)
+    }
+
+    /// The variants as declarations, each defaulting to its first value.
+    pub fn variant_decls(&self) -> Vec<ParamDecl> {
+        self.variants
+            .iter()
+            .map(|v| {
+                ParamDecl::choice(v.name, v.values)
+                    .default(v.values[0])
+                    .about(v.about)
+            })
+            .collect()
+    }
+
+    /// Checks `given` against the scenario's declarations and fills in preset
+    /// stats the spec left out: unknown names (with a suggestion), wrong types
+    /// and impossible values are errors naming the parameter.
+    pub fn resolve(&self, decls: &[ParamDecl], given: &Params) -> Result<Params, ParamError> {
+        let mut out = Params::new();
+        for (name, value) in given.iter() {
+            let Some(decl) = decls.iter().find(|d| &d.name == name) else {
+                return Err(ParamError::unknown(
+                    name.clone(),
+                    format!(
+                        "unknown parameter '{name}'{} (see `krunch list {} <scenario>`)",
+                        did_you_mean(name, decls.iter().map(|d| d.name.as_str())),
+                        self.name
+                    ),
+                ));
+            };
+            out.set(name.clone(), decl.check(value)?);
+        }
+        for decl in decls {
+            let ParamKind::Preset { catalogue, prefix } = &decl.kind else {
+                continue;
+            };
+            let Some(ParamValue::Str(chosen)) = out.given(&decl.name).cloned() else {
+                continue;
+            };
+            if chosen == "custom" {
+                continue;
+            }
+            let preset = self
+                .presets_of(catalogue)
+                .find(|p| p.name == chosen)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = self.presets_of(catalogue).map(|p| p.name).collect();
+                    ParamError::new(
+                        decl.name.clone(),
+                        format!(
+                            "unknown {catalogue} '{chosen}' (presets: {}, or 'custom'){}",
+                            names.join(", "),
+                            did_you_mean(&chosen, names.iter().copied())
+                        ),
+                    )
+                })?;
+            for (stat, value) in preset.sets {
+                let name = format!("{prefix}{stat}");
+                if !out.has(&name) && decls.iter().any(|d| d.name == name) {
+                    out.set(name, ParamValue::from_text(value));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The rule variants scenario `sc` reads, found by building it at each
+    /// of its test points: what `krunch new` and `krunch list` offer for it
+    /// (a variant it never reads cannot change its results).
+    pub fn variants_read(&self, sc: &Scenario) -> Vec<&'static str> {
+        let rules = self;
+        let mut read = BTreeSet::new();
+        for point in sc.test_points {
+            let mut given = Params::new();
+            for (k, v) in point.iter() {
+                given.set(*k, ParamValue::from_text(v));
+            }
+            let variants = Params::new();
+            if rules.build(sc.name, &given, &variants).is_ok() {
+                read.extend(variants.names_read());
+            }
+        }
+        rules
+            .variants
+            .iter()
+            .map(|v| v.name)
+            .filter(|v| read.contains(*v))
+            .collect()
+    }
+
+    /// Builds the model of `scenario` from `given` parameters and rule
+    /// `variants`. When parameters are missing, every missing one is
+    /// named in one error: the rule is asked again with a stand-in for each
+    /// until nothing more is missing.
+    pub fn build(
+        &self,
+        scenario: &str,
+        given: &Params,
+        variants: &Params,
+    ) -> Result<Box<dyn Model>, ParamError> {
+        let rules = self;
+        let sc = rules.scenario(scenario)?;
+        let decls = (sc.params)();
+        let variant_decls = rules.variant_decls();
+        for (name, value) in variants.iter() {
+            let decl = variant_decls
+                .iter()
+                .find(|d| &d.name == name)
+                .ok_or_else(|| {
+                    ParamError::unknown(
+                        name.clone(),
+                        format!(
+                            "unknown rule variant '{name}' ({}){}",
+                            if variant_decls.is_empty() {
+                                format!("{} has no rule variants", rules.name)
+                            } else {
+                                format!(
+                                    "known: {}",
+                                    variant_decls
+                                        .iter()
+                                        .map(|d| d.name.as_str())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                )
+                            },
+                            did_you_mean(name, variant_decls.iter().map(|d| d.name.as_str()))
+                        ),
+                    )
+                })?;
+            decl.check(value)?;
+        }
+        let variants = variants.bound(variant_decls);
+        // the scenario named, not a literal `<scenario>`, in what it points at
+        let mut params = rules.resolve(&decls, given).map_err(|mut e| {
+            e.message = e.message.replace("<scenario>`", &format!("{scenario}`"));
+            e
+        })?;
+        // (name, what to say about it)
+        let mut missing: Vec<(String, String)> = decls
+            .iter()
+            .filter(|d| d.need == Need::Required && !params.has(&d.name))
+            .map(|d| {
+                (
+                    d.name.clone(),
+                    format!("missing: set {} ({})", d.name, d.about),
+                )
+            })
+            .collect();
+        let decls: std::sync::Arc<[ParamDecl]> = decls.into();
+        loop {
+            for (name, _) in &missing {
+                if let Some(d) = decls.iter().find(|d| &d.name == name) {
+                    params.set(name.clone(), d.stand_in());
+                }
+            }
+            match (sc.build)(&params.bound(decls.clone()), &variants) {
+                Err(e) if e.kind == ParamErrorKind::Missing => {
+                    if missing.iter().any(|(n, _)| *n == e.field) {
+                        return Err(e);
+                    }
+                    missing.push((e.field.clone(), e.message.clone()));
+                }
+                Err(e) if missing.is_empty() => return Err(e),
+                Ok(model) if missing.is_empty() => return Ok(model),
+                _ => break,
+            }
+        }
+        let preset_in_use = decls.iter().any(|d| {
+            matches!(d.kind, ParamKind::Preset { .. })
+                && given
+                    .given(&d.name)
+                    .is_some_and(|v| !v.to_string().eq_ignore_ascii_case("custom"))
+        });
+        let mut message = match missing.as_slice() {
+            [(_, one)] => one.clone(),
+            many => format!(
+                "missing {} parameters: set {}",
+                many.len(),
+                many.iter()
+                    .map(|(_, t)| t.trim_start_matches("missing: set ").to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        };
+        if preset_in_use && !message.contains("invents none") {
+            message.push_str(PRESET_NOTE);
+        }
+        Err(ParamError {
+            field: missing[0].0.clone(),
+            message,
+            kind: ParamErrorKind::Missing,
+            missing: missing.into_iter().map(|(n, _)| n).collect(),
+        })
+    }
+}
+
+/// Says why a preset leaves numbers out.
+const PRESET_NOTE: &str =
+    " (presets carry only the numbers the seed gives, and krunch invents none)";
