@@ -4,9 +4,9 @@
 //! (building the 9 x 7 payoff matrix and solving it).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use krunch::dice::{BatchedRoller, Roller, Tally, enumerate};
+use krunch::dice::{BatchedRoller, Roller, Tally, enumerate, solve_zero_sum};
+use krunch::systems::krygothic::RULES;
 use krunch::systems::krygothic::dice::{Critical, Pool, Reading};
-use krunch::systems::krygothic::{RULES, game};
 use krunch::systems::{ParamValue, Params, build};
 use std::hint::black_box;
 use std::time::Duration;
@@ -80,7 +80,9 @@ fn pools(c: &mut Criterion) {
     let a: Vec<Vec<f64>> = (0..9)
         .map(|_| (0..7).map(|_| f64::from(r.roll(1000)) / 1000.0).collect())
         .collect();
-    g.bench_function("simplex 9 x 7", |b| b.iter(|| black_box(game::solve(&a))));
+    g.bench_function("simplex 9 x 7", |b| {
+        b.iter(|| black_box(solve_zero_sum(&a)))
+    });
     g.finish();
 }
 

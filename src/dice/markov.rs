@@ -2,6 +2,8 @@
 //! recover from Down every turn, ships grappled in a boarding action until one
 //! is taken, thrusting until a test fails.
 
+use super::linear::solve_linear;
+
 /// A chain with `transient` states that can move among themselves (matrix
 /// `Q`) or into absorbing states (matrix `R`). Each row of `[Q | R]` sums to 1.
 #[derive(Clone, Debug)]
@@ -54,10 +56,11 @@ impl AbsorbingChain {
     }
 
     /// `(I - Q)^-1`, the fundamental matrix: expected visits to each transient
-    /// state. Gauss-Jordan with partial pivoting; chains here are small.
+    /// state, by the kernel's [`solve_linear`] on `[I - Q | I]`; chains here
+    /// are small.
     fn fundamental(&self) -> Result<Vec<Vec<f64>>, ChainError> {
         let n = self.q.len();
-        let mut a: Vec<Vec<f64>> = (0..n)
+        let a: Vec<Vec<f64>> = (0..n)
             .map(|i| {
                 let mut row: Vec<f64> = (0..n)
                     .map(|j| f64::from(u8::from(i == j)) - self.q[i][j])
@@ -66,27 +69,7 @@ impl AbsorbingChain {
                 row
             })
             .collect();
-        for col in 0..n {
-            let pivot = (col..n)
-                .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
-                .unwrap_or(col);
-            if a[pivot][col].abs() < 1e-14 {
-                return Err(ChainError::NeverAbsorbs);
-            }
-            a.swap(col, pivot);
-            let d = a[col][col];
-            a[col].iter_mut().for_each(|x| *x /= d);
-            let pivot_row = a[col].clone();
-            for (row, values) in a.iter_mut().enumerate() {
-                let f = values[col];
-                if row != col && f != 0.0 {
-                    for (x, p) in values.iter_mut().zip(&pivot_row) {
-                        *x -= f * p;
-                    }
-                }
-            }
-        }
-        Ok(a.into_iter().map(|row| row[n..].to_vec()).collect())
+        solve_linear(a, 1e-14).ok_or(ChainError::NeverAbsorbs)
     }
 
     /// Probability of ending in each absorbing state from each transient

@@ -3,7 +3,9 @@
 
 mod dist;
 mod expr;
+mod game;
 mod lanes;
+mod linear;
 mod markov;
 mod pool;
 mod roller;
@@ -18,9 +20,11 @@ pub use expr::{
     Cmp, Expr, ExprError, MAX_LENGTH, MAX_NESTING, MAX_ROLL_DICE, MAX_TERMS, NamedDie, Pool,
     Reroll, TooBig,
 };
+pub use game::{Equilibrium, Mix, Rounding, guarantees, solve_zero_sum};
 #[cfg(target_arch = "x86_64")]
 pub use lanes::xoshiro_step_avx512;
 pub use lanes::{LaneStreams, LaneWords, STREAMS, lanes_by_vector};
+pub use linear::solve_linear;
 pub use markov::{Absorbed, AbsorbingChain, ChainError, absorb_monotone};
 pub use pool::{Alias, Extremes, LawCache, SharedLaw, extremes_law};
 pub use roller::{

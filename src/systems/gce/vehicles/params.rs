@@ -7,7 +7,7 @@ use super::fire::BurningLocation;
 use super::gate::{Attack, Gate, Until};
 use super::hits::{Cover, Crew, Volley};
 use super::movement::{DriverState, Hazard, Leap, OutOfControl, ThrustRun, UNTIL_FAIL_THRUSTS};
-use super::rams::{Impact, LargeRake, Mixed, Ram, solve_zero_sum};
+use super::rams::{Impact, LargeRake, Mixed, Ram, head_on_equilibrium};
 use crate::systems::did_you_mean;
 use crate::systems::gce::melee_params::{fighter, fighter_params, second_weapon};
 use crate::systems::gce::tables::hit_needed;
@@ -775,7 +775,7 @@ pub fn build_ram(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamE
         strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
         rake,
     };
-    let (x, y, _) = solve_zero_sum(ram.head_on_payoffs());
+    let (x, y, _) = head_on_equilibrium(ram.head_on_payoffs());
     let r = p.word("rammer_strategy")?.unwrap_or_default();
     let t = p.word("target_strategy")?.unwrap_or_default();
     if impact != Impact::HeadOn {

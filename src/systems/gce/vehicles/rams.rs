@@ -10,7 +10,9 @@
 //! each point's location and save are independent of the others.
 
 use super::damage::{Penetration, Size, Vehicle};
-use crate::dice::{BatchedRoller, Dist, Metric, MetricSink, Roller, Tally, Times};
+use crate::dice::{
+    BatchedRoller, Dist, Metric, MetricSink, Mix, Roller, Tally, Times, guarantees, solve_zero_sum,
+};
 use crate::engine::faces::FaceTable;
 use crate::systems::gce::tables::{d3, leadership_test};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler, TrialValues};
@@ -268,7 +270,7 @@ pub fn head_on_meets(rammer: usize, target: usize) -> bool {
 }
 
 /// A mixed strategy as whole-number weights on left, straight, right
-/// (sampled exactly as one die with their sum of sides).
+/// (drawn exactly as one die with their sum of sides: [`Mix::of_weights`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mixed(pub [u32; 3]);
 
@@ -281,17 +283,6 @@ impl Mixed {
     pub fn probabilities(self) -> [f64; 3] {
         let total = f64::from(self.0.iter().sum::<u32>());
         self.0.map(|w| f64::from(w) / total)
-    }
-
-    fn draw(self, dice: &mut impl Roller) -> usize {
-        let mut r = dice.roll(self.0.iter().sum());
-        for (i, &w) in self.0.iter().enumerate() {
-            if r <= w {
-                return i;
-            }
-            r -= w;
-        }
-        unreachable!("a roll within the weights' sum")
     }
 
     /// Probabilities as weights over a common denominator (exact for
@@ -308,115 +299,21 @@ fn gcd(a: u32, b: u32) -> u32 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// The value and optimal mixed strategies of the zero-sum game with
-/// payoff matrix `a` (to the row player, who maximises): linear
-/// programming by checking every pair of equal-size supports, enough for
-/// a 3 x 3 game.
-pub fn solve_zero_sum(a: [[f64; 3]; 3]) -> ([f64; 3], [f64; 3], f64) {
-    // uniform play first: when it is an equilibrium (always, for a
-    // head-on ram, whose ram cells are equal) it is the one reported
+/// The head-on game's reported equilibrium for payoffs `a` to the rammer:
+/// the rammer's strategy, the target's, the value. Uniform play where it
+/// is one (always, for a head-on ram, whose ram cells are equal: the
+/// seed's die "1-2 Swerve Left, 3-4 Straight On, 5-6 Swerve Right"), else
+/// the kernel's [`solve_zero_sum`].
+pub fn head_on_equilibrium(a: [[f64; 3]; 3]) -> ([f64; 3], [f64; 3], f64) {
+    let a = a.map(Vec::from).to_vec();
     let third = [1.0 / 3.0; 3];
-    let guaranteed = (0..3)
-        .map(|j| (0..3).map(|i| third[i] * a[i][j]).sum::<f64>())
-        .fold(f64::INFINITY, f64::min);
-    let conceded = (0..3)
-        .map(|i| (0..3).map(|j| third[j] * a[i][j]).sum::<f64>())
-        .fold(f64::NEG_INFINITY, f64::max);
+    let (guaranteed, conceded) = guarantees(&a, &third, &third);
     if (guaranteed - conceded).abs() < 1e-12 {
         return (third, third, guaranteed);
     }
-    let mut best: Option<([f64; 3], [f64; 3], f64)> = None;
-    let subsets: Vec<Vec<usize>> = (1u8..8)
-        .map(|m| (0..3).filter(|i| m & (1 << i) != 0).collect())
-        .collect();
-    for rows in &subsets {
-        for cols in subsets.iter().filter(|c| c.len() == rows.len()) {
-            let Some((x, y, v)) = equalise(&a, rows, cols) else {
-                continue;
-            };
-            // x must hold every column to at least v, y every row to at most v
-            let ok_cols = (0..3).all(|j| (0..3).map(|i| x[i] * a[i][j]).sum::<f64>() >= v - 1e-9);
-            let ok_rows = (0..3).all(|i| (0..3).map(|j| y[j] * a[i][j]).sum::<f64>() <= v + 1e-9);
-            if ok_cols && ok_rows {
-                // prefer the most spread equilibrium (uniform where it is one)
-                let spread = |p: &[f64; 3]| p.iter().filter(|&&q| q > 1e-12).count();
-                if best
-                    .as_ref()
-                    .is_none_or(|b| spread(&x) + spread(&y) > spread(&b.0) + spread(&b.1))
-                {
-                    best = Some((x, y, v));
-                }
-            }
-        }
-    }
-    best.expect("every finite zero-sum game has an equilibrium among its supports")
-}
-
-/// The strategies on supports `rows` x `cols` that make the other player
-/// indifferent, if they are probabilities.
-fn equalise(
-    a: &[[f64; 3]; 3],
-    rows: &[usize],
-    cols: &[usize],
-) -> Option<([f64; 3], [f64; 3], f64)> {
-    let k = rows.len();
-    // row weights x: sum_i x_i a[i][j] = v for j in cols, sum x = 1
-    let solve = |m: Vec<Vec<f64>>| -> Option<Vec<f64>> { gauss(m) };
-    let mut mx = Vec::new();
-    for &j in cols {
-        let mut row: Vec<f64> = rows.iter().map(|&i| a[i][j]).collect();
-        row.push(-1.0);
-        row.push(0.0);
-        mx.push(row);
-    }
-    let mut ones = vec![1.0; k];
-    ones.extend([0.0, 1.0]);
-    mx.push(ones);
-    let xs = solve(mx)?;
-    let mut my = Vec::new();
-    for &i in rows {
-        let mut row: Vec<f64> = cols.iter().map(|&j| a[i][j]).collect();
-        row.push(-1.0);
-        row.push(0.0);
-        my.push(row);
-    }
-    let mut ones = vec![1.0; k];
-    ones.extend([0.0, 1.0]);
-    my.push(ones);
-    let ys = solve(my)?;
-    if xs[..k].iter().chain(&ys[..k]).any(|&p| p < -1e-12) {
-        return None;
-    }
-    let (mut x, mut y) = ([0.0; 3], [0.0; 3]);
-    for (n, &i) in rows.iter().enumerate() {
-        x[i] = xs[n].max(0.0);
-    }
-    for (n, &j) in cols.iter().enumerate() {
-        y[j] = ys[n].max(0.0);
-    }
-    Some((x, y, xs[k]))
-}
-
-/// Solves the square system given as rows `[coefficients | constant]`.
-fn gauss(mut m: Vec<Vec<f64>>) -> Option<Vec<f64>> {
-    let n = m.len();
-    for col in 0..n {
-        let pivot = (col..n).max_by(|&x, &y| m[x][col].abs().total_cmp(&m[y][col].abs()))?;
-        if m[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        m.swap(col, pivot);
-        let d = m[col][col];
-        m[col].iter_mut().for_each(|x| *x /= d);
-        let p = m[col].clone();
-        for (r, row) in m.iter_mut().enumerate() {
-            if r != col {
-                let f = row[col];
-                row.iter_mut().zip(&p).for_each(|(x, q)| *x -= f * q);
-            }
-        }
-    }
-    Some(m.into_iter().map(|r| r[n]).collect())
+    let e = solve_zero_sum(&a);
+    let three = |p: Vec<f64>| -> [f64; 3] { p.try_into().expect("three directions") };
+    (three(e.rows), three(e.cols), e.value)
 }
 
 /// One ramming action, collision or crash.
@@ -512,6 +409,9 @@ pub struct RamModel {
     impact: Metric,
     sides: Vec<SideHandles>,
     choices: Option<[[Metric; 3]; 2]>,
+    /// The head-on strategies laid out for drawing: the rammer's, the
+    /// target's.
+    draws: [Mix; 2],
     /// The face tables, laid out the first time the sampler is asked.
     tables: std::sync::OnceLock<Option<RamTables>>,
 }
@@ -650,12 +550,14 @@ impl Ram {
                 })
             })
         });
+        let draws = [self.strategies.0, self.strategies.1].map(|m| Mix::of_weights(&m.0));
         RamModel {
             ram: self,
             list,
             impact,
             sides,
             choices,
+            draws,
             tables: std::sync::OnceLock::new(),
         }
     }
@@ -693,7 +595,7 @@ impl RamModel {
         let r = &self.ram;
         let mut choice = [1, 1];
         if r.impact == Impact::HeadOn {
-            choice = [r.strategies.0.draw(dice), r.strategies.1.draw(dice)];
+            choice = [self.draws[0].draw(dice), self.draws[1].draw(dice)];
         }
         let contact = !r.uncertain || dice.d6() >= 4;
         let swerved = contact
@@ -1089,33 +991,13 @@ mod tests {
         );
     }
 
-    fn best_response_value(a: &[[f64; 3]; 3], x: &[f64; 3]) -> f64 {
-        (0..3)
-            .map(|j| (0..3).map(|i| x[i] * a[i][j]).sum::<f64>())
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    /// The solver against a brute search over the row player's strategies
-    /// on a grid of step 1/60: no grid strategy guarantees more than the
-    /// solved value, and the solved strategy guarantees it.
+    /// The head-on games (a Trukk and a bike either way, two Trukks) and
+    /// one where uniform play is no equilibrium (rock-paper-scissors with
+    /// one payoff doubled, solved by the kernel): the reported strategies
+    /// certify the value, the rammer's guaranteeing it against every
+    /// choice of the target and the target's conceding no more.
     #[test]
-    fn equilibrium_beats_a_brute_search_over_a_grid() {
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) % 13) as f64 - 6.0
-        };
-        let mut games: Vec<[[f64; 3]; 3]> = (0..40)
-            .map(|_| {
-                [
-                    [next(), next(), next()],
-                    [next(), next(), next()],
-                    [next(), next(), next()],
-                ]
-            })
-            .collect();
+    fn head_on_equilibria_certify_their_value() {
         let ram = |r, t| Ram {
             impact: Impact::HeadOn,
             rammer: vehicle(r),
@@ -1125,30 +1007,19 @@ mod tests {
             strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
             rake: LargeRake::VersusSmall,
         };
-        games.push(ram(Large, Small).head_on_payoffs());
-        games.push(ram(Small, Large).head_on_payoffs());
-        games.push(ram(Large, Large).head_on_payoffs());
-        // a game where uniform is not the equilibrium: rock-paper-scissors
-        // with one payoff doubled
-        games.push([[0.0, -1.0, 2.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]]);
+        let games = [
+            ram(Large, Small).head_on_payoffs(),
+            ram(Small, Large).head_on_payoffs(),
+            ram(Large, Large).head_on_payoffs(),
+            [[0.0, -1.0, 2.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]],
+        ];
         for a in games {
-            let (x, y, v) = solve_zero_sum(a);
+            let (x, y, v) = head_on_equilibrium(a);
             assert!((x.iter().sum::<f64>() - 1.0).abs() < 1e-9);
             assert!((y.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-            assert!((best_response_value(&a, &x) - v).abs() < 1e-9, "{a:?}");
-            let mut brute = f64::NEG_INFINITY;
-            for i in 0..=60 {
-                for j in 0..=60 - i {
-                    let g = [i as f64 / 60.0, j as f64 / 60.0, (60 - i - j) as f64 / 60.0];
-                    brute = brute.max(best_response_value(&a, &g));
-                }
-            }
-            assert!(brute <= v + 1e-9, "grid {brute} beats solved {v} in {a:?}");
-            // and the column player's strategy holds every row to v
-            let worst = (0..3)
-                .map(|i| (0..3).map(|j| y[j] * a[i][j]).sum::<f64>())
-                .fold(f64::NEG_INFINITY, f64::max);
-            assert!((worst - v).abs() < 1e-9);
+            let (floor, ceil) = guarantees(&a.map(Vec::from), &x, &y);
+            assert!((floor - v).abs() < 1e-9, "{a:?}");
+            assert!((ceil - v).abs() < 1e-9, "{a:?}");
         }
     }
 
@@ -1156,9 +1027,9 @@ mod tests {
     /// is an equilibrium, and uniform is the one reported.
     #[test]
     fn equal_vehicles_play_uniform() {
-        let (x, y, v) = solve_zero_sum([[0.0; 3]; 3]);
+        let (x, y, v) = head_on_equilibrium([[0.0; 3]; 3]);
         assert_eq!((x, y, v), ([1.0 / 3.0; 3], [1.0 / 3.0; 3], 0.0));
-        let (x, _, _) = solve_zero_sum([[0.0, -1.0, 2.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]]);
+        let (x, _, _) = head_on_equilibrium([[0.0, -1.0, 2.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]]);
         assert!((x[0] - 1.0 / 3.0).abs() > 0.01, "not uniform: {x:?}");
     }
 
@@ -1176,7 +1047,7 @@ mod tests {
             strategies: (Mixed::UNIFORM, Mixed::UNIFORM),
             rake: LargeRake::VersusSmall,
         };
-        let (x, y, v) = solve_zero_sum(ram.head_on_payoffs());
+        let (x, y, v) = head_on_equilibrium(ram.head_on_payoffs());
         for p in x.iter().chain(&y) {
             assert!((p - 1.0 / 3.0).abs() < 1e-9, "{x:?} {y:?}");
         }
