@@ -5,7 +5,7 @@
 //!
 //! The layers, bottom up: [`value`] (a parameter's value, its errors),
 //! [`decl`] (a parameter's declaration), [`params`] (values read through
-//! declarations), [`scenario`] (what a rule set declares); the rule sets
+//! declarations) and typed parameters (`param_struct!`), [`scenario`] (what a rule set declares); the rule sets
 //! build on those; [`registry`] lists the rule sets on top and builds
 //! models. A rule set never imports the registry.
 
@@ -23,6 +23,7 @@ mod seed_text;
 pub mod skirmish20;
 #[cfg(test)]
 mod testing;
+mod typed;
 pub mod value;
 
 pub use crate::engine::{
@@ -32,4 +33,5 @@ pub use decl::{Need, Needed, ParamDecl, ParamKind, did_you_mean};
 pub use params::Params;
 pub use registry::{RULE_SETS, build, rule_set};
 pub use scenario::{PresetDecl, RuleSet, Scenario, VariantDef};
+pub use typed::{Declared, FromParam, Opt, ParamGroup};
 pub use value::{ParamError, ParamErrorKind, ParamValue};

@@ -3,14 +3,11 @@
 //! hit reduced to 0 or less, the non-lethal pool, Dying, dead and "more
 //! than 12 wounds in one hit", on a target that may already be hurt.
 
-use super::rules::{
-    DEAD_AT, Defence, Intent, SkillRoll, Target, difficulty_param, read_difficulty,
-};
-use super::{roll_params, skill_roll};
+use super::rules::{DEAD_AT, Defence, Difficulty, Intent, RollParams, SkillRoll, Target};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{
-    MetricDecl, MetricDef, MetricList, Model, ParamDecl, ParamError, Params, Sampler,
+    MetricDecl, MetricDef, MetricList, Model, Opt, ParamError, ParamGroup, Params, Sampler,
 };
 use std::sync::Arc;
 
@@ -25,66 +22,65 @@ const WOUNDS_SHOWN: i32 = 20;
 /// one hits, about 1 / P(hit) rolls a trial.
 const MIN_P_HIT: f64 = 1e-4;
 
-/// Parameters of the damage scenario.
-pub fn params() -> Vec<ParamDecl> {
-    let mut p = roll_params();
-    p.extend([
-        ParamDecl::int("skill", -10, 30)
+crate::param_struct! {
+    /// Parameters of the damage scenario.
+    pub struct DamageParams {
+        ..roll: RollParams,
+        skill: Opt<i64> = int(-10, 30)
             .about("the attacker's skill: the hit's Extras come from its attack roll, given that it hit (set this or extras)")
             .seed(DAMAGE),
-        ParamDecl::int("hit", -20, 20)
+        hit: i64 = int(-20, 20)
             .default("0")
             .about("the weapon's HIT, added to the attack roll")
             .seed("Making an Attack"),
-        ParamDecl::int("circumstance", -20, 20)
+        circumstance: i64 = int(-20, 20)
             .default("0")
             .about("circumstance modifier on the attack roll")
             .seed("Making an Attack"),
-        difficulty_param("difficulty").default("4"),
-        ParamDecl::int("extras", 0, 30)
+        difficulty: Difficulty = declared().default("4"),
+        extras: Opt<i64> = int(0, 30)
             .about("a fixed number of Extras instead of an attack roll (the seed's example: 2)")
             .seed(DAMAGE)
             .needs_unset("skill"),
-        ParamDecl::flag("area")
+        area: bool = flag()
             .about("an Area of Effect weapon: 'does not receive extra damage from Extras'")
             .seed("Area of Effect"),
-        ParamDecl::int("damage", 0, 100)
+        damage: i64 = int(0, 100)
             .required()
             .about("the weapon's DMG")
             .seed(DAMAGE),
-        ParamDecl::int("damage_circumstance", -20, 20)
+        damage_circumstance: i64 = int(-20, 20)
             .default("0")
             .about("circumstance modifier on damage")
             .seed(DAMAGE),
-        ParamDecl::flag("armour_piercing")
+        armour_piercing: bool = flag()
             .about("the weapon or ammunition ignores the armour's DR")
             .seed(ARMOUR),
-        ParamDecl::int("armour_dr", 0, 30)
+        armour_dr: i64 = int(0, 30)
             .default("0")
             .about("the target's armour DR")
             .seed(ARMOUR),
-        ParamDecl::int("armour_durability", 0, 200)
+        armour_durability: i64 = int(0, 200)
             .default("0")
             .about("the armour's Durability left: blocked damage comes off it; at 0 it stops protecting")
             .seed(ARMOUR),
-        ParamDecl::int("target_health", 1, 100)
+        target_health: i64 = int(1, 100)
             .required()
             .about("the target's full Health")
             .seed(WOUNDS),
-        ParamDecl::int("wounds_before", 0, 109)
+        wounds_before: i64 = int(0, 109)
             .default("0")
             .about("lethal wounds the target has already taken (Health at or below 0 is Dying)")
             .seed(WOUNDS),
-        ParamDecl::int("nonlethal_before", 0, 100)
+        nonlethal_before: i64 = int(0, 100)
             .default("0")
             .about("non-lethal wounds the target has already taken")
             .seed("Non-lethal damage"),
-        ParamDecl::choice("intent", Intent::WORDS)
+        intent: String = choice(Intent::WORDS)
             .default("kill")
             .about("kill, or knock_out: a hit that would kill is dealt as non-lethal force, knocking the target out instead")
             .seed("Lethal"),
-    ]);
-    p
+    }
 }
 
 /// Every metric of the damage scenario.
@@ -375,34 +371,35 @@ impl Model for DamageModel {
 
 /// Builds the damage scenario.
 pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let skill = p.int("skill")?;
-    let fixed = p.int("extras")?;
+    let p = DamageParams::read(p)?;
+    let skill = p.skill.value;
+    let fixed = p.extras.value;
     let (extras_law, attack): (Vec<(u32, f64)>, _) = match (skill, fixed) {
         (Some(_), Some(_)) => {
             return Err(ParamError::new(
-                "extras",
+                p.extras.name(),
                 "set either extras (a fixed number) or skill (Extras from the attack roll), not both",
             ));
         }
         (None, None) => {
             return Err(ParamError::missing(
-                "skill",
+                p.skill.name(),
                 "missing: set skill (the hit's Extras come from the attack roll) or extras (a fixed number)",
             ));
         }
         (None, Some(e)) => {
             // the roll's parameters still have to be valid
-            skill_roll(p)?;
+            p.roll.skill_roll()?;
             (vec![(e as u32, 1.0)], None)
         }
         (Some(skill), None) => {
-            let roll = skill_roll(p)?;
-            let bonus = skill + p.need_int("hit")? + p.need_int("circumstance")?;
-            let dl = read_difficulty(p, "difficulty")?;
+            let roll = p.roll.skill_roll()?;
+            let bonus = skill + p.hit + p.circumstance;
+            let Difficulty(dl) = p.difficulty;
             let p_hit = roll.p_success(bonus, dl);
             if p_hit <= 0.0 {
                 return Err(ParamError::new(
-                    "skill",
+                    p.skill.name(),
                     format!(
                         "the attack can never hit: the roll plus {bonus} never reaches DL {dl}, so there is no hit to deal damage"
                     ),
@@ -410,7 +407,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
             }
             if p_hit < MIN_P_HIT {
                 return Err(ParamError::new(
-                    "skill",
+                    p.skill.name(),
                     format!(
                         "the attack hits with P = {p_hit:.1e}, too rarely for the sampler to roll attacks until one hits: set extras (a fixed number) instead"
                     ),
@@ -428,12 +425,12 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
             (law, Some((roll, bonus, dl)))
         }
     };
-    let health = p.need_int("target_health")? as i32;
-    let wounds_before = p.need_int("wounds_before")? as i32;
-    let nonlethal_before = p.need_int("nonlethal_before")? as i32;
+    let health = p.target_health as i32;
+    let wounds_before = p.wounds_before as i32;
+    let nonlethal_before = p.nonlethal_before as i32;
     if health - wounds_before <= DEAD_AT {
         return Err(ParamError::new(
-            "wounds_before",
+            crate::param_name!(DamageParams.wounds_before),
             format!(
                 "{wounds_before} wounds take Health {health} to {} or below: the target is dead already",
                 DEAD_AT
@@ -442,15 +439,15 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     }
     if nonlethal_before > health {
         return Err(ParamError::new(
-            "nonlethal_before",
+            crate::param_name!(DamageParams.nonlethal_before),
             format!(
                 "{nonlethal_before} non-lethal wounds are more than the full Health {health}: count at most {health} (more changes nothing)"
             ),
         ));
     }
-    let durability = p.need_int("armour_durability")? as i32;
-    let dr = p.need_int("armour_dr")? as i32;
-    let intent = Intent::parse(&p.need_word("intent")?);
+    let durability = p.armour_durability as i32;
+    let dr = p.armour_dr as i32;
+    let intent = Intent::parse(&p.intent);
     let before = Target::fresh(health, durability).hurt(wounds_before, nonlethal_before);
     let mut list = MetricList::new();
     let [
@@ -482,7 +479,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     let mean_nonlethal = list.add(mean_nonlethal);
     let mean_durability = list.add(mean_durability);
     // Durability left after one hit: from full down to full - DR (or 0)
-    let armour_piercing = p.flag("armour_piercing")?;
+    let armour_piercing = p.armour_piercing;
     let most_blocked = if armour_piercing {
         0
     } else {
@@ -510,8 +507,8 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     Ok(Box::new(DamageModel(StepModel::new(Damage {
         extras_law: extras_law.into(),
         attack,
-        area: p.flag("area")?,
-        damage: (p.need_int("damage")? + p.need_int("damage_circumstance")?) as i32,
+        area: p.area,
+        damage: (p.damage + p.damage_circumstance) as i32,
         armour_piercing,
         defence: Defence { health, dr },
         before,

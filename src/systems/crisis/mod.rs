@@ -17,7 +17,7 @@ pub mod healing;
 pub mod rules;
 pub mod scatter;
 
-use crate::systems::{ParamDecl, RuleSet, Scenario, VariantDef};
+use crate::systems::{ParamDecl, ParamGroup, RuleSet, Scenario, VariantDef};
 use crate::systems::{ParamError, Params};
 use rules::SkillRoll;
 
@@ -176,7 +176,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "damage",
             about: "one hit's damage (DMG + Extras + circumstance) through DR and Durability: wounds, armour left, Dying, dead, knocked out",
             seed_section: "Damage; Dealing Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
-            params: damage::params,
+            params: damage::DamageParams::decls,
             metrics: || damage::METRICS.to_vec(),
             build: damage::build,
             test_points: &[

@@ -3,7 +3,7 @@
 //! and damage against armour. The scenarios only combine these.
 
 use crate::dice::{Expr, Roller};
-use crate::systems::ParamError;
+use crate::systems::{Declared, FromParam, ParamDecl, ParamError, Params};
 use std::sync::Arc;
 
 /// The difficulty ladder, "Difficulty Level Name Description":
@@ -68,18 +68,61 @@ pub fn difficulty_level(text: &str) -> Result<i64, String> {
 /// heavy modifiers).
 pub const MAX_DIFFICULTY: i64 = 40;
 
-/// The parameter `field`: a Difficulty Level by number or by name.
-pub fn difficulty_param(field: &'static str) -> crate::systems::ParamDecl {
-    crate::systems::ParamDecl::text(field, "hard")
-        .about("the Difficulty Level, a number or a name: 0 Trivial, 1 Routine, 2 Simple, 3 Easy, 4 Normal, 5 Demanding, 8 Challenging, 12 Hard, 16 Very Hard, 20 Impossible")
-        .seed("Difficulty")
+/// A Difficulty Level, given by number or by name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Difficulty(pub i64);
+
+impl FromParam for Difficulty {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        let text = p.need_word(name)?;
+        difficulty_level(&text)
+            .map(Difficulty)
+            .map_err(|m| ParamError::new(name, m))
+    }
+}
+
+impl Declared for Difficulty {
+    fn declare(name: String) -> ParamDecl {
+        ParamDecl::text(name, "hard")
+            .about("the Difficulty Level, a number or a name: 0 Trivial, 1 Routine, 2 Simple, 3 Easy, 4 Normal, 5 Demanding, 8 Challenging, 12 Hard, 16 Very Hard, 20 Impossible")
+            .seed("Difficulty")
+    }
+}
+
+/// The parameter `field`: a Difficulty Level by number or by name (for
+/// the scenarios not yet read into a `param_struct!`).
+pub fn difficulty_param(field: &'static str) -> ParamDecl {
+    Difficulty::declare(field.to_string())
 }
 
 /// The Difficulty Level of parameter `field` (declared by
 /// [`difficulty_param`]).
-pub fn read_difficulty(p: &crate::systems::Params, field: &str) -> Result<i64, ParamError> {
-    let text = p.need_word(field)?;
-    difficulty_level(&text).map_err(|m| ParamError::new(field, m))
+pub fn read_difficulty(p: &Params, field: &str) -> Result<i64, ParamError> {
+    Difficulty::from_param(p, field).map(|Difficulty(level)| level)
+}
+
+const ROLL: &str =
+    "Difficulty (the dice are not given: a parameter); Attacking and Damaging (the Extras example)";
+
+crate::param_struct! {
+    /// The roll and the Extras rule, parameters of every scenario.
+    pub struct RollParams {
+        roll: String = text(DEFAULT_ROLL)
+            .default(DEFAULT_ROLL)
+            .about("the dice of a Skill roll, a dice expression (the seed never gives them); the skill and modifiers are added")
+            .seed(ROLL),
+        extras_step: i64 = int(1, 20)
+            .default("4")
+            .about("points above the difficulty per Extra (4: the seed's 13 against DL 4 nets 2)")
+            .seed(ROLL),
+    }
+}
+
+impl RollParams {
+    /// The Skill roll these parameters describe.
+    pub fn skill_roll(&self) -> Result<SkillRoll, ParamError> {
+        SkillRoll::new(&self.roll, "roll", self.extras_step)
+    }
 }
 
 /// "Every task usually has a difficulty of 4"; "The Difficulty Level to hit
