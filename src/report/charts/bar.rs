@@ -147,6 +147,8 @@ fn bar_plan(exp: &Experiment) -> BarPlan {
     }
 }
 
+/// A bar chart of `metric` over every sweep cell (see [`bar_plan`]): a
+/// bar per profile in each group, whiskers, the values over the bars.
 pub(super) fn draw_bar<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     exp: &Experiment,

@@ -17,6 +17,7 @@ pub(super) type Chart2d<'a, DB> = ChartContext<
     Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
 >;
 
+/// What drawing returns: plotters' errors differ by backend, so boxed.
 pub(super) type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 /// The pixel width of `text` in `style` on `area` (an estimate from the

@@ -14,6 +14,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// A heatmap of `metric` for `profile` over axes `x` and `y`, any other
+/// axes at their first value (named in the title).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn draw_heatmap<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -230,6 +232,9 @@ where
     Ok(())
 }
 
+/// The value name of the heatmap row or column whose middle is at `v`
+/// (cells span `i..i + 1`), else nothing: names at the cells' middles, the
+/// ticks at their edges blank.
 fn label_at(v: f64, values: &[crate::systems::ParamValue]) -> String {
     let i = (v - 0.5).round();
     if (v - 0.5 - i).abs() < 0.01 && i >= 0.0 {

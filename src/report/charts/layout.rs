@@ -21,6 +21,7 @@ pub(super) struct PanelAxes {
     pub(super) margin: u32,
 }
 
+/// A panel's chart on `area` with `axes`, and `title` over it if any.
 pub(super) fn build<'a, DB: DrawingBackend + 'a>(
     area: &'a DrawingArea<DB, Shift>,
     axes: &PanelAxes,

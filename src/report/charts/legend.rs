@@ -92,6 +92,7 @@ const LEGEND_LINE: i32 = 18;
 /// Widest a legend's text may be before it wraps, in pixels.
 pub(super) const LEGEND_TEXT_MAX: i32 = 300;
 
+/// The legend's text: black at [`LEGEND_FONT`].
 fn legend_style() -> TextStyle<'static> {
     TextStyle::from(("sans-serif", LEGEND_FONT).into_font()).color(&BLACK)
 }

@@ -262,6 +262,8 @@ fn line_widths(n: usize) -> Vec<u32> {
         .collect()
 }
 
+/// A line chart of `metric` along axis `x` (see [`line_plan`]): `by` a
+/// line per value of another axis, `at` axes held at a value.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn draw_line<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,

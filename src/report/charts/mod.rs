@@ -8,7 +8,7 @@
 //! and nothing is left out silently: what does not fit is named on the chart.
 //!
 //! This module names the charts of a spec and draws each into its files;
-//! one module per kind of chart ([`line`], [`bar`], [`heatmap`],
+//! one module per kind of chart ([`line`](mod@line), [`bar`], [`heatmap`],
 //! [`distribution`], and compare's [`pairs`]) on what they share: the
 //! [`frame`] around the plot, the [`layout`] of panels, the [`legend`], the
 //! [`palette`] and the result [`rows`].
@@ -36,6 +36,7 @@ use plotters::prelude::*;
 use rows::Lookup;
 use std::path::Path;
 
+/// Every chart's size in pixels, SVG and PNG alike.
 const SIZE: (u32, u32) = (960, 600);
 
 /// Registers the embedded DejaVu Sans so text renders with no system fonts.
@@ -106,6 +107,7 @@ pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::
         .collect()
 }
 
+/// Draws `chart` on `root` by its kind and finishes the picture.
 fn render<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     exp: &Experiment,

@@ -5,11 +5,15 @@ use crate::experiment::{Experiment, Results, Row};
 use crate::report::labels::value_text;
 use std::collections::HashMap;
 
+/// The rows of a run by (profile, cell index, metric): a chart asks for
+/// each point it draws, and a missing row (a model without the metric) is
+/// left out, not an error.
 pub(super) struct Lookup<'a> {
     rows: HashMap<(&'a str, usize, &'a str), &'a Row>,
 }
 
 impl<'a> Lookup<'a> {
+    /// Indexes every row of `results`.
     pub(super) fn new(results: &'a Results) -> Self {
         Lookup {
             rows: results
@@ -19,11 +23,15 @@ impl<'a> Lookup<'a> {
                 .collect(),
         }
     }
+
+    /// The row of `profile` in `cell` for `metric`, if the run has it.
     pub(super) fn get(&self, profile: &str, cell: usize, metric: &str) -> Option<&'a Row> {
         self.rows.get(&(profile, cell, metric)).copied()
     }
 }
 
+/// The index of the sweep axis `name` (the spec was checked on load, so
+/// an unknown name cannot reach a chart; the first axis if it does).
 pub(super) fn axis_index(exp: &Experiment, name: &str) -> usize {
     exp.axes.iter().position(|a| a.name == name).unwrap_or(0)
 }
