@@ -684,7 +684,7 @@ fn html(
 }
 
 /// Compare's chart of `metric`: before and after for every cell, a panel
-/// per profile (see [`super::charts::draw_pairs`]).
+/// per profile (see [`super::charts::pairs::draw_pairs`]).
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     exp: &Experiment,
@@ -696,10 +696,10 @@ fn draw<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let pairs: Vec<super::charts::Pair> = changes
+    let pairs: Vec<super::charts::pairs::Pair> = changes
         .iter()
         .filter(|c| c.metric == metric)
-        .map(|c| super::charts::Pair {
+        .map(|c| super::charts::pairs::Pair {
             profile: c.profile.clone(),
             cell: c.cell_index,
             before: c.before,
@@ -710,7 +710,7 @@ where
     let what = format!(
         "paired trials on common random numbers ({trials} a cell); exact values where both sides have them"
     );
-    super::charts::draw_pairs(
+    super::charts::pairs::draw_pairs(
         &root,
         exp,
         metric,

@@ -425,19 +425,19 @@ where
             }
         })
         .y_desc("probability, %")
-        .y_label_formatter(&|v| super::charts::y_tick(true, *v))
+        .y_label_formatter(&|v| super::charts::frame::y_tick(true, *v))
         .label_style(("sans-serif", 14))
         .draw()?;
     let mut occupied = Vec::new();
     for (k, item) in items.iter().enumerate() {
-        let colour = super::charts::colour(k);
+        let colour = super::charts::palette::colour(k);
         let pts: Vec<(f64, f64)> = item
             .dist
             .iter()
             .filter(|&(v, _)| (lo..=hi).contains(&v))
             .map(|(v, p)| (v as f64, p))
             .collect();
-        occupied.extend(super::charts::along(&pts));
+        occupied.extend(super::charts::legend::along(&pts));
         if items.len() == 1 {
             chart
                 .draw_series(pts.iter().map(|&(x, p)| {
@@ -458,7 +458,7 @@ where
     }
     if items.len() > 1 {
         let labels: Vec<String> = items.iter().map(|i| i.expression.to_string()).collect();
-        super::charts::draw_legend(&mut chart, &labels, &occupied)?;
+        super::charts::legend::draw_legend(&mut chart, &labels, &occupied)?;
     }
     root.present()?;
     Ok(())
