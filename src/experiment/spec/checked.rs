@@ -615,3 +615,51 @@ fn apply_overrides(
     }
     Ok(param_overrides)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::experiment::testing::{fire, scratch};
+    use crate::experiment::{SpecError, load_with};
+
+    /// Loads `text` as a spec with `overrides` and returns its error.
+    fn refused(name: &str, text: &str, overrides: &[(String, String)]) -> SpecError {
+        let path = scratch(name).join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        match load_with(&path, overrides) {
+            Ok(_) => panic!("{name}: loaded"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn a_variant_value_is_refused_in_the_same_words_wherever_it_is_set() {
+        // GCE's `overwatch` takes `current` or `original` (gce/mod.rs)
+        let expected = "'curent' is not one of: current, original (did you mean 'current'?)";
+        let spec = fire(100);
+        let in_spec = refused(
+            "variant-in-spec",
+            &spec.replace("[base]", "[variants]\noverwatch = \"curent\"\n\n[base]"),
+            &[],
+        );
+        let in_profile = refused(
+            "variant-in-profile",
+            &spec.replace(
+                "name = \"on fire\"\n",
+                "name = \"on fire\"\nvariants = { overwatch = \"curent\" }\n",
+            ),
+            &[],
+        );
+        let on_command_line = refused(
+            "variant-on-command-line",
+            &spec,
+            &[("overwatch".to_string(), "curent".to_string())],
+        );
+        for (e, field) in [
+            (&in_spec, "variants.overwatch"),
+            (&in_profile, "profile[0].variants.overwatch"),
+            (&on_command_line, "--variant overwatch"),
+        ] {
+            assert_eq!((e.field.as_str(), e.message.as_str()), (field, expected));
+        }
+    }
+}
