@@ -77,3 +77,25 @@ fn every_naive_loop_plays_its_scenarios_rule() {
         failures.join("\n")
     );
 }
+
+/// Every registered scenario has test points (the conformance suite runs
+/// them) and a naive loop (the benchmark's "1x"), so a new scenario cannot
+/// land without either.
+#[test]
+fn every_registered_scenario_has_test_points_and_a_naive_loop() {
+    let mut lacking = Vec::new();
+    for r in RULE_SETS {
+        for sc in r.scenarios {
+            if sc.test_points.is_empty() {
+                lacking.push(format!("{}/{}: no test points", r.name, sc.name));
+            }
+            if naive::find(r.name, sc.name).is_none() {
+                lacking.push(format!(
+                    "{}/{}: no naive loop in benches/naive/{}.rs",
+                    r.name, sc.name, r.name
+                ));
+            }
+        }
+    }
+    assert!(lacking.is_empty(), "{}", lacking.join("\n"));
+}

@@ -70,6 +70,50 @@ fn list_format_json_is_the_registry() {
     serde_json::from_str::<serde_json::Value>(&text).unwrap();
 }
 
+/// `krunch list` as text and as JSON are one rendering of the registry:
+/// the variants a scenario reads and a yes/no metric say the same in both.
+#[test]
+fn list_text_and_json_say_the_same() {
+    let o = krunch(&["list", "krygothic", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let text = String::from_utf8_lossy(&krunch(&["list", "krygothic"]).stdout).to_string();
+    let mut yes_no = 0;
+    for sc in v[0]["scenarios"].as_array().unwrap() {
+        let name = sc["name"].as_str().unwrap();
+        let read: Vec<&str> = sc["variants_read"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        let block = text
+            .split(&format!("\nscenario {name}: "))
+            .nth(1)
+            .unwrap_or_else(|| panic!("{name} in the text"));
+        let line = block
+            .lines()
+            .find(|l| l.trim_start().starts_with("variants it reads:"))
+            .unwrap();
+        let listed = line.split(": ").nth(1).unwrap();
+        let want = if read.is_empty() {
+            "none".to_string()
+        } else {
+            read.join(", ")
+        };
+        assert_eq!(listed, want, "{name}");
+        yes_no += sc["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["yes_no"] == true)
+            .count();
+    }
+    assert!(
+        yes_no > 0,
+        "Kry-Gothic declares yes/no metrics (the best fire mode)"
+    );
+}
+
 #[test]
 fn new_output_writes_the_spec_and_refuses_to_overwrite() {
     let dir = scratch("new");

@@ -104,6 +104,11 @@ pub fn reference_markdown() -> String {
     for r in RULE_SETS {
         let _ = writeln!(o, "## {} (`system = \"{}\"`)\n", r.title, r.name);
         let _ = writeln!(o, "Seed: `{}`.\n", r.seed);
+        let _ = writeln!(
+            o,
+            "### Design and readings\n\n{}",
+            readings_section(r.readings)
+        );
         if !r.variants.is_empty() {
             let _ = writeln!(
                 o,
@@ -293,4 +298,21 @@ pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String,
 
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// A rule set's README as a section of RULES.md: its title dropped (the
+/// rule set's heading stands for it), its headings two levels down.
+fn readings_section(readme: &str) -> String {
+    let mut out = String::new();
+    for line in readme
+        .lines()
+        .skip_while(|l| l.starts_with("# ") || l.is_empty())
+    {
+        if line.starts_with('#') {
+            out.push_str("##");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }

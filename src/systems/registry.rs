@@ -187,4 +187,27 @@ mod tests {
         assert_eq!(e.kind, ParamErrorKind::Unknown);
         assert!(e.message.contains("did you mean 'range'"), "{}", e.message);
     }
+
+    /// Each rule set's README (its part of the design, carried into
+    /// RULES.md) has a Readings section and names every rule variant it
+    /// offers, where the default is argued.
+    #[test]
+    fn every_rule_set_argues_its_readings_beside_its_code() {
+        for r in RULE_SETS {
+            assert!(
+                r.readings.lines().any(|l| l.starts_with("## Readings")),
+                "{}: no Readings section in its README",
+                r.name
+            );
+            for v in r.variants {
+                assert!(
+                    r.readings.contains(&format!("`{}`", v.name))
+                        || r.readings.contains(&format!("`{} =", v.name)),
+                    "{}: variant {} is not argued in its README",
+                    r.name,
+                    v.name
+                );
+            }
+        }
+    }
 }

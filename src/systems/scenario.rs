@@ -17,6 +17,9 @@ pub struct RuleSet {
     pub title: &'static str,
     /// The seed text it is written from.
     pub seed: &'static str,
+    /// How it is built and how it reads its seed where the text leaves a
+    /// choice: its folder's `README.md`, carried into `docs/RULES.md`.
+    pub readings: &'static str,
     /// Rule variants (a choice of reading or of rule version).
     pub variants: &'static [VariantDef],
     /// Presets: named stat lines from the seed.

@@ -19,6 +19,7 @@ pub static RULES: RuleSet = RuleSet {
     name: "bfg",
     title: "Battlefleet Gothic (advanced rules)",
     seed: "004_d4c8740a73a9c193.txt",
+    readings: include_str!("README.md"),
     variants: VARIANTS,
     presets: PRESETS,
     scenarios: &[

@@ -32,6 +32,7 @@ pub static RULES: RuleSet = RuleSet {
     name: "crisis",
     title: "Crisis (skill checks with Extras, attacks, armour, healing)",
     seed: SEED,
+    readings: include_str!("README.md"),
     variants: &[VariantDef {
         name: "dodge_damage",
         values: &["one_nonlethal", "none"],

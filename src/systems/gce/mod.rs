@@ -21,6 +21,7 @@ pub static RULES: RuleSet = RuleSet {
     name: "gce",
     title: "Gorkamorka Community Edition",
     seed: "002_8c1a109281471897.txt",
+    readings: include_str!("README.md"),
     variants: VARIANTS,
     presets: PRESETS,
     scenarios: &[

@@ -26,6 +26,7 @@ pub static RULES: RuleSet = RuleSet {
     name: "krygothic",
     title: "Kry-Gothic",
     seed: SEED,
+    readings: include_str!("README.md"),
     variants: VARIANTS,
     presets: PRESETS,
     scenarios: &[

@@ -33,6 +33,7 @@ pub static RULES: RuleSet = RuleSet {
     name: "skirmish20",
     title: "D20 sci-fi skirmish tables",
     seed: SEED,
+    readings: include_str!("README.md"),
     variants: VARIANTS,
     presets: chart::PRESETS,
     scenarios: &[
