@@ -4,8 +4,8 @@
 //! profiles that do not compute the metric, named in the title.
 
 use super::frame::{
-    Chart2d, DrawResult, VALUE_FONT, category_labels_in, draw_category_labels, fitting, frame,
-    marks_note, text_width, whisker, y_tick, y_top,
+    Chart2d, DrawResult, VALUE_FONT, category_labels_in, draw_category_mesh, frame, marks_note,
+    text_width, whisker, y_top,
 };
 use super::layout::{MAX_PANELS, PanelAxes, build, layout};
 use super::legend::{LEGEND_TEXT_MAX, LegendEntry, draw_legend_box, inside_bar, legend_box};
@@ -14,8 +14,7 @@ use super::rows::{Lookup, shown, shown_text};
 use crate::experiment::{Experiment, Results};
 use crate::report::inputs;
 use crate::report::labels::{
-    axis_metric_title, axis_title, axis_value_words, axis_words, is_probability, metric_label,
-    value_words,
+    axis_title, axis_value_words, axis_words, is_probability, metric_label, value_words,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -305,28 +304,17 @@ fn draw_bar_panel<'a, DB: DrawingBackend + 'a>(
 where
     DB::ErrorType: 'static,
 {
-    let desc_size = if small { 13 } else { 15 };
-    let (xr, yr) = chart.plotting_area().get_pixel_range();
-    let x_desc = fitting(canvas, x_desc, desc_size, xr.end - xr.start);
-    let y_desc = fitting(
-        canvas,
-        &[axis_metric_title(exp, metric)],
-        desc_size,
-        yr.end - yr.start,
-    );
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(0)
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .y_label_formatter(&|v| y_tick(probability, *v))
-        .label_style(("sans-serif", if small { 12 } else { 14 }))
-        .axis_desc_style(("sans-serif", desc_size))
-        .draw()?;
     let labels: Vec<String> = groups.iter().map(|g| g.0.clone()).collect();
-    let (wrapped, _) = category_labels_in(&labels, f64::from(xr.end - xr.start));
-    draw_category_labels(canvas, &chart, &wrapped)?;
+    draw_category_mesh(
+        canvas,
+        &mut chart,
+        exp,
+        metric,
+        x_desc,
+        &labels,
+        probability,
+        small,
+    )?;
     let value_style = TextStyle::from(("sans-serif", VALUE_FONT).into_font())
         .color(&BLACK)
         .pos(Pos::new(HPos::Center, VPos::Bottom));

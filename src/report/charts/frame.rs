@@ -5,7 +5,7 @@
 
 use crate::experiment::{Experiment, Results};
 use crate::report::Provenance;
-use crate::report::labels::is_probability;
+use crate::report::labels::{axis_metric_title, is_probability};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -158,6 +158,48 @@ pub(super) fn category_labels_in(labels: &[String], width: f64) -> (Vec<Vec<Stri
     }
     let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1).min(10) as u32;
     (wrapped, 30 + lines * (CATEGORY_FONT + 3))
+}
+
+/// The mesh of a chart with categories along x (bars, compare's pairs):
+/// no x grid or ticks, the axis titles fitted to the plot (the first of
+/// `x_desc` that fits), y ticks in the metric's words, and the
+/// categories' `labels` wrapped under their slots.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn draw_category_mesh<'a, DB>(
+    canvas: &DrawingArea<DB, Shift>,
+    chart: &mut Chart2d<'a, DB>,
+    exp: &Experiment,
+    metric: &str,
+    x_desc: &[String],
+    labels: &[String],
+    probability: bool,
+    small: bool,
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+{
+    let desc_size = if small { 13 } else { 15 };
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let x_text = fitting(canvas, x_desc, desc_size, xr.end - xr.start);
+    let y_text = fitting(
+        canvas,
+        &[axis_metric_title(exp, metric)],
+        desc_size,
+        yr.end - yr.start,
+    );
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .x_desc(x_text)
+        .y_desc(y_text)
+        .y_label_formatter(&|v| y_tick(probability, *v))
+        .label_style(("sans-serif", if small { 12 } else { 14 }))
+        .axis_desc_style(("sans-serif", desc_size))
+        .draw()?;
+    let (wrapped, _) = category_labels_in(labels, f64::from(xr.end - xr.start));
+    draw_category_labels(canvas, chart, &wrapped)
 }
 
 /// Draws wrapped category labels under the plot, centred under the

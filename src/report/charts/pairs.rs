@@ -2,16 +2,14 @@
 //! per profile (drawn by `report::compare`, which pairs the two sides).
 
 use super::frame::{
-    DrawResult, VALUE_FONT, category_labels_in, draw_category_labels, fitting, frame, text_width,
-    y_tick, y_top,
+    DrawResult, VALUE_FONT, category_labels_in, draw_category_mesh, frame, text_width, y_top,
 };
 use super::layout::{MAX_PANELS, PanelAxes, build, layout};
 use super::legend::{LEGEND_TEXT_MAX, LegendEntry, draw_legend_box, inside_bar, legend_box};
 use super::palette::colour;
 use crate::experiment::Experiment;
 use crate::report::labels::{
-    axis_metric_title, axis_title, axis_words, is_probability, metric_label, value_text,
-    value_words,
+    axis_title, axis_words, is_probability, metric_label, value_text, value_words,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -168,28 +166,17 @@ where
         .pos(Pos::new(HPos::Center, VPos::Bottom));
     for ((title, list), area) in panels.iter().zip(&placed.areas) {
         let mut chart = build(area, &axes_of(list.len()), title)?;
-        let desc_size = if small { 13 } else { 15 };
-        let (xr, yr) = chart.plotting_area().get_pixel_range();
-        let x_text = fitting(root, &x_desc, desc_size, xr.end - xr.start);
-        let y_text = fitting(
-            root,
-            &[axis_metric_title(exp, metric)],
-            desc_size,
-            yr.end - yr.start,
-        );
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .x_desc(x_text)
-            .y_desc(y_text)
-            .y_label_formatter(&|v| y_tick(probability, *v))
-            .label_style(("sans-serif", if small { 12 } else { 14 }))
-            .axis_desc_style(("sans-serif", desc_size))
-            .draw()?;
         let l: Vec<String> = list.iter().map(|p| values(p.cell)).collect();
-        let (wrapped, _) = category_labels_in(&l, f64::from(xr.end - xr.start));
-        draw_category_labels(root, &chart, &wrapped)?;
+        draw_category_mesh(
+            root,
+            &mut chart,
+            exp,
+            metric,
+            &x_desc,
+            &l,
+            probability,
+            small,
+        )?;
         let mut texts = Vec::new();
         let mut fits = true;
         for (g, p) in list.iter().enumerate() {
