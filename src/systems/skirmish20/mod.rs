@@ -809,6 +809,91 @@ mod tests {
         testing::exact(&*testing::model(&super::RULES, "shooting", point), metric)
     }
 
+    /// A parameter given is not the same as one left to its default
+    /// where the rule says so: each refusal below needs the value given,
+    /// and the same point with it left out builds.
+    #[test]
+    fn given_and_left_out_parameters_are_told_apart() {
+        let refused = |scenario: &str, point: &[(&str, &str)], extra: (&str, &str)| {
+            testing::model(&super::RULES, scenario, point);
+            let with = [point, &[extra]].concat();
+            testing::refused(&super::RULES, scenario, &with).field
+        };
+        // "all others must be used moving": 2 AP given to firing after
+        // moving 2 of 3 is refused; left out, firing takes the 1 left
+        let moved = [
+            ("weapon", "bolt_rifle"),
+            ("armour", "std"),
+            ("range", "12"),
+            ("moved_d6", "2"),
+        ];
+        assert_eq!(refused("shooting", &moved, ("firing_ap", "2")), "firing_ap");
+        let figure = [("weapon", "bolt_rifle"), ("armour", "std"), ("range", "12")];
+        assert_eq!(
+            refused("shooting", &figure, ("target_minor_guns", "1")),
+            "target_minor_guns"
+        );
+        let tank = [
+            ("weapon", "plasma_pistol"),
+            ("armour", "tank"),
+            ("range", "6"),
+        ];
+        assert_eq!(
+            refused("shooting", &tank, ("target_vehicle", "false")),
+            "target_vehicle"
+        );
+        // a row of one's own costing 2 AP is heavy unless said otherwise:
+        // "No wounded human can fire or help fire a heavy weapon"
+        let own_row = [
+            ("weapon_row", "24 | 8 | 6 | 4 | 1 | 2 | jam"),
+            ("armour", "std"),
+            ("range", "12"),
+            ("firer_wounded", "true"),
+            ("weapon_heavy", "false"),
+        ];
+        assert_eq!(
+            testing::refused(&super::RULES, "shooting", &own_row[..4]).field,
+            "firer_wounded"
+        );
+        testing::model(&super::RULES, "shooting", &own_row);
+        let figure = [
+            ("attacker", "aliens_claws"),
+            ("attacker_armour", "std"),
+            ("defender", "power_weapon"),
+            ("defender_armour", "power"),
+        ];
+        assert_eq!(
+            refused("close_combat", &figure, ("defender_minor_guns", "1")),
+            "defender_minor_guns"
+        );
+        let tank = [
+            ("attacker", "anti_tank_grenades"),
+            ("attacker_armour", "std"),
+            ("defender_armour", "tank"),
+        ];
+        assert_eq!(
+            refused("close_combat", &tank, ("defender_vehicle", "false")),
+            "defender_vehicle"
+        );
+        assert_eq!(
+            refused("close_combat", &tank, ("defender_attacks", "1")),
+            "defender_attacks"
+        );
+        // a blast into a squad: how many stand under it must be said, 0
+        // included
+        let blast = [
+            ("shooters", "2"),
+            ("weapon", "grenade_launcher"),
+            ("range", "20"),
+            ("armour", "std"),
+            ("troopers", "6"),
+            ("others_under_template", "0"),
+        ];
+        testing::model(&super::RULES, "squad_under_fire", &blast);
+        let e = testing::refused(&super::RULES, "squad_under_fire", &blast[..5]);
+        assert_eq!(e.field, "others_under_template");
+    }
+
     #[test]
     fn assaulted_before_their_turn_firers_lose_one_under_8_and_two_from_8() {
         // machine pistol 7 against standard armour: 7 - 1 (assault) - 2 (moving) = 4
