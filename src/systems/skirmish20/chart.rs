@@ -4,8 +4,8 @@
 //! Quick Draw Initiative Table. Every table is checked against the seed
 //! text, cell by cell, in the tests below.
 
-use crate::systems::ParamError;
 use crate::systems::PresetDecl;
+use crate::systems::{FromParam, ParamError, Params};
 
 /// The armour classes, in the chart's column order: "Std Armour 5+",
 /// "Storm Troops (Tau) 4+", "Necron/ Power 3+", "Tank 2+".
@@ -39,6 +39,14 @@ impl Armour {
     /// Column index.
     pub fn column(self) -> usize {
         self as usize
+    }
+}
+
+/// An armour class parameter, declared as a choice of [`Armour::WORDS`].
+impl FromParam for Armour {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        let w = p.need_word(name)?;
+        Armour::from_word(&w).ok_or_else(|| ParamError::new(name, format!("unknown armour '{w}'")))
     }
 }
 

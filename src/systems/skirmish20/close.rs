@@ -10,11 +10,10 @@
 use super::chart::{Armour, CloseRow, Effect, parse_close_row};
 use super::fire::{Figure, Toughness, roll_effect};
 use super::vehicle::{VehicleDamage, VehicleState};
-use super::{armour, no_minor_gun, toughness, toughness_params};
+use super::{Given, ToughnessParams, no_minor_gun};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
-use crate::systems::ParamDecl;
-use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
+use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
 
 const CHART: &str = "CLOSE COMBAT WEAPONS FACTOR CHART";
 const RULES: &str = "CLOSE COMBAT";
@@ -310,76 +309,142 @@ impl Mechanic for CloseRule {
     }
 }
 
-/// One side's parameters; `always`: its weapon is always needed (the
-/// defender's only when it strikes back: not an APC or tank).
-fn side_params(prefix: &str, who: &str, always: bool) -> Vec<ParamDecl> {
-    let need = |d: ParamDecl| {
-        if always {
-            d.required()
-        } else {
-            let about = format!("{} (needed unless the defender is an APC or tank)", d.about);
-            d.about(about)
-        }
-    };
-    let mut p = vec![
-        ParamDecl::preset(prefix.trim_end_matches('_'), "close_weapon", prefix)
-            .about(format!(
-                "{who}'s close combat weapon: a chart row by name, or custom"
-            ))
+crate::param_struct! {
+    /// The attackers' side: their weapon is always needed.
+    pub struct AttackerParams {
+        attacker: Opt<String> = preset("close_weapon", "attacker_")
+            .about("each attacker's close combat weapon: a chart row by name, or custom")
             .seed(CHART),
-        need(
-            ParamDecl::text(format!("{prefix}row"), "8 | 6 | 3 | 1")
-                .about(format!(
-                    "{who}'s chart row: std | storm | power + APC | tank (X or n/a: no chance)"
-                ))
-                .seed(CHART),
-        ),
-        need(
-            ParamDecl::int(format!("{prefix}attacks"), 1, 4)
-                .about(format!(
-                    "{who}'s attacks: 1; claws 2 (1 with guns too); scarab swarm 4; walkers 2"
-                ))
-                .seed(CHART),
-        ),
-        ParamDecl::flag(format!("{prefix}squash"))
-            .about(format!(
-                "{who} is a walker: a hit kills outright, no roll for injury"
-            ))
+        attacker_row: String = text("8 | 6 | 3 | 1")
+            .about("each attacker's chart row: std | storm | power + APC | tank (X or n/a: no chance)")
+            .seed(CHART)
+            .required(),
+        attacker_attacks: i64 = int(1, 4)
+            .about("each attacker's attacks: 1; claws 2 (1 with guns too); scarab swarm 4; walkers 2")
+            .seed(CHART)
+            .required(),
+        attacker_squash: bool = flag()
+            .about("each attacker is a walker: a hit kills outright, no roll for injury")
             .seed(CHART),
-        ParamDecl::flag(format!("{prefix}martial_arts"))
-            .about(format!("{who} has Martial Arts: +4"))
+        attacker_martial_arts: bool = flag()
+            .about("each attacker has Martial Arts: +4")
             .seed("SPECIAL SKILLS"),
-        ParamDecl::choice(format!("{prefix}armour"), Armour::WORDS)
+        attacker_armour: Armour = choice(Armour::WORDS)
             .required()
-            .about(format!("{who}'s armour (Tau count as std hand to hand)"))
+            .about("each attacker's armour (Tau count as std hand to hand)")
             .seed(CHART),
-        ParamDecl::choice(
-            format!("{prefix}aftermath"),
-            &["none", "plus_one", "minus_one"],
-        )
-        .default("none")
-        .about(format!(
-            "{who}'s aftermath roll: +1 Tyranids, Necrons, veterans; -1 Tau"
-        ))
-        .seed(RULES),
-    ];
-    p.extend(toughness_params(prefix));
-    p
+        attacker_aftermath: String = choice(AFTERMATH)
+            .default("none")
+            .about("each attacker's aftermath roll: +1 Tyranids, Necrons, veterans; -1 Tau")
+            .seed(RULES),
+        toughness: ToughnessParams = prefixed("attacker_"),
+    }
 }
 
-/// Parameters of the scenario.
-pub fn params() -> Vec<ParamDecl> {
-    let mut p = vec![
-        ParamDecl::int("attackers", 1, 5)
+impl AttackerParams {
+    /// The attacker given.
+    fn fighter(&self) -> Result<Fighter, ParamError> {
+        Ok(Fighter {
+            row: parse_close_row(
+                &self.attacker_row,
+                crate::param_name!(AttackerParams.attacker_row),
+            )?,
+            attacks: self.attacker_attacks as u32,
+            squash: self.attacker_squash,
+            martial_arts: self.attacker_martial_arts,
+            armour: self.attacker_armour,
+            toughness: self.toughness.toughness(),
+            aftermath: aftermath_step(&self.attacker_aftermath),
+        })
+    }
+}
+
+crate::param_struct! {
+    /// The defender's side: its weapon is needed only when it strikes back
+    /// (not an APC or tank).
+    pub struct DefenderParams {
+        defender: Opt<String> = preset("close_weapon", "defender_")
+            .about("the defender's close combat weapon: a chart row by name, or custom")
+            .seed(CHART),
+        defender_row: Opt<String> = text("8 | 6 | 3 | 1")
+            .about("the defender's chart row: std | storm | power + APC | tank (X or n/a: no chance) (needed unless the defender is an APC or tank)")
+            .seed(CHART),
+        defender_attacks: Opt<i64> = int(1, 4)
+            .about("the defender's attacks: 1; claws 2 (1 with guns too); scarab swarm 4; walkers 2 (needed unless the defender is an APC or tank)")
+            .seed(CHART),
+        defender_squash: bool = flag()
+            .about("the defender is a walker: a hit kills outright, no roll for injury")
+            .seed(CHART),
+        defender_martial_arts: bool = flag()
+            .about("the defender has Martial Arts: +4")
+            .seed("SPECIAL SKILLS"),
+        defender_armour: Armour = choice(Armour::WORDS)
+            .required()
+            .about("the defender's armour (Tau count as std hand to hand)")
+            .seed(CHART),
+        defender_aftermath: String = choice(AFTERMATH)
+            .default("none")
+            .about("the defender's aftermath roll: +1 Tyranids, Necrons, veterans; -1 Tau")
+            .seed(RULES),
+        toughness: ToughnessParams = prefixed("defender_"),
+    }
+}
+
+impl DefenderParams {
+    /// The defender given, when it strikes back: its row and attacks are
+    /// needed then.
+    fn fighter(&self) -> Result<Fighter, ParamError> {
+        Ok(Fighter {
+            row: parse_close_row(&self.defender_row.need()?, self.defender_row.name())?,
+            attacks: self.defender_attacks.need()? as u32,
+            squash: self.defender_squash,
+            martial_arts: self.defender_martial_arts,
+            armour: self.defender_armour,
+            toughness: self.toughness.toughness(),
+            aftermath: aftermath_step(&self.defender_aftermath),
+        })
+    }
+
+    /// The weapon parameters given (the preset, the row, the attacks),
+    /// first one first: an APC or tank has none.
+    fn weapon_given(&self) -> Option<&str> {
+        if self.defender.value.is_some() {
+            Some(self.defender.name())
+        } else if self.defender_row.value.is_some() {
+            Some(self.defender_row.name())
+        } else if self.defender_attacks.value.is_some() {
+            Some(self.defender_attacks.name())
+        } else {
+            None
+        }
+    }
+}
+
+/// The aftermath roll's modifiers, as [`AFTERMATH`] names them.
+const AFTERMATH: &[&str] = &["none", "plus_one", "minus_one"];
+
+/// The aftermath modifier named (one of [`AFTERMATH`]).
+fn aftermath_step(word: &str) -> i32 {
+    match word {
+        "plus_one" => 1,
+        "minus_one" => -1,
+        _ => 0,
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the scenario.
+    pub struct CloseParams {
+        attackers: i64 = int(1, 5)
             .default("1")
             .about("attackers on the one figure: at most 3, 5 against a walker or vehicle")
             .seed(RULES),
-        ParamDecl::flag("defender_vehicle")
+        defender_vehicle: Given<bool> = flag()
             .about(
                 "the figure attacked is a vehicle (implied by tank armour and by a walker, defender = \"walker\"): up to 5 attackers, each hit rolls on the Vehicle Damage Table, no aftermath test; an APC or tank strikes no blows (\"can not do close assaults of any sort whatsoever\"), a walker does",
             )
             .seed("CLOSE COMBAT; HUMAN SPECIAL RULES; Vehicle Damage Table 1D10"),
-        ParamDecl::int("defender_minor_guns", 0, 4)
+        defender_minor_guns: Given<i64> = int(0, 4)
             .default("1")
             .about("a vehicle attacked: its guns besides the biggest (a Chimera: 1; a walker left without it: 0, the Sentinel's one autocannon)")
             .seed("Vehicle characteristics table")
@@ -387,10 +452,9 @@ pub fn params() -> Vec<ParamDecl> {
             .needs_unset("defender")
             .needs_unset("defender_row")
             .needs_unset("defender_attacks"),
-    ];
-    p.extend(side_params("attacker_", "each attacker", true));
-    p.extend(side_params("defender_", "the defender", false));
-    p
+        ..attacker: AttackerParams,
+        ..defender: DefenderParams,
+    }
 }
 
 /// Points the conformance suite checks.
@@ -426,80 +490,61 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
     ],
 ];
 
-fn fighter(p: &Params, prefix: &str) -> Result<Fighter, ParamError> {
-    let row_name = format!("{prefix}row");
-    Ok(Fighter {
-        row: parse_close_row(&p.need_word(&row_name)?, &row_name)?,
-        attacks: p.need_int(&format!("{prefix}attacks"))? as u32,
-        squash: p.flag(&format!("{prefix}squash"))?,
-        martial_arts: p.flag(&format!("{prefix}martial_arts"))?,
-        armour: armour(p, &format!("{prefix}armour"))?,
-        toughness: toughness(p, prefix)?,
-        aftermath: match p.need_word(&format!("{prefix}aftermath"))?.as_str() {
-            "plus_one" => 1,
-            "minus_one" => -1,
-            _ => 0,
-        },
-    })
-}
-
 /// Builds the model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let attackers = p.need_int("attackers")? as u32;
+    let p = CloseParams::read(p)?;
+    let attackers = p.attackers as u32;
+    let d = &p.defender;
     // tank armour ("the strongest armour ... 13 or 14 armour in WH40K") is
     // a vehicle's, as in shooting; so is a walker (the Vehicle
     // characteristics table's "Sentinel Walker"; "Against a walker or
     // vehicle this number is upped to 5")
-    let implied = if p.need_word("defender_armour")? == "tank" {
+    let implied = if d.defender_armour == Armour::Tank {
         Some("defender_armour = \"tank\" is a vehicle's")
-    } else if p.flag("defender_squash")? {
+    } else if d.defender_squash {
         Some("a walker (defender_squash) is a vehicle of the Vehicle characteristics table")
     } else {
         None
     };
     if let Some(what) = implied
-        && p.has("defender_vehicle")
-        && !p.flag("defender_vehicle")?
+        && p.defender_vehicle.given_value() == Some(false)
     {
         return Err(ParamError::new(
-            "defender_vehicle",
+            crate::param_name!(CloseParams.defender_vehicle),
             format!(
                 "{what}: its hits roll on the Vehicle Damage Table; leave defender_vehicle out"
             ),
         ));
     }
-    let defender_vehicle = implied.is_some() || p.flag("defender_vehicle")?;
+    let defender_vehicle = implied.is_some() || p.defender_vehicle.value;
     let limit = if defender_vehicle { 5 } else { 3 };
     if attackers > limit {
         return Err(ParamError::new(
-            "attackers",
+            crate::param_name!(CloseParams.attackers),
             format!(
                 "\"You may never have more than 3 attackers against a single opponent\" (5 against a walker or vehicle): {attackers} is too many"
             ),
         ));
     }
-    let attacker = fighter(p, "attacker_")?;
+    let attacker = p.attacker.fighter()?;
     if attacker.squash && defender_vehicle {
         return Err(ParamError::new(
-            "attacker_squash",
+            crate::param_name!(AttackerParams.attacker_squash),
             "walkers \"can not engage tanks and APC's in close combat\", and squash only \"any target smaller than them\": a walker attacks figures",
         ));
     }
     if attacker.armour == Armour::Tank {
         return Err(ParamError::new(
-            "attacker_armour",
+            crate::param_name!(AttackerParams.attacker_armour),
             "tank armour is a vehicle's, and \"APC's and Tanks can not do close assaults of any sort whatsoever\"",
         ));
     }
     // a walker strikes back; an APC or tank strikes no blows
-    let strikes = !defender_vehicle || p.flag("defender_squash")?;
+    let strikes = !defender_vehicle || d.defender_squash;
     let defender = if strikes {
-        fighter(p, "defender_")?
+        d.fighter()?
     } else {
-        if let Some(field) = ["defender", "defender_row", "defender_attacks"]
-            .into_iter()
-            .find(|f| p.has(f))
-        {
+        if let Some(field) = d.weapon_given() {
             return Err(ParamError::new(
                 field,
                 "\"APC's and Tanks can not do close assaults of any sort whatsoever\": an APC or tank attacked strikes no blows, so leave its weapon out (a walker: defender = \"walker\")",
@@ -510,24 +555,24 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
             attacks: 0,
             squash: false,
             martial_arts: false,
-            armour: armour(p, "defender_armour")?,
+            armour: d.defender_armour,
             toughness: Toughness::default(),
             aftermath: 0,
         }
     };
-    if !defender_vehicle && p.has("defender_minor_guns") {
+    if !defender_vehicle && p.defender_minor_guns.given {
         return Err(ParamError::new(
-            "defender_minor_guns",
+            crate::param_name!(CloseParams.defender_minor_guns),
             "only with defender_vehicle = true: a figure has no guns",
         ));
     }
     let vehicle = if defender_vehicle {
         // a walker left without its guns is the seed's Sentinel ("Sentinel
         // Walker | 1 Autocannon"): no minor gun
-        let minor_guns = if strikes && !p.has("defender_minor_guns") {
+        let minor_guns = if strikes && !p.defender_minor_guns.given {
             0
         } else {
-            p.need_int("defender_minor_guns")? as u8
+            p.defender_minor_guns.value as u8
         };
         Some(VehicleDamage {
             hits: 0,

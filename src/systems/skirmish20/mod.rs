@@ -15,8 +15,8 @@ pub mod squad;
 pub mod vehicle;
 
 use crate::engine::step_model::StepModel;
-use crate::systems::{Model, ParamError, Params};
-use crate::systems::{ParamDecl, RuleSet, Scenario, VariantDef};
+use crate::systems::{FromParam, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{RuleSet, Scenario, VariantDef};
 use chart::{AREAS, Armour, RangedRow, WEAPON_CLASSES, parse_ranged_row};
 use fire::{Firer, Modifiers, Toughness};
 
@@ -41,7 +41,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "shooting",
             about: "one firer's turn of fire at a target: lock-on, to hit and penetrate, jams, effect of hit, others under the blast",
             seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; RANGED TO HIT MODIFIERS; EFFECT OF HIT CHART; ACTION POINTS; WEAPONS FACTOR CHART (explanation)",
-            params: shooting_params,
+            params: ShootingParams::decls,
             metrics: || shooting::METRICS.to_vec(),
             build: build_shooting,
             test_points: &[
@@ -95,7 +95,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "effect_of_hit",
             about: "several hits on one figure: duck back, wounded, dead",
             seed_section: "EFFECT OF HIT CHART; EFFECTS OF HIT; SPECIAL SKILLS (Enhanced Nervous system)",
-            params: effect_params,
+            params: EffectParams::decls,
             metrics: || hits::EFFECT_METRICS.to_vec(),
             build: build_effect,
             test_points: &[
@@ -111,7 +111,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "vehicle_damage",
             about: "a vehicle after k penetrating hits (take the next one up), and its passengers",
             seed_section: "Vehicle Damage Table 1D10; Vehicle characteristics table; EFFECT OF HIT CHART",
-            params: vehicle_params,
+            params: VehicleParams::decls,
             metrics: || vehicle::METRICS.to_vec(),
             build: build_vehicle,
             test_points: &[
@@ -123,7 +123,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "quick_draw",
             about: "who fires first: D10 + armour and weapon modifiers for two characters",
             seed_section: "Quick Draw INITIATIVE TABLE (1D10); SHOOT",
-            params: quick_draw_params,
+            params: QuickDrawParams::decls,
             metrics: || hits::QUICK_DRAW_METRICS.to_vec(),
             build: build_quick_draw,
             test_points: &[
@@ -145,7 +145,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "hit_allocation",
             about: "one D6 per attack into a squad with a Hero: a 6 goes to the Hero",
             seed_section: "UNIT COHESION (allocating casualties in ranged combat)",
-            params: allocation_params,
+            params: AllocationParams::decls,
             metrics: || hits::ALLOCATION_METRICS.to_vec(),
             build: build_allocation,
             test_points: &[&[("attacks", "12")]],
@@ -154,7 +154,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "necron_repair",
             about: "Necrons destroyed last turn roll to stand back up (5+, 4+ near a Lord or Tomb Spider)",
             seed_section: "NECRON SPECIAL RULES",
-            params: repair_params,
+            params: RepairParams::decls,
             metrics: || hits::REPAIR_METRICS.to_vec(),
             build: build_repair,
             test_points: &[
@@ -166,7 +166,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "close_combat",
             about: "attackers against one figure, blows simultaneous, and the aftermath test",
             seed_section: "CLOSE COMBAT WEAPONS FACTOR CHART; CLOSE COMBAT; EFFECT OF HIT CHART",
-            params: close::params,
+            params: close::CloseParams::decls,
             metrics: || close::METRICS.to_vec(),
             build: close::build,
             test_points: close::TEST_POINTS,
@@ -175,7 +175,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "squad_under_fire",
             about: "shooters fire into a squad turn after turn: allocation, effects, Necron repair, shaken and broken by turn",
             seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; EFFECT OF HIT CHART; WOUND ALLOCATION; UNIT COHESION; MORALE; NECRON SPECIAL RULES",
-            params: squad::params,
+            params: squad::SquadParams::decls,
             metrics: squad::metric_catalog,
             build: squad::build,
             test_points: squad::TEST_POINTS,
@@ -207,280 +207,331 @@ pub const VARIANTS: &[VariantDef] = &[
     },
 ];
 
-/// The weapon: a chart row by name or a row of one's own.
-pub fn weapon_params() -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::preset("weapon", "weapon", "weapon_")
+/// A parameter whose rule asks whether the spec gave it (or a preset
+/// filled it in), besides its value: for some, the declared default
+/// stands for "not said" (`firing_ap` left out takes what moving leaves),
+/// for a flag, false given is not false left out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Given<T> {
+    /// The value: given, else the declared default (a flag's: false).
+    pub value: T,
+    /// Whether the spec (or a preset) gave it.
+    pub given: bool,
+}
+
+impl<T: Copy> Given<T> {
+    /// The value if given.
+    pub fn given_value(&self) -> Option<T> {
+        self.given.then_some(self.value)
+    }
+}
+
+/// A whole number with a default (a required one or one without a
+/// default is not "said or not" but missing or optional: [`Opt`]).
+impl FromParam for Given<i64> {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        Ok(Given {
+            given: p.has(name),
+            value: p.need_int(name)?,
+        })
+    }
+}
+
+impl FromParam for Given<bool> {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        Ok(Given {
+            given: p.has(name),
+            value: p.flag(name)?,
+        })
+    }
+}
+
+crate::param_struct! {
+    /// The weapon: a chart row by name or a row of one's own.
+    pub struct WeaponParams {
+        weapon: Opt<String> = preset("weapon", "weapon_")
             .about("a row of the chart by name, or custom (then give weapon_row)")
             .seed(CHART),
-        ParamDecl::text("weapon_row", "24 | 8 | 6 | 4 | 1 | 1/2 | jam")
+        weapon_row: String = text("24 | 8 | 6 | 4 | 1 | 1/2 | jam")
             .required()
             .about("the weapon's chart row: max range | std | storm | power | tank | AP | effect of a 20; blasts 12/8, lock-on 18/8 L-10, X = no chance")
             .seed(CHART),
-        ParamDecl::choice("weapon_area", AREAS)
+        weapon_area: String = choice(AREAS)
             .default("none")
             .about("what the weapon covers: a small or large blast, the flamer's template, or none")
             .seed("WEAPONS FACTOR CHART (explanation): blast radius counters"),
-        ParamDecl::flag("weapon_heavy")
+        weapon_heavy: Given<bool> = flag()
             .about("a heavy weapon (the presets say; a row of one's own left out: heavy when it costs 2 AP): no wounded human fires it, nor a firer assaulted before its turn; a 1-AP heavy weapon's jam only misses the rest of the turn")
             .seed("WEAPONS FACTOR CHART (explanation); ACTION POINTS; ASSAULT"),
-    ]
+    }
 }
 
-/// The firer's action points and ranged modifiers.
-pub fn firer_params() -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::int("range", 0, 200)
+crate::param_struct! {
+    /// The firer's action points and ranged modifiers.
+    pub struct FirerParams {
+        range: i64 = int(0, 200)
             .default("1")
             .about("inches to the target (1/2 AP weapons: 1 AP up to half range)")
             .seed(CHART),
-        ParamDecl::int("firer_ap", 1, 6)
+        firer_ap: i64 = int(1, 6)
             .default("3")
             .about("the firer's AP a turn: 3; vehicles, sentinels, Necron destroyers 4; Veteran Hero +1")
             .seed(AP),
-        ParamDecl::int("firing_ap", 1, 2)
+        firing_ap: Given<i64> = int(1, 2)
             .default("2")
             .about("AP spent firing (no more than 2); left out: 2, or what moving leaves; given, more than moving leaves is refused")
             .seed(AP),
-        ParamDecl::int("moved_d6", 0, 4)
+        moved_d6: i64 = int(0, 4)
             .default("0")
             .about("AP spent moving first, 1D6\" each: -1 to hit each")
             .seed(MODIFIERS),
-        ParamDecl::flag("firer_wounded")
+        firer_wounded: bool = flag()
             .about("-2 to hit, and wounded lose 1 AP; a wounded human cannot fire a heavy weapon")
             .seed(MODIFIERS),
-        ParamDecl::flag("firer_human")
+        firer_human: bool = flag()
             .default("true")
             .about("the firer is human (false: a Necron, Tyranid or war droid): \"No wounded human can fire or help fire a heavy weapon\"")
             .seed(AP),
-        ParamDecl::flag("firer_in_vehicle")
+        firer_in_vehicle: bool = flag()
             .about("firing from a vehicle: don't count the first D6 of movement")
             .seed(MODIFIERS),
-        ParamDecl::flag("marksman").about("+2 to hit").seed("SPECIAL SKILLS"),
-        ParamDecl::flag("shoot_on_the_move")
+        marksman: bool = flag().about("+2 to hit").seed("SPECIAL SKILLS"),
+        shoot_on_the_move: bool = flag()
             .about("no modifiers for either firer or target moving")
             .seed("SPECIAL SKILLS"),
-    ]
+    }
 }
 
-/// The target's armour, cover and kind.
-pub fn target_params() -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::choice("armour", Armour::WORDS)
+crate::param_struct! {
+    /// The target's armour, cover and size.
+    pub struct TargetParams {
+        armour: Armour = choice(Armour::WORDS)
             .required()
             .about("the target's armour class: std 5+, storm 4+ (Tau), power 3+ (Necrons, Chimera), tank 2+")
             .seed(CHART),
-        ParamDecl::choice("target_cover", &["none", "moving", "cover"])
+        target_cover: String = choice(&["none", "moving", "cover"])
             .default("none")
             .about("target moving over 3\" or under cover: -2 (Shoot on the Move ignores moving)")
             .seed(MODIFIERS),
-        ParamDecl::flag("target_camoline")
+        target_camoline: bool = flag()
             .about("target in stealth Camoline: -1")
             .seed(MODIFIERS),
-        ParamDecl::choice("target_size", &["normal", "large", "tank"])
+        target_size: Opt<String> = choice(&["normal", "large", "tank"])
             .about("large target +1, tanks +2; left out: +2 against tank armour or a vehicle target (\"targets like Tanks get automatic +2 to hit them as large targets\"; the Chimera APC \"+2 large\"), else none; a Sentinel walker \"+1 bit large\": large")
             .seed(MODIFIERS),
-    ]
+    }
 }
 
-/// What kind of figure takes the hits, under `prefix`.
-pub fn toughness_params(prefix: &str) -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::choice(format!("{prefix}kind"), &["trooper", "hero"])
+crate::param_struct! {
+    /// One firer's shot at a target: the weapon, the firer, the target
+    /// (the shooting and squad scenarios' common parameters).
+    pub struct ShotParams {
+        ..weapon: WeaponParams,
+        ..firer: FirerParams,
+        ..target: TargetParams,
+    }
+}
+
+impl ShotParams {
+    /// The weapon row given.
+    pub fn weapon_row(&self) -> Result<RangedRow, ParamError> {
+        parse_ranged_row(
+            &self.weapon.weapon_row,
+            crate::param_name!(WeaponParams.weapon_row),
+        )
+    }
+
+    /// Whether the weapon is heavy: as given (every preset says), else a
+    /// row of one's own is heavy when it costs 2 AP ("Heavy weapons which
+    /// are large weapons which normally need 2AP's to fire").
+    pub fn weapon_heavy(&self, row: &RangedRow) -> bool {
+        self.weapon
+            .weapon_heavy
+            .given_value()
+            .unwrap_or(row.ap == chart::ApCost::Two)
+    }
+
+    /// The firer given.
+    pub fn firer(&self) -> Result<Firer, ParamError> {
+        let f = &self.firer;
+        let row = self.weapon_row()?;
+        let wounded = f.firer_wounded;
+        let heavy = self.weapon_heavy(&row);
+        // "No wounded human can fire or help fire a heavy weapon"; "1
+        // uninjured Human crew member is required to fire a heavy weapon of any
+        // sort, including hand held ones. i.e. injured can't use heavy weapons."
+        if wounded && heavy && f.firer_human {
+            return Err(ParamError::new(
+                crate::param_name!(FirerParams.firer_wounded),
+                "\"No wounded human can fire or help fire a heavy weapon\": a wounded human firer with a heavy weapon cannot fire (firer_human = false for a Necron, Tyranid or war droid)",
+            ));
+        }
+        let ap = f.firer_ap as u32;
+        let turn_ap = ap.saturating_sub(u32::from(wounded));
+        let moved_d6 = f.moved_d6 as u32;
+        let firing_ap = f.firing_ap.value as u32;
+        // "all others must be used moving": AP given to firing that moving has
+        // already spent are refused, not cut (left out, firing_ap takes what
+        // is left, as before)
+        let left = turn_ap.saturating_sub(moved_d6);
+        if f.firing_ap.given && moved_d6 <= turn_ap && firing_ap > left {
+            return Err(ParamError::new(
+                crate::param_name!(FirerParams.firing_ap),
+                format!(
+                    "{firing_ap} AP spent firing, but moving {moved_d6} D6 leaves {left} of the firer's {turn_ap} AP{}: set firing_ap to at most {left} or move less",
+                    if wounded { " (wounded: 1 AP less)" } else { "" }
+                ),
+            ));
+        }
+        Ok(Firer {
+            row,
+            range: f.range as u32,
+            ap: turn_ap,
+            moved_d6,
+            firing_ap,
+            heavy,
+        })
+    }
+
+    /// The ranged modifiers given; `vehicle_target`: the target is said to
+    /// be a vehicle (only `shooting` has vehicle targets: a squad is of
+    /// figures).
+    pub fn modifiers(&self, vehicle_target: bool) -> Modifiers {
+        let cover = self.target.target_cover.as_str();
+        Modifiers {
+            firer_wounded: self.firer.firer_wounded,
+            moved_d6: self.firer.moved_d6 as u32,
+            from_vehicle: self.firer.firer_in_vehicle,
+            camoline: self.target.target_camoline,
+            target_moving: cover == "moving",
+            target_cover: cover == "cover",
+            large: match self.target_size(vehicle_target) {
+                "large" => 1,
+                "tank" => 2,
+                _ => 0,
+            },
+            marksman: self.firer.marksman,
+            shoot_on_the_move: self.firer.shoot_on_the_move,
+        }
+    }
+
+    /// The target's size: as given, or, left out, a tank's for a target in
+    /// tank armour or said to be a vehicle ("Remember targets like Tanks get
+    /// automatic +2 to hit them as large targets"; the Vehicle characteristics
+    /// table gives the Chimera APC "+2 large" in "Power" armour and the Big
+    /// Tank "+2 large", "Power to rear/top"), else normal. A walker says its
+    /// own ("Sentinel Walker ... +1 bit large": `target_size = "large"`).
+    pub fn target_size(&self, vehicle_target: bool) -> &str {
+        match &self.target.target_size.value {
+            Some(size) => size,
+            None if self.target.armour == Armour::Tank => "tank",
+            None if vehicle_target => "tank",
+            None => "normal",
+        }
+    }
+}
+
+crate::param_struct! {
+    /// What kind of figure takes the hits (under a prefix: `target_`, or a
+    /// close combat side's).
+    pub struct ToughnessParams {
+        kind: String = choice(&["trooper", "hero"])
             .default("trooper")
             .about("common trooper or Hero (a multi-wound character; scarab swarms count as Hero)")
             .seed(EFFECT),
-        ParamDecl::flag(format!("{prefix}ignores_duck_backs"))
+        ignores_duck_backs: bool = flag()
             .about("Necrons, Tyranids and war droids are not affected by Duck Backs")
             .seed("EFFECTS OF HIT"),
-        ParamDecl::flag(format!("{prefix}enhanced_nervous_system"))
+        enhanced_nervous_system: bool = flag()
             .about("ignores Duck Backs and the first wound; a 2nd wound still kills")
             .seed("SPECIAL SKILLS"),
-    ]
+    }
 }
 
-/// Parameters of the shooting scenario.
-pub fn shooting_params() -> Vec<ParamDecl> {
-    let mut p = weapon_params();
-    p.extend(firer_params());
-    p.extend(target_params());
-    p.extend(toughness_params("target_"));
-    p.extend([
-        ParamDecl::flag("target_wounded")
+impl ToughnessParams {
+    /// The toughness given.
+    pub fn toughness(&self) -> Toughness {
+        Toughness {
+            hero: self.kind == "hero",
+            ignores_duck_backs: self.ignores_duck_backs,
+            enhanced_nervous_system: self.enhanced_nervous_system,
+        }
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the shooting scenario.
+    pub struct ShootingParams {
+        ..shot: ShotParams,
+        toughness: ToughnessParams = prefixed("target_"),
+        target_wounded: bool = flag()
             .about("the target is already wounded (a second wound kills)")
             .seed(EFFECT),
-        ParamDecl::flag("target_vehicle")
+        target_vehicle: Given<bool> = flag()
             .about("the target is a vehicle: each hit that penetrates rolls on the Vehicle Damage Table (Effect of Hit metrics give way to the vehicle's), and it is a large target, +2 unless target_size says otherwise (a walker: large, +1); implied by armour = tank or target_size = tank, needed for a power-armoured Chimera, a tank's rear or a walker")
             .seed("Vehicle Damage Table 1D10"),
-        ParamDecl::int("target_minor_guns", 0, 4)
+        target_minor_guns: Given<i64> = int(0, 4)
             .default("1")
             .about("a vehicle target's guns besides the biggest (a Chimera: 1)")
             .seed("Vehicle characteristics table")
             .needs("target_vehicle", "true"),
-        ParamDecl::flag("target_scarab_swarm")
+        target_scarab_swarm: bool = flag()
             .about("a Necron scarab swarm: an area weapon's hit counts as two hits (set target_kind = hero, armour = storm)")
             .seed("NECRON SPECIAL RULES"),
-        ParamDecl::flag("assaulted_before_turn")
+        assaulted_before_turn: bool = flag()
             .about("firing at assaulters before one's card is drawn: -1 if the chart value is under 8, else -2; no heavy weapons")
             .seed("ASSAULT"),
-        ParamDecl::int("others_under_template", 0, 12)
+        others_under_template: i64 = int(0, 12)
             .default("0")
             .about("troopers wholly under the blast besides the target (common troopers of the same armour; the chart's second value)")
             .seed("WEAPONS FACTOR CHART (explanation)"),
-        ParamDecl::int("others_partly_under", 0, 12)
+        others_partly_under: i64 = int(0, 12)
             .default("0")
             .about("troopers partly under: a blast hits them on a D6 4+, the flamer's template always")
             .seed("WEAPONS FACTOR CHART (explanation)"),
-    ]);
-    p
-}
-
-/// The weapon row given.
-pub fn weapon_row(p: &Params) -> Result<RangedRow, ParamError> {
-    parse_ranged_row(&p.need_word("weapon_row")?, "weapon_row")
-}
-
-/// The armour class given as `name`.
-pub fn armour(p: &Params, name: &str) -> Result<Armour, ParamError> {
-    let w = p.need_word(name)?;
-    Armour::from_word(&w).ok_or_else(|| ParamError::new(name, format!("unknown armour '{w}'")))
-}
-
-/// Whether the weapon is heavy: as given (every preset says), else a row
-/// of one's own is heavy when it costs 2 AP ("Heavy weapons which are
-/// large weapons which normally need 2AP's to fire").
-pub fn weapon_heavy(p: &Params, row: &RangedRow) -> Result<bool, ParamError> {
-    Ok(if p.has("weapon_heavy") {
-        p.flag("weapon_heavy")?
-    } else {
-        row.ap == chart::ApCost::Two
-    })
-}
-
-/// The firer given.
-pub fn firer(p: &Params) -> Result<Firer, ParamError> {
-    let row = weapon_row(p)?;
-    let wounded = p.flag("firer_wounded")?;
-    let heavy = weapon_heavy(p, &row)?;
-    // "No wounded human can fire or help fire a heavy weapon"; "1
-    // uninjured Human crew member is required to fire a heavy weapon of any
-    // sort, including hand held ones. i.e. injured can't use heavy weapons."
-    if wounded && heavy && p.flag("firer_human")? {
-        return Err(ParamError::new(
-            "firer_wounded",
-            "\"No wounded human can fire or help fire a heavy weapon\": a wounded human firer with a heavy weapon cannot fire (firer_human = false for a Necron, Tyranid or war droid)",
-        ));
     }
-    let ap = p.need_int("firer_ap")? as u32;
-    let turn_ap = ap.saturating_sub(u32::from(wounded));
-    let moved_d6 = p.need_int("moved_d6")? as u32;
-    let firing_ap = p.need_int("firing_ap")? as u32;
-    // "all others must be used moving": AP given to firing that moving has
-    // already spent are refused, not cut (left out, firing_ap takes what
-    // is left, as before)
-    let left = turn_ap.saturating_sub(moved_d6);
-    if p.has("firing_ap") && moved_d6 <= turn_ap && firing_ap > left {
-        return Err(ParamError::new(
-            "firing_ap",
-            format!(
-                "{firing_ap} AP spent firing, but moving {moved_d6} D6 leaves {left} of the firer's {turn_ap} AP{}: set firing_ap to at most {left} or move less",
-                if wounded { " (wounded: 1 AP less)" } else { "" }
-            ),
-        ));
-    }
-    Ok(Firer {
-        row,
-        range: p.need_int("range")? as u32,
-        ap: turn_ap,
-        moved_d6,
-        firing_ap,
-        heavy,
-    })
 }
 
-/// The ranged modifiers given.
-pub fn modifiers(p: &Params) -> Result<Modifiers, ParamError> {
-    let cover = p.need_word("target_cover")?;
-    Ok(Modifiers {
-        firer_wounded: p.flag("firer_wounded")?,
-        moved_d6: p.need_int("moved_d6")? as u32,
-        from_vehicle: p.flag("firer_in_vehicle")?,
-        camoline: p.flag("target_camoline")?,
-        target_moving: cover == "moving",
-        target_cover: cover == "cover",
-        large: match target_size(p)?.as_str() {
-            "large" => 1,
-            "tank" => 2,
-            _ => 0,
-        },
-        marksman: p.flag("marksman")?,
-        shoot_on_the_move: p.flag("shoot_on_the_move")?,
-    })
-}
-
-/// The target's size: as given, or, left out, a tank's for a target in
-/// tank armour or said to be a vehicle ("Remember targets like Tanks get
-/// automatic +2 to hit them as large targets"; the Vehicle characteristics
-/// table gives the Chimera APC "+2 large" in "Power" armour and the Big
-/// Tank "+2 large", "Power to rear/top"), else normal. A walker says its
-/// own ("Sentinel Walker ... +1 bit large": `target_size = "large"`).
-pub fn target_size(p: &Params) -> Result<String, ParamError> {
-    Ok(match p.word("target_size")? {
-        Some(size) => size,
-        None if p.need_word("armour")? == "tank" => "tank".into(),
-        // only `shooting` has vehicle targets (a squad is of figures)
-        None if p.has("target_vehicle") && p.flag("target_vehicle")? => "tank".into(),
-        None => "normal".into(),
-    })
-}
-
-/// The toughness given under `prefix`.
-pub fn toughness(p: &Params, prefix: &str) -> Result<Toughness, ParamError> {
-    Ok(Toughness {
-        hero: p.need_word(&format!("{prefix}kind"))? == "hero",
-        ignores_duck_backs: p.flag(&format!("{prefix}ignores_duck_backs"))?,
-        enhanced_nervous_system: p.flag(&format!("{prefix}enhanced_nervous_system"))?,
-    })
-}
-
-/// A vehicle target's damage rule, when the target is a vehicle.
-fn vehicle_target(p: &Params, v: &Params) -> Result<Option<vehicle::VehicleDamage>, ParamError> {
-    // Tank armour ("the strongest armour ... 13 or 14 armour in WH40K") and
-    // a tank's size are a vehicle's: such a target is a vehicle without
-    // target_vehicle, and target_vehicle = false cannot say otherwise.
-    let tank = if p.need_word("armour")? == "tank" {
-        Some("armour")
-    } else if p.word("target_size")?.as_deref() == Some("tank") {
-        Some("target_size")
-    } else {
-        None
-    };
-    if let Some(field) = tank
-        && p.has("target_vehicle")
-        && !p.flag("target_vehicle")?
-    {
-        return Err(ParamError::new(
-            "target_vehicle",
-            format!(
-                "{field} = \"tank\" is a vehicle's: its hits roll on the Vehicle Damage Table; leave target_vehicle out (or give the figure's own armour and size)"
-            ),
-        ));
-    }
-    if tank.is_none() && !p.flag("target_vehicle")? {
-        if p.has("target_minor_guns") {
+impl ShootingParams {
+    /// A vehicle target's damage rule, when the target is a vehicle.
+    fn vehicle_target(&self, v: &Params) -> Result<Option<vehicle::VehicleDamage>, ParamError> {
+        // Tank armour ("the strongest armour ... 13 or 14 armour in WH40K") and
+        // a tank's size are a vehicle's: such a target is a vehicle without
+        // target_vehicle, and target_vehicle = false cannot say otherwise.
+        let target = &self.shot.target;
+        let tank = if target.armour == Armour::Tank {
+            Some(crate::param_name!(TargetParams.armour))
+        } else if target.target_size.value.as_deref() == Some("tank") {
+            Some(target.target_size.name())
+        } else {
+            None
+        };
+        if let Some(field) = tank
+            && self.target_vehicle.given_value() == Some(false)
+        {
             return Err(ParamError::new(
-                "target_minor_guns",
-                "only a vehicle target has guns: set target_vehicle = true",
+                crate::param_name!(ShootingParams.target_vehicle),
+                format!(
+                    "{field} = \"tank\" is a vehicle's: its hits roll on the Vehicle Damage Table; leave target_vehicle out (or give the figure's own armour and size)"
+                ),
             ));
         }
-        return Ok(None);
+        if tank.is_none() && !self.target_vehicle.value {
+            if self.target_minor_guns.given {
+                return Err(ParamError::new(
+                    crate::param_name!(ShootingParams.target_minor_guns),
+                    "only a vehicle target has guns: set target_vehicle = true",
+                ));
+            }
+            return Ok(None);
+        }
+        Ok(Some(vehicle::VehicleDamage {
+            hits: 0,
+            minor_guns: self.target_minor_guns.value as u8,
+            passengers: 0,
+            no_minor_gun: no_minor_gun(v)?,
+        }))
     }
-    Ok(Some(vehicle::VehicleDamage {
-        hits: 0,
-        minor_guns: p.need_int("target_minor_guns")? as u8,
-        passengers: 0,
-        no_minor_gun: no_minor_gun(v)?,
-    }))
 }
 
 /// The `blast_roll` variant: one D20 for everyone under a blast.
@@ -497,33 +548,34 @@ fn no_minor_gun(v: &Params) -> Result<vehicle::NoMinorGun, ParamError> {
 }
 
 fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let firer = firer(p)?;
+    let p = ShootingParams::read(p)?;
+    let firer = p.shot.firer()?;
     firer.check()?;
-    let cell = firer.row.cells[armour(p, "armour")?.column()];
-    let area = p.need_word("weapon_area")?;
-    let others_full = p.need_int("others_under_template")? as u8;
-    let others_partly = p.need_int("others_partly_under")? as u8;
+    let cell = firer.row.cells[p.shot.target.armour.column()];
+    let area = p.shot.weapon.weapon_area.as_str();
+    let others_full = p.others_under_template as u8;
+    let others_partly = p.others_partly_under as u8;
     if area == "none" && others_full + others_partly > 0 {
         let field = if others_full > 0 {
-            "others_under_template"
+            crate::param_name!(ShootingParams.others_under_template)
         } else {
-            "others_partly_under"
+            crate::param_name!(ShootingParams.others_partly_under)
         };
         return Err(ParamError::new(
             field,
             "the weapon covers no area (weapon_area = \"none\"): only the target can be hit",
         ));
     }
-    let target = toughness(p, "target_")?;
+    let target = p.toughness.toughness();
     let mut t = target;
     t.hero = false;
-    let modifier = modifiers(p)?.total();
+    let modifier = p.shot.modifiers(p.target_vehicle.value).total();
     // "If their to hit is <8 then deduct 1 otherwise deduct 2 from their
     // to hit roll. If armed with Heavy weapons they may not fire."
-    let assaulted = p.flag("assaulted_before_turn")?;
+    let assaulted = p.assaulted_before_turn;
     if assaulted && firer.heavy {
         return Err(ParamError::new(
-            "assaulted_before_turn",
+            crate::param_name!(ShootingParams.assaulted_before_turn),
             "\"If armed with Heavy weapons they may not fire\" (a heavy weapon: every 2-AP row, the vehicle chaingun, the Necron Destroyer gun)",
         ));
     }
@@ -537,7 +589,7 @@ fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
         }
         _ => 0,
     };
-    let double = p.flag("target_scarab_swarm")? && area != "none";
+    let double = p.target_scarab_swarm && area != "none";
     let shooting = shooting::Shooting {
         firer,
         target_value: cell.target,
@@ -555,8 +607,8 @@ fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
             shooting::Cover::PartlyBlast
         },
         others: t,
-        target_wounded: p.flag("target_wounded")?,
-        vehicle: vehicle_target(p, v)?,
+        target_wounded: p.target_wounded,
+        vehicle: p.vehicle_target(v)?,
         one_roll: others_full + others_partly > 0 && blast_once(v)?,
     };
     Ok(Box::new(crate::engine::stages::FacesModel::new(
@@ -564,56 +616,58 @@ fn build_shooting(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
     )))
 }
 
-/// Parameters of the effect-of-hit scenario.
-pub fn effect_params() -> Vec<ParamDecl> {
-    let mut p = vec![
-        ParamDecl::int("hits", 1, 10)
+crate::param_struct! {
+    /// Parameters of the effect-of-hit scenario.
+    pub struct EffectParams {
+        hits: i64 = int(1, 10)
             .required()
             .about("hits that penetrated")
             .seed(EFFECT),
-        ParamDecl::flag("target_wounded")
+        target_wounded: bool = flag()
             .about("the figure is already wounded")
             .seed(EFFECT),
-    ];
-    p.extend(toughness_params("target_"));
-    p
+        toughness: ToughnessParams = prefixed("target_"),
+    }
 }
 
 fn build_effect(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = EffectParams::read(p)?;
     Ok(Box::new(StepModel::new(hits::EffectRule::new(
-        p.need_int("hits")? as u32,
-        p.flag("target_wounded")?,
-        toughness(p, "target_")?,
+        p.hits as u32,
+        p.target_wounded,
+        p.toughness.toughness(),
     ))))
 }
 
-/// Parameters of the vehicle damage scenario.
-pub fn vehicle_params() -> Vec<ParamDecl> {
-    const T: &str = "Vehicle Damage Table 1D10";
-    vec![
-        ParamDecl::preset("vehicle", "vehicle", "")
+const VEHICLE_TABLE: &str = "Vehicle Damage Table 1D10";
+
+crate::param_struct! {
+    /// Parameters of the vehicle damage scenario.
+    pub struct VehicleParams {
+        vehicle: Opt<String> = preset("vehicle", "")
             .about("a vehicle of the characteristics table, or custom")
             .seed("Vehicle characteristics table"),
-        ParamDecl::int("hits", 1, 20)
+        hits: i64 = int(1, 20)
             .required()
             .about("penetrating hits, each a roll on the table")
-            .seed(T),
-        ParamDecl::int("minor_guns", 0, 4)
+            .seed(VEHICLE_TABLE),
+        minor_guns: i64 = int(0, 4)
             .required()
             .about("guns besides the biggest (a Chimera's heavy bolter: 1)")
             .seed("Vehicle characteristics table"),
-        ParamDecl::int("passengers", 0, 12)
+        passengers: i64 = int(0, 12)
             .default("0")
             .about("common troopers aboard (an APC carries up to 12)")
             .seed("HUMAN SPECIAL RULES"),
-    ]
+    }
 }
 
 fn build_vehicle(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = VehicleParams::read(p)?;
     let d = vehicle::VehicleDamage {
-        hits: p.need_int("hits")? as u32,
-        minor_guns: p.need_int("minor_guns")? as u8,
-        passengers: p.need_int("passengers")? as u8,
+        hits: p.hits as u32,
+        minor_guns: p.minor_guns as u8,
+        passengers: p.passengers as u8,
         no_minor_gun: no_minor_gun(v)?,
     };
     let size = vehicle::exact_size(d.hits, d.passengers);
@@ -630,107 +684,120 @@ fn build_vehicle(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     }))
 }
 
-/// Parameters of the quick draw scenario.
-pub fn quick_draw_params() -> Vec<ParamDecl> {
-    const Q: &str = "Quick Draw INITIATIVE TABLE (1D10)";
-    let mut p = Vec::new();
-    for (s, who) in [("a", "A"), ("b", "B")] {
-        p.extend([
-            ParamDecl::choice(format!("{s}_armour"), Armour::WORDS)
-                .required()
-                .about(format!(
-                    "{who}'s armour: std +4, storm +3, power (or Chimera, Sentinel) +2, tank +1"
-                ))
-                .seed(Q),
-            ParamDecl::choice(format!("{s}_weapon"), WEAPON_CLASSES)
-                .default("rifle")
-                .about(format!("{who}'s weapon: hand gun +2, rifle 0, heavy -2"))
-                .seed(Q),
-            ParamDecl::flag(format!("{s}_fast_draw"))
-                .about(format!("{who} has Fast Draw: +4"))
-                .seed(Q),
-            ParamDecl::flag(format!("{s}_ahead_of_turn"))
-                .about(format!("{who} returns fire ahead of turn: -3"))
-                .seed("SHOOT"),
-        ]);
+const QUICK_DRAW: &str = "Quick Draw INITIATIVE TABLE (1D10)";
+
+crate::param_struct! {
+    /// Parameters of the quick draw scenario: characters A and B.
+    pub struct QuickDrawParams {
+        a_armour: Armour = choice(Armour::WORDS)
+            .required()
+            .about("A's armour: std +4, storm +3, power (or Chimera, Sentinel) +2, tank +1")
+            .seed(QUICK_DRAW),
+        a_weapon: String = choice(WEAPON_CLASSES)
+            .default("rifle")
+            .about("A's weapon: hand gun +2, rifle 0, heavy -2")
+            .seed(QUICK_DRAW),
+        a_fast_draw: bool = flag()
+            .about("A has Fast Draw: +4")
+            .seed(QUICK_DRAW),
+        a_ahead_of_turn: bool = flag()
+            .about("A returns fire ahead of turn: -3")
+            .seed("SHOOT"),
+        b_armour: Armour = choice(Armour::WORDS)
+            .required()
+            .about("B's armour: std +4, storm +3, power (or Chimera, Sentinel) +2, tank +1")
+            .seed(QUICK_DRAW),
+        b_weapon: String = choice(WEAPON_CLASSES)
+            .default("rifle")
+            .about("B's weapon: hand gun +2, rifle 0, heavy -2")
+            .seed(QUICK_DRAW),
+        b_fast_draw: bool = flag()
+            .about("B has Fast Draw: +4")
+            .seed(QUICK_DRAW),
+        b_ahead_of_turn: bool = flag()
+            .about("B returns fire ahead of turn: -3")
+            .seed("SHOOT"),
     }
-    p
 }
 
-fn drawer(p: &Params, s: &str) -> Result<hits::Drawer, ParamError> {
-    let weapon = p.need_word(&format!("{s}_weapon"))?;
-    Ok(hits::Drawer {
-        armour: armour(p, &format!("{s}_armour"))?,
+/// A character drawing: `weapon` one of [`WEAPON_CLASSES`].
+fn drawer(armour: Armour, weapon: &str, fast_draw: bool, ahead_of_turn: bool) -> hits::Drawer {
+    hits::Drawer {
+        armour,
         weapon: WEAPON_CLASSES
             .iter()
             .find(|w| **w == weapon)
             .copied()
             .unwrap_or("rifle"),
-        fast_draw: p.flag(&format!("{s}_fast_draw"))?,
-        ahead_of_turn: p.flag(&format!("{s}_ahead_of_turn"))?,
-    })
+        fast_draw,
+        ahead_of_turn,
+    }
 }
 
 fn build_quick_draw(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = QuickDrawParams::read(p)?;
     let tie = if v.word("quick_draw_tie")?.as_deref() == Some("roll_again") {
         hits::Tie::RollAgain
     } else {
         hits::Tie::Simultaneous
     };
     Ok(Box::new(StepModel::new(hits::QuickDrawRule::new(
-        drawer(p, "a")?,
-        drawer(p, "b")?,
+        drawer(p.a_armour, &p.a_weapon, p.a_fast_draw, p.a_ahead_of_turn),
+        drawer(p.b_armour, &p.b_weapon, p.b_fast_draw, p.b_ahead_of_turn),
         tie,
     ))))
 }
 
-/// Parameters of the hit allocation scenario.
-pub fn allocation_params() -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::int("attacks", 1, 60)
+crate::param_struct! {
+    /// Parameters of the hit allocation scenario.
+    pub struct AllocationParams {
+        attacks: i64 = int(1, 60)
             .required()
             .about("attacks into a squad with a Hero (one D6 each)")
             .seed("UNIT COHESION"),
-    ]
+    }
 }
 
 fn build_allocation(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = AllocationParams::read(p)?;
     Ok(Box::new(crate::engine::stages::FacesModel::new(
-        hits::AllocationRule::new(p.need_int("attacks")? as u32),
+        hits::AllocationRule::new(p.attacks as u32),
     )))
 }
 
-/// Parameters of the Necron repair scenario.
-pub fn repair_params() -> Vec<ParamDecl> {
-    const N: &str = "NECRON SPECIAL RULES";
-    vec![
-        ParamDecl::int("destroyed", 1, 40)
+const NECRON: &str = "NECRON SPECIAL RULES";
+
+crate::param_struct! {
+    /// Parameters of the Necron repair scenario.
+    pub struct RepairParams {
+        destroyed: i64 = int(1, 40)
             .required()
             .about("Necrons destroyed last turn")
-            .seed(N),
-        ParamDecl::int("destroyed_on_a_one", 0, 40)
+            .seed(NECRON),
+        destroyed_on_a_one: i64 = int(0, 40)
             .default("0")
             .about("of those, destroyed on a D20 roll of 1: no repair")
-            .seed(N),
-        ParamDecl::flag("near_lord_or_tomb_spider")
+            .seed(NECRON),
+        near_lord_or_tomb_spider: bool = flag()
             .about("within 12\" of a Tomb Spider or Necron Lord: 4+ instead of 5+")
-            .seed(N),
-    ]
+            .seed(NECRON),
+    }
 }
 
 fn build_repair(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let destroyed = p.need_int("destroyed")? as u32;
-    let on_a_one = p.need_int("destroyed_on_a_one")? as u32;
+    let p = RepairParams::read(p)?;
+    let destroyed = p.destroyed as u32;
+    let on_a_one = p.destroyed_on_a_one as u32;
     if on_a_one > destroyed {
         return Err(ParamError::new(
-            "destroyed_on_a_one",
+            crate::param_name!(RepairParams.destroyed_on_a_one),
             format!("{on_a_one} destroyed on a 1 out of only {destroyed} destroyed"),
         ));
     }
     Ok(Box::new(StepModel::new(hits::RepairRule::new(
         destroyed,
         on_a_one,
-        p.flag("near_lord_or_tomb_spider")?,
+        p.near_lord_or_tomb_spider,
     ))))
 }
 
@@ -741,6 +808,91 @@ mod tests {
     /// The exact value of `metric` for the shooting scenario at `point`.
     fn shooting(point: &[(&str, &str)], metric: &str) -> f64 {
         testing::exact(&*testing::model(&super::RULES, "shooting", point), metric)
+    }
+
+    /// A parameter given is not the same as one left to its default
+    /// where the rule says so: each refusal below needs the value given,
+    /// and the same point with it left out builds.
+    #[test]
+    fn given_and_left_out_parameters_are_told_apart() {
+        let refused = |scenario: &str, point: &[(&str, &str)], extra: (&str, &str)| {
+            testing::model(&super::RULES, scenario, point);
+            let with = [point, &[extra]].concat();
+            testing::refused(&super::RULES, scenario, &with).field
+        };
+        // "all others must be used moving": 2 AP given to firing after
+        // moving 2 of 3 is refused; left out, firing takes the 1 left
+        let moved = [
+            ("weapon", "bolt_rifle"),
+            ("armour", "std"),
+            ("range", "12"),
+            ("moved_d6", "2"),
+        ];
+        assert_eq!(refused("shooting", &moved, ("firing_ap", "2")), "firing_ap");
+        let figure = [("weapon", "bolt_rifle"), ("armour", "std"), ("range", "12")];
+        assert_eq!(
+            refused("shooting", &figure, ("target_minor_guns", "1")),
+            "target_minor_guns"
+        );
+        let tank = [
+            ("weapon", "plasma_pistol"),
+            ("armour", "tank"),
+            ("range", "6"),
+        ];
+        assert_eq!(
+            refused("shooting", &tank, ("target_vehicle", "false")),
+            "target_vehicle"
+        );
+        // a row of one's own costing 2 AP is heavy unless said otherwise:
+        // "No wounded human can fire or help fire a heavy weapon"
+        let own_row = [
+            ("weapon_row", "24 | 8 | 6 | 4 | 1 | 2 | jam"),
+            ("armour", "std"),
+            ("range", "12"),
+            ("firer_wounded", "true"),
+            ("weapon_heavy", "false"),
+        ];
+        assert_eq!(
+            testing::refused(&super::RULES, "shooting", &own_row[..4]).field,
+            "firer_wounded"
+        );
+        testing::model(&super::RULES, "shooting", &own_row);
+        let figure = [
+            ("attacker", "aliens_claws"),
+            ("attacker_armour", "std"),
+            ("defender", "power_weapon"),
+            ("defender_armour", "power"),
+        ];
+        assert_eq!(
+            refused("close_combat", &figure, ("defender_minor_guns", "1")),
+            "defender_minor_guns"
+        );
+        let tank = [
+            ("attacker", "anti_tank_grenades"),
+            ("attacker_armour", "std"),
+            ("defender_armour", "tank"),
+        ];
+        assert_eq!(
+            refused("close_combat", &tank, ("defender_vehicle", "false")),
+            "defender_vehicle"
+        );
+        assert_eq!(
+            refused("close_combat", &tank, ("defender_attacks", "1")),
+            "defender_attacks"
+        );
+        // a blast into a squad: how many stand under it must be said, 0
+        // included
+        let blast = [
+            ("shooters", "2"),
+            ("weapon", "grenade_launcher"),
+            ("range", "20"),
+            ("armour", "std"),
+            ("troopers", "6"),
+            ("others_under_template", "0"),
+        ];
+        testing::model(&super::RULES, "squad_under_fire", &blast);
+        let e = testing::refused(&super::RULES, "squad_under_fire", &blast[..5]);
+        assert_eq!(e.field, "others_under_template");
     }
 
     #[test]

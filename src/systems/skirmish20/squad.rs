@@ -27,15 +27,14 @@
 use super::chart::{Effect, effect_of_hit};
 use super::fire::{Firer, Roll, read_d20};
 use super::hits::{at_hero, repair_target};
-use super::{armour, firer, firer_params, modifiers, target_params, weapon_params};
+use super::{Given, ShotParams};
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
 };
 use crate::engine::stages::{Digits, STATE_FACES, STATE_LAWS, StateFaces, StateLaws, Steps};
 use crate::engine::{EXACT_WORK, NoExact};
-use crate::systems::ParamDecl;
 use crate::systems::{
-    MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler, TrialValues,
+    MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler, TrialValues,
 };
 use std::collections::BTreeMap;
 
@@ -1027,46 +1026,43 @@ impl Model for SquadModel {
     }
 }
 
-/// Parameters of the scenario.
-pub fn params() -> Vec<ParamDecl> {
-    const MORALE: &str = "MORALE";
-    let mut p = vec![
-        ParamDecl::int("shooters", 1, 20)
+const MORALE: &str = "MORALE";
+
+crate::param_struct! {
+    /// Parameters of the scenario.
+    pub struct SquadParams {
+        shooters: i64 = int(1, 20)
             .required()
             .about("figures firing into the squad, each with the weapon below")
             .seed("TURN SEQUENCE; SHOOT"),
-    ];
-    p.extend(weapon_params());
-    p.extend(firer_params());
-    p.extend(target_params());
-    p.extend([
-        ParamDecl::int("troopers", 1, 20)
+        ..shot: ShotParams,
+        troopers: i64 = int(1, 20)
             .required()
             .about("common troopers in the squad fired at")
             .seed("GAME MECHANICS: squads of 6-10"),
-        ParamDecl::flag("hero")
+        hero: bool = flag()
             .about("a Hero (officer, veteran sergeant, Necron Lord) leads the squad: a 6 on the allocation D6 goes to him")
             .seed("UNIT COHESION"),
-        ParamDecl::flag("necrons")
+        necrons: bool = flag()
             .about("a Necron squad: ignores Duck Backs and the 50% rule, self-heals, repairs on 5+, phases out below 35%")
             .seed("NECRON SPECIAL RULES"),
-        ParamDecl::flag("near_lord_or_tomb_spider")
+        near_lord_or_tomb_spider: bool = flag()
             .about("Necrons within 12\" of a Lord or Tomb Spider repair on 4+")
             .seed("NECRON SPECIAL RULES"),
-        ParamDecl::int("turns", 1, 8)
+        turns: i64 = int(1, 8)
             .default("4")
             .about("turns of fire")
             .seed(MORALE),
-        ParamDecl::int("others_under_template", 0, 12)
+        // given, or left out (the defaults, 0, stand for "not said")
+        others_under_template: Given<i64> = int(0, 12)
             .default("0")
             .about("a blast or template weapon (needed with one): troopers of the squad wholly under it each firing besides the one aimed at (the chart's second value; as many as stand)")
             .seed("WEAPONS FACTOR CHART (explanation)"),
-        ParamDecl::int("others_partly_under", 0, 12)
+        others_partly_under: Given<i64> = int(0, 12)
             .default("0")
             .about("troopers of the squad partly under it each firing: a blast covers them on a D6 4+, the flamer's template always")
             .seed("WEAPONS FACTOR CHART (explanation)"),
-    ]);
-    p
+    }
 }
 
 /// Points the conformance suite checks besides the example specs.
@@ -1124,27 +1120,24 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
 
 /// Builds the model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let firer = firer(p)?;
+    let p = SquadParams::read(p)?;
+    let firer = p.shot.firer()?;
     firer.check()?;
-    let necrons = p.flag("necrons")?;
-    if p.flag("near_lord_or_tomb_spider")? && !necrons {
+    let necrons = p.necrons;
+    if p.near_lord_or_tomb_spider && !necrons {
         return Err(ParamError::new(
-            "near_lord_or_tomb_spider",
+            crate::param_name!(SquadParams.near_lord_or_tomb_spider),
             "only Necrons repair: set necrons = true",
         ));
     }
-    let cell = firer.row.cells[armour(p, "armour")?.column()];
-    let area = p.need_word("weapon_area")?;
-    // given, or left out (the defaults, 0, stand for "not said")
-    let given = |f: &str| -> Result<Option<i64>, ParamError> {
-        Ok(if p.has(f) { p.int(f)? } else { None })
-    };
-    let full = given("others_under_template")?;
-    let partly = given("others_partly_under")?;
+    let cell = firer.row.cells[p.shot.target.armour.column()];
+    let area = p.shot.weapon.weapon_area.as_str();
+    let full = p.others_under_template.given_value();
+    let partly = p.others_partly_under.given_value();
     if area == "none" {
         if let Some(field) = [
-            ("others_under_template", full),
-            ("others_partly_under", partly),
+            (crate::param_name!(SquadParams.others_under_template), full),
+            (crate::param_name!(SquadParams.others_partly_under), partly),
         ]
         .into_iter()
         .find_map(|(f, n)| (n.unwrap_or(0) > 0).then_some(f))
@@ -1157,7 +1150,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     } else if full.is_none() && partly.is_none() {
         // how many stand under a blast is the table's, not the chart's
         return Err(ParamError::missing(
-            "others_under_template",
+            crate::param_name!(SquadParams.others_under_template),
             format!(
                 "missing: set others_under_template (weapon_area = \"{area}\" covers others of the squad: how many stand wholly under it each firing besides the one aimed at; and others_partly_under for those partly under; 0 for none)"
             ),
@@ -1165,7 +1158,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     }
     let (full, partly) = (full.unwrap_or(0) as u8, partly.unwrap_or(0) as u8);
     let squad = Squad {
-        shooters: p.need_int("shooters")? as u8,
+        shooters: p.shooters as u8,
         firer,
         value: cell.target,
         others_value: cell.others,
@@ -1174,13 +1167,13 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         others_partly: partly,
         template: area == "template",
         one_roll: full + partly > 0 && v.word("blast_roll")?.as_deref() == Some("once"),
-        modifier: modifiers(p)?.total(),
-        troopers: p.need_int("troopers")? as u8,
-        hero: p.flag("hero")?,
+        modifier: p.shot.modifiers(false).total(),
+        troopers: p.troopers as u8,
+        hero: p.hero,
         necrons,
-        near_lord: p.flag("near_lord_or_tomb_spider")?,
+        near_lord: p.near_lord_or_tomb_spider,
         stack_wounds: v.word("wound_allocation")?.as_deref() == Some("stack"),
-        turns: p.need_int("turns")? as u32,
+        turns: p.turns as u32,
     };
     Ok(Box::new(squad.into_model()))
 }
