@@ -33,5 +33,5 @@ pub use decl::{Need, Needed, ParamDecl, ParamKind, did_you_mean};
 pub use params::Params;
 pub use registry::{RULE_SETS, build, rule_set};
 pub use scenario::{PresetDecl, RuleSet, Scenario, VariantDef};
-pub use typed::{Declared, FromParam, Opt, ParamGroup};
+pub use typed::{Declared, FromParam, Given, Opt, ParamGroup};
 pub use value::{ParamError, ParamErrorKind, ParamValue};

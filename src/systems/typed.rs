@@ -98,6 +98,45 @@ impl FromParam for Opt<String> {
     }
 }
 
+/// A parameter whose rule asks whether the spec gave it (or a preset
+/// filled it in), besides its value: for some, the declared default
+/// stands for "not said" (`firing_ap` left out takes what moving leaves),
+/// for a flag, false given is not false left out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Given<T> {
+    /// The value: given, else the declared default (a flag's: false).
+    pub value: T,
+    /// Whether the spec (or a preset) gave it.
+    pub given: bool,
+}
+
+impl<T: Copy> Given<T> {
+    /// The value if given.
+    pub fn given_value(&self) -> Option<T> {
+        self.given.then_some(self.value)
+    }
+}
+
+/// A whole number with a default (a required one or one without a
+/// default is not "said or not" but missing or optional: [`Opt`]).
+impl FromParam for Given<i64> {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        Ok(Given {
+            given: p.has(name),
+            value: p.need_int(name)?,
+        })
+    }
+}
+
+impl FromParam for Given<bool> {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        Ok(Given {
+            given: p.has(name),
+            value: p.flag(name)?,
+        })
+    }
+}
+
 /// A parameter type that carries its own declaration (a Difficulty Level
 /// by number or name): a [`param_struct!`] entry `name: Type =
 /// declared()` declares it so.
@@ -339,5 +378,55 @@ mod tests {
         let duel = Duel::read(&bound(&[("rounds", "1"), ("bonus", "2")])).unwrap();
         assert_eq!(duel.bonus.need(), Ok(2));
         assert_eq!(crate::param_name!(Duel.policy), "policy");
+    }
+
+    crate::param_struct! {
+        /// A defaulted number and a flag whose rule asks whether they were
+        /// given.
+        struct Said {
+            ap: Given<i64> = int(1, 2).default("1"),
+            heavy: Given<bool> = flag(),
+        }
+    }
+
+    /// A default stands in for the value but not for "given": a value the
+    /// spec gives equal to the default, or a flag given false, is given.
+    #[test]
+    fn given_tells_a_given_value_from_its_default() {
+        let read = |pairs: &[(&str, &str)]| {
+            Said::read(&Params::from_pairs(pairs).bound(Said::decls())).unwrap()
+        };
+        let left = read(&[]);
+        assert_eq!(
+            left.ap,
+            Given {
+                value: 1,
+                given: false
+            }
+        );
+        assert_eq!(
+            left.heavy,
+            Given {
+                value: false,
+                given: false
+            }
+        );
+        assert_eq!(left.ap.given_value(), None);
+        let said = read(&[("ap", "1"), ("heavy", "false")]);
+        assert_eq!(
+            said.ap,
+            Given {
+                value: 1,
+                given: true
+            }
+        );
+        assert_eq!(
+            said.heavy,
+            Given {
+                value: false,
+                given: true
+            }
+        );
+        assert_eq!(said.ap.given_value(), Some(1));
     }
 }

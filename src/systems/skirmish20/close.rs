@@ -10,9 +10,10 @@
 use super::chart::{Armour, CloseRow, Effect, parse_close_row};
 use super::fire::{Figure, Toughness, roll_effect};
 use super::vehicle::{VehicleDamage, VehicleState};
-use super::{Given, ToughnessParams, no_minor_gun};
+use super::{ToughnessParams, no_minor_gun};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
+use crate::systems::Given;
 use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
 
 const CHART: &str = "CLOSE COMBAT WEAPONS FACTOR CHART";

@@ -15,7 +15,7 @@ pub mod squad;
 pub mod vehicle;
 
 use crate::engine::step_model::StepModel;
-use crate::systems::{FromParam, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{Given, Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{RuleSet, Scenario, VariantDef};
 use chart::{AREAS, Armour, RangedRow, WEAPON_CLASSES, parse_ranged_row};
 use fire::{Firer, Modifiers, Toughness};
@@ -206,45 +206,6 @@ pub const VARIANTS: &[VariantDef] = &[
         about: "the defender allocates a Wounded result: to an unwounded figure while there is one (default: more wounded, fewer dead), or onto a wounded one, killing it (\"add the wounds to the existing wounded figures and kill them\")",
     },
 ];
-
-/// A parameter whose rule asks whether the spec gave it (or a preset
-/// filled it in), besides its value: for some, the declared default
-/// stands for "not said" (`firing_ap` left out takes what moving leaves),
-/// for a flag, false given is not false left out.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Given<T> {
-    /// The value: given, else the declared default (a flag's: false).
-    pub value: T,
-    /// Whether the spec (or a preset) gave it.
-    pub given: bool,
-}
-
-impl<T: Copy> Given<T> {
-    /// The value if given.
-    pub fn given_value(&self) -> Option<T> {
-        self.given.then_some(self.value)
-    }
-}
-
-/// A whole number with a default (a required one or one without a
-/// default is not "said or not" but missing or optional: [`Opt`]).
-impl FromParam for Given<i64> {
-    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
-        Ok(Given {
-            given: p.has(name),
-            value: p.need_int(name)?,
-        })
-    }
-}
-
-impl FromParam for Given<bool> {
-    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
-        Ok(Given {
-            given: p.has(name),
-            value: p.flag(name)?,
-        })
-    }
-}
 
 crate::param_struct! {
     /// The weapon: a chart row by name or a row of one's own.

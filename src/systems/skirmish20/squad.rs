@@ -24,15 +24,16 @@
 //! ([`StateFaces`]); the conformance suite checks they agree with the
 //! exact side.
 
+use super::ShotParams;
 use super::chart::{Effect, effect_of_hit};
 use super::fire::{Firer, Roll, read_d20};
 use super::hits::{at_hero, repair_target};
-use super::{Given, ShotParams};
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
 };
 use crate::engine::stages::{Digits, STATE_FACES, STATE_LAWS, StateFaces, StateLaws, Steps};
 use crate::engine::{EXACT_WORK, NoExact};
+use crate::systems::Given;
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler, TrialValues,
 };
