@@ -8,6 +8,7 @@ pub mod vehicles;
 pub mod warrior;
 pub mod weapon;
 
+use crate::dice::NamedDie;
 use crate::engine::step_model::StepModel;
 use crate::systems::{Model, ParamError, Params};
 use crate::systems::{ParamDecl, RuleSet, Scenario, VariantDef};
@@ -15,11 +16,15 @@ use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use warrior::WarriorStats;
 use weapon::{Ammo, Template, Weapon};
 
+/// The seed text GCE is written from: the Gorkamorka Community Edition
+/// core rules.
+pub const SEED: &str = "002_8c1a109281471897.txt";
+
 /// GCE as the registry sees it.
 pub static RULES: RuleSet = RuleSet {
     name: "gce",
     title: "Gorkamorka Community Edition",
-    seed: "002_8c1a109281471897.txt",
+    seed: SEED,
     readings: include_str!("README.md"),
     variants: VARIANTS,
     presets: PRESETS,
@@ -510,6 +515,10 @@ const PRESETS: &[crate::systems::PresetDecl] = &{
     }
     all
 };
+
+/// The dice GCE adds to the dice-expression language (`krunch prob sf+sf`),
+/// gathered with every rule set's in [`crate::systems::named_dice`].
+pub const NAMED_DICE: &[NamedDie] = &[tables::SUSTAINED_FIRE];
 
 /// Rule variants of GCE.
 pub const VARIANTS: &[VariantDef] = &[

@@ -421,14 +421,15 @@ pub(in crate::systems::gce) fn fighter(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::seed_text::{GCE, available, seed};
+    use crate::systems::gce::SEED;
+    use crate::systems::seed_text::{available, seed};
 
     #[test]
     fn warrior_presets_quote_the_seed_and_carry_its_numbers() {
-        if !available(GCE) {
+        if !available(SEED) {
             return;
         }
-        let text = seed(GCE);
+        let text = seed(SEED);
         for p in PRESETS {
             let quotes: Vec<&str> = p.source.split('"').skip(1).step_by(2).collect();
             assert!(!quotes.is_empty(), "{}", p.name);

@@ -238,15 +238,20 @@ impl Armed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::seed_text::{GCE, available, seed, table_cells};
+    use crate::systems::gce::SEED;
+    use crate::systems::seed_text::{available, seed, table_cells};
 
     #[test]
     fn the_uge_choppa_and_the_slugga_in_hand_to_hand_match_the_seed() {
-        if !available(GCE) {
+        if !available(SEED) {
             return;
         }
         // 'Uge Choppa: Range | Hit Modifier | Strength | Save Mod | D | Ammo Roll | Notes
-        let c = table_cells("'Uge Choppa\n| Range |", "In basic terms there are ranged");
+        let c = table_cells(
+            SEED,
+            "'Uge Choppa\n| Range |",
+            "In basic terms there are ranged",
+        );
         let c = &c[1..]; // the name
         assert_eq!(
             &c[..7],
@@ -277,6 +282,7 @@ mod tests {
         assert!(c[13].contains("Opponent wins draws") && uge.draws == Draws::Loses);
         // the Slugga "treated like as if this is its statline"
         let c = table_cells(
+            SEED,
             "When used in Hand-to-Hand Combat it is treated like",
             "If a pistol has failed",
         );
@@ -289,7 +295,7 @@ mod tests {
         assert_eq!(slugga.save_modifier, Some(values[3].parse().unwrap()));
         assert_eq!(slugga.damage, Damage::parse(&values[4]).unwrap());
         // "a Choppa provides +1 for a total of 4"
-        assert!(seed(GCE).contains("a Choppa provides +1 for a total of 4"));
+        assert!(seed(SEED).contains("a Choppa provides +1 for a total of 4"));
         assert_eq!(
             MeleeWeapon::named("choppa").unwrap().strength,
             MeleeStrength::AsUser(1)
