@@ -5,7 +5,7 @@
 //! dynamic programmes over both pools' counts and a binomial wound roll;
 //! sampled on real dice.
 
-use super::choices::{Attack, Defence};
+use super::moves::{Attack, Defence};
 use super::situation::{CcWeapon, Dread, Fight, Numbers};
 use crate::dice::Roller;
 use crate::systems::krygothic::dice::{Pool, attribute_check, binomial, count_passes, p_meets};
@@ -307,8 +307,9 @@ impl Exchange {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::krygothic::close::choices::{played, unavailable};
-    use crate::systems::krygothic::close::situation::{DeflectBreak, Fighter, fight, joe};
+    use crate::systems::krygothic::close::situation::{
+        DeflectBreak, Fighter, fight, joe, played, unavailable,
+    };
     use crate::systems::krygothic::ranged::tests::Script;
 
     /// The exchange face tables at a fixed seed, every outcome's count

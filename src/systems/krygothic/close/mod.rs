@@ -8,27 +8,28 @@
 //!
 //! The close-combat domain, which the scenarios `close_combat`,
 //! `close_combat_game` and `close_combat_fight` share:
-//! - [`choices`]: the attack and defence types and which a fight allows;
-//! - [`situation`]: the fighters, the situation, an attack's numbers;
+//! - [`moves`]: the attack and defence types;
+//! - [`situation`]: the fighters, the situation, which moves it allows,
+//!   an attack's numbers;
 //! - [`exchange`]: one attack played out, its exact law and its roll;
 //! - [`params`]: the parameters of both sides and the situation.
 //!
 //! The one scenario built on it alone, `close_combat` (its metrics, rule,
 //! parameters and builder), is [`scenario`].
 
-pub mod choices;
 pub mod exchange;
+pub mod moves;
 pub mod params;
 pub mod scenario;
 pub mod situation;
 
 // what the other Kry-Gothic modules (the game, the fight over a round, the
 // fast sampler) and the registry's entry use
-pub use choices::{
-    ATTACK_WORDS, ATTACKS, Attack, DEFENCE_WORDS, DEFENCES, Defence, choices, played, unavailable,
-};
 pub(crate) use exchange::pools;
 pub use exchange::{CcOut, Exchange};
+pub use moves::{ATTACK_WORDS, ATTACKS, Attack, DEFENCE_WORDS, DEFENCES, Defence};
 pub use params::{counter_roll, fight_of, situation_params};
 pub use scenario::{CloseRule, TEST_POINTS, build, metric_catalog, params};
-pub use situation::{CcWeapon, CounterRoll, DeflectBreak, Dread, Fight, Fighter};
+pub use situation::{
+    CcWeapon, CounterRoll, DeflectBreak, Dread, Fight, Fighter, choices, played, unavailable,
+};

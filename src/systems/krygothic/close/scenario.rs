@@ -3,11 +3,10 @@
 //! metrics, its rule ([`CloseRule`], an [`Outcomes`] of one [`Exchange`]),
 //! its parameters, its builder and its conformance points.
 
-use super::choices::{
-    ATTACK_WORDS, ATTACKS, Attack, DEFENCE_WORDS, DEFENCES, Defence, choices, played, unavailable,
-};
 use super::exchange::{CcOut, Exchange};
+use super::moves::{ATTACK_WORDS, ATTACKS, Attack, DEFENCE_WORDS, DEFENCES, Defence};
 use super::params::{counter_roll, fight_of, situation_params};
+use super::situation::{choices, played, unavailable};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::outcome_model::Outcomes;
 use crate::systems::ParamDecl;

@@ -1,10 +1,10 @@
 //! The two sides of a close-combat exchange and what stands between them
 //! (Chapter 2's profiles, Chapter 3's initiating and charging, Chapter 6's
-//! fear): each fighter's stat line and weapons, the situation, and the
-//! numbers an attack is rolled with after every modifier (Chapter 4, Steps
-//! 2-6).
+//! fear): each fighter's stat line and weapons, the situation, which
+//! attacks and defences it allows, and the numbers an attack is rolled with
+//! after every modifier (Chapter 4, Steps 2-6).
 
-use super::choices::{Attack, Defence};
+use super::moves::{ATTACKS, Attack, DEFENCES, Defence};
 use crate::systems::krygothic::dice::{Critical, Reading, p_attribute_check};
 
 /// A close-combat weapon: "-1cc/+2str", maybe armour piercing.
@@ -129,6 +129,69 @@ pub struct Fight {
     pub deflect_break: DeflectBreak,
     /// What a counter attack's defence roll keeps.
     pub counter_roll: CounterRoll,
+}
+
+/// Why an attack or defence cannot be chosen, or `None`.
+pub fn unavailable(f: &Fight, a: Attack, d: Defence) -> Option<&'static str> {
+    if a == Attack::Weapon && f.attacker.weapon.is_none() {
+        return Some("'weapon' needs the attacker's close-combat weapon");
+    }
+    if matches!(a, Attack::Bunt | Attack::PointBlank) && !f.attacker.ranged_weapon {
+        return Some("bunt and point blank shot need the attacker's ranged weapon");
+    }
+    if d == Defence::Parry && (a != Attack::Weapon || f.defender.weapon.is_none()) {
+        return Some(
+            "parry: \"Both the defending and attacking player must be using a close combat weapon\"",
+        );
+    }
+    if d == Defence::Parry && f.defender.weapon.is_some_and(|w| w.wrap) {
+        return Some("\"Wrapping weapons cannot parry\"");
+    }
+    if d == Defence::Parry && f.attacker.weapon.is_some_and(|w| w.wrap) {
+        return Some("a wrapping weapon's \"Opponent cannot use parry\"");
+    }
+    if d == Defence::Deflect && !f.defender.ranged_weapon {
+        return Some("deflect needs the defender's ranged weapon");
+    }
+    if d == Defence::BreakOff && a == Attack::LegSweep {
+        return Some("leg sweep: \"opponent cannot use break off maneuver\"");
+    }
+    None
+}
+
+/// The defence actually rolled when `d` is planned against attack `a`: a
+/// defence the attack does not allow (parry against anything but a weapon
+/// attack, break off against a leg sweep) falls back to the passive roll.
+/// Reading: the defence type is chosen after the attack (Step 4 follows
+/// Step 2), so planning "parry" means "parry if it can".
+pub fn played(f: &Fight, a: Attack, d: Defence) -> Defence {
+    if unavailable(f, a, d).is_none() {
+        d
+    } else {
+        Defence::Passive
+    }
+}
+
+/// A choice with its word.
+pub type Named<T> = (T, &'static str);
+
+/// The attacks and defences available in a fight.
+pub fn choices(f: &Fight) -> (Vec<Named<Attack>>, Vec<Named<Defence>>) {
+    let attacks: Vec<_> = ATTACKS
+        .iter()
+        .copied()
+        .filter(|(a, _)| unavailable(f, *a, Defence::Passive).is_none())
+        .collect();
+    let defences: Vec<_> = DEFENCES
+        .iter()
+        .copied()
+        .filter(|(d, _)| {
+            attacks
+                .iter()
+                .any(|(a, _)| unavailable(f, *a, *d).is_none())
+        })
+        .collect();
+    (attacks, defences)
 }
 
 /// The numbers of one attack after every modifier, for one fear outcome.

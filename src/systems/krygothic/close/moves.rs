@@ -1,9 +1,7 @@
-//! What each side may choose in close combat (Chapter 4, Step 2 "Choose an
-//! attack" and Step 4 "Choose defense type"): the attack and defence types,
-//! which of them a fight allows, and the defence actually rolled when a
-//! planned one is not allowed.
-
-use super::situation::Fight;
+//! The moves each side picks from in close combat: the attack types
+//! (Chapter 4, Step 2 "Choose an attack") and the defence types (Step 4
+//! "Choose defense type"), with the words specs name them by. Which of
+//! them a fight allows is [`super::situation::unavailable`].
 
 /// "Attack types" (Step 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -105,66 +103,3 @@ pub const DEFENCE_WORDS: &[&str] = &{
     }
     w
 };
-
-/// Why an attack or defence cannot be chosen, or `None`.
-pub fn unavailable(f: &Fight, a: Attack, d: Defence) -> Option<&'static str> {
-    if a == Attack::Weapon && f.attacker.weapon.is_none() {
-        return Some("'weapon' needs the attacker's close-combat weapon");
-    }
-    if matches!(a, Attack::Bunt | Attack::PointBlank) && !f.attacker.ranged_weapon {
-        return Some("bunt and point blank shot need the attacker's ranged weapon");
-    }
-    if d == Defence::Parry && (a != Attack::Weapon || f.defender.weapon.is_none()) {
-        return Some(
-            "parry: \"Both the defending and attacking player must be using a close combat weapon\"",
-        );
-    }
-    if d == Defence::Parry && f.defender.weapon.is_some_and(|w| w.wrap) {
-        return Some("\"Wrapping weapons cannot parry\"");
-    }
-    if d == Defence::Parry && f.attacker.weapon.is_some_and(|w| w.wrap) {
-        return Some("a wrapping weapon's \"Opponent cannot use parry\"");
-    }
-    if d == Defence::Deflect && !f.defender.ranged_weapon {
-        return Some("deflect needs the defender's ranged weapon");
-    }
-    if d == Defence::BreakOff && a == Attack::LegSweep {
-        return Some("leg sweep: \"opponent cannot use break off maneuver\"");
-    }
-    None
-}
-
-/// The defence actually rolled when `d` is planned against attack `a`: a
-/// defence the attack does not allow (parry against anything but a weapon
-/// attack, break off against a leg sweep) falls back to the passive roll.
-/// Reading: the defence type is chosen after the attack (Step 4 follows
-/// Step 2), so planning "parry" means "parry if it can".
-pub fn played(f: &Fight, a: Attack, d: Defence) -> Defence {
-    if unavailable(f, a, d).is_none() {
-        d
-    } else {
-        Defence::Passive
-    }
-}
-
-/// A choice with its word.
-pub type Named<T> = (T, &'static str);
-
-/// The attacks and defences available in a fight.
-pub fn choices(f: &Fight) -> (Vec<Named<Attack>>, Vec<Named<Defence>>) {
-    let attacks: Vec<_> = ATTACKS
-        .iter()
-        .copied()
-        .filter(|(a, _)| unavailable(f, *a, Defence::Passive).is_none())
-        .collect();
-    let defences: Vec<_> = DEFENCES
-        .iter()
-        .copied()
-        .filter(|(d, _)| {
-            attacks
-                .iter()
-                .any(|(a, _)| unavailable(f, *a, *d).is_none())
-        })
-        .collect();
-    (attacks, defences)
-}
