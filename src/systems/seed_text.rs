@@ -155,7 +155,7 @@ mod tests {
                 out.contains("CI=true but the seed text is missing at"),
                 "{out}"
             );
-            assert!(out.contains(crate::systems::gce::SEED), "{out}");
+            assert!(out.contains(crate::systems::gce::tables::SEED), "{out}");
         }
     }
 }

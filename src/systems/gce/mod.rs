@@ -16,15 +16,11 @@ use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use warrior::WarriorStats;
 use weapon::{Ammo, Template, Weapon};
 
-/// The seed text GCE is written from: the Gorkamorka Community Edition
-/// core rules.
-pub const SEED: &str = "002_8c1a109281471897.txt";
-
 /// GCE as the registry sees it.
 pub static RULES: RuleSet = RuleSet {
     name: "gce",
     title: "Gorkamorka Community Edition",
-    seed: SEED,
+    seed: tables::SEED,
     readings: include_str!("README.md"),
     variants: VARIANTS,
     presets: PRESETS,

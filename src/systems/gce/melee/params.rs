@@ -421,7 +421,7 @@ pub(in crate::systems::gce) fn fighter(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gce::SEED;
+    use crate::systems::gce::tables::SEED;
     use crate::systems::seed_text::{available, seed};
 
     #[test]

@@ -238,7 +238,7 @@ impl Armed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gce::SEED;
+    use crate::systems::gce::tables::SEED;
     use crate::systems::seed_text::{available, seed, table_cells};
 
     #[test]

@@ -49,7 +49,7 @@ mod seed_tables {
     use super::damage::{PRESETS, parse_locations, parse_thrust};
     use super::gate::{GateResult, gate_table};
     use super::movement::{Buster, thruster_buster};
-    use crate::systems::gce::SEED;
+    use crate::systems::gce::tables::SEED;
     use crate::systems::seed_text::{available, table_cells};
 
     /// "| Ork Trukk with ‘Eavy Shoota and Boarding Plank | ... | 1 | 8 |
