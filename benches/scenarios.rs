@@ -7,7 +7,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use krunch::dice::{BatchedRoller, Tally};
-use krunch::systems::gce::melee_params::{duel_model, outnumbered_model};
+use krunch::systems::gce::melee::{duel_model, outnumbered_model};
 use krunch::systems::{Model, ParamValue, Params, RULE_SETS, build};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -10,7 +10,7 @@ mod common;
 
 use common::{b, i, metric_p_values, params, s};
 use krunch::dice::{BatchedRoller, Tally};
-use krunch::systems::gce::melee_params::{duel_model, outnumbered_model};
+use krunch::systems::gce::melee::{duel_model, outnumbered_model};
 use krunch::systems::{Model, ParamValue};
 
 const TRIALS: u64 = 200_000;

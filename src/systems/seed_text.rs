@@ -3,8 +3,6 @@
 
 use std::path::PathBuf;
 
-/// The Gorkamorka Community Edition core rules.
-pub const GCE: &str = "002_8c1a109281471897.txt";
 /// The Battlefleet Gothic advanced rules.
 pub const BFG: &str = "004_d4c8740a73a9c193.txt";
 
@@ -83,10 +81,11 @@ pub fn tab_rows(file: &str, start: &str, end: &str) -> Vec<Vec<String>> {
     rows
 }
 
-/// The cells of the GCE table that starts at `start` and ends before `end`,
-/// in reading order (`|` separators and blanks dropped).
-pub fn table_cells(start: &str, end: &str) -> Vec<String> {
-    let text = seed(GCE);
+/// The cells of the `|`-ruled table in seed `file` that starts at `start`
+/// and ends before `end`, in reading order (`|` separators and blanks
+/// dropped).
+pub fn table_cells(file: &str, start: &str, end: &str) -> Vec<String> {
+    let text = seed(file);
     let from = text
         .find(start)
         .unwrap_or_else(|| panic!("seed has '{start}'"));
@@ -101,32 +100,6 @@ pub fn table_cells(start: &str, end: &str) -> Vec<String> {
         .filter(|t| !t.is_empty() && !t.starts_with("---"))
         .map(String::from)
         .collect()
-}
-
-/// The Wound Chart as printed: `None` for "N" and "-".
-pub fn wound_chart_from_seed() -> Vec<Vec<Option<u8>>> {
-    let text = seed(GCE);
-    let start = text
-        .find("Wound Chart\nSTR |")
-        .expect("seed has a Wound Chart");
-    let body = &text[start..];
-    let end = body
-        .find("\nDamage\n")
-        .expect("the chart ends before 'Damage'");
-    let tokens: Vec<&str> = body[..end]
-        .lines()
-        .flat_map(|l| l.split('|'))
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && !t.starts_with("---"))
-        .collect();
-    // "Wound Chart", "STR", "TARGET’S TOUGHNESS", header 1..10, then rows of 11
-    let header = tokens.iter().position(|t| *t == "1").expect("header row");
-    let rows: Vec<Vec<Option<u8>>> = tokens[header + 10..]
-        .chunks(11)
-        .map(|row| row[1..].iter().map(|c| c.parse().ok()).collect())
-        .collect();
-    assert_eq!(rows.len(), 10, "ten Strength rows");
-    rows
 }
 
 #[cfg(test)]
@@ -182,7 +155,7 @@ mod tests {
                 out.contains("CI=true but the seed text is missing at"),
                 "{out}"
             );
-            assert!(out.contains(super::GCE), "{out}");
+            assert!(out.contains(crate::systems::gce::tables::SEED), "{out}");
         }
     }
 }

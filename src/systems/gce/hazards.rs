@@ -500,11 +500,12 @@ mod tests {
 
     #[test]
     fn throw_table_matches_the_seed_text() {
-        if !crate::systems::seed_text::available(crate::systems::seed_text::GCE) {
+        if !crate::systems::seed_text::available(crate::systems::gce::tables::SEED) {
             return;
         }
         // Throw Table: "| Thrower’s Strength | Range of Throw |" then rows
         let cells = crate::systems::seed_text::table_cells(
+            crate::systems::gce::tables::SEED,
             "| Thrower’s Strength |",
             "Throwing Grenades Between",
         );

@@ -2,13 +2,13 @@
 
 pub mod hazards;
 pub mod melee;
-pub mod melee_params;
 pub mod shooting;
 pub mod tables;
 pub mod vehicles;
 pub mod warrior;
 pub mod weapon;
 
+use crate::dice::NamedDie;
 use crate::engine::step_model::StepModel;
 use crate::systems::{Model, ParamError, Params};
 use crate::systems::{ParamDecl, RuleSet, Scenario, VariantDef};
@@ -20,7 +20,7 @@ use weapon::{Ammo, Template, Weapon};
 pub static RULES: RuleSet = RuleSet {
     name: "gce",
     title: "Gorkamorka Community Edition",
-    seed: "002_8c1a109281471897.txt",
+    seed: tables::SEED,
     readings: include_str!("README.md"),
     variants: VARIANTS,
     presets: PRESETS,
@@ -144,9 +144,9 @@ pub static RULES: RuleSet = RuleSet {
             name: "hand_to_hand",
             about: "two warriors on foot fight round after round until one is Out of Action: the first round and the whole fight",
             seed_section: "Hand-to-Hand Combat, Steps 0-11; Special rules: Psychology (Fear, Terror, Stupidity, Hatred, Frenzy)",
-            params: melee_params::duel_params,
-            metrics: melee::duel_metric_catalog,
-            build: melee_params::build_duel,
+            params: melee::hand_to_hand::duel_params,
+            metrics: melee::hand_to_hand::duel_metric_catalog,
+            build: melee::hand_to_hand::build_duel,
             test_points: &[
                 &[
                     ("a", "grimgutz"),
@@ -221,9 +221,9 @@ pub static RULES: RuleSet = RuleSet {
             name: "multiple_combat",
             about: "one warrior charged by several, who fight it one after another in one phase (+1 die and +1 score per attacker before)",
             seed_section: "Hand-to-Hand Combat, Multiple Combats; Downed Warriors and Multiple Combatant Situations",
-            params: melee_params::outnumbered_params,
-            metrics: || melee::OUTNUMBERED_METRICS.to_vec(),
-            build: melee_params::build_outnumbered,
+            params: melee::multiple_combat::outnumbered_params,
+            metrics: || melee::multiple_combat::OUTNUMBERED_METRICS.to_vec(),
+            build: melee::multiple_combat::build_outnumbered,
             test_points: &[
                 &[
                     ("a_ws", "2"),
@@ -495,7 +495,7 @@ pub static RULES: RuleSet = RuleSet {
 /// Every GCE preset: weapons for shooting, warriors for hand-to-hand.
 const PRESETS: &[crate::systems::PresetDecl] = &{
     const W: usize = weapon::PRESETS.len();
-    const M: usize = melee_params::PRESETS.len();
+    const M: usize = melee::PRESETS.len();
     const V: usize = vehicles::damage::PRESETS.len();
     let mut all = [weapon::PRESETS[0]; W + M + V];
     let mut i = 0;
@@ -503,7 +503,7 @@ const PRESETS: &[crate::systems::PresetDecl] = &{
         all[i] = if i < W {
             weapon::PRESETS[i]
         } else if i < W + M {
-            melee_params::PRESETS[i - W]
+            melee::PRESETS[i - W]
         } else {
             vehicles::damage::PRESETS[i - W - M]
         };
@@ -511,6 +511,10 @@ const PRESETS: &[crate::systems::PresetDecl] = &{
     }
     all
 };
+
+/// The dice GCE adds to the dice-expression language (`krunch prob sf+sf`),
+/// gathered with every rule set's in [`crate::systems::named_dice`].
+pub const NAMED_DICE: &[NamedDie] = &[tables::SUSTAINED_FIRE];
 
 /// Rule variants of GCE.
 pub const VARIANTS: &[VariantDef] = &[

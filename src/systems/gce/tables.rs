@@ -1,7 +1,13 @@
 //! GCE tables, each quoted from the Gorkamorka Community Edition core rules
 //! (`seeds/002_8c1a109281471897.txt`).
 
-use crate::dice::Roller;
+use crate::dice::{NamedDie, Roller};
+
+/// The seed text GCE is written from, the Gorkamorka Community Edition
+/// core rules: what these tables quote and what the tests read them from.
+/// Here, below every other GCE module, so a test anywhere in GCE can name
+/// it without importing the rule set's `mod.rs`.
+pub const SEED: &str = "002_8c1a109281471897.txt";
 
 /// Wound Chart (Shooting, "Step 3 – Resolve Wounds", "Wound Chart"):
 /// "Roll a D6 and compare the Strength value of your weapon with the
@@ -111,6 +117,15 @@ pub fn sustained_fire(d6: u32) -> Option<u32> {
     }
 }
 
+/// The Sustained Fire die as a named die of the dice-expression language
+/// (`sf`): "Its faces are 1, 1, 2, 2, 3, and "JAM!"", the JAM counting 0
+/// shots. A test checks the faces against [`sustained_fire`].
+pub const SUSTAINED_FIRE: NamedDie = NamedDie {
+    name: "sf",
+    faces: &[1, 1, 2, 2, 3, 0],
+    about: "Sustained Fire die (JAM = 0)",
+};
+
 /// Leadership Tests (Glossary): "Roll 2D6. Equal or less is a pass. A
 /// score of 12 is always a failure." Hand-to-hand psychology, driving and
 /// rams all test this way.
@@ -148,9 +163,9 @@ mod tests {
 
     #[test]
     fn leadership_twelve_always_fails_and_two_always_passes_from_two() {
-        use crate::systems::seed_text::{GCE, available, seed};
-        if available(GCE) {
-            assert!(seed(GCE).contains(
+        use crate::systems::seed_text::{available, seed};
+        if available(SEED) {
+            assert!(seed(SEED).contains(
                 "Leadership Tests\nRoll 2D6. Equal or less is a pass. A score of 12 is always a failure."
             ));
         }
@@ -242,6 +257,20 @@ mod tests {
     }
 
     #[test]
+    fn the_sustained_fire_die_is_the_rules_own() {
+        let faces: Vec<i64> = (1..=6)
+            .map(|d6| sustained_fire(d6).map_or(0, i64::from))
+            .collect();
+        assert_eq!(SUSTAINED_FIRE.faces, faces);
+        let d = crate::dice::Expr::parse_with("sf+sf", &[SUSTAINED_FIRE])
+            .unwrap()
+            .exact()
+            .unwrap();
+        assert!((d.pmf(6) - 1.0 / 36.0).abs() < 1e-12);
+        assert!((d.mean() - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn injury_and_sustained_fire_faces() {
         let inj: Vec<Injury> = (1..=6).map(injury).collect();
         assert_eq!(
@@ -259,7 +288,7 @@ mod tests {
         assert_eq!(sf, [Some(1), Some(1), Some(2), Some(2), Some(3), None]);
     }
 
-    use crate::systems::seed_text::table_cells;
+    use crate::systems::seed_text::{seed, table_cells};
 
     /// "4+" -> 4, "-1" -> -1, "Miss" -> None.
     fn score(cell: &str) -> Option<i32> {
@@ -268,10 +297,10 @@ mod tests {
 
     #[test]
     fn hit_table_matches_the_seed_text() {
-        if !crate::systems::seed_text::available(crate::systems::seed_text::GCE) {
+        if !crate::systems::seed_text::available(SEED) {
             return;
         }
-        let cells = table_cells("| BS |", "Given that roll of 1");
+        let cells = table_cells(SEED, "| BS |", "Given that roll of 1");
         assert_eq!(cells.len(), 22, "{cells:?}");
         for bs in 1..=10 {
             assert_eq!(cells[bs].parse::<i32>().unwrap(), bs as i32);
@@ -285,11 +314,12 @@ mod tests {
 
     #[test]
     fn seven_plus_chart_matches_the_seed_text() {
-        if !crate::systems::seed_text::available(crate::systems::seed_text::GCE) {
+        if !crate::systems::seed_text::available(SEED) {
             return;
         }
         // | Score Required To Hit | 7 | 8 | 9 | 10 | / | Additional D6 Score | 4+ | 5+ | 6+ | Miss |
         let cells = table_cells(
+            SEED,
             "| Score Required To Hit |",
             "Shooting Into Hand-to-Hand Combat",
         );
@@ -315,10 +345,10 @@ mod tests {
 
     #[test]
     fn armour_modifiers_match_the_seed_text() {
-        if !crate::systems::seed_text::available(crate::systems::seed_text::GCE) {
+        if !crate::systems::seed_text::available(SEED) {
             return;
         }
-        let cells = table_cells("| Model’s Strength |", "Step 9");
+        let cells = table_cells(SEED, "| Model’s Strength |", "Step 9");
         let pairs: Vec<(&str, i32)> = cells[2..]
             .chunks(2)
             .map(|c| (c[0].as_str(), c[1].parse().unwrap()))
@@ -338,10 +368,10 @@ mod tests {
 
     #[test]
     fn injury_and_d3_tables_match_the_seed_text() {
-        if !crate::systems::seed_text::available(crate::systems::seed_text::GCE) {
+        if !crate::systems::seed_text::available(SEED) {
             return;
         }
-        let cells = table_cells("| D6 |\nEFFECT |", "Flesh Wound\n");
+        let cells = table_cells(SEED, "| D6 |\nEFFECT |", "Flesh Wound\n");
         // 1-2 FLESH WOUND, 3-5 DOWN, 6 OUT OF ACTION
         let rows: Vec<(&str, &str)> = cells[2..]
             .chunks(3)
@@ -360,7 +390,7 @@ mod tests {
             }
         }
         // "| D6 | D3 |" rows as printed: 1-2 -> 1, 3-4 -> 2, 5-6 -> 3
-        let cells = table_cells("| D6 |\nD3 |", "Sustained Fire dice");
+        let cells = table_cells(SEED, "| D6 |\nD3 |", "Sustained Fire dice");
         let rows: Vec<String> = cells[2..]
             .chunks(2)
             .map(|c| format!("{} -> {}", c[0].replace(' ', ""), c[1]))
@@ -374,12 +404,38 @@ mod tests {
         }
     }
 
+    /// The Wound Chart as printed: `None` for "N" and "-".
+    fn wound_chart_from_seed() -> Vec<Vec<Option<u8>>> {
+        let text = seed(SEED);
+        let start = text
+            .find("Wound Chart\nSTR |")
+            .expect("seed has a Wound Chart");
+        let body = &text[start..];
+        let end = body
+            .find("\nDamage\n")
+            .expect("the chart ends before 'Damage'");
+        let tokens: Vec<&str> = body[..end]
+            .lines()
+            .flat_map(|l| l.split('|'))
+            .map(str::trim)
+            .filter(|t| !t.is_empty() && !t.starts_with("---"))
+            .collect();
+        // "Wound Chart", "STR", "TARGET’S TOUGHNESS", header 1..10, then rows of 11
+        let header = tokens.iter().position(|t| *t == "1").expect("header row");
+        let rows: Vec<Vec<Option<u8>>> = tokens[header + 10..]
+            .chunks(11)
+            .map(|row| row[1..].iter().map(|c| c.parse().ok()).collect())
+            .collect();
+        assert_eq!(rows.len(), 10, "ten Strength rows");
+        rows
+    }
+
     #[test]
     fn wound_chart_matches_the_seed_text() {
-        if !crate::systems::seed_text::available(crate::systems::seed_text::GCE) {
+        if !crate::systems::seed_text::available(SEED) {
             return;
         }
-        let chart = crate::systems::seed_text::wound_chart_from_seed();
+        let chart = wound_chart_from_seed();
         for s in 1..=10u8 {
             for t in 1..=10u8 {
                 assert_eq!(

@@ -49,16 +49,18 @@ mod seed_tables {
     use super::damage::{PRESETS, parse_locations, parse_thrust};
     use super::gate::{GateResult, gate_table};
     use super::movement::{Buster, thruster_buster};
-    use crate::systems::seed_text::{GCE, available, table_cells};
+    use crate::systems::gce::tables::SEED;
+    use crate::systems::seed_text::{available, table_cells};
 
     /// "| Ork Trukk with ‘Eavy Shoota and Boarding Plank | ... | 1 | 8 |
     /// Crew | 4 | 8 | Wheels | ..." against the preset.
     #[test]
     fn the_trukk_hit_location_table_is_the_seeds() {
-        if !available(GCE) {
+        if !available(SEED) {
             return;
         }
         let cells = table_cells(
+            SEED,
             "| Ork Trukk with ‘Eavy Shoota and Boarding Plank |",
             "These are mostly fixed",
         );
@@ -97,10 +99,11 @@ mod seed_tables {
     /// 2 | 3+ | 3+ | 4+ |".
     #[test]
     fn the_trukk_thrust_table_is_the_seeds() {
-        if !available(GCE) {
+        if !available(SEED) {
             return;
         }
         let cells = table_cells(
+            SEED,
             "| Ork Trukk |\n|\n|---|---|\n| Thrust Number |",
             "As you can see",
         );
@@ -133,10 +136,11 @@ mod seed_tables {
     /// The Thruster Buster Table's four rows, by the words that open them.
     #[test]
     fn the_thruster_buster_table_is_the_seeds() {
-        if !available(GCE) {
+        if !available(SEED) {
             return;
         }
         let rows = rows_after_result(table_cells(
+            SEED,
             "| Thruster Buster Table |",
             "Once a Vehicle has done",
         ));
@@ -161,10 +165,11 @@ mod seed_tables {
     /// 6 | Off the hinges!"
     #[test]
     fn the_gate_table_is_the_seeds() {
-        if !available(GCE) {
+        if !available(SEED) {
             return;
         }
         let rows = rows_after_result(table_cells(
+            SEED,
             "For each Penetrating Hit on the Gate roll a D6:",
             "Shooting\nEach turn",
         ));
@@ -183,7 +188,7 @@ mod seed_tables {
             assert_eq!(gate_table(first), r);
         }
         // "It is the weakest point of the Fort and has a default Armour Value of 9."
-        let text = crate::systems::seed_text::seed(GCE);
+        let text = crate::systems::seed_text::seed(SEED);
         let at = text.find("has a default Armour Value of ").unwrap();
         let armour = &text[at + "has a default Armour Value of ".len()..][..1];
         let decl = super::params::gate_params()
@@ -198,10 +203,10 @@ mod seed_tables {
     /// `rams::damage` and the numbers the scenarios use.
     #[test]
     fn the_quoted_vehicle_rules_are_the_seeds() {
-        if !available(GCE) {
+        if !available(SEED) {
             return;
         }
-        let text = crate::systems::seed_text::seed(GCE).replace('\n', " ");
+        let text = crate::systems::seed_text::seed(SEED).replace('\n', " ");
         for quote in [
             "Roll a D3 for each Vehicle to determine how much Damage each takes",
             "larger Vehicles only take D3 -1 Damage from the impact",

@@ -9,7 +9,7 @@ use super::hits::{Cover, Crew, Volley};
 use super::movement::{DriverState, Hazard, Leap, OutOfControl, ThrustRun, UNTIL_FAIL_THRUSTS};
 use super::rams::{Impact, LargeRake, Mixed, Ram, head_on_equilibrium};
 use crate::systems::did_you_mean;
-use crate::systems::gce::melee_params::{fighter, fighter_params, second_weapon};
+use crate::systems::gce::melee::{fighter, fighter_params, second_weapon};
 use crate::systems::gce::tables::hit_needed;
 use crate::systems::gce::warrior::{Hit, WarriorStats};
 use crate::systems::gce::weapon::{Damage, SaveModifier};

@@ -1,16 +1,18 @@
-//! The hand-to-hand scenarios' parameters, presets and builders: a warrior
-//! is declared once for both sides (`a_...`, `b_...`).
+//! A warrior's parameters, declared once for both sides of a hand-to-hand
+//! scenario (`a_...`, `b_...`) and read into a [`Fighter`], with the seed's
+//! named warriors as presets (catalogue `warrior`) and the `second_weapon`
+//! rule variant. The vehicle boarding scenarios read their crews the same
+//! way.
 
-use super::melee::{
-    Armed, Causes, Draws, Duel, DuelModel, Fighter, FirstRound, HatredPolicy, MAX_DAMAGE_DICE,
-    MeleeStrength, MeleeWeapon, Outcome, Outnumbered, OutnumberedModel, SecondWeapon,
-};
-use super::warrior::WarriorStats;
-use super::weapon::Damage;
+use super::fighter::{Causes, Fighter, HatredPolicy};
+use super::round::MAX_DAMAGE_DICE;
+use super::weapons::{Armed, Draws, MeleeStrength, MeleeWeapon, SecondWeapon};
 use crate::systems::did_you_mean;
-use crate::systems::{Model, ParamDecl, ParamError, Params, PresetDecl};
+use crate::systems::gce::warrior::WarriorStats;
+use crate::systems::gce::weapon::Damage;
+use crate::systems::{ParamDecl, ParamError, Params, PresetDecl};
 
-const SEQUENCE: &str = "Hand-to-Hand Combat, Sequence";
+pub(super) const SEQUENCE: &str = "Hand-to-Hand Combat, Sequence";
 const WEAPONS: &str = "Hand-to-Hand Combat, Close Combat Weapons";
 const PSYCHOLOGY: &str = "Special rules, Psychology";
 
@@ -65,7 +67,11 @@ pub const PRESETS: &[PresetDecl] = &[
 
 /// One side's parameters, `prefix` `a_` or `b_`; `psychology` adds Fear,
 /// Terror, Stupidity, Hatred and Frenzy.
-pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<ParamDecl> {
+pub(in crate::systems::gce) fn fighter_params(
+    prefix: &str,
+    who: &str,
+    psychology: bool,
+) -> Vec<ParamDecl> {
     const PROFILE: &str = "Characteristics";
     let name = |stat: &str| format!("{prefix}{stat}");
     // what a custom weapon's and Hatred's settings are used with
@@ -198,38 +204,6 @@ pub(super) fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<P
     p
 }
 
-/// Parameters of the one-on-one scenario.
-pub fn duel_params() -> Vec<ParamDecl> {
-    let mut p = fighter_params("a_", "A", true);
-    p.extend(fighter_params("b_", "B", true));
-    p.extend([
-        ParamDecl::choice("charger", &["a", "b", "none"])
-            .default("a")
-            .about("who charged (+1 in the first round; Fear tests on the charge)")
-            .seed(SEQUENCE),
-        ParamDecl::flag("obstacle")
-            .about("the charger crossed an obstacle (-1 in the first round)")
-            .seed(SEQUENCE),
-    ]);
-    p
-}
-
-/// Parameters of the multiple-combat scenario.
-pub fn outnumbered_params() -> Vec<ParamDecl> {
-    let mut p = fighter_params("a_", "each attacker", false);
-    p.extend(fighter_params("b_", "the defender", false));
-    p.extend([
-        ParamDecl::int("attackers", 1, 12)
-            .required()
-            .about("attackers fighting the lone defender, one after another")
-            .seed("Multiple Combats"),
-        ParamDecl::flag("attackers_charged")
-            .about("the attackers charged this turn (+1 each)")
-            .seed(SEQUENCE),
-    ]);
-    p
-}
-
 /// The weapons a side carries, parsed from its list.
 fn carried(p: &Params, prefix: &str) -> Result<Vec<MeleeWeapon>, ParamError> {
     let field = format!("{prefix}weapons");
@@ -340,23 +314,19 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
     })
 }
 
-/// The `multiple_first_round` rule variant.
-pub(super) fn first_round(variants: &Params) -> Result<FirstRound, ParamError> {
-    Ok(match variants.word("multiple_first_round")?.as_deref() {
-        Some("first_attacker") => FirstRound::FirstAttacker,
-        _ => FirstRound::Phase,
-    })
-}
-
 /// The `second_weapon` rule variant.
-pub(super) fn second_weapon(variants: &Params) -> Result<SecondWeapon, ParamError> {
+pub(in crate::systems::gce) fn second_weapon(
+    variants: &Params,
+) -> Result<SecondWeapon, ParamError> {
     Ok(match variants.word("second_weapon")?.as_deref() {
         Some("always") => SecondWeapon::Always,
         _ => SecondWeapon::OnlyWithBonus,
     })
 }
 
-pub(super) fn fighter(
+/// One side's warrior from its parameters (`prefix` `a_` or `b_`);
+/// `psychology` reads Fear, Terror, Stupidity, Hatred and Frenzy too.
+pub(in crate::systems::gce) fn fighter(
     p: &Params,
     prefix: &str,
     psychology: bool,
@@ -448,186 +418,18 @@ pub(super) fn fighter(
     Ok(fighter)
 }
 
-/// Stupidity's test each turn and the charge's Leadership tests need the
-/// tester's Leadership.
-fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
-    for (f, prefix) in [(&duel.a, "a_"), (&duel.b, "b_")] {
-        if f.needs_leadership_for_stupidity() && f.leadership.is_none() {
-            return Err(ParamError::missing(
-                format!("{prefix}leadership"),
-                format!(
-                    "{prefix}leadership (a Stupid warrior \"must pass a Leadership at the start of each of their turns\")"
-                ),
-            ));
-        }
-    }
-    let Some(charger) = duel.charger else {
-        return Ok(());
-    };
-    let (chg, tgt, cp, tp) = match charger {
-        Outcome::A => (&duel.a, &duel.b, "a_", "b_"),
-        _ => (&duel.b, &duel.a, "b_", "a_"),
-    };
-    for (tester, other, prefix) in [(chg, tgt, cp), (tgt, chg, tp)] {
-        if tester.tests_against(other) && tester.leadership.is_none() && tester.hating().is_none() {
-            return Err(ParamError::missing(
-                format!("{prefix}leadership"),
-                format!(
-                    "{prefix}leadership is needed: the charge calls for a Leadership test against {}",
-                    if other.causes == Causes::Terror {
-                        "Terror"
-                    } else {
-                        "Fear"
-                    }
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The one-on-one model from the spec's parameters as given (presets
-/// filled in and values checked here), for tests and benches that need its
-/// two samplers.
-pub fn duel_model(given: &Params) -> Result<DuelModel, ParamError> {
-    let decls = duel_params();
-    let p = super::RULES.resolve(&decls, given)?.bound(decls);
-    duel(&p, SecondWeapon::default())
-}
-
-/// The multiple-combat model from the spec's parameters as given.
-pub fn outnumbered_model(given: &Params) -> Result<OutnumberedModel, ParamError> {
-    let decls = outnumbered_params();
-    let p = super::RULES.resolve(&decls, given)?.bound(decls);
-    outnumbered(&p, SecondWeapon::default(), FirstRound::default())
-}
-
-/// Builds the one-on-one model.
-pub fn build_duel(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(duel(p, second_weapon(variants)?)?))
-}
-
-fn duel(p: &Params, second: SecondWeapon) -> Result<DuelModel, ParamError> {
-    let charger = match p.word("charger")?.as_deref() {
-        Some("b") => Some(Outcome::B),
-        Some("none") => None,
-        _ => Some(Outcome::A),
-    };
-    let obstacle = p.flag("obstacle")?;
-    if obstacle && charger.is_none() {
-        return Err(ParamError::new(
-            "obstacle",
-            "only a charger crosses an obstacle: set charger",
-        ));
-    }
-    let duel = Duel {
-        a: fighter(p, "a_", true, second)?,
-        b: fighter(p, "b_", true, second)?,
-        charger,
-        obstacle,
-    };
-    check_leadership(&duel)?;
-    if !duel.can_end() {
-        return Err(ParamError::new(
-            "a_weapons",
-            "neither warrior can wound the other (Wound Chart '-' or no Damage): the fight never ends",
-        ));
-    }
-    Ok(duel.into_model())
-}
-
-/// Builds the multiple-combat model.
-pub fn build_outnumbered(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(outnumbered(
-        p,
-        second_weapon(variants)?,
-        first_round(variants)?,
-    )?))
-}
-
-fn outnumbered(
-    p: &Params,
-    second: SecondWeapon,
-    first_round: FirstRound,
-) -> Result<OutnumberedModel, ParamError> {
-    let fight = Outnumbered {
-        attacker: fighter(p, "a_", false, second)?,
-        defender: fighter(p, "b_", false, second)?,
-        attackers: p.need_int("attackers")? as u8,
-        charged: p.flag("attackers_charged")?,
-        first_round,
-    };
-    Ok(fight.into_model())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::gce::melee::{Draws, MeleeStrength, MeleeWeapon};
-    use crate::systems::seed_text::{GCE, available, seed, table_cells};
-
-    #[test]
-    fn the_uge_choppa_and_the_slugga_in_hand_to_hand_match_the_seed() {
-        if !available(GCE) {
-            return;
-        }
-        // 'Uge Choppa: Range | Hit Modifier | Strength | Save Mod | D | Ammo Roll | Notes
-        let c = table_cells("'Uge Choppa\n| Range |", "In basic terms there are ranged");
-        let c = &c[1..]; // the name
-        assert_eq!(
-            &c[..7],
-            [
-                "Range",
-                "Hit Modifier",
-                "Strength",
-                "Save Mod",
-                "D",
-                "Ammo Roll",
-                "Notes"
-            ]
-        );
-        let uge = MeleeWeapon::named("uge_choppa").unwrap();
-        let bonus: i32 = c[9]
-            .trim_start_matches("AU")
-            .replace(' ', "")
-            .parse()
-            .unwrap();
-        assert_eq!(uge.strength, MeleeStrength::AsUser(bonus));
-        assert_eq!(c[10], "Var");
-        assert_eq!(
-            uge.save_modifier, None,
-            "Var: by the Armour Modifiers table"
-        );
-        assert_eq!(uge.damage, Damage::parse(&c[11]).unwrap());
-        assert!(c[13].contains("Double-handed") && uge.double_handed);
-        assert!(c[13].contains("Opponent wins draws") && uge.draws == Draws::Loses);
-        // the Slugga "treated like as if this is its statline"
-        let c = table_cells(
-            "When used in Hand-to-Hand Combat it is treated like",
-            "If a pistol has failed",
-        );
-        let values = &c[c.len() - 7..];
-        let slugga = MeleeWeapon::named("slugga").unwrap();
-        assert_eq!(
-            slugga.strength,
-            MeleeStrength::Fixed(values[2].parse().unwrap())
-        );
-        assert_eq!(slugga.save_modifier, Some(values[3].parse().unwrap()));
-        assert_eq!(slugga.damage, Damage::parse(&values[4]).unwrap());
-        // "a Choppa provides +1 for a total of 4"
-        assert!(seed(GCE).contains("a Choppa provides +1 for a total of 4"));
-        assert_eq!(
-            MeleeWeapon::named("choppa").unwrap().strength,
-            MeleeStrength::AsUser(1)
-        );
-    }
+    use crate::systems::gce::tables::SEED;
+    use crate::systems::seed_text::{available, seed};
 
     #[test]
     fn warrior_presets_quote_the_seed_and_carry_its_numbers() {
-        if !available(GCE) {
+        if !available(SEED) {
             return;
         }
-        let text = seed(GCE);
+        let text = seed(SEED);
         for p in PRESETS {
             let quotes: Vec<&str> = p.source.split('"').skip(1).step_by(2).collect();
             assert!(!quotes.is_empty(), "{}", p.name);

@@ -1,0 +1,35 @@
+//! Close combat (Chapter 4, "Steps for Close Combat"): one attack of a
+//! chosen type against a chosen defence. To hit: CC dice keeping up to Str
+//! that meet the defender's CC; the defence roll: CC dice keeping up to
+//! Speed (Str with Block) against the attacker's CC, each pass removing one
+//! attacking die; the remaining dice roll to wound against Body + save.
+//! Exact by dynamic programmes over both pools' counts and a binomial wound
+//! roll; sampled on real dice.
+//!
+//! The close-combat domain, which the scenarios `close_combat`,
+//! `close_combat_game` and `close_combat_fight` share:
+//! - [`moves`]: the attack and defence types;
+//! - [`situation`]: the fighters, the situation, which moves it allows,
+//!   an attack's numbers;
+//! - [`exchange`]: one attack played out, its exact law and its roll;
+//! - [`params`]: the parameters of both sides and the situation.
+//!
+//! The one scenario built on it alone, `close_combat` (its metrics, rule,
+//! parameters and builder), is [`scenario`].
+
+pub mod exchange;
+pub mod moves;
+pub mod params;
+pub mod scenario;
+pub mod situation;
+
+// what the other Kry-Gothic modules (the game, the fight over a round, the
+// fast sampler) and the registry's entry use
+pub(crate) use exchange::pools;
+pub use exchange::{CcOut, Exchange};
+pub use moves::{ATTACK_WORDS, ATTACKS, Attack, DEFENCE_WORDS, DEFENCES, Defence};
+pub use params::{counter_roll, fight_of, situation_params};
+pub use scenario::{CloseRule, TEST_POINTS, build, metric_catalog, params};
+pub use situation::{
+    CcWeapon, CounterRoll, DeflectBreak, Dread, Fight, Fighter, choices, played, unavailable,
+};
