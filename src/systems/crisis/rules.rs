@@ -89,18 +89,6 @@ impl Declared for Difficulty {
     }
 }
 
-/// The parameter `field`: a Difficulty Level by number or by name (for
-/// the scenarios not yet read into a `param_struct!`).
-pub fn difficulty_param(field: &'static str) -> ParamDecl {
-    Difficulty::declare(field.to_string())
-}
-
-/// The Difficulty Level of parameter `field` (declared by
-/// [`difficulty_param`]).
-pub fn read_difficulty(p: &Params, field: &str) -> Result<i64, ParamError> {
-    Difficulty::from_param(p, field).map(|Difficulty(level)| level)
-}
-
 const ROLL: &str =
     "Difficulty (the dice are not given: a parameter); Attacking and Damaging (the Extras example)";
 
