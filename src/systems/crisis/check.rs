@@ -2,7 +2,7 @@
 //! (dodging an area attack) and turn order.
 
 use super::counted::CountedTotals;
-use super::rules::{Difficulty, RollParams, SkillRoll, asset_list, modifier};
+use super::rules::{DeferredDifficulty, RollParams, SkillRoll, asset_list, modifier};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
@@ -26,7 +26,7 @@ crate::param_struct! {
             .required()
             .about("the skill (or attribute) added to the roll")
             .seed(DIFFICULTY),
-        difficulty: Difficulty = declared().default("4"),
+        difficulty: DeferredDifficulty = declared().default("4"),
         assets: Opt<String> = text("climbing gear, rope")
             .about("assets at hand, comma-separated by type: +1 per distinct type (same-type assets do not stack)")
             .seed(DIFFICULTY),
@@ -152,7 +152,7 @@ pub fn build_check(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Par
         model: StepModel::new(Check {
             roll,
             bonus,
-            difficulty: p.difficulty.0,
+            difficulty: p.difficulty.clone()?.0,
             opponent,
             list,
             success,

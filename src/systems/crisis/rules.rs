@@ -89,6 +89,23 @@ impl Declared for Difficulty {
     }
 }
 
+/// A Difficulty Level read but not yet checked: a rule that checks other
+/// values before it asks for this one with `?` where it used to read it,
+/// so that their errors keep coming first.
+pub type DeferredDifficulty = Result<Difficulty, ParamError>;
+
+impl FromParam for DeferredDifficulty {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        Ok(Difficulty::from_param(p, name))
+    }
+}
+
+impl Declared for DeferredDifficulty {
+    fn declare(name: String) -> ParamDecl {
+        Difficulty::declare(name)
+    }
+}
+
 const ROLL: &str =
     "Difficulty (the dice are not given: a parameter); Attacking and Damaging (the Extras example)";
 
