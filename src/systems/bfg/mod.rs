@@ -8,7 +8,7 @@ pub mod mechanics;
 pub mod tables;
 
 use crate::engine::step_model::StepModel;
-use crate::systems::{Model, ParamError, Params};
+use crate::systems::{FromParam, Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
 use boarding::{Boarding, Side};
 use mechanics::{Hazard, HazardKind, HitAndRun, Ram};
@@ -27,7 +27,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "ram",
             about: "one ship rams another: the Leadership test, damage dealt and taken",
             seed_section: "ALL AHEAD FULL – RAMMING SPEED!; RAMMING SUMMARY",
-            params: ram_params,
+            params: RamParams::decls,
             metrics: || mechanics::RAM_METRICS.to_vec(),
             build: build_ram,
             test_points: &[
@@ -53,7 +53,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "boarding",
             about: "a boarding action fought to the end (grapples repeat every end phase)",
             seed_section: "BOARDING ACTIONS; Boarding Modifiers; Boarding Action Results; CRITICAL HITS",
-            params: boarding_params,
+            params: BoardingParams::decls,
             metrics: boarding::metric_catalog,
             build: build_boarding,
             test_points: &[
@@ -80,7 +80,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "hit_and_run",
             about: "hit-and-run attacks: critical hits and their extra damage",
             seed_section: "HIT AND RUN ATTACKS; CRITICAL HITS; Teleport Attacks",
-            params: hit_and_run_params,
+            params: HitAndRunParams::decls,
             metrics: || mechanics::HIT_AND_RUN_METRICS.to_vec(),
             build: build_hit_and_run,
             test_points: &[
@@ -98,7 +98,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "disengage",
             about: "the Leadership test to disengage from combat",
             seed_section: "DISENGAGING FROM COMBAT",
-            params: disengage_params,
+            params: DisengageParams::decls,
             metrics: || mechanics::DISENGAGE_METRICS.to_vec(),
             build: build_disengage,
             test_points: &[&[
@@ -111,7 +111,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "asteroid_field",
             about: "a ship (or attack craft) entering an asteroid field",
             seed_section: "ASTEROID FIELDS",
-            params: asteroid_params,
+            params: AsteroidParams::decls,
             metrics: || mechanics::ASTEROID_METRICS.to_vec(),
             build: build_asteroid_field,
             test_points: &[
@@ -123,7 +123,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "warp_rift",
             about: "a ship crossing a warp rift (3D6 Leadership test)",
             seed_section: "WARP RIFTS",
-            params: warp_rift_params,
+            params: WarpRiftParams::decls,
             metrics: || mechanics::WARP_RIFT_METRICS.to_vec(),
             build: build_warp_rift,
             test_points: &[&[("leadership", "9")]],
@@ -171,553 +171,706 @@ pub const PRESETS: &[PresetDecl] = &[
 const RAMMING: &str = "ALL AHEAD FULL – RAMMING SPEED!";
 const BOARDING: &str = "BOARDING ACTIONS";
 
-/// A ship under `prefix`: its preset and the stats named in `stats`
-/// (`type`, `starting_damage`, `damage`, `armour`, `front_armour`).
-fn ship_params(prefix: &str, who: &str, stats: &[&str], seed: &'static str) -> Vec<ParamDecl> {
-    let mut p = vec![
-        ParamDecl::preset(prefix, "ship", &format!("{prefix}_"))
-            .about(format!(
-                "{who}: a ship preset from the seed's examples, or custom"
-            ))
-            .seed(seed),
-    ];
-    for stat in stats {
-        let name = format!("{prefix}_{stat}");
-        p.push(
-            match *stat {
-                "type" => ParamDecl::choice(
-                    name,
-                    &[
-                        "escort",
-                        "cruiser",
-                        "grand_cruiser",
-                        "battlecruiser",
-                        "battleship",
-                    ],
-                )
-                .about(format!("{who}'s type (for the ram test dice)")),
-                "starting_damage" => {
-                    ParamDecl::int(name, 1, 100).about(format!("{who}'s starting damage capacity"))
-                }
-                "damage" => ParamDecl::int(name, 0, 100).about(format!(
-                    "{who}'s damage left (default: its starting damage)"
-                )),
-                "armour" => ParamDecl::int(name, 1, 6).about(format!("{who}'s armour")),
-                _ => ParamDecl::int(name, 1, 6)
-                    .about(format!("{who}'s front armour (default: its armour)")),
-            }
-            .seed(seed),
-        );
+/// Who a ship (or a side) is, as its parameters' descriptions name it.
+trait Who {
+    /// "the rammer", "boarding ship 2", ...
+    fn who() -> String;
+}
+
+/// A ship's part in a scenario: the stats it asks for and the seed
+/// section that asks.
+trait ShipRole: Who {
+    /// The stats asked for, in order (of `type`, `starting_damage`,
+    /// `damage`, `armour`, `front_armour`).
+    const STATS: &'static [&'static str];
+    /// The seed section.
+    const SEED: &'static str;
+}
+
+/// The ship that rams: no side armour (it hits with its prow).
+#[derive(Clone, Debug)]
+struct Rammer;
+/// The ship rammed.
+#[derive(Clone, Debug)]
+struct Rammed;
+/// Boarding ship `I` (1 the first).
+#[derive(Clone, Debug)]
+struct Boarder<const I: usize>;
+/// The boarded ship.
+#[derive(Clone, Debug)]
+struct Boarded;
+/// The boarding ships together, as the critical hits they take.
+#[derive(Clone, Debug)]
+struct Boarders;
+/// The target of hit-and-run attacks.
+#[derive(Clone, Debug)]
+struct Raided;
+
+impl Who for Rammer {
+    fn who() -> String {
+        "the rammer".into()
     }
-    p
 }
-
-/// The "next highest" flags: critical results a ship cannot suffer.
-fn critical_flags(prefix: &str, who: &str) -> Vec<ParamDecl> {
-    ["no_lances", "no_ordnance", "no_shields"]
-        .iter()
-        .map(|f| {
-            ParamDecl::flag(format!("{prefix}_{f}"))
-                .about(format!(
-                    "{who} has no {}: that critical becomes the next highest",
-                    &f[3..]
-                ))
-                .seed("CRITICAL HITS")
-        })
-        .collect()
+impl ShipRole for Rammer {
+    const STATS: &'static [&'static str] = &["type", "starting_damage", "damage", "front_armour"];
+    const SEED: &'static str = RAMMING;
 }
-
-/// Parameters of the ram scenario.
-pub fn ram_params() -> Vec<ParamDecl> {
-    let all = [
+impl Who for Rammed {
+    fn who() -> String {
+        "the rammed ship".into()
+    }
+}
+impl ShipRole for Rammed {
+    const STATS: &'static [&'static str] = &[
         "type",
         "starting_damage",
         "damage",
         "armour",
         "front_armour",
     ];
-    let mut p = ship_params("rammer", "the rammer", &all, RAMMING);
-    p.retain(|d| d.name != "rammer_armour");
-    p.push(
-        ParamDecl::int("rammer_leadership", 1, 12)
-            .required()
-            .about("the rammer's Leadership")
-            .seed(RAMMING),
-    );
-    p.extend(ship_params("target", "the rammed ship", &all, RAMMING));
-    p.extend([
-        ParamDecl::flag("head_on")
-            .about("hitting head on: the target's front armour, and full return dice")
-            .seed(RAMMING),
-        ParamDecl::flag("target_is_defence")
-            .about("the target is a defence: full return dice")
-            .seed(RAMMING),
-    ]);
-    p
+    const SEED: &'static str = RAMMING;
 }
-
-/// Parameters of the boarding scenario.
-pub fn boarding_params() -> Vec<ParamDecl> {
-    let mut p = vec![
-        ParamDecl::int("boarding_ships", 1, boarding::MAX_ATTACKERS as i64)
-            .default("1")
-            .about("ships boarding together (their boarding values add up)")
-            .seed(BOARDING),
-    ];
-    for i in 1..=boarding::MAX_ATTACKERS {
-        let prefix = if i == 1 {
-            "attacker".to_string()
-        } else {
-            format!("attacker{i}")
-        };
-        p.extend(ship_params(
-            &prefix,
-            &format!("boarding ship {i}"),
-            &["starting_damage", "damage"],
-            BOARDING,
-        ));
+impl<const I: usize> Who for Boarder<I> {
+    fn who() -> String {
+        format!("boarding ship {I}")
     }
-    p.extend(critical_flags("attacker", "the boarders"));
-    p.extend(ship_params(
-        "defender",
-        "the boarded ship",
-        &["starting_damage", "damage"],
-        BOARDING,
-    ));
-    p.extend(critical_flags("defender", "the boarded ship"));
-    let races = &["other", "orks", "chaos", "space_marines"];
-    p.extend([
-        ParamDecl::int("defender_turrets", 0, 20)
-            .required()
-            .about("remaining turrets of the boarded ship")
-            .seed(BOARDING),
-        ParamDecl::choice("attacker_race", races)
-            .default("other")
-            .about("Orks or Chaos +1, Space Marines +2")
-            .seed("Boarding Modifiers"),
-        ParamDecl::choice("defender_race", races)
-            .default("other")
-            .about("Orks or Chaos +1, Space Marines +2")
-            .seed("Boarding Modifiers"),
-        ParamDecl::flag("defender_has_blast_markers")
-            .about("+1 to the boarders")
-            .seed("Boarding Modifiers"),
-        ParamDecl::flag("defender_on_special_orders")
-            .about("+1 to the boarders")
-            .seed("Boarding Modifiers"),
-        ParamDecl::flag("attacker_has_blast_markers")
-            .about("+1 to the boarded ship")
-            .seed("Boarding Modifiers"),
-        ParamDecl::flag("attacker_on_special_orders")
-            .about("+1 to the boarded ship")
-            .seed("Boarding Modifiers"),
-        ParamDecl::flag("attacker_escorts")
-            .about("the boarders are escorts: any critical destroys them")
-            .seed(BOARDING),
-        ParamDecl::flag("defender_escort")
-            .about("the boarded ship is an escort: any critical destroys it")
-            .seed(BOARDING),
-    ]);
-    p
+}
+impl<const I: usize> ShipRole for Boarder<I> {
+    const STATS: &'static [&'static str] = &["starting_damage", "damage"];
+    const SEED: &'static str = BOARDING;
+}
+impl Who for Boarded {
+    fn who() -> String {
+        "the boarded ship".into()
+    }
+}
+impl ShipRole for Boarded {
+    const STATS: &'static [&'static str] = &["starting_damage", "damage"];
+    const SEED: &'static str = BOARDING;
+}
+impl Who for Boarders {
+    fn who() -> String {
+        "the boarders".into()
+    }
+}
+impl Who for Raided {
+    fn who() -> String {
+        "the target".into()
+    }
 }
 
-/// Parameters of the hit-and-run scenario.
-pub fn hit_and_run_params() -> Vec<ParamDecl> {
-    const HNR: &str = "HIT AND RUN ATTACKS";
-    const TELEPORT: &str = "Teleport Attacks";
-    let mut p = vec![
-        ParamDecl::choice("attack", &["assault_boat", "boarding_torpedo", "teleport"])
-            .default("assault_boat")
-            .about("how the raid arrives (teleport attacks are checked for eligibility)")
-            .seed(HNR),
-        ParamDecl::int("attacks", 1, 20)
-            .default("1")
-            .about("attacks made (a teleport attack: one, \"A ship may only make one teleport attack each turn\")")
-            .seed("HIT AND RUN ATTACKS; Teleport Attacks"),
-        ParamDecl::flag("plus_one_fleet")
-            .about("+1 to the hit-and-run roll")
-            .seed(HNR),
-        ParamDecl::flag("target_escort")
-            .about("the target is an escort: any critical destroys it")
-            .seed(HNR),
-        ParamDecl::int("target_shields", 0, 10)
-            .about("teleport: the target's shields up")
-            .seed(TELEPORT),
-        ParamDecl::real("range_cm", 0.0, 1000.0)
-            .about("teleport: distance to the target")
-            .seed(TELEPORT),
-        ParamDecl::flag("attacker_crippled")
-            .about("teleport: the attacker is crippled")
-            .seed(TELEPORT),
-        ParamDecl::flag("attacker_on_special_orders")
-            .about("teleport: the attacker is on special orders")
-            .seed(TELEPORT),
-        ParamDecl::flag("attacker_escort_or_defence")
-            .about("teleport: the attacker is an escort or defence")
-            .seed(TELEPORT),
-        ParamDecl::int("attacker_damage", 0, 100)
-            .about("teleport: the attacker's damage left")
-            .seed(TELEPORT),
-        ParamDecl::int("target_damage", 0, 100)
-            .about("teleport: the target's damage left")
-            .seed(TELEPORT),
-    ];
-    p.extend(critical_flags("target", "the target"));
-    p
+/// The declaration of stat `stat` of a ship named `name`.
+fn stat_decl(name: &str, stat: &str, who: &str, seed: &'static str) -> ParamDecl {
+    let field = format!("{name}_{stat}");
+    match stat {
+        "type" => ParamDecl::choice(
+            field,
+            &[
+                "escort",
+                "cruiser",
+                "grand_cruiser",
+                "battlecruiser",
+                "battleship",
+            ],
+        )
+        .about(format!("{who}'s type (for the ram test dice)")),
+        "starting_damage" => {
+            ParamDecl::int(field, 1, 100).about(format!("{who}'s starting damage capacity"))
+        }
+        "damage" => ParamDecl::int(field, 0, 100).about(format!(
+            "{who}'s damage left (default: its starting damage)"
+        )),
+        "armour" => ParamDecl::int(field, 1, 6).about(format!("{who}'s armour")),
+        _ => {
+            ParamDecl::int(field, 1, 6).about(format!("{who}'s front armour (default: its armour)"))
+        }
+    }
+    .seed(seed)
 }
 
-fn leadership_param(seed: &'static str) -> ParamDecl {
-    ParamDecl::int("leadership", 1, 12)
-        .required()
-        .about("the ship's Leadership")
-        .seed(seed)
+/// One ship's parameters, a group whose prefix is the ship's name
+/// (`prefixed("rammer")`): a preset named so, and the stats its role `R`
+/// asks for, each named `NAME_stat`. A stat the role does not ask for is
+/// `None`, never read.
+#[derive(Clone, Debug)]
+struct ShipParams<R> {
+    preset: Opt<String>,
+    kind: Option<Opt<String>>,
+    starting_damage: Option<Opt<i64>>,
+    damage: Option<Opt<i64>>,
+    armour: Option<Opt<i64>>,
+    front_armour: Option<Opt<i64>>,
+    role: std::marker::PhantomData<R>,
 }
 
-/// Parameters of the disengage scenario.
-pub fn disengage_params() -> Vec<ParamDecl> {
-    const S: &str = "DISENGAGING FROM COMBAT";
-    vec![
-        leadership_param(S),
-        ParamDecl::int("blast_markers_within_5cm", 0, 20)
-            .default("0")
-            .about("+1 each")
-            .seed(S),
-        ParamDecl::flag("celestial_phenomena_within_15cm")
-            .about("+3")
-            .seed(S),
-        ParamDecl::int("enemy_ships_or_ordnance", 0, 20)
-            .default("0")
-            .about("-1 each")
-            .seed(S),
-    ]
+impl<R: ShipRole> ParamGroup for ShipParams<R> {
+    fn decls_with(name: &str) -> Vec<ParamDecl> {
+        let who = R::who();
+        let mut p = vec![
+            ParamDecl::preset(name, "ship", &format!("{name}_"))
+                .about(format!(
+                    "{who}: a ship preset from the seed's examples, or custom"
+                ))
+                .seed(R::SEED),
+        ];
+        p.extend(
+            R::STATS
+                .iter()
+                .map(|stat| stat_decl(name, stat, &who, R::SEED)),
+        );
+        p
+    }
+
+    fn read_with(p: &Params, name: &str) -> Result<Self, ParamError> {
+        fn stat<T: FromParam>(
+            p: &Params,
+            name: &str,
+            stat: &str,
+            stats: &[&str],
+        ) -> Result<Option<T>, ParamError> {
+            stats
+                .contains(&stat)
+                .then(|| T::from_param(p, &format!("{name}_{stat}")))
+                .transpose()
+        }
+        Ok(ShipParams {
+            preset: Opt::from_param(p, name)?,
+            kind: stat(p, name, "type", R::STATS)?,
+            starting_damage: stat(p, name, "starting_damage", R::STATS)?,
+            damage: stat(p, name, "damage", R::STATS)?,
+            armour: stat(p, name, "armour", R::STATS)?,
+            front_armour: stat(p, name, "front_armour", R::STATS)?,
+            role: std::marker::PhantomData,
+        })
+    }
 }
 
-/// Parameters of the asteroid field scenario.
-pub fn asteroid_params() -> Vec<ParamDecl> {
-    const S: &str = "ASTEROID FIELDS";
-    vec![
-        leadership_param(S),
-        ParamDecl::int("shields", 0, 10)
-            .default("0")
-            .about("shields block damage as normal")
-            .seed(S),
-        ParamDecl::flag("attack_craft")
-            .about("an attack craft squadron: destroyed on a 6")
-            .seed(S),
-    ]
-}
-
-/// Parameters of the warp rift scenario.
-pub fn warp_rift_params() -> Vec<ParamDecl> {
-    vec![leadership_param("WARP RIFTS")]
-}
-
-/// One ship's parameters under a prefix (`rammer_`, `target_`, ...).
-struct Ship {
-    kind: Option<ShipType>,
-    starting: Option<u32>,
-    remaining: Option<u32>,
-    armour: Option<u32>,
-    front_armour: Option<u32>,
+/// A ship's stat, if known, and its parameter's name, to say which one
+/// a preset left out.
+struct Stat<T> {
+    value: Option<T>,
     name: String,
 }
 
-fn ship(p: &Params, prefix: &str) -> Result<Ship, ParamError> {
-    let field = |f: &str| format!("{prefix}_{f}");
-    let declared = |f: &str| p.decls().iter().any(|d| d.name == field(f));
-    let name = p.word(prefix)?.unwrap_or_else(|| "custom".into());
-    let kind = match declared("type") {
-        true => p.word(&field("type"))?.and_then(|t| ShipType::parse(&t)),
-        false => None,
-    };
-    let int = |f: &str| -> Result<Option<u32>, ParamError> {
-        if declared(f) {
-            Ok(p.int(&field(f))?.map(|v| v as u32))
-        } else {
-            Ok(None)
+impl Stat<u32> {
+    /// A number stat, if the role asks for it.
+    fn of(opt: &Option<Opt<i64>>) -> Stat<u32> {
+        Stat {
+            value: opt.as_ref().and_then(|o| o.value.map(|v| v as u32)),
+            name: opt
+                .as_ref()
+                .map_or_else(String::new, |o| o.name().to_string()),
         }
-    };
-    let starting = int("starting_damage")?;
-    let remaining = int("damage")?.or(starting);
-    if let (Some(s), Some(r)) = (starting, remaining)
-        && r > s
-    {
-        return Err(ParamError::new(
-            field("damage"),
-            format!("{r} damage left is more than the starting {s}"),
-        ));
     }
-    let armour = int("armour")?;
-    let front_armour = int("front_armour")?.or(armour);
-    Ok(Ship {
-        kind,
-        starting,
-        remaining,
-        armour,
-        front_armour,
-        name,
-    })
 }
 
-fn need<T>(v: Option<T>, field: &str, ship: &str) -> Result<T, ParamError> {
-    v.ok_or_else(|| {
-        ParamError::missing(
-            field,
-            format!("ship '{ship}' does not give {field}: set it in the spec (the seed gives no value, and krunch invents none)"),
-        )
-    })
-}
-
-/// Critical results a ship can suffer: `no_lances`, `no_ordnance` ...
-fn applies(p: &Params, prefix: &str) -> Result<[bool; 9], ParamError> {
-    let mut a = [true; 9];
-    let mut off = |flag: &str, c: Critical| -> Result<(), ParamError> {
-        if p.flag(&format!("{prefix}_{flag}"))? {
-            a[c.index()] = false;
+impl<T: Copy> Stat<T> {
+    /// `self`, or else `other` (a default from another stat) under this
+    /// stat's name.
+    fn or(self, other: &Stat<T>) -> Stat<T> {
+        Stat {
+            value: self.value.or(other.value),
+            name: self.name,
         }
-        Ok(())
-    };
-    off("no_lances", Critical::LancesDamaged)?;
-    off("no_ordnance", Critical::OrdnanceBaysHit)?;
-    off("no_shields", Critical::ShieldsCollapse)?;
-    Ok(a)
+    }
+
+    /// The value, or the error that ship `ship` does not give it.
+    fn need(&self, ship: &str) -> Result<T, ParamError> {
+        self.value.ok_or_else(|| {
+            ParamError::missing(
+                self.name.clone(),
+                format!("ship '{ship}' does not give {}: set it in the spec (the seed gives no value, and krunch invents none)", self.name),
+            )
+        })
+    }
+}
+
+/// One ship's stats as read: a preset's, or the spec's own.
+struct Ship {
+    kind: Stat<ShipType>,
+    starting: Stat<u32>,
+    remaining: Stat<u32>,
+    armour: Stat<u32>,
+    front_armour: Stat<u32>,
+    name: String,
+}
+
+impl<R> ShipParams<R> {
+    /// The ship: its remaining damage defaults to its starting damage,
+    /// its front armour to its armour; more left than it started with is
+    /// an error.
+    fn ship(&self) -> Result<Ship, ParamError> {
+        let name = self.preset.value.clone().unwrap_or_else(|| "custom".into());
+        let kind = Stat {
+            value: self
+                .kind
+                .as_ref()
+                .and_then(|k| k.value.as_deref().and_then(ShipType::parse)),
+            name: self
+                .kind
+                .as_ref()
+                .map_or_else(String::new, |k| k.name().to_string()),
+        };
+        let starting = Stat::of(&self.starting_damage);
+        let remaining = Stat::of(&self.damage).or(&starting);
+        if let (Some(s), Some(r)) = (starting.value, remaining.value)
+            && r > s
+        {
+            return Err(ParamError::new(
+                remaining.name,
+                format!("{r} damage left is more than the starting {s}"),
+            ));
+        }
+        let armour = Stat::of(&self.armour);
+        let front_armour = Stat::of(&self.front_armour).or(&armour);
+        Ok(Ship {
+            kind,
+            starting,
+            remaining,
+            armour,
+            front_armour,
+            name,
+        })
+    }
+}
+
+/// The "next highest" flags: critical results a ship cannot suffer, a
+/// group whose prefix is the ship's name (`NAME_no_lances`, ...); `W` says
+/// whose they are.
+#[derive(Clone, Debug)]
+struct CriticalFlags<W> {
+    no_lances: bool,
+    no_ordnance: bool,
+    no_shields: bool,
+    who: std::marker::PhantomData<W>,
+}
+
+const CRITICAL_FLAGS: [&str; 3] = ["no_lances", "no_ordnance", "no_shields"];
+
+impl<W: Who> ParamGroup for CriticalFlags<W> {
+    fn decls_with(name: &str) -> Vec<ParamDecl> {
+        CRITICAL_FLAGS
+            .iter()
+            .map(|f| {
+                ParamDecl::flag(format!("{name}_{f}"))
+                    .about(format!(
+                        "{} has no {}: that critical becomes the next highest",
+                        W::who(),
+                        &f[3..]
+                    ))
+                    .seed("CRITICAL HITS")
+            })
+            .collect()
+    }
+
+    fn read_with(p: &Params, name: &str) -> Result<Self, ParamError> {
+        let [no_lances, no_ordnance, no_shields] =
+            CRITICAL_FLAGS.map(|f| bool::from_param(p, &format!("{name}_{f}")));
+        Ok(CriticalFlags {
+            no_lances: no_lances?,
+            no_ordnance: no_ordnance?,
+            no_shields: no_shields?,
+            who: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<W> CriticalFlags<W> {
+    /// Critical results the ship can suffer.
+    fn applies(&self) -> [bool; 9] {
+        let mut a = [true; 9];
+        for (off, c) in [
+            (self.no_lances, Critical::LancesDamaged),
+            (self.no_ordnance, Critical::OrdnanceBaysHit),
+            (self.no_shields, Critical::ShieldsCollapse),
+        ] {
+            if off {
+                a[c.index()] = false;
+            }
+        }
+        a
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the ram scenario.
+    struct RamParams {
+        rammer: ShipParams<Rammer> = prefixed("rammer"),
+        rammer_leadership: i64 = int(1, 12)
+            .required()
+            .about("the rammer's Leadership")
+            .seed(RAMMING),
+        target: ShipParams<Rammed> = prefixed("target"),
+        head_on: bool = flag()
+            .about("hitting head on: the target's front armour, and full return dice")
+            .seed(RAMMING),
+        target_is_defence: bool = flag()
+            .about("the target is a defence: full return dice")
+            .seed(RAMMING),
+    }
+}
+
+const RACES: &[&str] = &["other", "orks", "chaos", "space_marines"];
+
+crate::param_struct! {
+    /// Parameters of the boarding scenario.
+    struct BoardingParams {
+        boarding_ships: i64 = int(1, boarding::MAX_ATTACKERS as i64)
+            .default("1")
+            .about("ships boarding together (their boarding values add up)")
+            .seed(BOARDING),
+        attacker: ShipParams<Boarder<1>> = prefixed("attacker"),
+        attacker2: ShipParams<Boarder<2>> = prefixed("attacker2"),
+        attacker3: ShipParams<Boarder<3>> = prefixed("attacker3"),
+        attacker4: ShipParams<Boarder<4>> = prefixed("attacker4"),
+        attacker_criticals: CriticalFlags<Boarders> = prefixed("attacker"),
+        defender: ShipParams<Boarded> = prefixed("defender"),
+        defender_criticals: CriticalFlags<Boarded> = prefixed("defender"),
+        defender_turrets: i64 = int(0, 20)
+            .required()
+            .about("remaining turrets of the boarded ship")
+            .seed(BOARDING),
+        attacker_race: String = choice(RACES)
+            .default("other")
+            .about("Orks or Chaos +1, Space Marines +2")
+            .seed("Boarding Modifiers"),
+        defender_race: String = choice(RACES)
+            .default("other")
+            .about("Orks or Chaos +1, Space Marines +2")
+            .seed("Boarding Modifiers"),
+        defender_has_blast_markers: bool = flag()
+            .about("+1 to the boarders")
+            .seed("Boarding Modifiers"),
+        defender_on_special_orders: bool = flag()
+            .about("+1 to the boarders")
+            .seed("Boarding Modifiers"),
+        attacker_has_blast_markers: bool = flag()
+            .about("+1 to the boarded ship")
+            .seed("Boarding Modifiers"),
+        attacker_on_special_orders: bool = flag()
+            .about("+1 to the boarded ship")
+            .seed("Boarding Modifiers"),
+        attacker_escorts: bool = flag()
+            .about("the boarders are escorts: any critical destroys them")
+            .seed(BOARDING),
+        defender_escort: bool = flag()
+            .about("the boarded ship is an escort: any critical destroys it")
+            .seed(BOARDING),
+    }
+}
+
+const HNR: &str = "HIT AND RUN ATTACKS";
+const TELEPORT: &str = "Teleport Attacks";
+
+crate::param_struct! {
+    /// Parameters of the hit-and-run scenario.
+    struct HitAndRunParams {
+        attack: String = choice(&["assault_boat", "boarding_torpedo", "teleport"])
+            .default("assault_boat")
+            .about("how the raid arrives (teleport attacks are checked for eligibility)")
+            .seed(HNR),
+        attacks: i64 = int(1, 20)
+            .default("1")
+            .about("attacks made (a teleport attack: one, \"A ship may only make one teleport attack each turn\")")
+            .seed("HIT AND RUN ATTACKS; Teleport Attacks"),
+        plus_one_fleet: bool = flag()
+            .about("+1 to the hit-and-run roll")
+            .seed(HNR),
+        target_escort: bool = flag()
+            .about("the target is an escort: any critical destroys it")
+            .seed(HNR),
+        target_shields: Opt<i64> = int(0, 10)
+            .about("teleport: the target's shields up")
+            .seed(TELEPORT),
+        range_cm: Opt<f64> = real(0.0, 1000.0)
+            .about("teleport: distance to the target")
+            .seed(TELEPORT),
+        attacker_crippled: bool = flag()
+            .about("teleport: the attacker is crippled")
+            .seed(TELEPORT),
+        attacker_on_special_orders: bool = flag()
+            .about("teleport: the attacker is on special orders")
+            .seed(TELEPORT),
+        attacker_escort_or_defence: bool = flag()
+            .about("teleport: the attacker is an escort or defence")
+            .seed(TELEPORT),
+        attacker_damage: Opt<i64> = int(0, 100)
+            .about("teleport: the attacker's damage left")
+            .seed(TELEPORT),
+        target_damage: Opt<i64> = int(0, 100)
+            .about("teleport: the target's damage left")
+            .seed(TELEPORT),
+        target_criticals: CriticalFlags<Raided> = prefixed("target"),
+    }
+}
+
+const DISENGAGING: &str = "DISENGAGING FROM COMBAT";
+const ASTEROIDS: &str = "ASTEROID FIELDS";
+const WARP_RIFTS: &str = "WARP RIFTS";
+
+crate::param_struct! {
+    /// Parameters of the disengage scenario.
+    struct DisengageParams {
+        leadership: i64 = int(1, 12)
+            .required()
+            .about("the ship's Leadership")
+            .seed(DISENGAGING),
+        blast_markers_within_5cm: i64 = int(0, 20)
+            .default("0")
+            .about("+1 each")
+            .seed(DISENGAGING),
+        celestial_phenomena_within_15cm: bool = flag()
+            .about("+3")
+            .seed(DISENGAGING),
+        enemy_ships_or_ordnance: i64 = int(0, 20)
+            .default("0")
+            .about("-1 each")
+            .seed(DISENGAGING),
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the asteroid field scenario.
+    struct AsteroidParams {
+        leadership: i64 = int(1, 12)
+            .required()
+            .about("the ship's Leadership")
+            .seed(ASTEROIDS),
+        shields: i64 = int(0, 10)
+            .default("0")
+            .about("shields block damage as normal")
+            .seed(ASTEROIDS),
+        attack_craft: bool = flag()
+            .about("an attack craft squadron: destroyed on a 6")
+            .seed(ASTEROIDS),
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the warp rift scenario.
+    struct WarpRiftParams {
+        leadership: i64 = int(1, 12)
+            .required()
+            .about("the ship's Leadership")
+            .seed(WARP_RIFTS),
+    }
 }
 
 /// No rule variants yet.
 pub const VARIANTS: &[VariantDef] = &[];
 
 fn build_ram(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    {
-        {
-            let rammer = ship(p, "rammer")?;
-            let target = ship(p, "target")?;
-            let rk = need(rammer.kind, "rammer_type", &rammer.name)?;
-            let tk = need(target.kind, "target_type", &target.name)?;
-            let rs = need(rammer.starting, "rammer_starting_damage", &rammer.name)?;
-            let ts = need(target.starting, "target_starting_damage", &target.name)?;
-            let head_on = p.flag("head_on")?;
-            let defence = p.flag("target_is_defence")?;
-            let ram = Ram {
-                test_dice: ram_test_dice(rk, tk),
-                leadership: p.need_int("rammer_leadership")? as i32,
-                rammer_starting: rs,
-                rammer_remaining: need(rammer.remaining, "rammer_damage", &rammer.name)?,
-                rammer_front_armour: need(
-                    rammer.front_armour,
-                    "rammer_front_armour",
-                    &rammer.name,
-                )?,
-                target_armour: if head_on {
-                    need(target.front_armour, "target_front_armour", &target.name)?
-                } else {
-                    need(target.armour, "target_armour", &target.name)?
-                },
-                target_starting: ts,
-                target_remaining: need(target.remaining, "target_damage", &target.name)?,
-                // "rolls a number of D6 equal to half its starting damage";
-                // full when head on or a defence
-                return_dice: if head_on || defence { ts } else { ts / 2 },
-            };
-            Ok(Box::new(fast::RamModel::new(ram.into_rule())))
-        }
-    }
+    let p = RamParams::read(p)?;
+    let rammer = p.rammer.ship()?;
+    let target = p.target.ship()?;
+    let rk = rammer.kind.need(&rammer.name)?;
+    let tk = target.kind.need(&target.name)?;
+    let rs = rammer.starting.need(&rammer.name)?;
+    let ts = target.starting.need(&target.name)?;
+    let head_on = p.head_on;
+    let defence = p.target_is_defence;
+    let ram = Ram {
+        test_dice: ram_test_dice(rk, tk),
+        leadership: p.rammer_leadership as i32,
+        rammer_starting: rs,
+        rammer_remaining: rammer.remaining.need(&rammer.name)?,
+        rammer_front_armour: rammer.front_armour.need(&rammer.name)?,
+        target_armour: if head_on {
+            target.front_armour.need(&target.name)?
+        } else {
+            target.armour.need(&target.name)?
+        },
+        target_starting: ts,
+        target_remaining: target.remaining.need(&target.name)?,
+        // "rolls a number of D6 equal to half its starting damage";
+        // full when head on or a defence
+        return_dice: if head_on || defence { ts } else { ts / 2 },
+    };
+    Ok(Box::new(fast::RamModel::new(ram.into_rule())))
 }
 
 fn build_boarding(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    {
-        {
-            let count = p.int("boarding_ships")?.unwrap_or(1) as usize;
-            let mut starting = Vec::new();
-            let mut remaining = Vec::new();
-            for i in 0..count {
-                let prefix = if i == 0 {
-                    "attacker".to_string()
-                } else {
-                    format!("attacker{}", i + 1)
-                };
-                let s = ship(p, &prefix)?;
-                let r = need(s.remaining, &format!("{prefix}_damage"), &s.name)?;
-                if r == 0 {
-                    return Err(ParamError::new(
-                        format!("{prefix}_damage"),
-                        "a ship with 0 damage left has a boarding value of zero and cannot board",
-                    ));
-                }
-                remaining.push(r);
-                starting.push(s.starting.unwrap_or(r));
-            }
-            let d = ship(p, "defender")?;
-            let dr = need(d.remaining, "defender_damage", &d.name)?;
-            let turrets = p.need_int("defender_turrets")? as u32;
-            if dr == 0 {
-                return Err(ParamError::new(
-                    "defender_damage",
-                    "the boarded ship is already at 0 damage (boarding value zero): nothing to board",
-                ));
-            }
-            let race = |field: &str| -> Result<i32, ParamError> {
-                Ok(match p.word(field)?.as_deref() {
-                    Some("orks") | Some("chaos") => 1,
-                    Some("space_marines") => 2,
-                    _ => 0,
-                })
-            };
-            let flag =
-                |f: &str, v: i32| -> Result<i32, ParamError> { Ok(if p.flag(f)? { v } else { 0 }) };
-            let attackers = Side {
-                starting,
-                remaining,
-                turrets: 0,
-                fixed_modifier: race("attacker_race")?
-                    + flag("defender_has_blast_markers", 1)?
-                    + flag("defender_on_special_orders", 1)?,
-                escorts: p.flag("attacker_escorts")?,
-                applies: applies(p, "attacker")?,
-            };
-            let defender = Side {
-                starting: vec![d.starting.unwrap_or(dr)],
-                remaining: vec![dr],
-                turrets,
-                fixed_modifier: race("defender_race")?
-                    + flag("attacker_has_blast_markers", 1)?
-                    + flag("attacker_on_special_orders", 1)?,
-                escorts: p.flag("defender_escort")?,
-                applies: applies(p, "defender")?,
-            };
-            Ok(Box::new(
-                Boarding {
-                    attackers,
-                    defender,
-                }
-                .into_model(),
-            ))
+    let p = BoardingParams::read(p)?;
+    let count = p.boarding_ships as usize;
+    let ships = [
+        p.attacker.ship(),
+        p.attacker2.ship(),
+        p.attacker3.ship(),
+        p.attacker4.ship(),
+    ];
+    let mut starting = Vec::new();
+    let mut remaining = Vec::new();
+    for ship in ships.into_iter().take(count) {
+        let s = ship?;
+        let r = s.remaining.need(&s.name)?;
+        if r == 0 {
+            return Err(ParamError::new(
+                s.remaining.name,
+                "a ship with 0 damage left has a boarding value of zero and cannot board",
+            ));
         }
+        remaining.push(r);
+        starting.push(s.starting.value.unwrap_or(r));
     }
+    let d = p.defender.ship()?;
+    let dr = d.remaining.need(&d.name)?;
+    let turrets = p.defender_turrets as u32;
+    if dr == 0 {
+        return Err(ParamError::new(
+            d.remaining.name,
+            "the boarded ship is already at 0 damage (boarding value zero): nothing to board",
+        ));
+    }
+    let race = |race: &str| match race {
+        "orks" | "chaos" => 1,
+        "space_marines" => 2,
+        _ => 0,
+    };
+    let flag = |f: bool, v: i32| if f { v } else { 0 };
+    let attackers = Side {
+        starting,
+        remaining,
+        turrets: 0,
+        fixed_modifier: race(&p.attacker_race)
+            + flag(p.defender_has_blast_markers, 1)
+            + flag(p.defender_on_special_orders, 1),
+        escorts: p.attacker_escorts,
+        applies: p.attacker_criticals.applies(),
+    };
+    let defender = Side {
+        starting: vec![d.starting.value.unwrap_or(dr)],
+        remaining: vec![dr],
+        turrets,
+        fixed_modifier: race(&p.defender_race)
+            + flag(p.attacker_has_blast_markers, 1)
+            + flag(p.attacker_on_special_orders, 1),
+        escorts: p.defender_escort,
+        applies: p.defender_criticals.applies(),
+    };
+    Ok(Box::new(
+        Boarding {
+            attackers,
+            defender,
+        }
+        .into_model(),
+    ))
 }
 
 fn build_hit_and_run(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    {
-        {
-            let attack = p.need_word("attack")?;
-            if attack == "teleport" {
-                teleport_allowed(p)?;
-            }
-            let h = HitAndRun {
-                attacks: p.int("attacks")?.unwrap_or(1) as u32,
-                bonus: u32::from(p.flag("plus_one_fleet")?),
-                applies: applies(p, "target")?,
-                escort: p.flag("target_escort")?,
-            };
-            Ok(Box::new(StepModel::new(h.into_rule())))
-        }
+    let p = HitAndRunParams::read(p)?;
+    if p.attack == "teleport" {
+        p.teleport_allowed()?;
     }
+    let h = HitAndRun {
+        attacks: p.attacks as u32,
+        bonus: u32::from(p.plus_one_fleet),
+        applies: p.target_criticals.applies(),
+        escort: p.target_escort,
+    };
+    Ok(Box::new(StepModel::new(h.into_rule())))
 }
 
 fn build_disengage(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    build_hazard("disengage", p)
+    let p = DisengageParams::read(p)?;
+    // "Each Blast marker within 5cm +1, Any celestial phenomena within
+    // 15cm +3, Each enemy ship or Ordnance marker -1"
+    let modifier = p.blast_markers_within_5cm as i32
+        + if p.celestial_phenomena_within_15cm {
+            3
+        } else {
+            0
+        }
+        - p.enemy_ships_or_ordnance as i32;
+    Ok(hazard(
+        HazardKind::Disengage,
+        2,
+        p.leadership as i32 + modifier,
+        0,
+    ))
 }
 
 fn build_asteroid_field(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    build_hazard("asteroid_field", p)
+    let p = AsteroidParams::read(p)?;
+    let ld = p.leadership as i32;
+    Ok(if p.attack_craft {
+        hazard(HazardKind::AttackCraft, 0, ld, 0)
+    } else {
+        hazard(HazardKind::AsteroidField, 2, ld, p.shields as u32)
+    })
 }
 
 fn build_warp_rift(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    build_hazard("warp_rift", p)
+    let p = WarpRiftParams::read(p)?;
+    Ok(hazard(HazardKind::WarpRift, 3, p.leadership as i32, 0))
 }
 
-fn build_hazard(scenario: &str, p: &Params) -> Result<Box<dyn Model>, ParamError> {
-    {
-        {
-            let ld = p.need_int("leadership")? as i32;
-            let (kind, dice, modifier) = match scenario {
-                // "Each Blast marker within 5cm +1, Any celestial phenomena
-                // within 15cm +3, Each enemy ship or Ordnance marker -1"
-                "disengage" => (
-                    HazardKind::Disengage,
-                    2,
-                    p.int("blast_markers_within_5cm")?.unwrap_or(0) as i32
-                        + if p.flag("celestial_phenomena_within_15cm")? {
-                            3
-                        } else {
-                            0
-                        }
-                        - p.int("enemy_ships_or_ordnance")?.unwrap_or(0) as i32,
+/// A hazard's model: a Leadership test on `test_dice` dice (modifiers
+/// included in `leadership`); shields count in an asteroid field only.
+fn hazard(kind: HazardKind, test_dice: u32, leadership: i32, shields: u32) -> Box<dyn Model> {
+    let h = Hazard {
+        kind,
+        test_dice,
+        leadership,
+        shields,
+    };
+    Box::new(StepModel::new(h.into_rule()))
+}
+
+impl HitAndRunParams {
+    /// Teleport Attacks: "against an enemy ship, that has no shields,
+    /// within 10cm. Ships on special orders and crippled ships may not
+    /// make teleport attacks ... escorts and defences with only one damage
+    /// point left cannot ... a ship can't make a teleport attack against a
+    /// target with more hits at that point in the battle than it has
+    /// itself." "A ship may only make one teleport attack each turn."
+    fn teleport_allowed(&self) -> Result<(), ParamError> {
+        let p = self;
+        let no = |field: &str, why: &str| {
+            Err(ParamError::new(field, format!("no teleport attack: {why}")))
+        };
+        let attacks = p.attacks;
+        if attacks > 1 {
+            return Err(ParamError::new(
+                crate::param_name!(HitAndRunParams.attacks),
+                format!(
+                    "{attacks} teleport attacks: \"A ship may only make one teleport attack each turn\" (set attacks = 1; ships teleporting together are one run each)"
                 ),
-                "asteroid_field" => {
-                    if p.flag("attack_craft")? {
-                        (HazardKind::AttackCraft, 0, 0)
-                    } else {
-                        (HazardKind::AsteroidField, 2, 0)
-                    }
-                }
-                _ => (HazardKind::WarpRift, 3, 0),
-            };
-            let h = Hazard {
-                kind,
-                test_dice: dice,
-                leadership: ld + modifier,
-                shields: if kind == HazardKind::AsteroidField {
-                    p.int("shields")?.unwrap_or(0) as u32
-                } else {
-                    0
-                },
-            };
-            Ok(Box::new(StepModel::new(h.into_rule())))
+            ));
         }
+        if p.target_shields.value.unwrap_or(0) > 0 {
+            return no(p.target_shields.name(), "the target's shields are up");
+        }
+        if p.range_cm.value.unwrap_or(0.0) > 10.0 {
+            return no(p.range_cm.name(), "the target is beyond 10cm");
+        }
+        if p.attacker_crippled {
+            return no(
+                crate::param_name!(HitAndRunParams.attacker_crippled),
+                "crippled ships may not make teleport attacks",
+            );
+        }
+        if p.attacker_on_special_orders {
+            return no(
+                crate::param_name!(HitAndRunParams.attacker_on_special_orders),
+                "ships on special orders may not make teleport attacks",
+            );
+        }
+        let mine = p.attacker_damage.need()?;
+        if mine <= 1 && p.attacker_escort_or_defence {
+            return no(
+                p.attacker_damage.name(),
+                "escorts and defences with one damage point left cannot teleport",
+            );
+        }
+        let theirs = p.target_damage.need()?;
+        if theirs > mine {
+            return no(
+                p.target_damage.name(),
+                "the target has more hits left than the teleporting ship",
+            );
+        }
+        Ok(())
     }
-}
-
-/// Teleport Attacks: "against an enemy ship, that has no shields, within
-/// 10cm. Ships on special orders and crippled ships may not make teleport
-/// attacks ... escorts and defences with only one damage point left cannot
-/// ... a ship can't make a teleport attack against a target with more hits
-/// at that point in the battle than it has itself." "A ship may only make
-/// one teleport attack each turn."
-fn teleport_allowed(p: &Params) -> Result<(), ParamError> {
-    let no =
-        |field: &str, why: &str| Err(ParamError::new(field, format!("no teleport attack: {why}")));
-    let attacks = p.int("attacks")?.unwrap_or(1);
-    if attacks > 1 {
-        return Err(ParamError::new(
-            "attacks",
-            format!(
-                "{attacks} teleport attacks: \"A ship may only make one teleport attack each turn\" (set attacks = 1; ships teleporting together are one run each)"
-            ),
-        ));
-    }
-    if p.int("target_shields")?.unwrap_or(0) > 0 {
-        return no("target_shields", "the target's shields are up");
-    }
-    if p.real("range_cm")?.unwrap_or(0.0) > 10.0 {
-        return no("range_cm", "the target is beyond 10cm");
-    }
-    if p.flag("attacker_crippled")? {
-        return no(
-            "attacker_crippled",
-            "crippled ships may not make teleport attacks",
-        );
-    }
-    if p.flag("attacker_on_special_orders")? {
-        return no(
-            "attacker_on_special_orders",
-            "ships on special orders may not make teleport attacks",
-        );
-    }
-    let mine = p.need_int("attacker_damage")?;
-    if mine <= 1 && p.flag("attacker_escort_or_defence")? {
-        return no(
-            "attacker_damage",
-            "escorts and defences with one damage point left cannot teleport",
-        );
-    }
-    let theirs = p.need_int("target_damage")?;
-    if theirs > mine {
-        return no(
-            "target_damage",
-            "the target has more hits left than the teleporting ship",
-        );
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -5,15 +5,14 @@
 //! non-lethal wounds, Durability and carried AP.
 
 use super::rules::{
-    Cover, DEAD_AT, Defence, Intent, NORMAL_DIFFICULTY, ROF_PENALTY, SkillRoll, Target,
+    Cover, DEAD_AT, Defence, Intent, NORMAL_DIFFICULTY, ROF_PENALTY, RollParams, SkillRoll, Target,
     affordable_attacks, ap_at_turn_start, attacks_cost,
 };
-use super::{roll_params, skill_roll};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
 use crate::engine::repeat_model::{RepeatModel, Repeated};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{
-    MetricDecl, MetricDef, MetricList, Model, ParamDecl, ParamError, Params, Sampler,
+    MetricDecl, MetricDef, MetricList, Model, Opt, ParamError, ParamGroup, Params, Sampler,
 };
 
 const ATTACKS: &str = "Attacks; Making an Attack; Ranged Attacks; Melee Attacks";
@@ -170,177 +169,180 @@ impl Attack {
     }
 }
 
-fn attack_params() -> Vec<ParamDecl> {
-    let mut p = roll_params();
-    p.extend([
-        ParamDecl::int("skill", -10, 30)
+crate::param_struct! {
+    /// The attacker, the weapon and the target: parameters of the attack
+    /// and fight scenarios.
+    pub struct AttackParams {
+        ..roll: RollParams,
+        skill: i64 = int(-10, 30)
             .required()
             .about("the attacker's weapon skill (Light Weapon, Melee, Athletics for thrown)")
             .seed(ATTACKS),
-        ParamDecl::int("hit", -20, 20)
+        hit: i64 = int(-20, 20)
             .default("0")
             .about("the weapon's HIT")
             .seed(ATTACKS),
-        ParamDecl::int("circumstance", -20, 20)
+        circumstance: i64 = int(-20, 20)
             .default("0")
             .about("circumstance modifier on the attack roll")
             .seed(ATTACKS),
-        ParamDecl::choice("kind", &["ranged", "melee", "area"])
+        kind: String = choice(&["ranged", "melee", "area"])
             .default("ranged")
             .about("ranged (DL 4, RNG penalty), melee (DL the target's Parry) or area (DL 4, no extra damage from Extras, a miss scatters)")
             .seed("Ranged Attacks; Melee Attacks; Area of Effect"),
-        ParamDecl::int("range_penalty", 0, 20)
+        range_penalty: i64 = int(0, 20)
             .default("0")
             .about("the RNG penalty of a ranged or area attack")
             .seed("Ranged Attacks"),
-        ParamDecl::int("target_parry", 0, 40)
+        target_parry: Opt<i64> = int(0, 40)
             .about("the target's Parry: the DL of a melee attack")
             .seed("Melee Attacks")
             .needs("kind", "melee"),
-        ParamDecl::choice("cover", Cover::WORDS)
+        cover: String = choice(Cover::WORDS)
             .default("none")
             .about("the target's cover: cover -2, heavy -4, total unhittable")
             .seed(COVER),
-        ParamDecl::flag("penetrable")
+        penetrable: bool = flag()
             .about("the cover is penetrable by the projectiles: one step less")
             .seed(COVER),
-        ParamDecl::int("target_athletics", -10, 30)
+        target_athletics: Opt<i64> = int(-10, 30)
             .about("area attacks only: the target dodges the turn's first attack with Athletics (a contest)")
             .seed(AREA)
             .needs("kind", "area"),
-        ParamDecl::int("rof", 1, 6)
+        rof: i64 = int(1, 6)
             .default("1")
             .about("the weapon's RoF: attacks a turn at most")
             .seed(ROF),
-        ParamDecl::int("attack_ap", 1, 4)
+        attack_ap: i64 = int(1, 4)
             .default("1")
             .about("AP of the first attack of a turn (the seed gives none: 'An action always costs at least 1 AP'); each extra RoF attack costs 1")
             .seed(ROF),
-        ParamDecl::int("damage", 0, 100)
+        damage: i64 = int(0, 100)
             .required()
             .about("the weapon's DMG")
             .seed(DAMAGE),
-        ParamDecl::int("damage_circumstance", -20, 20)
+        damage_circumstance: i64 = int(-20, 20)
             .default("0")
             .about("circumstance modifier on damage")
             .seed(DAMAGE),
-        ParamDecl::flag("armour_piercing")
+        armour_piercing: bool = flag()
             .about("the weapon or ammunition ignores the armour's DR")
             .seed("Damage Reduction"),
-        ParamDecl::int("target_health", 1, 100)
+        target_health: i64 = int(1, 100)
             .required()
             .about("the target's Health")
             .seed("Wounds"),
-        ParamDecl::int("armour_dr", 0, 30)
+        armour_dr: i64 = int(0, 30)
             .default("0")
             .about("the target's armour DR")
             .seed("Damage Reduction"),
-        ParamDecl::int("armour_durability", 0, 200)
+        armour_durability: i64 = int(0, 200)
             .default("0")
             .about("the armour's Durability: blocked damage comes off it; at 0 it stops protecting")
             .seed("Damage Reduction"),
-        ParamDecl::choice("intent", Intent::WORDS)
+        intent: String = choice(Intent::WORDS)
             .default("kill")
             .about("kill, or knock_out: a hit that would kill is dealt as non-lethal force, knocking the target out instead")
             .seed("Lethal"),
-    ]);
-    p
+    }
 }
 
-fn read_attack(p: &Params, variants: &Params) -> Result<Attack, ParamError> {
-    let roll = skill_roll(p)?;
-    let kind = match p.need_word("kind")?.as_str() {
-        "melee" => Kind::Melee,
-        "area" => Kind::Area,
-        _ => Kind::Ranged,
-    };
-    let parry = p.int("target_parry")?;
-    let difficulty = match kind {
-        Kind::Melee => parry.ok_or_else(|| {
-            ParamError::missing(
-                "target_parry",
-                "missing: set target_parry (a melee attack's DL is the target's Parry)",
-            )
-        })?,
-        _ => {
-            if parry.is_some() {
-                return Err(ParamError::new(
-                    "target_parry",
-                    "only a melee attack is against Parry; a ranged or area attack is against DL 4",
-                ));
+impl AttackParams {
+    /// The attack these parameters describe; `variants` are read only
+    /// where they matter (a dodge), so only those runs name them.
+    fn attack(&self, variants: &Params) -> Result<Attack, ParamError> {
+        let p = self;
+        let roll = p.roll.skill_roll()?;
+        let kind = match p.kind.as_str() {
+            "melee" => Kind::Melee,
+            "area" => Kind::Area,
+            _ => Kind::Ranged,
+        };
+        let parry = p.target_parry.value;
+        let difficulty = match kind {
+            Kind::Melee => parry.ok_or_else(|| {
+                ParamError::missing(
+                    p.target_parry.name(),
+                    "missing: set target_parry (a melee attack's DL is the target's Parry)",
+                )
+            })?,
+            _ => {
+                if parry.is_some() {
+                    return Err(ParamError::new(
+                        p.target_parry.name(),
+                        "only a melee attack is against Parry; a ranged or area attack is against DL 4",
+                    ));
+                }
+                NORMAL_DIFFICULTY
             }
-            NORMAL_DIFFICULTY
+        };
+        let range_penalty = p.range_penalty;
+        if kind == Kind::Melee && range_penalty != 0 {
+            return Err(ParamError::new(
+                crate::param_name!(AttackParams.range_penalty),
+                "a melee attack has no RNG penalty",
+            ));
         }
-    };
-    let range_penalty = p.need_int("range_penalty")?;
-    if kind == Kind::Melee && range_penalty != 0 {
-        return Err(ParamError::new(
-            "range_penalty",
-            "a melee attack has no RNG penalty",
-        ));
+        let athletics = p.target_athletics.value;
+        if athletics.is_some() && kind != Kind::Area {
+            return Err(ParamError::new(
+                p.target_athletics.name(),
+                "'Only Area of Effect Attacks can be dodged': set kind = \"area\"",
+            ));
+        }
+        let mut cover = Cover::parse(&p.cover);
+        if p.penetrable {
+            cover = cover.penetrated();
+        }
+        let (hittable, cover_penalty) = match cover.penalty() {
+            Some(m) => (true, m),
+            None => (false, 0),
+        };
+        let bonus = p.skill + p.hit + p.circumstance - range_penalty + cover_penalty;
+        let health = p.target_health as i32;
+        Ok(Attack {
+            roll,
+            bonus,
+            difficulty,
+            hittable,
+            kind,
+            damage: (p.damage + p.damage_circumstance) as i32,
+            armour_piercing: p.armour_piercing,
+            defence: Defence {
+                health,
+                dr: p.armour_dr as i32,
+            },
+            dodge: athletics,
+            // read only where a dodge is tried, so only those runs name it
+            dodged_deals: match athletics {
+                Some(_) if variants.word("dodge_damage")?.as_deref() == Some("none") => {
+                    DodgeDamage::Nothing
+                }
+                _ => DodgeDamage::OneNonLethal,
+            },
+            rof: p.rof as u8,
+            attack_ap: p.attack_ap as u8,
+            durability: p.armour_durability as i32,
+            intent: Intent::parse(&p.intent),
+        })
     }
-    let athletics = p.int("target_athletics")?;
-    if athletics.is_some() && kind != Kind::Area {
-        return Err(ParamError::new(
-            "target_athletics",
-            "'Only Area of Effect Attacks can be dodged': set kind = \"area\"",
-        ));
-    }
-    let mut cover = Cover::parse(&p.need_word("cover")?);
-    if p.flag("penetrable")? {
-        cover = cover.penetrated();
-    }
-    let (hittable, cover_penalty) = match cover.penalty() {
-        Some(m) => (true, m),
-        None => (false, 0),
-    };
-    let bonus = p.need_int("skill")? + p.need_int("hit")? + p.need_int("circumstance")?
-        - range_penalty
-        + cover_penalty;
-    let health = p.need_int("target_health")? as i32;
-    Ok(Attack {
-        roll,
-        bonus,
-        difficulty,
-        hittable,
-        kind,
-        damage: (p.need_int("damage")? + p.need_int("damage_circumstance")?) as i32,
-        armour_piercing: p.flag("armour_piercing")?,
-        defence: Defence {
-            health,
-            dr: p.need_int("armour_dr")? as i32,
-        },
-        dodge: athletics,
-        // read only where a dodge is tried, so only those runs name it
-        dodged_deals: match athletics {
-            Some(_) if variants.word("dodge_damage")?.as_deref() == Some("none") => {
-                DodgeDamage::Nothing
-            }
-            _ => DodgeDamage::OneNonLethal,
-        },
-        rof: p.need_int("rof")? as u8,
-        attack_ap: p.need_int("attack_ap")? as u8,
-        durability: p.need_int("armour_durability")? as i32,
-        intent: Intent::parse(&p.need_word("intent")?),
-    })
 }
 
 // ------------------------------------------------------------ one turn
 
-/// Parameters of the attack scenario.
-pub fn turn_params() -> Vec<ParamDecl> {
-    let mut p = attack_params();
-    p.extend([
-        ParamDecl::int("attacks", 1, 6)
+crate::param_struct! {
+    /// Parameters of the attack scenario.
+    pub struct TurnParams {
+        ..attack: AttackParams,
+        attacks: i64 = int(1, 6)
             .default("1")
             .about("attacks this turn: the first, then extra RoF attacks at 1 AP and -2 each")
             .seed(ROF),
-        ParamDecl::int("ap", 0, 6)
+        ap: i64 = int(0, 6)
             .default("4")
             .about("AP the attacker has this turn (4 at the start of a crisis, at most 6)")
             .seed("Action Points"),
-    ]);
-    p
+    }
 }
 
 /// Every metric of the attack scenario.
@@ -465,22 +467,23 @@ impl Mechanic for Turn {
 
 /// Builds the attack scenario.
 pub fn build_turn(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let attack = read_attack(p, variants)?;
-    let attacks = p.need_int("attacks")? as u8;
+    let p = TurnParams::read(p)?;
+    let attack = p.attack.attack(variants)?;
+    let attacks = p.attacks as u8;
     if attacks > attack.rof {
         return Err(ParamError::new(
-            "attacks",
+            crate::param_name!(TurnParams.attacks),
             format!(
                 "{attacks} attacks need RoF {attacks} or more; the weapon has RoF {}",
                 attack.rof
             ),
         ));
     }
-    let ap = p.need_int("ap")? as u8;
+    let ap = p.ap as u8;
     let cost = attacks_cost(attacks, attack.attack_ap);
     if cost > ap {
         return Err(ParamError::new(
-            "attacks",
+            crate::param_name!(TurnParams.attacks),
             format!(
                 "{attacks} attacks cost {cost} AP ({} for the first, 1 per extra) but the attacker has {ap}: 'Actions that require more than the remaining AP are disabled'",
                 attack.attack_ap
@@ -519,16 +522,15 @@ pub fn build_turn(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
 
 // ------------------------------------------------------------ the fight
 
-/// Parameters of the fight scenario.
-pub fn fight_params() -> Vec<ParamDecl> {
-    let mut p = attack_params();
-    p.push(
-        ParamDecl::choice("policy", &["one", "all", "best"])
+crate::param_struct! {
+    /// Parameters of the fight scenario.
+    pub struct FightParams {
+        ..attack: AttackParams,
+        policy: String = choice(&["one", "all", "best"])
             .default("one")
             .about("attacks each turn: one; all the RoF the AP allow; best = the number a turn (1 to RoF) with the fewest expected turns, computed exactly")
             .seed(ROF),
-    );
-    p
+    }
 }
 
 /// The fight's own metrics (the rounds metrics follow, as `turns`).
@@ -756,9 +758,10 @@ impl Model for FightModel {
 
 /// Builds the fight scenario.
 pub fn build_fight(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let attack = read_attack(p, variants)?;
+    let p = FightParams::read(p)?;
+    let attack = p.attack.attack(variants)?;
     let rof = attack.rof;
-    let policy = p.need_word("policy")?;
+    let policy = p.policy;
     let exact = attack.target_states() <= MAX_EXACT_STATES;
     let candidates: Vec<u8> = match policy.as_str() {
         "all" => vec![rof],
@@ -767,7 +770,7 @@ pub fn build_fight(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Para
     };
     if policy == "best" && !exact {
         return Err(ParamError::new(
-            "policy",
+            crate::param_name!(FightParams.policy),
             format!(
                 "the best policy is computed exactly, and this fight has up to {} target states, more than the {MAX_EXACT_STATES} the exact evaluator takes on: use \"one\" or \"all\" (sampled), or fewer Health or Durability",
                 attack.target_states()
@@ -780,7 +783,11 @@ pub fn build_fight(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Para
         let fight = chain.rule();
         let lands = (0..fight.settled_attacks()).any(|i| attack.p_lands(i) > 0.0);
         if !lands {
-            let field = if attack.hittable { "skill" } else { "cover" };
+            let field = if attack.hittable {
+                crate::param_name!(AttackParams.skill)
+            } else {
+                crate::param_name!(AttackParams.cover)
+            };
             return Err(ParamError::new(
                 field,
                 "the fight never ends: no attack can land on the target (total cover, or a DL the roll cannot reach)",
@@ -800,7 +807,7 @@ pub fn build_fight(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Para
             })
             .ok_or_else(|| {
                 ParamError::new(
-                    "policy",
+                    crate::param_name!(FightParams.policy),
                     "the best policy needs the exact evaluator, and this fight is too large for it",
                 )
             })?;
@@ -921,7 +928,9 @@ mod tests {
         assert!((turns("one") - 12.0 / 11.0).abs() < 1e-12);
         assert!((turns("all") - 2592.0 / 2557.0).abs() < 1e-12);
         assert!((turns("best") - 2592.0 / 2557.0).abs() < 1e-12);
-        let attack = read_attack(&params(&base).bound(fight_params()), &Params::new()).unwrap();
+        let attack = FightParams::read(&params(&base).bound(FightParams::decls()))
+            .and_then(|p| p.attack.attack(&Params::new()))
+            .unwrap();
         assert_eq!(fight_model(attack.clone(), 4).rule().settled_attacks(), 3);
         assert_eq!(fight_model(attack, 2).rule().settled_attacks(), 2);
         let e = crate::systems::crisis::RULES
@@ -999,10 +1008,10 @@ mod tests {
 
     #[test]
     fn carried_ap_follow_the_cap() {
-        let attack = read_attack(
-            &with(&[("rof", "4"), ("attack_ap", "2")]).bound(fight_params()),
-            &Params::new(),
+        let attack = FightParams::read(
+            &with(&[("rof", "4"), ("attack_ap", "2")]).bound(FightParams::decls()),
         )
+        .and_then(|p| p.attack.attack(&Params::new()))
         .unwrap();
         let one = fight_model(attack.clone(), 1);
         let f = one.rule();

@@ -2,11 +2,10 @@
 //! (dodging an area attack) and turn order.
 
 use super::counted::CountedTotals;
-use super::rules::{SkillRoll, asset_list, difficulty_param, modifier, read_difficulty};
-use super::{roll_params, skill_roll};
+use super::rules::{DeferredDifficulty, RollParams, SkillRoll, asset_list, modifier};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
-use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Params};
+use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
 
 const DIFFICULTY: &str = "Difficulty; Difficulty Modifier; Stacking Modifiers";
 const DODGING: &str = "Dodging";
@@ -19,35 +18,34 @@ const SURPRISE: &[&str] = &["none", "pc", "npc"];
 /// Most Extras shown one by one; more are counted in the last row.
 const EXTRAS_SHOWN: u32 = 6;
 
-/// Parameters of the check scenario.
-pub fn check_params() -> Vec<ParamDecl> {
-    let mut p = roll_params();
-    p.extend([
-        ParamDecl::int("skill", -10, 30)
+crate::param_struct! {
+    /// Parameters of the check scenario.
+    pub struct CheckParams {
+        ..roll: RollParams,
+        skill: i64 = int(-10, 30)
             .required()
             .about("the skill (or attribute) added to the roll")
             .seed(DIFFICULTY),
-        difficulty_param("difficulty").default("4"),
-        ParamDecl::text("assets", "climbing gear, rope")
+        difficulty: DeferredDifficulty = declared().default("4"),
+        assets: Opt<String> = text("climbing gear, rope")
             .about("assets at hand, comma-separated by type: +1 per distinct type (same-type assets do not stack)")
             .seed(DIFFICULTY),
-        ParamDecl::int("unfavourable", 0, 20)
+        unfavourable: i64 = int(0, 20)
             .default("0")
             .about("unfavourable circumstances, -1 each")
             .seed(DIFFICULTY),
-        ParamDecl::int("circumstance", -20, 20)
+        circumstance: i64 = int(-20, 20)
             .default("0")
             .about("any other circumstance modifier")
             .seed(DIFFICULTY),
-        ParamDecl::int("opponent_skill", -10, 30)
+        opponent_skill: Opt<i64> = int(-10, 30)
             .about("a contest: the opponent rolls the same dice plus this skill (a dodge: the attacker's weapon skill); the check must beat the opponent's total")
             .seed(DODGING),
-        ParamDecl::int("opponent_circumstance", -20, 20)
+        opponent_circumstance: i64 = int(-20, 20)
             .default("0")
             .about("the opponent's modifiers in a contest")
             .seed(DODGING),
-    ]);
-    p
+    }
 }
 
 /// Every metric of the check scenario.
@@ -131,17 +129,15 @@ impl Mechanic for Check {
 
 /// Builds the check scenario.
 pub fn build_check(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let roll = skill_roll(p)?;
-    let bonus = p.need_int("skill")?
+    let p = CheckParams::read(p)?;
+    let roll = p.roll.skill_roll()?;
+    let bonus = p.skill
         + modifier(
-            &asset_list("assets", p.word("assets")?)?,
-            p.need_int("unfavourable")?,
+            &asset_list(p.assets.name(), p.assets.value.clone())?,
+            p.unfavourable,
         )
-        + p.need_int("circumstance")?;
-    let opponent = p
-        .int("opponent_skill")?
-        .map(|s| p.need_int("opponent_circumstance").map(|c| s + c))
-        .transpose()?;
+        + p.circumstance;
+    let opponent = p.opponent_skill.value.map(|s| s + p.opponent_circumstance);
     let mut list = MetricList::new();
     let [success, mean, exactly, beyond, win] = &CHECK_METRICS;
     let success = list.add(success);
@@ -156,7 +152,7 @@ pub fn build_check(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Par
         model: StepModel::new(Check {
             roll,
             bonus,
-            difficulty: read_difficulty(p, "difficulty")?,
+            difficulty: p.difficulty.clone()?.0,
             opponent,
             list,
             success,
@@ -167,32 +163,31 @@ pub fn build_check(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Par
     }))
 }
 
-/// Parameters of the turn-order scenario.
-pub fn turn_order_params() -> Vec<ParamDecl> {
-    let mut p = roll_params();
-    p.extend([
-        ParamDecl::int("pc_mind", -10, 30)
+crate::param_struct! {
+    /// Parameters of the turn-order scenario.
+    pub struct TurnOrderParams {
+        ..roll: RollParams,
+        pc_mind: i64 = int(-10, 30)
             .required()
             .about("the player character's Mind")
             .seed(TURN_ORDER),
-        ParamDecl::int("pc_circumstance", -20, 20)
+        pc_circumstance: i64 = int(-20, 20)
             .default("0")
             .about("the player character's circumstance modifier")
             .seed(TURN_ORDER),
-        ParamDecl::int("npc_mind", -10, 30)
+        npc_mind: i64 = int(-10, 30)
             .required()
             .about("the NPC's (or NPC group's) Mind")
             .seed(TURN_ORDER),
-        ParamDecl::int("npc_circumstance", -20, 20)
+        npc_circumstance: i64 = int(-20, 20)
             .default("0")
             .about("the NPC's circumstance modifier")
             .seed(TURN_ORDER),
-        ParamDecl::choice("surprise", SURPRISE)
+        surprise: String = choice(SURPRISE)
             .default("none")
             .about("who attacks an enemy that has not noticed them and is not combat ready: that side gains an additional turn before combat starts")
             .seed(SURPRISE_ROUND),
-    ]);
-    p
+    }
 }
 
 /// Every metric of the turn-order scenario.
@@ -274,14 +269,15 @@ impl Mechanic for TurnOrder {
 
 /// Builds the turn-order scenario.
 pub fn build_turn_order(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = TurnOrderParams::read(p)?;
     let mut list = MetricList::new();
     let [first, tie, turns] = &TURN_ORDER_METRICS;
     let first = list.add(first);
     let tie = list.add(tie);
     let turns_first = list.family(turns, 0..=2);
-    let roll = skill_roll(p)?;
-    let pc = p.need_int("pc_mind")? + p.need_int("pc_circumstance")?;
-    let npc = p.need_int("npc_mind")? + p.need_int("npc_circumstance")?;
+    let roll = p.roll.skill_roll()?;
+    let pc = p.pc_mind + p.pc_circumstance;
+    let npc = p.npc_mind + p.npc_circumstance;
     Ok(Box::new(CountedTotals {
         roll: roll.clone(),
         rolls: 2,
@@ -290,7 +286,7 @@ pub fn build_turn_order(p: &Params, _variants: &Params) -> Result<Box<dyn Model>
             roll,
             pc,
             npc,
-            surprise: p.need_word("surprise")?,
+            surprise: p.surprise,
             list,
             first,
             tie,

@@ -7,10 +7,9 @@
 //! each count of wounds ([`Blocks`]).
 
 use super::rules::{
-    DEAD_AT, NORMAL_DIFFICULTY, SkillRoll, asset_list, distinct_assets, medicine_modifier,
-    natural_healing_modifier,
+    DEAD_AT, NORMAL_DIFFICULTY, RollParams, SkillRoll, asset_list, distinct_assets,
+    medicine_modifier, natural_healing_modifier,
 };
-use super::{roll_params, skill_roll};
 use crate::dice::{
     AbsorbingChain, BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times,
 };
@@ -18,7 +17,7 @@ use crate::engine::Sampler;
 use crate::engine::faces::FaceTable;
 use crate::engine::walk::DenseEnds;
 use crate::systems::{
-    MetricDecl, MetricDef, MetricKind, MetricList, Model, ParamDecl, ParamError, Params,
+    MetricDecl, MetricDef, MetricKind, MetricList, Model, Opt, ParamError, ParamGroup, Params,
     TrialValues,
 };
 use std::sync::OnceLock;
@@ -40,56 +39,55 @@ pub enum Critical {
     Never,
 }
 
-/// Parameters of the healing scenario.
-pub fn params() -> Vec<ParamDecl> {
-    let mut p = roll_params();
-    p.extend([
-        ParamDecl::int("health", 1, 100)
+crate::param_struct! {
+    /// Parameters of the healing scenario.
+    pub struct HealingParams {
+        ..roll: RollParams,
+        health: i64 = int(1, 100)
             .required()
             .about("the patient's full Health")
             .seed("Wounds"),
-        ParamDecl::int("wounds", 1, 109)
+        wounds: i64 = int(1, 109)
             .required()
             .about("lethal wounds to heal (Health 0 or less is Dying; -10 is dead)")
             .seed("Wounds"),
-        ParamDecl::int("body", -10, 30)
+        body: i64 = int(-10, 30)
             .required()
             .about("the patient's Body: the daily natural-healing roll")
             .seed(NATURAL),
-        ParamDecl::choice("care", super::rules::CARE_WORDS)
+        care: String = choice(super::rules::CARE_WORDS)
             .default("none")
             .about("medical attention: none -2, self 0, doctor +1, hospital (a doctor in good condition) +2")
             .seed(NATURAL),
-        ParamDecl::flag("rough_travel")
+        rough_travel: bool = flag()
             .about("rough traveling: -2 on the daily roll")
             .seed(NATURAL),
-        ParamDecl::flag("poor_conditions")
+        poor_conditions: bool = flag()
             .about("poor environmental conditions (intense cold, heat, rain): -2 on the daily roll")
             .seed(NATURAL),
-        ParamDecl::choice("critical_failure", &["lowest_roll", "fail_by_step", "never"])
+        critical_failure: String = choice(&["lowest_roll", "fail_by_step", "never"])
             .default("lowest_roll")
             .about("what a critical failure of the daily roll is (it adds a wound; the seed does not say): the dice's lowest total, a total short of the DL by the Extras step or more, or never")
             .seed(NATURAL),
-        ParamDecl::int("healer_skill", -10, 30)
+        healer_skill: Opt<i64> = int(-10, 30)
             .about("a Medicine check within the hour by a healer with this Medicine skill (absent: no check)")
             .seed(HEALING),
-        ParamDecl::flag("self_treatment")
+        self_treatment: bool = flag()
             .about("the patient treats himself: -2")
             .seed(HEALING),
-        ParamDecl::text("medical_assets", "bandages, splint")
+        medical_assets: Opt<String> = text("bandages, splint")
             .about("healing aids, comma-separated by type: none -2, one 0, each further type +1")
             .seed(HEALING)
             .needs_any("healer_skill", "2"),
-        ParamDecl::int("nonlethal", 0, 100)
+        nonlethal: i64 = int(0, 100)
             .default("0")
             .about("non-lethal wounds: the Medicine check heals them first, 2 per success and 2 per Extra")
             .seed("Healing Non-Lethal Damage"),
-        ParamDecl::int("days_shown", 1, 60)
+        days_shown: i64 = int(1, 60)
             .default("20")
             .about("days shown one by one in the distribution")
             .seed(NATURAL),
-    ]);
-    p
+    }
 }
 
 /// Every metric of the healing scenario.
@@ -651,24 +649,25 @@ impl Model for Healing {
 
 /// Builds the healing scenario.
 pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let roll = skill_roll(p)?;
-    let health = p.need_int("health")?;
-    let wounds = p.need_int("wounds")?;
+    let p = HealingParams::read(p)?;
+    let roll = p.roll.skill_roll()?;
+    let health = p.health;
+    let wounds = p.wounds;
     let dead_at = health - i64::from(DEAD_AT);
     if wounds >= dead_at {
         return Err(ParamError::new(
-            "wounds",
+            crate::param_name!(HealingParams.wounds),
             format!("{wounds} wounds take Health {health} to -10 or below: the patient is dead"),
         ));
     }
-    let healer = p.int("healer_skill")?;
-    let assets = asset_list("medical_assets", p.word("medical_assets")?)?;
-    let self_treatment = p.flag("self_treatment")?;
-    if healer.is_none() && (self_treatment || p.has("medical_assets")) {
+    let healer = p.healer_skill.value;
+    let assets = asset_list(p.medical_assets.name(), p.medical_assets.value.clone())?;
+    let self_treatment = p.self_treatment;
+    if healer.is_none() && (self_treatment || p.medical_assets.value.is_some()) {
         let field = if self_treatment {
-            "self_treatment"
+            crate::param_name!(HealingParams.self_treatment)
         } else {
-            "medical_assets"
+            p.medical_assets.name()
         };
         return Err(ParamError::new(
             field,
@@ -676,24 +675,19 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
         ));
     }
     let medicine = healer.map(|s| s + medicine_modifier(self_treatment, distinct_assets(&assets)));
-    let body = p.need_int("body")?
-        + natural_healing_modifier(
-            &p.need_word("care")?,
-            p.flag("rough_travel")?,
-            p.flag("poor_conditions")?,
-        );
-    let critical = match p.need_word("critical_failure")?.as_str() {
+    let body = p.body + natural_healing_modifier(&p.care, p.rough_travel, p.poor_conditions);
+    let critical = match p.critical_failure.as_str() {
         "fail_by_step" => Critical::FailByStep,
         "never" => Critical::Never,
         _ => Critical::LowestRoll,
     };
-    let shown = p.need_int("days_shown")? as usize;
+    let shown = p.days_shown as usize;
     let mut list = MetricList::new();
     let d = &METRICS;
     let m_success = medicine.map(|_| list.add(&d[0]));
     let m_healed = medicine.map(|_| list.add(&d[1]));
     let m_nonlethal = medicine
-        .filter(|_| p.need_int("nonlethal").is_ok_and(|n| n > 0))
+        .filter(|_| p.nonlethal > 0)
         .map(|_| list.add(&d[2]));
     let m_stabilised = medicine
         .filter(|_| wounds >= health)
@@ -706,7 +700,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
         roll,
         health,
         wounds,
-        nonlethal: p.need_int("nonlethal")?,
+        nonlethal: p.nonlethal,
         medicine,
         body,
         critical,

@@ -17,15 +17,10 @@ pub mod healing;
 pub mod rules;
 pub mod scatter;
 
-use crate::systems::{ParamDecl, ParamGroup, RuleSet, Scenario, VariantDef};
-use crate::systems::{ParamError, Params};
-use rules::SkillRoll;
+use crate::systems::{ParamGroup, RuleSet, Scenario, VariantDef};
 
 /// The seed file.
 pub const SEED: &str = "003_e08bb638dba16bed.txt";
-
-const ROLL: &str =
-    "Difficulty (the dice are not given: a parameter); Attacking and Damaging (the Extras example)";
 
 /// Crisis as the registry sees it.
 pub static RULES: RuleSet = RuleSet {
@@ -44,7 +39,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "check",
             about: "a Skill check against a Difficulty Level, with its Extras; or a contest",
             seed_section: "Difficulty; Difficulty Modifier; Stacking Modifiers; Dodging",
-            params: check::check_params,
+            params: check::CheckParams::decls,
             metrics: || check::CHECK_METRICS.to_vec(),
             build: check::build_check,
             test_points: &[
@@ -68,7 +63,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "turn_order",
             about: "initiative: Mind + circumstance, a PC against an NPC, ties to the PC; a surprise round first",
             seed_section: "Turns; Turn Order; Surprise Round",
-            params: check::turn_order_params,
+            params: check::TurnOrderParams::decls,
             metrics: || check::TURN_ORDER_METRICS.to_vec(),
             build: check::build_turn_order,
             test_points: &[
@@ -80,7 +75,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "attack",
             about: "one turn's attacks (RoF, AP, cover, ranged / melee / area) and their damage through armour",
             seed_section: "Action Points; Attacks; RoF; Ranged Attacks; Melee Attacks; Area of Effect; Dodging; Cover; Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
-            params: attack::turn_params,
+            params: attack::TurnParams::decls,
             metrics: || attack::TURN_METRICS.to_vec(),
             build: attack::build_turn,
             test_points: &[
@@ -130,7 +125,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "fight",
             about: "turns of attacks until the target is incapacitated: an absorbing chain over Health, non-lethal wounds, Durability and AP",
             seed_section: "Action Points; RoF; Attacks; Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
-            params: attack::fight_params,
+            params: attack::FightParams::decls,
             metrics: fight_metrics,
             build: attack::build_fight,
             test_points: &[
@@ -224,7 +219,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "scatter",
             about: "a thrown area attack: a hit centres the blast on the target, a miss scatters by a d8 (d6 on hexes) and the range increment; who the blast still catches",
             seed_section: "Area of Effect; Missing an AoE Attack and Hex Grids",
-            params: scatter::params,
+            params: scatter::ScatterParams::decls,
             metrics: || scatter::METRICS.to_vec(),
             build: scatter::build,
             test_points: &[
@@ -251,7 +246,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "healing",
             about: "a Medicine check, then daily Body rolls until full Health: days to heal",
             seed_section: "Healing; Healing A Character; Healing A Dying Character; Healing Non-Lethal Damage; Natural Healing",
-            params: healing::params,
+            params: healing::HealingParams::decls,
             metrics: || healing::METRICS.to_vec(),
             build: healing::build,
             test_points: &[
@@ -277,23 +272,4 @@ fn fight_metrics() -> Vec<crate::systems::MetricDecl> {
     let mut m = attack::FIGHT_METRICS.to_vec();
     m.extend(crate::engine::repeat_model::round_metrics("turns"));
     m
-}
-
-/// The roll and the Extras rule, parameters of every scenario.
-fn roll_params() -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::text("roll", rules::DEFAULT_ROLL)
-            .default(rules::DEFAULT_ROLL)
-            .about("the dice of a Skill roll, a dice expression (the seed never gives them); the skill and modifiers are added")
-            .seed(ROLL),
-        ParamDecl::int("extras_step", 1, 20)
-            .default("4")
-            .about("points above the difficulty per Extra (4: the seed's 13 against DL 4 nets 2)")
-            .seed(ROLL),
-    ]
-}
-
-/// The Skill roll the parameters describe.
-fn skill_roll(p: &Params) -> Result<SkillRoll, ParamError> {
-    SkillRoll::new(&p.need_word("roll")?, "roll", p.need_int("extras_step")?)
 }

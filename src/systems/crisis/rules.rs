@@ -89,16 +89,21 @@ impl Declared for Difficulty {
     }
 }
 
-/// The parameter `field`: a Difficulty Level by number or by name (for
-/// the scenarios not yet read into a `param_struct!`).
-pub fn difficulty_param(field: &'static str) -> ParamDecl {
-    Difficulty::declare(field.to_string())
+/// A Difficulty Level read but not yet checked: a rule that checks other
+/// values before it asks for this one with `?` where it used to read it,
+/// so that their errors keep coming first.
+pub type DeferredDifficulty = Result<Difficulty, ParamError>;
+
+impl FromParam for DeferredDifficulty {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        Ok(Difficulty::from_param(p, name))
+    }
 }
 
-/// The Difficulty Level of parameter `field` (declared by
-/// [`difficulty_param`]).
-pub fn read_difficulty(p: &Params, field: &str) -> Result<i64, ParamError> {
-    Difficulty::from_param(p, field).map(|Difficulty(level)| level)
+impl Declared for DeferredDifficulty {
+    fn declare(name: String) -> ParamDecl {
+        Difficulty::declare(name)
+    }
 }
 
 const ROLL: &str =

@@ -3,67 +3,65 @@
 //! squares as the throw's range increment. From the landing square follow
 //! who the blast still catches: the target, the thrower, a bystander.
 
-use super::rules::{Cover, Grid, NORMAL_DIFFICULTY, SkillRoll, Square};
-use super::{roll_params, skill_roll};
+use super::rules::{Cover, Grid, NORMAL_DIFFICULTY, RollParams, SkillRoll, Square};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
-use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Params};
+use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
 
 const AREA: &str = "Area of Effect; Missing an AoE Attack and Hex Grids";
 const ATTACKS: &str = "Attacks; Making an Attack; Area of Effect";
 const COVER: &str = "Cover; Cover and firearms";
 
-/// Parameters of the scatter scenario.
-pub fn params() -> Vec<ParamDecl> {
-    let mut p = roll_params();
-    p.extend([
-        ParamDecl::int("skill", -10, 30)
+crate::param_struct! {
+    /// Parameters of the scatter scenario.
+    pub struct ScatterParams {
+        ..roll: RollParams,
+        skill: i64 = int(-10, 30)
             .required()
             .about("the thrower's Athletics ('Thrown weapons, e.g. grenades, require you to make an Athletics check')")
             .seed(ATTACKS),
-        ParamDecl::int("hit", -20, 20)
+        hit: i64 = int(-20, 20)
             .default("0")
             .about("the weapon's HIT")
             .seed(ATTACKS),
-        ParamDecl::int("circumstance", -20, 20)
+        circumstance: i64 = int(-20, 20)
             .default("0")
             .about("circumstance modifier on the attack roll")
             .seed(ATTACKS),
-        ParamDecl::int("range_penalty", 0, 20)
+        range_penalty: i64 = int(0, 20)
             .default("0")
             .about("the RNG penalty of the throw")
             .seed("Ranged Attacks"),
-        ParamDecl::choice("cover", Cover::WORDS)
+        cover: String = choice(Cover::WORDS)
             .default("none")
             .about("the target's cover: cover -2, heavy -4, total unhittable (every throw misses and scatters)")
             .seed(COVER),
-        ParamDecl::flag("penetrable")
+        penetrable: bool = flag()
             .about("the cover is penetrable: one step less")
             .seed(COVER),
-        ParamDecl::int("range_increment", 1, 20)
+        range_increment: i64 = int(1, 20)
             .default("1")
             .about("the range increment the throw is in: 'You miss by a number of squares equal to the range increment of the throw'")
             .seed(AREA),
-        ParamDecl::int("blast_radius", 0, 20)
+        blast_radius: i64 = int(0, 20)
             .default("1")
             .about("fields the blast reaches from where it lands (0: the landing field only; 1: it and its neighbours); the seed gives no sizes")
             .seed(AREA),
-        ParamDecl::choice("grid", Grid::WORDS)
+        grid: String = choice(Grid::WORDS)
             .default("square")
             .about("square grid (a d8 for the direction) or hex grid (a d6)")
             .seed("Missing an AoE Attack and Hex Grids"),
-        ParamDecl::int("thrower_distance", 1, 40)
+        thrower_distance: Opt<i64> = int(1, 40)
             .about("fields from the thrower to the target: reports whether the blast catches the thrower (a 1 scatters 'straight back at you')")
             .seed(AREA),
-        ParamDecl::int("bystander_distance", 0, 40)
+        bystander_distance: Opt<i64> = int(0, 40)
             .about("a bystander this many fields from the target, in the direction bystander_direction")
             .seed(AREA),
-        ParamDecl::int("bystander_direction", 1, 8)
+        bystander_direction: i64 = int(1, 8)
             .default("5")
             .about("the bystander's direction from the target, numbered as the scatter die: 1 towards the thrower, 5 away (4 on hexes), the others clockwise")
             .seed(AREA),
-    ]);
-    p
+    }
 }
 
 /// Every metric of the scatter scenario.
@@ -176,36 +174,34 @@ impl Mechanic for Scatter {
 
 /// Builds the scatter scenario.
 pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let roll = skill_roll(p)?;
-    let grid = Grid::parse(&p.need_word("grid")?);
-    let mut cover = Cover::parse(&p.need_word("cover")?);
-    if p.flag("penetrable")? {
+    let p = ScatterParams::read(p)?;
+    let roll = p.roll.skill_roll()?;
+    let grid = Grid::parse(&p.grid);
+    let mut cover = Cover::parse(&p.cover);
+    if p.penetrable {
         cover = cover.penetrated();
     }
     let (hittable, cover_penalty) = match cover.penalty() {
         Some(m) => (true, m),
         None => (false, 0),
     };
-    let bonus = p.need_int("skill")? + p.need_int("hit")? + p.need_int("circumstance")?
-        - p.need_int("range_penalty")?
-        + cover_penalty;
-    let increment = p.need_int("range_increment")? as i32;
-    let radius = p.need_int("blast_radius")? as i32;
+    let bonus = p.skill + p.hit + p.circumstance - p.range_penalty + cover_penalty;
+    let increment = p.range_increment as i32;
+    let radius = p.blast_radius as i32;
     let faces = grid.directions().len() as i64;
-    let direction = p.need_int("bystander_direction")?;
+    let direction = p.bystander_direction;
     if direction > faces {
         return Err(ParamError::new(
-            "bystander_direction",
+            crate::param_name!(ScatterParams.bystander_direction),
             format!(
                 "{direction} is not a face of the d{faces} a hex grid scatters with: 1 to {faces}"
             ),
         ));
     }
-    let thrower = p
-        .int("thrower_distance")?
-        .map(|d| grid.towards(1, d as i32));
+    let thrower = p.thrower_distance.value.map(|d| grid.towards(1, d as i32));
     let bystander = p
-        .int("bystander_distance")?
+        .bystander_distance
+        .value
         .map(|d| grid.towards(direction as u32, d as i32));
     let mut list = MetricList::new();
     let [hit, target, thrower_m, bystander_m, landed, from_thrower] = &METRICS;
