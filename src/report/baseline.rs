@@ -45,7 +45,7 @@ pub fn write_baseline(path: &Path, exp: &Experiment, results: &Results) -> anyho
             r.metric
         ));
     }
-    super::write_atomic(path, out.as_bytes())?;
+    super::files::write_atomic(path, out.as_bytes())?;
     Ok(())
 }
 

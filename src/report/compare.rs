@@ -2,8 +2,8 @@
 //! MediaWiki tables, CSV, and a before/after chart.
 
 use super::csv::{CsvText, Field};
+use super::files::write_atomic;
 use super::labels::{cell_text, change_text, is_probability, metric_label, signed, value_text};
-use super::write_atomic;
 use crate::experiment::compare::{Change, Sides};
 use crate::experiment::{Experiment, Input, Source};
 use plotters::prelude::*;
@@ -515,7 +515,7 @@ pub fn write_compare(
 ) -> anyhow::Result<String> {
     let text = summary(before, changes, sides);
     // all five files are staged together and replace the folder in one step
-    super::write_folder(dir, |dir| {
+    super::files::write_folder(dir, |dir| {
         write_atomic(&dir.join("compare.csv"), &csv(before, changes)?)?;
         let md = format!(
             "# {}: {}\n\n{}\n![chart](compare.svg)\n\n{}",
@@ -534,7 +534,7 @@ pub fn write_compare(
         let metric = chart_metric(before, changes);
         let mut svg = String::new();
         if let Some(metric) = &metric {
-            super::register_fonts();
+            super::charts::register_fonts();
             draw(
                 SVGBackend::with_string(&mut svg, (960, 600)).into_drawing_area(),
                 before,
@@ -546,7 +546,7 @@ pub fn write_compare(
             .map_err(|e| anyhow::anyhow!("drawing compare.svg: {e}"))?;
             write_atomic(&dir.join("compare.svg"), svg.as_bytes())?;
             let path = dir.join("compare.png");
-            super::write_via(&path, |tmp| {
+            super::files::write_via(&path, |tmp| {
                 draw(
                     BitMapBackend::new(tmp, (960, 600)).into_drawing_area(),
                     before,
@@ -606,7 +606,8 @@ fn html(
     summary: &str,
     svg: &str,
 ) -> String {
-    use super::html::{escape, figure, page, table};
+    use super::escape::html as escape;
+    use super::html::{figure, page, table};
     let title = format!("{}: {}", exp.title, sides.change);
     let mut body = format!("<h1>{}</h1>\n", escape(&title));
     let _ = writeln!(

@@ -11,7 +11,8 @@
 //!   (`zmij`: `0.5`, `1.0`, `0.000019206925190409668`, `5e-6`);
 //! - a missing value (no exact value) is an empty, unquoted field.
 
-use super::{Provenance, write_atomic};
+use super::files::write_atomic;
+use super::provenance::Provenance;
 use crate::experiment::{Experiment, Results};
 use std::path::Path;
 

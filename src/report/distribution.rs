@@ -367,9 +367,9 @@ pub fn check_chart_path(path: &Path) -> anyhow::Result<String> {
 /// or `.png` file, written atomically.
 pub fn write_chart(path: &Path, items: &[Named]) -> anyhow::Result<()> {
     let ext = check_chart_path(path)?;
-    super::register_fonts();
+    super::charts::register_fonts();
     let size = (960, 600);
-    super::write_via(path, |tmp| {
+    super::files::write_via(path, |tmp| {
         let result = if ext == "svg" {
             draw(SVGBackend::new(tmp, size).into_drawing_area(), items)
         } else {

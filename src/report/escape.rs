@@ -4,6 +4,22 @@
 
 use std::borrow::Cow;
 
+/// `text` safe inside HTML elements and attributes.
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Markdown (summary.md, compare.md), in a table cell or in running text:
 /// `<`, `>` and `&` as entities (no raw HTML such as `<script>`), `|` as
 /// `\|` (no broken table), line breaks as spaces.

@@ -5,31 +5,17 @@
 //! out, records on `<body data-rendered=...>` how many charts and tables
 //! have a size on screen (the headless-browser test reads it).
 
+use super::escape::html as escape;
+use super::files::write_atomic;
 use super::labels::{metric_def, metric_label};
+use super::provenance::Provenance;
 use super::summary::{
     SHARED_RANDOM_NUMBERS, cell_text, check_paragraph, flagged_cells, mc_check, no_exact_lines,
 };
-use super::{Provenance, write_atomic};
 use crate::experiment::{Experiment, Results, Row};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
-
-/// `text` safe inside HTML elements and attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 const STYLE: &str = "body{font-family:DejaVu Sans,Verdana,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\
 h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em}\

@@ -5,7 +5,7 @@
 //! subtitle; and the one-line answer a report opens with.
 
 use super::escape;
-use super::html::escape as html_escape;
+use super::escape::html as html_escape;
 use super::labels::{axis_value_words, metric_label, value_text, value_words};
 use crate::experiment::{Experiment, Input, Results, Source};
 use crate::systems::ParamValue;

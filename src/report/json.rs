@@ -2,9 +2,10 @@
 //! words a person reads beside the ids (metric labels and kinds), the
 //! provenance once, and each estimate's check against its exact value.
 
+use super::files::write_atomic;
 use super::labels::metric_def;
+use super::provenance::Provenance;
 use super::summary::{FLAG_ALPHA, mc_check, z_score};
-use super::{Provenance, write_atomic};
 use crate::experiment::{Experiment, Results};
 use crate::systems::{MetricKind, ParamValue};
 use serde_json::{Value, json};

@@ -3,8 +3,9 @@
 //! across): the exact value as the headline where there is one, the Monte
 //! Carlo estimate beside it as its check, else the estimate and its interval.
 
+use super::files::write_atomic;
 use super::labels::{metric_def, metric_label, value_text_fine};
-use super::{Provenance, write_atomic};
+use super::provenance::Provenance;
 use crate::dice::stats;
 use crate::experiment::{Experiment, Results, Row, at_least};
 use std::collections::HashMap;

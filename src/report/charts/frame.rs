@@ -4,8 +4,8 @@
 //! text measured and fitted in pixels.
 
 use crate::experiment::{Experiment, Results};
-use crate::report::Provenance;
 use crate::report::labels::{axis_metric_title, is_probability};
+use crate::report::provenance::Provenance;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

@@ -80,11 +80,11 @@ pub fn write_charts(dir: &Path, exp: &Experiment, results: &Results) -> anyhow::
                     chart,
                 )
                 .map_err(|e| anyhow::anyhow!("drawing {name}.svg: {e}"))?;
-                super::write_atomic(&dir.join(format!("{name}.svg")), svg.as_bytes())?;
+                super::files::write_atomic(&dir.join(format!("{name}.svg")), svg.as_bytes())?;
                 Ok(svg)
             };
             let draw_png = || -> anyhow::Result<()> {
-                super::write_via(&dir.join(format!("{name}.png")), |tmp| {
+                super::files::write_via(&dir.join(format!("{name}.png")), |tmp| {
                     render(
                         BitMapBackend::new(tmp, SIZE).into_drawing_area(),
                         exp,
