@@ -201,6 +201,7 @@ fn vehicles(c: &mut Criterion) {
             ("vehicle", "ork_trukk"),
             ("weapon", "shoota"),
             ("bs", "3"),
+            ("range", "14"),
             ("shots", "2"),
         ]),
         &Params::new(),
