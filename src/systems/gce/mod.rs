@@ -2,6 +2,8 @@
 
 pub mod hazards;
 pub mod melee;
+mod naive;
+mod refusals;
 pub mod shooting;
 pub mod tables;
 pub mod vehicles;
@@ -98,6 +100,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_bs", "1"),
                 ],
             ],
+            refusals: refusals::SHOOTING,
+            naive: naive::SHOOTING,
         },
         Scenario {
             name: "grenade",
@@ -115,6 +119,8 @@ pub static RULES: RuleSet = RuleSet {
                 ],
                 &[("bs", "2"), ("user_strength", "2"), ("range", "7")],
             ],
+            refusals: refusals::GRENADE,
+            naive: naive::GRENADE,
         },
         Scenario {
             name: "fire",
@@ -139,6 +145,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("helpers", "2"),
                 ],
             ],
+            refusals: refusals::FIRE,
+            naive: naive::FIRE,
         },
         Scenario {
             name: "hand_to_hand",
@@ -216,6 +224,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("obstacle", "true"),
                 ],
             ],
+            refusals: refusals::HAND_TO_HAND,
+            naive: naive::HAND_TO_HAND,
         },
         Scenario {
             name: "multiple_combat",
@@ -268,6 +278,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("attackers_charged", "true"),
                 ],
             ],
+            refusals: refusals::MULTIPLE_COMBAT,
+            naive: naive::MULTIPLE_COMBAT,
         },
         Scenario {
             name: "fall",
@@ -293,6 +305,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_bs", "1"),
                 ],
             ],
+            refusals: refusals::FALL,
+            naive: naive::FALL,
         },
         Scenario {
             name: "vehicle_hits",
@@ -335,6 +349,8 @@ pub static RULES: RuleSet = RuleSet {
                     ),
                 ],
             ],
+            refusals: refusals::VEHICLE_HITS,
+            naive: naive::VEHICLE_HITS,
         },
         Scenario {
             name: "vehicle_fire",
@@ -359,6 +375,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("crew_bs", "3"),
                 ],
             ],
+            refusals: refusals::VEHICLE_FIRE,
+            naive: naive::VEHICLE_FIRE,
         },
         Scenario {
             name: "thrust",
@@ -379,6 +397,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("turn_leadership", "7"),
                 ],
             ],
+            refusals: refusals::THRUST,
+            naive: naive::THRUST,
         },
         Scenario {
             name: "out_of_control",
@@ -391,6 +411,8 @@ pub static RULES: RuleSet = RuleSet {
                 &[("size", "small"), ("crew_able", "1"), ("driver", "down")],
                 &[("crew_able", "2")],
             ],
+            refusals: refusals::OUT_OF_CONTROL,
+            naive: naive::OUT_OF_CONTROL,
         },
         Scenario {
             name: "vehicle_hazard",
@@ -417,6 +439,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_bs", "3"),
                 ],
             ],
+            refusals: refusals::VEHICLE_HAZARD,
+            naive: naive::VEHICLE_HAZARD,
         },
         Scenario {
             name: "ram",
@@ -448,6 +472,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_vehicle_save", "5"),
                 ],
             ],
+            refusals: refusals::RAM,
+            naive: naive::RAM,
         },
         Scenario {
             name: "boarding",
@@ -476,6 +502,8 @@ pub static RULES: RuleSet = RuleSet {
                 ("boarders_pile_on", "one_group"),
                 ("stationary", "true"),
             ]],
+            refusals: refusals::BOARDING,
+            naive: naive::BOARDING,
         },
         Scenario {
             name: "gate",
@@ -488,6 +516,8 @@ pub static RULES: RuleSet = RuleSet {
                 &[("attack", "shots"), ("strength", "5"), ("hits", "2")],
                 &[("attack", "ram"), ("until", "destroyed")],
             ],
+            refusals: refusals::GATE,
+            naive: naive::GATE,
         },
     ],
 };
