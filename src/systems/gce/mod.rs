@@ -1,5 +1,6 @@
 //! Gorkamorka Community Edition (`seeds/002_8c1a109281471897.txt`).
 
+pub mod given_word;
 pub mod hazards;
 pub mod melee;
 pub mod shooting;
@@ -10,7 +11,7 @@ pub mod weapon;
 
 use crate::dice::NamedDie;
 use crate::engine::step_model::StepModel;
-use crate::systems::{FromParam, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{RuleSet, Scenario, VariantDef};
 use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use warrior::WarriorStats;
@@ -898,26 +899,6 @@ fn build_fall(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErr
         lands_on_warrior: p.lands_on_warrior,
     };
     Ok(Box::new(StepModel::new(f.into_rule())))
-}
-
-/// A word with a default whose rule asks whether the spec gave it (a
-/// 'custom' weapon's draws set without a 'custom' weapon): as
-/// [`crate::systems::Given`], which reads numbers and flags only.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GivenWord {
-    /// The word: given, else the declared default.
-    pub value: String,
-    /// Whether the spec (or a preset) gave it.
-    pub given: bool,
-}
-
-impl FromParam for GivenWord {
-    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
-        Ok(GivenWord {
-            given: p.has(name),
-            value: p.need_word(name)?,
-        })
-    }
 }
 
 /// A save as the score needed (2-6), 0 or absent for none.

@@ -8,7 +8,7 @@ use super::fighter::{Causes, Fighter, HatredPolicy};
 use super::round::MAX_DAMAGE_DICE;
 use super::weapons::{Armed, Draws, MeleeStrength, MeleeWeapon, SecondWeapon};
 use crate::systems::did_you_mean;
-use crate::systems::gce::GivenWord;
+use crate::systems::gce::given_word::GivenWord;
 use crate::systems::gce::warrior::WarriorStats;
 use crate::systems::gce::weapon::Damage;
 use crate::systems::{

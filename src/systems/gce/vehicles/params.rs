@@ -10,11 +10,12 @@ use super::movement::{DriverState, Hazard, Leap, OutOfControl, ThrustRun, UNTIL_
 use super::rams::{Impact, LargeRake, Mixed, Ram, head_on_equilibrium};
 use crate::param_name;
 use crate::systems::did_you_mean;
+use crate::systems::gce::given_word::GivenWord;
 use crate::systems::gce::melee::{FighterParams, FighterRole, second_weapon};
 use crate::systems::gce::tables::hit_needed;
 use crate::systems::gce::warrior::{Hit, WarriorStats};
 use crate::systems::gce::weapon::{Damage, SaveModifier};
-use crate::systems::gce::{GivenWord, HitModifiers, VictimParams, overwatch_bonus, save_value};
+use crate::systems::gce::{HitModifiers, VictimParams, overwatch_bonus, save_value};
 use crate::systems::{FromParam, Given, Model, Opt, ParamDecl, ParamError, ParamGroup, Params};
 
 const TEMPLATES: &str = "Taking Damage, Template Weapons; Templates and the Crew Location";
