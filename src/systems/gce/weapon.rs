@@ -1,109 +1,14 @@
 //! GCE weapon statlines and the presets whose numbers the seed gives.
 
-use super::tables::d3;
-use super::warrior::Hit;
-use crate::dice::Roller;
+use super::warrior::{Damage, Hit};
 use crate::systems::{Opt, ParamError, PresetDecl};
 
 /// A statline value that does not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StatError {
-    /// Not a damage value.
-    #[error("'{0}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1)")]
-    Damage(String),
-    /// Damage dice out of range.
-    #[error(
-        "'{0}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1): use 1-10 dice of D3 or D6"
-    )]
-    DamageDice(String),
     /// Not an Ammo Roll.
     #[error("'{0}' is not an Ammo Roll (2+ to 6+, or \"auto\")")]
     Ammo(String),
-}
-
-/// Damage: "The majority of weapons only inflict one Damage but occasionally
-/// something particularly nasty can inflict much more, such as the Krak
-/// Stikkbomb’s "D6 Damage"!" (Weapon Statlines, "Damage"). `count` dice of
-/// `sides` (3 = D3 read as a halved D6) plus `plus`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Damage {
-    count: u32,
-    sides: u32,
-    plus: u32,
-}
-
-impl Damage {
-    /// `count` D`sides` (3 or 6) plus `plus`.
-    pub fn dice(count: u32, sides: u32, plus: u32) -> Self {
-        Damage { count, sides, plus }
-    }
-
-    /// Fixed damage.
-    pub const fn fixed(n: u32) -> Self {
-        Damage {
-            count: 0,
-            sides: 6,
-            plus: n,
-        }
-    }
-
-    /// Parses `1`, `D3`, `D6`, `2D6`, `D6+1`.
-    pub fn parse(text: &str) -> Result<Self, StatError> {
-        let t = text.trim().to_ascii_lowercase();
-        let bad = || StatError::Damage(text.to_string());
-        let (dice, plus) = match t.split_once('+') {
-            Some((d, p)) => (d.trim(), p.trim().parse::<u32>().map_err(|_| bad())?),
-            None => (t.as_str(), 0),
-        };
-        if let Some((n, s)) = dice.split_once('d') {
-            let count = if n.is_empty() {
-                1
-            } else {
-                n.parse().map_err(|_| bad())?
-            };
-            let sides = s.parse().map_err(|_| bad())?;
-            if !(1..=10).contains(&count) || !(sides == 3 || sides == 6) {
-                return Err(StatError::DamageDice(text.to_string()));
-            }
-            Ok(Damage { count, sides, plus })
-        } else {
-            let n: u32 = dice.parse().map_err(|_| bad())?;
-            if n > 20 || plus > 0 {
-                return Err(bad());
-            }
-            Ok(Damage::fixed(n))
-        }
-    }
-
-    /// The fixed amount, if no dice are rolled.
-    pub fn as_fixed(&self) -> Option<u32> {
-        (self.count == 0).then_some(self.plus)
-    }
-
-    /// How many dice it rolls.
-    pub fn dice_count(&self) -> u32 {
-        self.count
-    }
-
-    /// The most it can deal.
-    pub fn max(&self) -> u32 {
-        self.count * self.sides + self.plus
-    }
-
-    /// The exact law of the damage dealt.
-    pub fn law(&self) -> crate::dice::Dist {
-        let die = crate::dice::Dist::die(self.sides);
-        die.sum_of(self.count)
-            .add(&crate::dice::Dist::constant(i64::from(self.plus)))
-    }
-
-    /// Rolls the damage.
-    pub fn roll(&self, dice: &mut impl Roller) -> u32 {
-        let rolled: u32 = (0..self.count)
-            .map(|_| if self.sides == 3 { d3(dice) } else { dice.d6() })
-            .sum();
-        rolled + self.plus
-    }
 }
 
 /// A weapon's Save Modifier: fixed, or "Varies" with the user's Strength.
@@ -448,14 +353,6 @@ impl Weapon {
 mod tests {
     use super::*;
     use crate::systems::{ParamGroup, ParamValue, Params};
-
-    #[test]
-    fn damage_parses_dice_and_rejects_junk() {
-        assert_eq!(Damage::parse("D6").unwrap().as_fixed(), None);
-        assert_eq!(Damage::parse("2").unwrap().as_fixed(), Some(2));
-        assert!(Damage::parse("d7").is_err());
-        assert!(Damage::parse("banana").is_err());
-    }
 
     /// A weapon from `name=value` pairs, presets filled in as a spec's are.
     fn weapon(pairs: &[(&str, &str)]) -> Result<Weapon, ParamError> {

@@ -9,8 +9,8 @@ use super::round::MAX_DAMAGE_DICE;
 use super::weapons::{Armed, Draws, MeleeStrength, MeleeWeapon, SecondWeapon};
 use crate::systems::did_you_mean;
 use crate::systems::gce::given_word::GivenWord;
+use crate::systems::gce::warrior::Damage;
 use crate::systems::gce::warrior::WarriorStats;
-use crate::systems::gce::weapon::Damage;
 use crate::systems::{
     FromParam, Given, Opt, ParamDecl, ParamError, ParamGroup, Params, PresetDecl,
 };

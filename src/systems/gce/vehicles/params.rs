@@ -13,8 +13,8 @@ use crate::systems::did_you_mean;
 use crate::systems::gce::given_word::GivenWord;
 use crate::systems::gce::melee::{FighterParams, FighterRole, second_weapon};
 use crate::systems::gce::tables::hit_needed;
-use crate::systems::gce::warrior::{Hit, WarriorStats};
-use crate::systems::gce::weapon::{Damage, SaveModifier};
+use crate::systems::gce::warrior::{Damage, Hit, WarriorStats};
+use crate::systems::gce::weapon::SaveModifier;
 use crate::systems::gce::{HitModifiers, VictimParams, overwatch_bonus, save_value};
 use crate::systems::{FromParam, Given, Model, Opt, ParamDecl, ParamError, ParamGroup, Params};
 
