@@ -137,6 +137,17 @@ impl FromParam for Given<bool> {
     }
 }
 
+/// A word with a default, trimmed and lower-cased (a template's coverage
+/// set for a shot that has none is refused, a default one is not).
+impl FromParam for Given<String> {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        Ok(Given {
+            given: p.has(name),
+            value: p.need_word(name)?,
+        })
+    }
+}
+
 /// A parameter type that carries its own declaration (a Difficulty Level
 /// by number or name): a [`param_struct!`] entry `name: Type =
 /// declared()` declares it so.

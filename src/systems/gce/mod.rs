@@ -1,6 +1,5 @@
 //! Gorkamorka Community Edition (`seeds/002_8c1a109281471897.txt`).
 
-pub mod given_word;
 pub mod hazards;
 pub mod melee;
 mod naive;

@@ -40,9 +40,11 @@ pub const FIRE: &[Refusal] = &[Refusal {
     words: &["-1 is impossible"],
 }];
 
-/// `hand_to_hand`: a WS past the scale, a weapon misspelt, two
-/// double-handed weapons, a custom weapon's stats without one, a Hatred
-/// policy without Hatred, an obstacle with nobody charging.
+/// `hand_to_hand`: a WS past the scale, no Attack Dice, a weapon
+/// misspelt, two double-handed weapons, a custom weapon's stats without
+/// one or wrong, a Fear test without Leadership, a Hatred policy without
+/// Hatred or unknown, an obstacle with nobody charging, a fight nobody
+/// can win.
 pub const HAND_TO_HAND: &[Refusal] = &[
     Refusal {
         what: "WS 11",
@@ -86,6 +88,74 @@ pub const HAND_TO_HAND: &[Refusal] = &[
         field: "obstacle",
         words: &["charg"],
     },
+    Refusal {
+        what: "no Attack Dice",
+        set: &[("a_attacks", "0"), ("a_hands", "1")],
+        unset: &[],
+        field: "a_attacks",
+        words: &["no Attack Dice"],
+    },
+    Refusal {
+        what: "a custom weapon without its Strength",
+        set: &[("a_weapons", "custom"), ("a_custom_damage", "1")],
+        unset: &[],
+        field: "a_custom_strength",
+        words: &["a_custom_strength"],
+    },
+    Refusal {
+        what: "too many Damage dice",
+        set: &[
+            ("a_weapons", "custom"),
+            ("a_custom_strength", "AU+1"),
+            ("a_custom_damage", "4D6"),
+        ],
+        unset: &[],
+        field: "a_custom_damage",
+        words: &["at most 3"],
+    },
+    Refusal {
+        what: "a bad custom Strength",
+        set: &[
+            ("a_weapons", "custom"),
+            ("a_custom_strength", "strong"),
+            ("a_custom_damage", "1"),
+        ],
+        unset: &[],
+        field: "a_custom_strength",
+        words: &["AU+1"],
+    },
+    Refusal {
+        what: "a Fear test without Leadership",
+        set: &[
+            ("a", "custom"),
+            ("a_ws", "3"),
+            ("a_attacks", "1"),
+            ("a_weapons", "choppa"),
+            ("b_causes", "fear"),
+        ],
+        unset: &[],
+        field: "a_leadership",
+        words: &["Fear"],
+    },
+    Refusal {
+        what: "an unknown Hatred policy",
+        set: &[("a_hatred", "true"), ("a_hatred_policy", "smart")],
+        unset: &[],
+        field: "a_hatred_policy",
+        words: &["'smart'"],
+    },
+    Refusal {
+        what: "nobody can wound",
+        set: &[
+            ("a_strength", "1"),
+            ("b_strength", "1"),
+            ("a_toughness", "10"),
+            ("b_toughness", "10"),
+        ],
+        unset: &[],
+        field: "a_weapons",
+        words: &["never ends"],
+    },
 ];
 
 /// `multiple_combat`: a lone attacker is no multiple combat.
@@ -107,7 +177,10 @@ pub const FALL: &[Refusal] = &[Refusal {
 }];
 
 /// `vehicle_hits`: a vehicle misspelt, a Small Target vehicle, a shot
-/// beyond the weapon's long range.
+/// beyond the weapon's long range or without one, a location table or
+/// Damage Table the seed's could not be, crew hit by what is no
+/// template, a template rolling to hit, modifiers a vehicle never takes
+/// or already has.
 pub const VEHICLE_HITS: &[Refusal] = &[
     Refusal {
         what: "a vehicle misspelt",
@@ -129,6 +202,148 @@ pub const VEHICLE_HITS: &[Refusal] = &[
         unset: &[],
         field: "range",
         words: &["beyond the weapon's long range 18"],
+    },
+    Refusal {
+        what: "a location table of two rows",
+        set: &[
+            ("strength", "4"),
+            ("template", "blast"),
+            ("crew", "2"),
+            ("crew_toughness", "4"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "3"),
+            ("crew_bs", "3"),
+            ("locations", "crew 8, engines 10"),
+            ("size", "large"),
+        ],
+        unset: &["weapon", "bs", "range", "shots", "vehicle"],
+        field: "locations",
+        words: &["six rows"],
+    },
+    Refusal {
+        what: "armour 0",
+        set: &[
+            ("strength", "4"),
+            ("template", "blast"),
+            ("crew", "2"),
+            ("crew_toughness", "4"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "3"),
+            ("crew_bs", "3"),
+            ("locations", "crew 0, a 8, b 8, c 8, d 8, e 8"),
+            ("size", "large"),
+        ],
+        unset: &["weapon", "bs", "range", "shots", "vehicle"],
+        field: "locations",
+        words: &["Armour 0 is impossible"],
+    },
+    Refusal {
+        what: "negative crew",
+        set: &[
+            ("vehicle", "ork_trukk"),
+            ("strength", "4"),
+            ("template", "blast"),
+            ("crew", "-1"),
+            ("crew_toughness", "4"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "3"),
+            ("crew_bs", "3"),
+        ],
+        unset: &["weapon", "bs", "range", "shots"],
+        field: "crew",
+        words: &["-1 is impossible"],
+    },
+    Refusal {
+        what: "a Damage Table for a location it lacks",
+        set: &[
+            ("vehicle", "ork_trukk"),
+            ("strength", "4"),
+            ("template", "blast"),
+            ("crew", "2"),
+            ("crew_toughness", "4"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "3"),
+            ("crew_bs", "3"),
+            ("effects", "engine: a, b, c, d, e, f"),
+        ],
+        unset: &["weapon", "bs", "range", "shots"],
+        field: "effects",
+        words: &["did you mean 'engines'"],
+    },
+    Refusal {
+        what: "a Damage Table of five results",
+        set: &[
+            ("vehicle", "ork_trukk"),
+            ("strength", "4"),
+            ("template", "blast"),
+            ("crew", "2"),
+            ("crew_toughness", "4"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "3"),
+            ("crew_bs", "3"),
+            ("effects", "engines: a, b, c, d, e"),
+        ],
+        unset: &["weapon", "bs", "range", "shots"],
+        field: "effects",
+        words: &["six"],
+    },
+    Refusal {
+        what: "a template rolling to hit",
+        set: &[
+            ("vehicle", "ork_trukk"),
+            ("strength", "4"),
+            ("template", "blast"),
+            ("crew", "2"),
+            ("crew_toughness", "4"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "3"),
+            ("crew_bs", "3"),
+            ("bs", "3"),
+        ],
+        unset: &["weapon", "range", "shots"],
+        field: "bs",
+        words: &["does not roll to hit"],
+    },
+    Refusal {
+        what: "crew hit by a shot that is not a template",
+        set: &[
+            ("crew", "2"),
+            ("crew_toughness", "4"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "3"),
+            ("crew_bs", "3"),
+        ],
+        unset: &[],
+        field: "crew",
+        words: &["template"],
+    },
+    Refusal {
+        what: "a Bike flagged a Large Target",
+        set: &[("size", "small"), ("large_target", "true")],
+        unset: &[],
+        field: "large_target",
+        words: &["excludes small Vehicles like Bikes"],
+    },
+    Refusal {
+        what: "a Trukk's Large Target counted twice",
+        set: &[("large_target", "true")],
+        unset: &[],
+        field: "large_target",
+        words: &["counted already"],
+    },
+    Refusal {
+        what: "a Fast Moving Warrior",
+        set: &[("fast_moving_warrior", "true")],
+        unset: &[],
+        field: "fast_moving_warrior",
+        words: &["target_moved_fast"],
+    },
+    Refusal {
+        what: "a Shoota's shot with no range",
+        set: &[],
+        unset: &["range"],
+        field: "range",
+        words: &["range bands"],
     },
 ];
 
@@ -168,7 +383,8 @@ pub const VEHICLE_HAZARD: &[Refusal] = &[Refusal {
     words: &["did you mean 'squash'"],
 }];
 
-/// `ram`: an impact misspelt, a Swerve test in a head-on ram.
+/// `ram`: an impact misspelt, a Swerve test in a head-on ram, a mixed
+/// strategy that is not three weights.
 pub const RAM: &[Refusal] = &[
     Refusal {
         what: "an unknown impact",
@@ -184,16 +400,33 @@ pub const RAM: &[Refusal] = &[
         field: "target_leadership",
         words: &["head-on"],
     },
+    Refusal {
+        what: "a strategy of two weights",
+        set: &[("impact", "head_on"), ("rammer_strategy", "1, 2")],
+        unset: &["target_leadership"],
+        field: "rammer_strategy",
+        words: &["three whole weights"],
+    },
 ];
 
-/// `boarding`: a vehicle without crew to board.
-pub const BOARDING: &[Refusal] = &[Refusal {
-    what: "no crew",
-    set: &[("crew", "0")],
-    unset: &[],
-    field: "crew",
-    words: &["0 is impossible"],
-}];
+/// `boarding`: a vehicle without crew to board, unopposed boarders at a
+/// location it lacks.
+pub const BOARDING: &[Refusal] = &[
+    Refusal {
+        what: "no crew",
+        set: &[("crew", "0")],
+        unset: &[],
+        field: "crew",
+        words: &["0 is impossible"],
+    },
+    Refusal {
+        what: "unopposed boarders at a location it lacks",
+        set: &[("unopposed_location", "engine")],
+        unset: &[],
+        field: "unopposed_location",
+        words: &["did you mean 'engines'"],
+    },
+];
 
 /// `gate`: a gate no Strength can dent.
 pub const GATE: &[Refusal] = &[Refusal {

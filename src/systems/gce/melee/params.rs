@@ -8,7 +8,6 @@ use super::fighter::{Causes, Fighter, HatredPolicy};
 use super::round::MAX_DAMAGE_DICE;
 use super::weapons::{Armed, Draws, MeleeStrength, MeleeWeapon, SecondWeapon};
 use crate::systems::did_you_mean;
-use crate::systems::gce::given_word::GivenWord;
 use crate::systems::gce::warrior::Damage;
 use crate::systems::gce::warrior::WarriorStats;
 use crate::systems::{
@@ -244,7 +243,7 @@ struct CustomWeaponParams {
     save_mod: Opt<i64>,
     damage: Opt<String>,
     double_handed: Given<bool>,
-    draws: GivenWord,
+    draws: Given<String>,
 }
 
 /// A side's psychology, declared only where the scenario tests it.

@@ -10,7 +10,6 @@ use super::movement::{DriverState, Hazard, Leap, OutOfControl, ThrustRun, UNTIL_
 use super::rams::{Impact, LargeRake, Mixed, Ram, head_on_equilibrium};
 use crate::param_name;
 use crate::systems::did_you_mean;
-use crate::systems::gce::given_word::GivenWord;
 use crate::systems::gce::melee::{FighterParams, FighterRole, second_weapon};
 use crate::systems::gce::tables::hit_needed;
 use crate::systems::gce::warrior::{Damage, Hit, WarriorStats};
@@ -269,7 +268,7 @@ crate::param_struct! {
             .default("none")
             .about("the weapon's template")
             .seed(TEMPLATES),
-        coverage: GivenWord = choice(&["full", "partial"])
+        coverage: Given<String> = choice(&["full", "partial"])
             .default("full")
             .about("a template's Full Hit (D3 hits) or Partial Hit (one hit on 4+)")
             .seed(TEMPLATES)
