@@ -14,6 +14,165 @@ use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, Opt, ParamError, ParamGroup, Params, Sampler,
 };
+use crate::systems::{Refusal, Scenario};
+
+/// The `attack` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const ATTACK_SCENARIO: Scenario = Scenario {
+    name: "attack",
+    about: "one turn's attacks (RoF, AP, cover, ranged / melee / area) and their damage through armour",
+    seed_section: "Action Points; Attacks; RoF; Ranged Attacks; Melee Attacks; Area of Effect; Dodging; Cover; Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
+    params: TurnParams::decls,
+    metrics: || TURN_METRICS.to_vec(),
+    build: build_turn,
+    test_points: &[
+        &[
+            ("skill", "3"),
+            ("damage", "5"),
+            ("target_health", "10"),
+            ("armour_dr", "3"),
+            ("armour_durability", "10"),
+            ("rof", "3"),
+            ("attacks", "3"),
+        ],
+        &[
+            ("skill", "2"),
+            ("kind", "melee"),
+            ("target_parry", "9"),
+            ("damage", "3"),
+            ("target_health", "4"),
+            ("armour_dr", "2"),
+            ("armour_durability", "3"),
+            ("cover", "cover"),
+        ],
+        &[
+            ("skill", "2"),
+            ("kind", "area"),
+            ("range_penalty", "1"),
+            ("damage", "14"),
+            ("target_health", "6"),
+            ("target_athletics", "2"),
+            ("rof", "2"),
+            ("attacks", "2"),
+            ("intent", "knock_out"),
+        ],
+        &[
+            ("skill", "3"),
+            ("damage", "2"),
+            ("target_health", "3"),
+            ("armour_dr", "4"),
+            ("armour_durability", "20"),
+            ("rof", "4"),
+            ("attacks", "4"),
+            ("armour_piercing", "false"),
+        ],
+    ],
+    refusals: &[
+        Refusal {
+            what: "more attacks than the RoF",
+            set: &[("attacks", "4")],
+            unset: &[],
+            field: "attacks",
+            words: &["RoF"],
+        },
+        Refusal {
+            what: "Parry on a ranged attack",
+            set: &[("target_parry", "7")],
+            unset: &[],
+            field: "target_parry",
+            words: &["DL 4"],
+        },
+    ],
+    naive: crate::systems::crisis::naive::ATTACK,
+};
+
+/// The `fight` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const FIGHT_SCENARIO: Scenario = Scenario {
+    name: "fight",
+    about: "turns of attacks until the target is incapacitated: an absorbing chain over Health, non-lethal wounds, Durability and AP",
+    seed_section: "Action Points; RoF; Attacks; Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
+    params: FightParams::decls,
+    metrics: fight_metrics,
+    build: build_fight,
+    test_points: &[
+        &[
+            ("skill", "2"),
+            ("damage", "4"),
+            ("target_health", "8"),
+            ("armour_dr", "2"),
+            ("armour_durability", "6"),
+            ("rof", "3"),
+            ("attack_ap", "2"),
+            ("policy", "all"),
+        ],
+        &[
+            ("skill", "1"),
+            ("kind", "melee"),
+            ("target_parry", "8"),
+            ("damage", "3"),
+            ("target_health", "5"),
+            ("armour_dr", "3"),
+            ("armour_durability", "4"),
+        ],
+        &[
+            ("skill", "3"),
+            ("damage", "9"),
+            ("target_health", "6"),
+            ("armour_dr", "1"),
+            ("armour_durability", "2"),
+            ("rof", "3"),
+            ("attack_ap", "2"),
+            ("policy", "best"),
+            ("intent", "knock_out"),
+        ],
+        &[
+            ("skill", "2"),
+            ("kind", "area"),
+            ("damage", "3"),
+            ("target_health", "4"),
+            ("target_athletics", "3"),
+        ],
+    ],
+    refusals: &[
+        Refusal {
+            what: "a fight against total cover never ends",
+            set: &[("cover", "total")],
+            unset: &[],
+            field: "cover",
+            words: &["never ends"],
+        },
+        Refusal {
+            what: "a melee attack without the target's Parry",
+            set: &[("kind", "melee")],
+            unset: &[],
+            field: "target_parry",
+            words: &["Parry"],
+        },
+        Refusal {
+            what: "a knock-out intent misspelt",
+            set: &[("intent", "knockout")],
+            unset: &[],
+            field: "intent",
+            words: &["did you mean 'knock_out'"],
+        },
+        Refusal {
+            what: "a roll too large to evaluate",
+            set: &[("roll", "1000d10000")],
+            unset: &[],
+            field: "roll",
+            words: &["cannot be evaluated"],
+        },
+    ],
+    naive: crate::systems::crisis::naive::FIGHT,
+};
+
+/// The fight's metrics: its own, then the turns it takes.
+fn fight_metrics() -> Vec<MetricDecl> {
+    let mut m = FIGHT_METRICS.to_vec();
+    m.extend(crate::engine::repeat_model::round_metrics("turns"));
+    m
+}
 
 const ATTACKS: &str = "Attacks; Making an Attack; Ranged Attacks; Melee Attacks";
 const ROF: &str = "RoF; Action Points";

@@ -6,6 +6,111 @@ use super::rules::{DeferredDifficulty, RollParams, SkillRoll, asset_list, modifi
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{Refusal, Scenario};
+
+/// The `check` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const CHECK_SCENARIO: Scenario = Scenario {
+    name: "check",
+    about: "a Skill check against a Difficulty Level, with its Extras; or a contest",
+    seed_section: "Difficulty; Difficulty Modifier; Stacking Modifiers; Dodging",
+    params: CheckParams::decls,
+    metrics: || CHECK_METRICS.to_vec(),
+    build: build_check,
+    test_points: &[
+        &[("skill", "2")],
+        &[
+            ("skill", "4"),
+            ("difficulty", "Hard"),
+            ("assets", "rope, rope, climbing gear"),
+            ("unfavourable", "1"),
+        ],
+        &[
+            ("skill", "1"),
+            ("roll", "1d20"),
+            ("extras_step", "3"),
+            ("difficulty", "8"),
+        ],
+        &[("skill", "3"), ("opponent_skill", "4")],
+    ],
+    refusals: &[
+        Refusal {
+            what: "a Difficulty Level name with a typo",
+            set: &[("difficulty", "hrad")],
+            unset: &[],
+            field: "difficulty",
+            words: &["did you mean 'hard'"],
+        },
+        Refusal {
+            what: "a Difficulty Level past the ladder",
+            set: &[("difficulty", "41")],
+            unset: &[],
+            field: "difficulty",
+            words: &["0 to 40"],
+        },
+        Refusal {
+            what: "assets as a count, not types",
+            set: &[("assets", "2")],
+            unset: &[],
+            field: "assets",
+            words: &["name the asset types"],
+        },
+        Refusal {
+            what: "a roll that cannot be read",
+            set: &[("roll", "2d6+")],
+            unset: &[],
+            field: "roll",
+            words: &["cannot be read"],
+        },
+        Refusal {
+            what: "a roll that is a comparison",
+            set: &[("roll", "2d6>=7")],
+            unset: &[],
+            field: "roll",
+            words: &["comparison"],
+        },
+        Refusal {
+            what: "an Extras step of 0",
+            set: &[("extras_step", "0")],
+            unset: &[],
+            field: "extras_step",
+            words: &["0 is impossible"],
+        },
+    ],
+    naive: crate::systems::crisis::naive::CHECK,
+};
+
+/// The `turn_order` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const TURN_ORDER_SCENARIO: Scenario = Scenario {
+    name: "turn_order",
+    about: "initiative: Mind + circumstance, a PC against an NPC, ties to the PC; a surprise round first",
+    seed_section: "Turns; Turn Order; Surprise Round",
+    params: TurnOrderParams::decls,
+    metrics: || TURN_ORDER_METRICS.to_vec(),
+    build: build_turn_order,
+    test_points: &[
+        &[("pc_mind", "2"), ("npc_mind", "3")],
+        &[("pc_mind", "1"), ("npc_mind", "2"), ("surprise", "pc")],
+    ],
+    refusals: &[
+        Refusal {
+            what: "a Mind past the attribute scale",
+            set: &[("pc_mind", "31")],
+            unset: &[],
+            field: "pc_mind",
+            words: &["31"],
+        },
+        Refusal {
+            what: "a surprise by nobody",
+            set: &[("surprise", "gm")],
+            unset: &[],
+            field: "surprise",
+            words: &["'gm'"],
+        },
+    ],
+    naive: crate::systems::crisis::naive::TURN_ORDER,
+};
 
 const DIFFICULTY: &str = "Difficulty; Difficulty Modifier; Stacking Modifiers";
 const DODGING: &str = "Dodging";

@@ -9,7 +9,75 @@ use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, Opt, ParamError, ParamGroup, Params, Sampler,
 };
+use crate::systems::{Refusal, Scenario};
 use std::sync::Arc;
+
+/// The `damage` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const DAMAGE_SCENARIO: Scenario = Scenario {
+    name: "damage",
+    about: "one hit's damage (DMG + Extras + circumstance) through DR and Durability: wounds, armour left, Dying, dead, knocked out",
+    seed_section: "Damage; Dealing Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
+    params: DamageParams::decls,
+    metrics: || METRICS.to_vec(),
+    build: build,
+    test_points: &[
+        &[
+            ("skill", "3"),
+            ("damage", "5"),
+            ("target_health", "10"),
+            ("armour_dr", "3"),
+            ("armour_durability", "10"),
+        ],
+        &[
+            ("skill", "6"),
+            ("difficulty", "challenging"),
+            ("damage", "12"),
+            ("target_health", "8"),
+            ("wounds_before", "3"),
+            ("nonlethal_before", "2"),
+            ("armour_dr", "4"),
+            ("armour_durability", "2"),
+            ("intent", "knock_out"),
+        ],
+        &[
+            ("extras", "1"),
+            ("damage", "2"),
+            ("target_health", "3"),
+            ("nonlethal_before", "3"),
+            ("armour_dr", "4"),
+            ("armour_durability", "9"),
+        ],
+        &[
+            ("skill", "2"),
+            ("roll", "1d20"),
+            ("area", "true"),
+            ("damage", "14"),
+            ("damage_circumstance", "1"),
+            ("target_health", "20"),
+            ("armour_dr", "2"),
+            ("armour_durability", "1"),
+            ("armour_piercing", "true"),
+        ],
+    ],
+    refusals: &[
+        Refusal {
+            what: "both fixed Extras and an attack roll",
+            set: &[("extras", "2")],
+            unset: &[],
+            field: "extras",
+            words: &["not both"],
+        },
+        Refusal {
+            what: "a target already dead",
+            set: &[("wounds_before", "30")],
+            unset: &[],
+            field: "wounds_before",
+            words: &["dead already"],
+        },
+    ],
+    naive: crate::systems::crisis::naive::DAMAGE,
+};
 
 const DAMAGE: &str = "Damage; Dealing Damage; Attacking and Damaging";
 const ARMOUR: &str = "Damage Reduction";

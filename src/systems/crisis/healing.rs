@@ -20,7 +20,41 @@ use crate::systems::{
     MetricDecl, MetricDef, MetricKind, MetricList, Model, Opt, ParamError, ParamGroup, Params,
     TrialValues,
 };
+use crate::systems::{Refusal, Scenario};
 use std::sync::OnceLock;
+
+/// The `healing` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const HEALING_SCENARIO: Scenario = Scenario {
+    name: "healing",
+    about: "a Medicine check, then daily Body rolls until full Health: days to heal",
+    seed_section: "Healing; Healing A Character; Healing A Dying Character; Healing Non-Lethal Damage; Natural Healing",
+    params: HealingParams::decls,
+    metrics: || METRICS.to_vec(),
+    build: build,
+    test_points: &[
+        &[("health", "10"), ("wounds", "4"), ("body", "1")],
+        &[
+            ("health", "6"),
+            ("wounds", "7"),
+            ("body", "0"),
+            ("care", "self"),
+            ("poor_conditions", "true"),
+            ("healer_skill", "2"),
+            ("self_treatment", "true"),
+            ("nonlethal", "3"),
+            ("critical_failure", "fail_by_step"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "a dead patient to heal",
+        set: &[("health", "5"), ("wounds", "15")],
+        unset: &[],
+        field: "wounds",
+        words: &["dead"],
+    }],
+    naive: crate::systems::crisis::naive::HEALING,
+};
 
 const HEALING: &str =
     "Healing; Healing A Character; Healing A Dying Character; Healing Non-Lethal Damage";

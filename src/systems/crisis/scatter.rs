@@ -7,6 +7,45 @@ use super::rules::{Cover, Grid, NORMAL_DIFFICULTY, RollParams, SkillRoll, Square
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{Refusal, Scenario};
+
+/// The `scatter` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const SCATTER_SCENARIO: Scenario = Scenario {
+    name: "scatter",
+    about: "a thrown area attack: a hit centres the blast on the target, a miss scatters by a d8 (d6 on hexes) and the range increment; who the blast still catches",
+    seed_section: "Area of Effect; Missing an AoE Attack and Hex Grids",
+    params: ScatterParams::decls,
+    metrics: || METRICS.to_vec(),
+    build: build,
+    test_points: &[
+        &[
+            ("skill", "0"),
+            ("range_increment", "2"),
+            ("thrower_distance", "3"),
+            ("bystander_distance", "2"),
+        ],
+        &[
+            ("skill", "1"),
+            ("grid", "hex"),
+            ("cover", "heavy"),
+            ("penetrable", "true"),
+            ("range_increment", "3"),
+            ("blast_radius", "2"),
+            ("thrower_distance", "4"),
+            ("bystander_distance", "1"),
+            ("bystander_direction", "2"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "a scatter direction the hex grid's d6 cannot show",
+        set: &[("grid", "hex"), ("bystander_direction", "7")],
+        unset: &[],
+        field: "bystander_direction",
+        words: &["d6"],
+    }],
+    naive: crate::systems::crisis::naive::SCATTER,
+};
 
 const AREA: &str = "Area of Effect; Missing an AoE Attack and Hex Grids";
 const ATTACKS: &str = "Attacks; Making an Attack; Area of Effect";
