@@ -14,7 +14,7 @@ pub mod ranged;
 
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
-use crate::systems::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
+use crate::systems::{ParamDecl, ParamGroup, PresetDecl, RuleSet, Scenario, VariantDef};
 use dice::{Critical, Reading};
 use ranged::{FireMode, RangedRule, Shot, Weapon, WoundBy};
 
@@ -142,7 +142,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "pinning",
             about: "the pinning test after being shot at, and the AP spent re-rolling it",
             seed_section: "Chapter 6: Pinning",
-            params: psych::pinning_params,
+            params: psych::PinningParams::decls,
             metrics: || psych::PINNING_METRICS.to_vec(),
             build: psych::build_pinning,
             test_points: psych::PINNING_POINTS,
@@ -151,7 +151,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "fear",
             about: "WILL tests against fear and pure horror",
             seed_section: "Chapter 6: Fear; Pure horror",
-            params: psych::fear_params,
+            params: psych::FearParams::decls,
             metrics: || psych::FEAR_METRICS.to_vec(),
             build: psych::build_fear,
             test_points: psych::FEAR_POINTS,
@@ -160,7 +160,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "action_points",
             about: "AP for the next round: highest D6 per squad leader + Tactics Rating, losses and triumphs",
             seed_section: "Chapter 3: Getting your AP; Tactic Ratings; Loses table; Triumph table",
-            params: psych::ap_params,
+            params: psych::ApParams::decls,
             metrics: || psych::AP_METRICS.to_vec(),
             build: psych::build_ap,
             test_points: psych::AP_POINTS,
@@ -169,7 +169,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "order_combo",
             about: "an order combo: every unit must pass every test",
             seed_section: "Chapter 3: Order Combos",
-            params: psych::combo_params,
+            params: psych::ComboParams::decls,
             metrics: || psych::COMBO_METRICS.to_vec(),
             build: psych::build_combo,
             test_points: psych::COMBO_POINTS,
