@@ -6,7 +6,7 @@
 //! - random words per trial, and that rate's share of what the generator
 //!   alone delivers in the same run (xoshiro256++ words per second, measured
 //!   first): the share says how close a sampler runs to its dice;
-//! - the ratio to the scenario's naive per-die loop (`naive/`);
+//! - the ratio to the scenario's naive per-die loop (`Scenario::naive`);
 //! - the exact evaluation of a fresh model, build included (the first call,
 //!   as a run makes it: no law cached yet).
 //!
@@ -16,13 +16,10 @@
 //! engine` (or `make bench`).
 
 use krunch::dice::{BatchedRoller, Tally};
-use krunch::systems::{Model, ParamValue, Params, RULE_SETS, build};
+use krunch::systems::{Model, ParamValue, Params, RULE_SETS, build, naive};
 use rand::SeedableRng;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-
-#[allow(dead_code)] // the test uses what the bench does not
-mod naive;
 
 /// Rows beside the first test points: the named mechanics a later test
 /// point exercises (system, scenario, test point, what it is).
@@ -156,7 +153,7 @@ fn main() {
             m.run_chunk(&mut counted, CHUNK, &mut Tally::new(m.metrics().len()));
             let words = counted.words() as f64 / CHUNK as f64;
             // the naive loops are written for the first test point
-            let naive_loop = naive::find(rules.name, sc.name).filter(|_| index == 0);
+            let naive_loop = Some(sc.naive).filter(|_| index == 0);
             let (mut fast, mut reference, mut naive) = (0.0f64, 0.0f64, None::<f64>);
             let mut roller = BatchedRoller::new(5, &[1]);
             let mut rng = naive::Rng::seed_from_u64(5);

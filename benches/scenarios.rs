@@ -1,6 +1,6 @@
 //! Every registered scenario at its first test point: Monte Carlo trials
-//! per second on one core beside its naive per-die loop (`naive/`, where
-//! written) and the exact evaluation per cell. Then GCE
+//! per second on one core beside its naive per-die loop (`Scenario::naive`)
+//! and the exact evaluation per cell. Then GCE
 //! hand-to-hand in detail: one round sampled against a naive per-die loop of
 //! the same round, and the exact round and fight to the end for 4 dice
 //! against 4 with 3 Wounds each (target under 10 ms).
@@ -8,14 +8,11 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use krunch::dice::{BatchedRoller, Tally};
 use krunch::systems::gce::melee::{duel_model, outnumbered_model};
-use krunch::systems::{Model, ParamValue, Params, RULE_SETS, build};
+use krunch::systems::{Model, ParamValue, Params, RULE_SETS, build, naive, rule_set};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 use std::time::Duration;
-
-#[allow(dead_code)] // the test uses what the bench does not
-mod naive;
 
 const TRIALS: u64 = 1 << 16;
 
@@ -40,12 +37,10 @@ fn every_scenario(c: &mut Criterion) {
             let m = build(rules.name, sc.name, &params(point), &Params::new())
                 .expect("test points are valid");
             g.throughput(Throughput::Elements(TRIALS));
-            if let Some(naive) = naive::find(rules.name, sc.name) {
-                g.bench_function(format!("{}/{} naive per-die", rules.name, sc.name), |b| {
-                    let mut rng = naive::Rng::seed_from_u64(5);
-                    b.iter(|| black_box((naive.run)(&mut rng, TRIALS)))
-                });
-            }
+            g.bench_function(format!("{}/{} naive per-die", rules.name, sc.name), |b| {
+                let mut rng = naive::Rng::seed_from_u64(5);
+                b.iter(|| black_box((sc.naive.run)(&mut rng, TRIALS)))
+            });
             g.bench_function(format!("{}/{} monte carlo", rules.name, sc.name), |b| {
                 let mut r = BatchedRoller::new(5, &[0]);
                 b.iter(|| {
@@ -210,7 +205,11 @@ fn vehicles(c: &mut Criterion) {
     g.throughput(Throughput::Elements(TRIALS));
     g.bench_function("shoota at a trukk, naive per-die", |b| {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        b.iter(|| black_box(naive::gce::vehicle_hits(&mut rng, TRIALS)))
+        let naive = rule_set("gce")
+            .and_then(|r| r.scenario("vehicle_hits"))
+            .expect("registered")
+            .naive;
+        b.iter(|| black_box((naive.run)(&mut rng, TRIALS)))
     });
     g.bench_function("shoota at a trukk, the scenario's sampler", |b| {
         let mut r = BatchedRoller::new(5, &[0]);

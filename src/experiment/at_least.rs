@@ -164,6 +164,10 @@ fn leak_once(text: String) -> &'static str {
 /// the declaration is not at hand.
 fn at_least_label(family: &Family, catalogue: &[MetricDecl]) -> String {
     match catalogue.iter().find(|d| d.id == family.id) {
+        // `P(exactly {k} Extras)` -> `P(at least {k} Extras)`
+        Some(d) if d.label.contains("exactly {k}") => {
+            d.label.replacen("exactly {k}", "at least {k}", 1)
+        }
         Some(d) if d.label.contains("{k}") => d.label.replacen("{k}", "at least {k}", 1),
         _ => format!("P({} ≥ {{k}})", family.head.replace('_', " ")),
     }
@@ -548,5 +552,16 @@ mod tests {
             labels,
             ["P(over after at least {k} turns)", "P(at least {k} hits)"]
         );
+    }
+
+    /// A family labelled "P(exactly k ...)" gives "P(at least k ...)",
+    /// not "P(exactly at least k ...)" (Crisis' Extras read so in every
+    /// report until this test).
+    #[test]
+    fn an_exactly_label_becomes_at_least() {
+        const EXTRAS: MetricDecl =
+            MetricDecl::probability("extras={k}", "P(exactly {k} Extras)", "exactly k Extras");
+        let d = derived_decls(&[EXTRAS]);
+        assert_eq!(d[0].label, "P(at least {k} Extras)");
     }
 }

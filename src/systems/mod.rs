@@ -14,6 +14,7 @@ pub mod crisis;
 pub mod decl;
 pub mod gce;
 pub mod krygothic;
+pub mod naive;
 pub mod named_dice;
 mod params;
 pub mod registry;
@@ -32,6 +33,6 @@ pub use crate::engine::{
 pub use decl::{Need, Needed, ParamDecl, ParamKind, did_you_mean};
 pub use params::Params;
 pub use registry::{RULE_SETS, build, rule_set};
-pub use scenario::{PresetDecl, RuleSet, Scenario, VariantDef};
+pub use scenario::{PresetDecl, Refusal, RuleSet, Scenario, VariantDef};
 pub use typed::{Declared, FromParam, Given, Opt, ParamGroup};
 pub use value::{ParamError, ParamErrorKind, ParamValue};

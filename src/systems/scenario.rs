@@ -1,8 +1,9 @@
 //! What a rule set declares: its scenarios (parameters, metrics, builder,
-//! test points), variants and presets. The registry lists the rule sets;
+//! test points, bad-input cases, naive loop), variants and presets. The registry lists the rule sets;
 //! these types sit below it, so a rule set never imports the registry.
 
 use super::decl::{Need, ParamDecl, ParamKind, did_you_mean};
+use super::naive::NaiveLoop;
 use super::params::Params;
 use super::value::{ParamError, ParamErrorKind, ParamValue};
 use crate::engine::{MetricDecl, Model};
@@ -75,6 +76,33 @@ pub struct Scenario {
     /// Parameter points the conformance tests run besides the example
     /// specs: `name=value` pairs.
     pub test_points: &'static [&'static [(&'static str, &'static str)]],
+    /// Inputs it must refuse, each a change to its first test point:
+    /// `tests/refusals.rs` writes each as a spec and holds the error to
+    /// the file, line and field it names (exit code 2).
+    pub refusals: &'static [Refusal],
+    /// The rule at its first test point written as the obvious per-die
+    /// loop: the benchmarks' "1x", held to the exact value by a test.
+    pub naive: NaiveLoop,
+}
+
+/// A bad input a scenario must refuse: its first test point with `set`
+/// given on top (replacing a value the point gives, else added after it)
+/// and `unset` left out, refused with an error at `field`'s line that
+/// says `words`.
+#[derive(Debug)]
+pub struct Refusal {
+    /// What is wrong, in a few words (names a failing case).
+    pub what: &'static str,
+    /// Parameters given on top of the test point, `name=value` as in
+    /// test points.
+    pub set: &'static [(&'static str, &'static str)],
+    /// Parameters of the test point left out.
+    pub unset: &'static [&'static str],
+    /// The parameter the error names; where it is given, the error names
+    /// its line too.
+    pub field: &'static str,
+    /// Words the message must contain.
+    pub words: &'static [&'static str],
 }
 
 impl RuleSet {

@@ -5,6 +5,8 @@
 pub mod boarding;
 pub mod fast;
 pub mod mechanics;
+mod naive;
+mod refusals;
 pub mod tables;
 
 use crate::engine::step_model::StepModel;
@@ -48,6 +50,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("head_on", "true"),
                 ],
             ],
+            refusals: refusals::RAM,
+            naive: naive::RAM,
         },
         Scenario {
             name: "boarding",
@@ -75,6 +79,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("defender_no_lances", "true"),
                 ],
             ],
+            refusals: refusals::BOARDING,
+            naive: naive::BOARDING,
         },
         Scenario {
             name: "hit_and_run",
@@ -93,6 +99,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_escort", "true"),
                 ],
             ],
+            refusals: refusals::HIT_AND_RUN,
+            naive: naive::HIT_AND_RUN,
         },
         Scenario {
             name: "disengage",
@@ -106,6 +114,8 @@ pub static RULES: RuleSet = RuleSet {
                 ("blast_markers_within_5cm", "2"),
                 ("enemy_ships_or_ordnance", "1"),
             ]],
+            refusals: refusals::DISENGAGE,
+            naive: naive::DISENGAGE,
         },
         Scenario {
             name: "asteroid_field",
@@ -118,6 +128,8 @@ pub static RULES: RuleSet = RuleSet {
                 &[("leadership", "8"), ("shields", "1")],
                 &[("leadership", "8"), ("attack_craft", "true")],
             ],
+            refusals: refusals::ASTEROID_FIELD,
+            naive: naive::ASTEROID_FIELD,
         },
         Scenario {
             name: "warp_rift",
@@ -127,6 +139,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || mechanics::WARP_RIFT_METRICS.to_vec(),
             build: build_warp_rift,
             test_points: &[&[("leadership", "9")]],
+            refusals: refusals::WARP_RIFT,
+            naive: naive::WARP_RIFT,
         },
     ],
 };
@@ -374,13 +388,21 @@ impl<T: Copy> Stat<T> {
         }
     }
 
-    /// The value, or the error that ship `ship` does not give it.
-    fn need(&self, ship: &str) -> Result<T, ParamError> {
+    /// The value, or the error that `ship` does not give it: its preset
+    /// lacks it, or no preset was given.
+    fn need(&self, ship: &Ship) -> Result<T, ParamError> {
         self.value.ok_or_else(|| {
-            ParamError::missing(
-                self.name.clone(),
-                format!("ship '{ship}' does not give {}: set it in the spec (the seed gives no value, and krunch invents none)", self.name),
-            )
+            let message = match &ship.preset {
+                Some(preset) => format!(
+                    "ship '{preset}' does not give {}: set it in the spec (the seed gives no value, and krunch invents none)",
+                    self.name
+                ),
+                None => format!(
+                    "{} is needed: set it, or {} to a ship preset that gives it",
+                    self.name, ship.preset_field
+                ),
+            };
+            ParamError::missing(self.name.clone(), message)
         })
     }
 }
@@ -392,7 +414,10 @@ struct Ship {
     remaining: Stat<u32>,
     armour: Stat<u32>,
     front_armour: Stat<u32>,
-    name: String,
+    /// The preset it was read from, if any.
+    preset: Option<String>,
+    /// The preset's parameter (`attacker2`).
+    preset_field: String,
 }
 
 impl<R> ShipParams<R> {
@@ -400,7 +425,7 @@ impl<R> ShipParams<R> {
     /// its front armour to its armour; more left than it started with is
     /// an error.
     fn ship(&self) -> Result<Ship, ParamError> {
-        let name = self.preset.value.clone().unwrap_or_else(|| "custom".into());
+        let preset = self.preset.value.clone();
         let kind = Stat {
             value: self
                 .kind
@@ -429,7 +454,8 @@ impl<R> ShipParams<R> {
             remaining,
             armour,
             front_armour,
-            name,
+            preset,
+            preset_field: self.preset.name().to_string(),
         })
     }
 }
@@ -663,25 +689,25 @@ fn build_ram(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     let p = RamParams::read(p)?;
     let rammer = p.rammer.ship()?;
     let target = p.target.ship()?;
-    let rk = rammer.kind.need(&rammer.name)?;
-    let tk = target.kind.need(&target.name)?;
-    let rs = rammer.starting.need(&rammer.name)?;
-    let ts = target.starting.need(&target.name)?;
+    let rk = rammer.kind.need(&rammer)?;
+    let tk = target.kind.need(&target)?;
+    let rs = rammer.starting.need(&rammer)?;
+    let ts = target.starting.need(&target)?;
     let head_on = p.head_on;
     let defence = p.target_is_defence;
     let ram = Ram {
         test_dice: ram_test_dice(rk, tk),
         leadership: p.rammer_leadership as i32,
         rammer_starting: rs,
-        rammer_remaining: rammer.remaining.need(&rammer.name)?,
-        rammer_front_armour: rammer.front_armour.need(&rammer.name)?,
+        rammer_remaining: rammer.remaining.need(&rammer)?,
+        rammer_front_armour: rammer.front_armour.need(&rammer)?,
         target_armour: if head_on {
-            target.front_armour.need(&target.name)?
+            target.front_armour.need(&target)?
         } else {
-            target.armour.need(&target.name)?
+            target.armour.need(&target)?
         },
         target_starting: ts,
-        target_remaining: target.remaining.need(&target.name)?,
+        target_remaining: target.remaining.need(&target)?,
         // "rolls a number of D6 equal to half its starting damage";
         // full when head on or a defence
         return_dice: if head_on || defence { ts } else { ts / 2 },
@@ -702,7 +728,7 @@ fn build_boarding(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Para
     let mut remaining = Vec::new();
     for ship in ships.into_iter().take(count) {
         let s = ship?;
-        let r = s.remaining.need(&s.name)?;
+        let r = s.remaining.need(&s)?;
         if r == 0 {
             return Err(ParamError::new(
                 s.remaining.name,
@@ -713,7 +739,7 @@ fn build_boarding(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Para
         starting.push(s.starting.value.unwrap_or(r));
     }
     let d = p.defender.ship()?;
-    let dr = d.remaining.need(&d.name)?;
+    let dr = d.remaining.need(&d)?;
     let turrets = p.defender_turrets as u32;
     if dr == 0 {
         return Err(ParamError::new(

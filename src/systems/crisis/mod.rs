@@ -14,6 +14,8 @@ pub mod check;
 mod counted;
 pub mod damage;
 pub mod healing;
+mod naive;
+mod refusals;
 pub mod rules;
 pub mod scatter;
 
@@ -58,6 +60,8 @@ pub static RULES: RuleSet = RuleSet {
                 ],
                 &[("skill", "3"), ("opponent_skill", "4")],
             ],
+            refusals: refusals::CHECK,
+            naive: naive::CHECK,
         },
         Scenario {
             name: "turn_order",
@@ -70,6 +74,8 @@ pub static RULES: RuleSet = RuleSet {
                 &[("pc_mind", "2"), ("npc_mind", "3")],
                 &[("pc_mind", "1"), ("npc_mind", "2"), ("surprise", "pc")],
             ],
+            refusals: refusals::TURN_ORDER,
+            naive: naive::TURN_ORDER,
         },
         Scenario {
             name: "attack",
@@ -120,6 +126,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("armour_piercing", "false"),
                 ],
             ],
+            refusals: refusals::ATTACK,
+            naive: naive::ATTACK,
         },
         Scenario {
             name: "fight",
@@ -167,6 +175,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_athletics", "3"),
                 ],
             ],
+            refusals: refusals::FIGHT,
+            naive: naive::FIGHT,
         },
         Scenario {
             name: "damage",
@@ -214,6 +224,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("armour_piercing", "true"),
                 ],
             ],
+            refusals: refusals::DAMAGE,
+            naive: naive::DAMAGE,
         },
         Scenario {
             name: "scatter",
@@ -241,6 +253,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("bystander_direction", "2"),
                 ],
             ],
+            refusals: refusals::SCATTER,
+            naive: naive::SCATTER,
         },
         Scenario {
             name: "healing",
@@ -263,6 +277,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("critical_failure", "fail_by_step"),
                 ],
             ],
+            refusals: refusals::HEALING,
+            naive: naive::HEALING,
         },
     ],
 };

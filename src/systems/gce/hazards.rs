@@ -1,8 +1,7 @@
 //! GCE grenades that miss, warriors on fire, and falls.
 
 use super::tables::{hit_needed, hit_with};
-use super::warrior::{Condition, Hit, Status, WarriorStats};
-use super::weapon::Damage;
+use super::warrior::{Condition, Damage, Hit, Status, WarriorStats};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::repeat_model::{RepeatModel, Repeated, round_metrics};
 use crate::engine::step_model::Mechanic;

@@ -1,7 +1,10 @@
 //! Gorkamorka Community Edition (`seeds/002_8c1a109281471897.txt`).
 
+pub mod given_word;
 pub mod hazards;
 pub mod melee;
+mod naive;
+mod refusals;
 pub mod shooting;
 pub mod tables;
 pub mod vehicles;
@@ -10,11 +13,11 @@ pub mod weapon;
 
 use crate::dice::NamedDie;
 use crate::engine::step_model::StepModel;
-use crate::systems::{Model, ParamError, Params};
-use crate::systems::{ParamDecl, RuleSet, Scenario, VariantDef};
+use crate::systems::{Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{RuleSet, Scenario, VariantDef};
 use shooting::{Coverage, Firer, Shooting, ShootingModel, Target};
 use warrior::WarriorStats;
-use weapon::{Ammo, Template, Weapon};
+use weapon::{Ammo, Template, Weapon, WeaponParams};
 
 /// GCE as the registry sees it.
 pub static RULES: RuleSet = RuleSet {
@@ -29,9 +32,9 @@ pub static RULES: RuleSet = RuleSet {
             name: "shooting",
             about: "one shooter, one weapon, one target: to hit, wound, save, damage, injury, pinning, ammo",
             seed_section: "Shooting, Steps 1-6; Firing on Full Auto; Ammo Rolls; Blast Markers and Templates",
-            params: shooting_params,
+            params: ShootingParams::decls,
             metrics: shooting::metric_catalog,
-            build: |p, v| Ok(Box::new(build_shooting(p, v)?)),
+            build: |p, v| Ok(Box::new(shooting_model(p, v)?)),
             test_points: &[
                 &[
                     ("weapon", "shoota"),
@@ -98,12 +101,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_bs", "1"),
                 ],
             ],
+            refusals: refusals::SHOOTING,
+            naive: naive::SHOOTING,
         },
         Scenario {
             name: "grenade",
             about: "a thrown grenade: on target, or where it scatters (duds, Unreliable Explosives)",
             seed_section: "Grenades and Stikkbombz; Throw Table; Scattering Grenades; Unreliable Explosives",
-            params: grenade_params,
+            params: GrenadeParams::decls,
             metrics: || hazards::GRENADE_METRICS.to_vec(),
             build: build_grenade,
             test_points: &[
@@ -115,12 +120,14 @@ pub static RULES: RuleSet = RuleSet {
                 ],
                 &[("bs", "2"), ("user_strength", "2"), ("range", "7")],
             ],
+            refusals: refusals::GRENADE,
+            naive: naive::GRENADE,
         },
         Scenario {
             name: "fire",
             about: "a warrior on Fire, turn after turn until the fire goes out",
             seed_section: "Fire (Catching Fire)",
-            params: fire_params,
+            params: FireParams::decls,
             metrics: hazards::fire_metric_catalog,
             build: build_fire,
             test_points: &[
@@ -139,12 +146,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("helpers", "2"),
                 ],
             ],
+            refusals: refusals::FIRE,
+            naive: naive::FIRE,
         },
         Scenario {
             name: "hand_to_hand",
             about: "two warriors on foot fight round after round until one is Out of Action: the first round and the whole fight",
             seed_section: "Hand-to-Hand Combat, Steps 0-11; Special rules: Psychology (Fear, Terror, Stupidity, Hatred, Frenzy)",
-            params: melee::hand_to_hand::duel_params,
+            params: melee::hand_to_hand::DuelParams::decls,
             metrics: melee::hand_to_hand::duel_metric_catalog,
             build: melee::hand_to_hand::build_duel,
             test_points: &[
@@ -216,12 +225,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("obstacle", "true"),
                 ],
             ],
+            refusals: refusals::HAND_TO_HAND,
+            naive: naive::HAND_TO_HAND,
         },
         Scenario {
             name: "multiple_combat",
             about: "one warrior charged by several, who fight it one after another in one phase (+1 die and +1 score per attacker before)",
             seed_section: "Hand-to-Hand Combat, Multiple Combats; Downed Warriors and Multiple Combatant Situations",
-            params: melee::multiple_combat::outnumbered_params,
+            params: melee::multiple_combat::OutnumberedParams::decls,
             metrics: || melee::multiple_combat::OUTNUMBERED_METRICS.to_vec(),
             build: melee::multiple_combat::build_outnumbered,
             test_points: &[
@@ -268,12 +279,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("attackers_charged", "true"),
                 ],
             ],
+            refusals: refusals::MULTIPLE_COMBAT,
+            naive: naive::MULTIPLE_COMBAT,
         },
         Scenario {
             name: "fall",
             about: "Fall Damage, and the warrior it lands on",
             seed_section: "Fall Damage",
-            params: fall_params,
+            params: FallParams::decls,
             metrics: || hazards::FALL_METRICS.to_vec(),
             build: build_fall,
             test_points: &[
@@ -293,12 +306,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_bs", "1"),
                 ],
             ],
+            refusals: refusals::FALL,
+            naive: naive::FALL,
         },
         Scenario {
             name: "vehicle_hits",
             about: "a volley at a vehicle: one location roll per point of Damage, penetration, the save, Damage Tables, templates on the crew, Catching Fire",
             seed_section: "Vehicles, Taking Damage (Steps 1-5); Template Weapons; Templates and the Crew Location; Vehicles Catching Fire",
-            params: vehicles::params::hits_params,
+            params: vehicles::params::HitsParams::decls,
             metrics: || vehicles::hits::VEHICLE_HIT_METRICS.to_vec(),
             build: vehicles::params::build_hits,
             test_points: &[
@@ -335,12 +350,14 @@ pub static RULES: RuleSet = RuleSet {
                     ),
                 ],
             ],
+            refusals: refusals::VEHICLE_HITS,
+            naive: naive::VEHICLE_HITS,
         },
         Scenario {
             name: "vehicle_fire",
             about: "a vehicle location on Fire, turn after turn until it goes out (S4 hit on 1-5, helpers +1 each)",
             seed_section: "Taking Damage, Vehicles Catching Fire",
-            params: vehicles::params::fire_params,
+            params: vehicles::params::VehicleFireParams::decls,
             metrics: vehicles::fire_metric_catalog,
             build: vehicles::params::build_fire,
             test_points: &[
@@ -359,12 +376,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("crew_bs", "3"),
                 ],
             ],
+            refusals: refusals::VEHICLE_FIRE,
+            naive: naive::VEHICLE_FIRE,
         },
         Scenario {
             name: "thrust",
             about: "a vehicle's Thrusts in one Movement Phase: Thrust Tests, turning, the Thruster Buster Table, inches covered",
             seed_section: "Vehicles, Gas Engines; Thrusters; Turning while Thrusting; Failed Thrust Tests",
-            params: vehicles::params::thrust_params,
+            params: vehicles::params::ThrustParams::decls,
             metrics: vehicles::thrust_metric_catalog,
             build: vehicles::params::build_thrust,
             test_points: &[
@@ -379,24 +398,28 @@ pub static RULES: RuleSet = RuleSet {
                     ("turn_leadership", "7"),
                 ],
             ],
+            refusals: refusals::THRUST,
+            naive: naive::THRUST,
         },
         Scenario {
             name: "out_of_control",
             about: "an Out of Control vehicle: turns until a crew member takes the wheel (4+) or the Down driver recovers",
             seed_section: "Vehicles, Out of Control Vehicles; Taking the wheel",
-            params: vehicles::params::out_of_control_params,
+            params: vehicles::params::OutOfControlParams::decls,
             metrics: vehicles::out_of_control_metric_catalog,
             build: vehicles::params::build_out_of_control,
             test_points: &[
                 &[("size", "small"), ("crew_able", "1"), ("driver", "down")],
                 &[("crew_able", "2")],
             ],
+            refusals: refusals::OUT_OF_CONTROL,
+            naive: naive::OUT_OF_CONTROL,
         },
         Scenario {
             name: "vehicle_hazard",
             about: "a warrior squashed by a vehicle, getting on or off a fast one, or leaping aboard an enemy one: the test, then a S3 hit",
             seed_section: "Squashing Warriors on foot; Gettin’ On or Off Vehicles; Boarding Actions (Movement)",
-            params: vehicles::params::hazard_params,
+            params: vehicles::params::HazardParams::decls,
             metrics: || vehicles::movement::HAZARD_METRICS.to_vec(),
             build: vehicles::params::build_hazard,
             test_points: &[
@@ -417,12 +440,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_bs", "3"),
                 ],
             ],
+            refusals: refusals::VEHICLE_HAZARD,
+            naive: naive::VEHICLE_HAZARD,
         },
         Scenario {
             name: "ram",
             about: "rakes, sideswipes, shunts, T-bones and head-on rams (a secret choice, or its equilibrium), collisions and crashes, small and large",
             seed_section: "Vehicles, Swerving; Krunch; Rakes and Sideswipes; Rams; Head-On Rams; Collisions; Crashes",
-            params: vehicles::params::ram_params,
+            params: vehicles::params::RamParams::decls,
             metrics: || vehicles::rams::RAM_METRICS.to_vec(),
             build: vehicles::params::build_ram,
             test_points: &[
@@ -448,12 +473,14 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_vehicle_save", "5"),
                 ],
             ],
+            refusals: refusals::RAM,
+            naive: naive::RAM,
         },
         Scenario {
             name: "boarding",
             about: "warriors boarding a vehicle: leaps, one-on-one fights in turn (Pilin' On groups), losers thrown overboard, unopposed boarders",
             seed_section: "Boarding Actions (Movement); Boarding Actions (Hand-to-hand Combat); Pilin’ On; Unopposed Boarders; Stationary Vehicles (Close Combat)",
-            params: vehicles::params::boarding_params,
+            params: vehicles::params::BoardingParams::decls,
             metrics: || vehicles::boarding::BOARDING_METRICS.to_vec(),
             build: vehicles::params::build_boarding,
             test_points: &[&[
@@ -476,18 +503,22 @@ pub static RULES: RuleSet = RuleSet {
                 ("boarders_pile_on", "one_group"),
                 ("stationary", "true"),
             ]],
+            refusals: refusals::BOARDING,
+            naive: naive::BOARDING,
         },
         Scenario {
             name: "gate",
             about: "a Fort gate (Armour 9) shot, hacked by unopposed warriors or rammed, turn after turn until a gap or destroyed",
             seed_section: "Forts, Opening the Gate",
-            params: vehicles::params::gate_params,
+            params: vehicles::params::GateParams::decls,
             metrics: vehicles::gate_metric_catalog,
             build: vehicles::params::build_gate,
             test_points: &[
                 &[("attack", "shots"), ("strength", "5"), ("hits", "2")],
                 &[("attack", "ram"), ("until", "destroyed")],
             ],
+            refusals: refusals::GATE,
+            naive: naive::GATE,
         },
     ],
 };
@@ -557,180 +588,217 @@ pub const VARIANTS: &[VariantDef] = &[
 
 const TO_HIT: &str = "Shooting, Step 2 – Roll to Hit, Hit Modifiers";
 
-/// The hit modifiers of Step 2, shared by shots and thrown grenades.
-pub(super) fn hit_modifier_params() -> Vec<ParamDecl> {
-    let flag = |name: &str, about: &str| ParamDecl::flag(name).about(about).seed(TO_HIT);
-    vec![
-        ParamDecl::choice("cover", &["none", "partial", "in"])
+crate::param_struct! {
+    /// The hit modifiers of Step 2, shared by shots and thrown grenades.
+    pub struct HitModifiers {
+        cover: String = choice(&["none", "partial", "in"])
             .default("none")
             .about("the target's cover: none, partial (-1) or in cover (-2)")
             .seed(TO_HIT),
-        flag(
-            "overwatch",
-            "firing on Overwatch (+1, or -1 under the 'original' variant)",
-        ),
-        flag("appearing_or_charging", "target appearing or charging (-1)"),
-        flag(
-            "firer_vehicle_moved_fast",
-            "firing from a vehicle that moved fast (-1)",
-        ),
-        flag("target_moved_fast", "target vehicle moved fast (-1)"),
-        flag(
-            "fast_moving_warrior",
-            "target is a fast moving warrior (-1)",
-        ),
-        flag("small_target", "small target (-1)"),
-        flag("large_target", "large target (+1)"),
-        ParamDecl::int("extra_hit_modifier", -10, 10)
+        overwatch: bool = flag()
+            .about("firing on Overwatch (+1, or -1 under the 'original' variant)")
+            .seed(TO_HIT),
+        appearing_or_charging: bool = flag()
+            .about("target appearing or charging (-1)")
+            .seed(TO_HIT),
+        firer_vehicle_moved_fast: bool = flag()
+            .about("firing from a vehicle that moved fast (-1)")
+            .seed(TO_HIT),
+        target_moved_fast: bool = flag()
+            .about("target vehicle moved fast (-1)")
+            .seed(TO_HIT),
+        fast_moving_warrior: bool = flag()
+            .about("target is a fast moving warrior (-1)")
+            .seed(TO_HIT),
+        small_target: bool = flag().about("small target (-1)").seed(TO_HIT),
+        large_target: bool = flag().about("large target (+1)").seed(TO_HIT),
+        extra_hit_modifier: i64 = int(-10, 10)
             .default("0")
             .about("any other hit modifier the spec adds")
             .seed(TO_HIT),
-    ]
+    }
 }
 
-/// The warrior taking the hits: Toughness, Wounds, save, WS/BS.
-pub(super) fn victim_params() -> Vec<ParamDecl> {
-    const PROFILE: &str = "Characteristics; Shooting, Steps 3-6; Injuries";
-    vec![
-        ParamDecl::int("toughness", 1, 10)
+impl HitModifiers {
+    /// Hit Modifiers (Step 2 – Roll to Hit): cover -1/-2, Overwatch (by
+    /// rule variant), appearing/charging -1, firing from a fast vehicle -1,
+    /// target moved fast -1, fast moving warrior -1, small target -1, large
+    /// target +1, plus any other modifier the spec adds.
+    pub(super) fn total(&self, overwatch_bonus: i32) -> i32 {
+        let flag = |set: bool, value: i32| if set { value } else { 0 };
+        let cover = match self.cover.as_str() {
+            "partial" => -1,
+            "in" => -2,
+            _ => 0,
+        };
+        cover
+            + flag(self.overwatch, overwatch_bonus)
+            + flag(self.appearing_or_charging, -1)
+            + flag(self.firer_vehicle_moved_fast, -1)
+            + flag(self.target_moved_fast, -1)
+            + flag(self.fast_moving_warrior, -1)
+            + flag(self.small_target, -1)
+            + flag(self.large_target, 1)
+            + self.extra_hit_modifier as i32
+    }
+}
+
+const PROFILE: &str = "Characteristics; Shooting, Steps 3-6; Injuries";
+
+crate::param_struct! {
+    /// The warrior taking the hits: Toughness, Wounds, save, WS/BS.
+    pub struct VictimParams {
+        toughness: i64 = int(1, 10)
             .required()
             .about("the target's Toughness")
             .seed(PROFILE),
-        ParamDecl::int("wounds", 1, 20)
+        wounds: i64 = int(1, 20)
             .required()
             .about("the target's Wounds")
             .seed(PROFILE),
-        ParamDecl::int("save", 0, 7)
+        save: Opt<i64> = int(0, 7)
             .about("armour save, the score needed (2-6); 0 or absent for none")
             .seed("Shooting, Step 4 – Saving Throws"),
-        ParamDecl::int("target_ws", 1, 10)
+        target_ws: i64 = int(1, 10)
             .required()
             .about("the target's WS, for Flesh Wounds")
             .seed("Injuries"),
-        ParamDecl::int("target_bs", 1, 10)
+        target_bs: i64 = int(1, 10)
             .required()
             .about("the target's BS, for Flesh Wounds")
             .seed("Injuries"),
-        ParamDecl::flag("pin_immune")
+        pin_immune: bool = flag()
             .about("immune to Pinning (drivers, some factions)")
             .seed("Pinning"),
-    ]
+    }
 }
 
-/// Parameters of the shooting scenario.
-pub fn shooting_params() -> Vec<ParamDecl> {
-    let mut p = weapon::params();
-    p.extend([
-        ParamDecl::int("bs", 0, 10)
+impl VictimParams {
+    /// The warrior's profile.
+    pub(super) fn stats(&self) -> Result<WarriorStats, ParamError> {
+        Ok(WarriorStats {
+            toughness: self.toughness as u8,
+            wounds: self.wounds as u8,
+            save: save_value(&self.save)?,
+            ws: self.target_ws as u8,
+            bs: self.target_bs as u8,
+            pin_immune: self.pin_immune,
+        })
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the shooting scenario.
+    pub struct ShootingParams {
+        ..weapon: WeaponParams,
+        bs: i64 = int(0, 10)
             .required()
             .about("the shooter's Ballistic Skill")
             .seed(TO_HIT),
-        ParamDecl::int("user_strength", 0, 10)
+        user_strength: i64 = int(0, 10)
             .default("3")
             .about("the shooter's Strength, for \"Varies\" save modifiers")
             .seed("Weapon Statlines"),
-        ParamDecl::choice("fire_mode", &["single", "full_auto"])
+        fire_mode: String = choice(&["single", "full_auto"])
             .default("single")
             .about("a single shot, or Full Auto with the Sustained Fire dice")
             .seed("Firing on Full Auto"),
-        ParamDecl::int("sf_fired", 1, 6)
+        sf_fired: Opt<i64> = int(1, 6)
             .about("Sustained Fire dice fired on Full Auto (default: every one the weapon has)")
             .seed("Firing on Full Auto"),
-        ParamDecl::real("range", 0.0, 1000.0)
+        range: Opt<f64> = real(0.0, 1000.0)
             .about("inches to the target (not used by teardrop templates)")
             .seed("Range Modifiers"),
-        ParamDecl::choice("coverage", &["aimed", "full", "partial"])
+        coverage: String = choice(&["aimed", "full", "partial"])
             .default("aimed")
             .about("under a blast marker or template: the aimed-at target, wholly under it, or partly (4+)")
             .seed("Blast Markers and Templates"),
-    ]);
-    p.extend(hit_modifier_params());
-    p.extend(victim_params());
-    p.extend([
-        ParamDecl::flag("friend_within_2in")
+        ..hit: HitModifiers,
+        ..victim: VictimParams,
+        friend_within_2in: bool = flag()
             .about("a friend not Pinned or Down within 2\": the target may test to escape Pinning")
             .seed("Escaping from Pinning"),
-        ParamDecl::int("target_initiative", 1, 10)
+        target_initiative: Opt<i64> = int(1, 10)
             .about("the target's Initiative, for the escape test (with friend_within_2in)")
             .seed("Escaping from Pinning")
             .needs("friend_within_2in", "true"),
-        ParamDecl::int("firer_toughness", 1, 10)
+        firer_toughness: Opt<i64> = int(1, 10)
             .about("the firer's Toughness: resolves an exploding weapon's S-1 hit on the firer")
             .seed("Exploding Weapons"),
-        ParamDecl::int("firer_save", 0, 7)
+        firer_save: Opt<i64> = int(0, 7)
             .about("the firer's save against that hit (with firer_toughness)")
             .seed("Exploding Weapons")
             .needs_any("firer_toughness", "3"),
-    ]);
-    p
+    }
 }
 
-/// Parameters of the grenade scenario.
-pub fn grenade_params() -> Vec<ParamDecl> {
-    let mut p = vec![
-        ParamDecl::int("bs", 0, 10)
+crate::param_struct! {
+    /// Parameters of the grenade scenario.
+    pub struct GrenadeParams {
+        bs: i64 = int(0, 10)
             .required()
             .about("the thrower's Ballistic Skill")
             .seed(TO_HIT),
-        ParamDecl::int("user_strength", 1, 10)
+        user_strength: i64 = int(1, 10)
             .required()
             .about("the thrower's Strength, for the throw range")
             .seed("Throw Table"),
-        ParamDecl::real("range", 0.0, 1000.0)
+        range: f64 = real(0.0, 1000.0)
             .required()
             .about("inches to the target")
             .seed("Throw Table"),
-        ParamDecl::text("ammo", "4+")
+        ammo: Opt<String> = text("4+")
             .about("the grenade's Ammo Roll (2+ to 6+), if it has one")
             .seed("Ammo Rolls"),
-    ];
-    p.extend(hit_modifier_params());
-    p
+        ..hit: HitModifiers,
+    }
 }
 
-/// Parameters of the fire scenario.
-pub fn fire_params() -> Vec<ParamDecl> {
-    let mut p = victim_params();
-    p.push(
-        ParamDecl::int("helpers", 0, 5)
+crate::param_struct! {
+    /// Parameters of the fire scenario.
+    pub struct FireParams {
+        ..victim: VictimParams,
+        helpers: i64 = int(0, 5)
             .default("0")
             .about("friends helping put the fire out each turn (+1 each)")
             .seed("Fire"),
-    );
-    p
+    }
 }
 
-/// Parameters of the fall scenario.
-pub fn fall_params() -> Vec<ParamDecl> {
-    let mut p = victim_params();
-    p.extend([
-        ParamDecl::real("height", 0.0, 100.0)
+crate::param_struct! {
+    /// Parameters of the fall scenario.
+    pub struct FallParams {
+        ..victim: VictimParams,
+        height: f64 = real(0.0, 100.0)
             .required()
             .about("inches fallen")
             .seed("Fall Damage"),
-        ParamDecl::flag("lands_on_warrior")
+        lands_on_warrior: bool = flag()
             .about("it lands on another warrior (4+: the same damage)")
             .seed("Fall Damage"),
-    ]);
-    p
+    }
 }
 
-/// Builds the shooting model itself (tests and benches reach its two
-/// samplers). Takes the spec's parameters as given: presets are filled in
-/// and values checked against [`shooting_params`] here.
+/// Builds the shooting model from the spec's parameters as given, for
+/// tests and benches that need its two samplers: presets are filled in
+/// and values checked against [`ShootingParams`] here, as the registry
+/// does before it builds a scenario.
 pub fn build_shooting(given: &Params, variants: &Params) -> Result<ShootingModel, ParamError> {
-    let decls = shooting_params();
+    let decls = ShootingParams::decls();
     let p = RULES.resolve(&decls, given)?.bound(decls);
-    let variants = variants.bound(RULES.variant_decls());
-    let overwatch_bonus = overwatch_bonus(&variants)?;
-    let weapon = Weapon::from_params(&p)?;
-    let bs = p.need_int("bs")? as i32;
-    let user_strength = p.int("user_strength")?.unwrap_or(3) as u8;
-    let full_auto_dice = match p.word("fire_mode")?.as_deref() {
-        Some("full_auto") => {
+    shooting_model(&p, &variants.bound(RULES.variant_decls()))
+}
+
+/// The shooting model from parameters the registry has checked.
+fn shooting_model(p: &Params, variants: &Params) -> Result<ShootingModel, ParamError> {
+    let p = ShootingParams::read(p)?;
+    let overwatch_bonus = overwatch_bonus(variants)?;
+    let weapon = Weapon::from_params(&p.weapon)?;
+    let full_auto_dice = match p.fire_mode.as_str() {
+        "full_auto" => {
             if weapon.sustained_fire_dice == 0 {
                 return Err(ParamError::new(
-                    "fire_mode",
+                    crate::param_name!(ShootingParams.fire_mode),
                     format!(
                         "weapon '{}' has no Sustained Fire dice, so it cannot fire on full auto",
                         weapon.name
@@ -738,11 +806,12 @@ pub fn build_shooting(given: &Params, variants: &Params) -> Result<ShootingModel
                 ));
             }
             let fired = p
-                .int("sf_fired")?
+                .sf_fired
+                .value
                 .unwrap_or(i64::from(weapon.sustained_fire_dice)) as u32;
             if fired > weapon.sustained_fire_dice {
                 return Err(ParamError::new(
-                    "sf_fired",
+                    p.sf_fired.name(),
                     format!(
                         "{fired} Sustained Fire dice, but weapon '{}' has {}",
                         weapon.name, weapon.sustained_fire_dice
@@ -756,48 +825,51 @@ pub fn build_shooting(given: &Params, variants: &Params) -> Result<ShootingModel
     let range = if weapon.template == Template::Teardrop {
         None
     } else {
-        Some(p.need_real("range")?)
+        Some(p.range.need()?)
     };
-    let hit_modifier = situational_hit_modifier(&p, overwatch_bonus)?;
-    let coverage = match p.word("coverage")?.as_deref() {
-        Some("full") => Coverage::Full,
-        Some("partial") => Coverage::Partial,
+    let hit_modifier = p.hit.total(overwatch_bonus);
+    let coverage = match p.coverage.as_str() {
+        "full" => Coverage::Full,
+        "partial" => Coverage::Partial,
         _ => Coverage::Aimed,
     };
     if coverage != Coverage::Aimed && weapon.template == Template::None {
         return Err(ParamError::new(
-            "coverage",
+            crate::param_name!(ShootingParams.coverage),
             "coverage applies to blast markers and teardrop templates; this weapon has neither",
         ));
     }
     let target = Target {
-        stats: victim(&p)?,
-        escape_initiative: if p.flag("friend_within_2in")? {
-            Some(p.need_int("target_initiative")? as u8)
+        stats: p.victim.stats()?,
+        escape_initiative: if p.friend_within_2in {
+            Some(p.target_initiative.need()? as u8)
         } else {
             None
         },
     };
-    if target.escape_initiative.is_none() && p.has("target_initiative") {
+    if target.escape_initiative.is_none() && p.target_initiative.value.is_some() {
         return Err(ParamError::new(
-            "target_initiative",
+            p.target_initiative.name(),
             "only used with friend_within_2in = true (no friend near, no escape test)",
         ));
     }
-    let firer = match p.int("firer_toughness")? {
+    let firer = match p.firer_toughness.value {
         Some(t) => Some(Firer {
             toughness: t as u8,
-            save: save_value(&p, "firer_save")?,
+            save: save_value(&p.firer_save)?,
         }),
-        None if p.has("firer_save") => {
-            return Err(ParamError::new("firer_save", "set firer_toughness too"));
+        None if p.firer_save.value.is_some() => {
+            return Err(ParamError::new(
+                p.firer_save.name(),
+                "set firer_toughness too",
+            ));
         }
         None => None,
     };
     Ok(ShootingModel::new(Shooting {
         weapon,
-        bs,
-        user_strength,
+        bs: p.bs as i32,
+        user_strength: p.user_strength as u8,
         full_auto_dice,
         range,
         hit_modifier,
@@ -805,33 +877,6 @@ pub fn build_shooting(given: &Params, variants: &Params) -> Result<ShootingModel
         target,
         firer,
     }))
-}
-
-/// Hit Modifiers (Step 2 – Roll to Hit): cover -1/-2, Overwatch (by rule
-/// variant), appearing/charging -1, firing from a fast vehicle -1, target
-/// moved fast -1, fast moving warrior -1, small target -1, large target +1,
-/// plus any other modifier the spec adds.
-pub(super) fn situational_hit_modifier(
-    p: &Params,
-    overwatch_bonus: i32,
-) -> Result<i32, ParamError> {
-    let flag = |name: &str, value: i32| -> Result<i32, ParamError> {
-        Ok(if p.flag(name)? { value } else { 0 })
-    };
-    let cover = match p.word("cover")?.as_deref() {
-        Some("partial") => -1,
-        Some("in") => -2,
-        _ => 0,
-    };
-    Ok(cover
-        + flag("overwatch", overwatch_bonus)?
-        + flag("appearing_or_charging", -1)?
-        + flag("firer_vehicle_moved_fast", -1)?
-        + flag("target_moved_fast", -1)?
-        + flag("fast_moving_warrior", -1)?
-        + flag("small_target", -1)?
-        + flag("large_target", 1)?
-        + p.int("extra_hit_modifier")?.unwrap_or(0) as i32)
 }
 
 /// The Overwatch hit modifier under the chosen rule variant.
@@ -842,65 +887,56 @@ pub(super) fn overwatch_bonus(variants: &Params) -> Result<i32, ParamError> {
     })
 }
 
-pub(super) fn victim(p: &Params) -> Result<WarriorStats, ParamError> {
-    Ok(WarriorStats {
-        toughness: p.need_int("toughness")? as u8,
-        wounds: p.need_int("wounds")? as u8,
-        save: save_value(p, "save")?,
-        ws: p.need_int("target_ws")? as u8,
-        bs: p.need_int("target_bs")? as u8,
-        pin_immune: p.flag("pin_immune")?,
-    })
-}
-
 fn build_grenade(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = GrenadeParams::read(p)?;
     let bonus = overwatch_bonus(variants)?;
-    let strength = p.need_int("user_strength")? as u8;
-    let range = p.need_real("range")?;
-    let ammo = match p.word("ammo")? {
+    let strength = p.user_strength as u8;
+    let ammo = match &p.ammo.value {
         None => None,
-        Some(w) => match Ammo::parse(&w) {
+        Some(w) => match Ammo::parse(w) {
             Ok(Ammo::Score(a)) => Some(a),
             _ => {
                 return Err(ParamError::new(
-                    "ammo",
+                    p.ammo.name(),
                     format!("'{w}' is not an Ammo Roll (2+ to 6+)"),
                 ));
             }
         },
     };
     let g = hazards::Grenade {
-        bs: p.need_int("bs")? as i32,
-        hit_modifier: situational_hit_modifier(p, bonus)?,
-        in_range: range <= f64::from(hazards::throw_range(strength)),
+        bs: p.bs as i32,
+        hit_modifier: p.hit.total(bonus),
+        in_range: p.range <= f64::from(hazards::throw_range(strength)),
         ammo,
     };
     Ok(Box::new(StepModel::new(g.into_rule())))
 }
 
 fn build_fire(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = FireParams::read(p)?;
     let fire = hazards::Fire {
-        victim: victim(p)?,
-        helpers: p.int("helpers")?.unwrap_or(0) as u32,
+        victim: p.victim.stats()?,
+        helpers: p.helpers as u32,
     };
     Ok(Box::new(fire.into_model()))
 }
 
 fn build_fall(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = FallParams::read(p)?;
     let f = hazards::Fall {
-        height: p.need_real("height")?,
-        victim: victim(p)?,
-        lands_on_warrior: p.flag("lands_on_warrior")?,
+        height: p.height,
+        victim: p.victim.stats()?,
+        lands_on_warrior: p.lands_on_warrior,
     };
     Ok(Box::new(StepModel::new(f.into_rule())))
 }
 
 /// A save as the score needed (2-6), 0 or absent for none.
-pub(super) fn save_value(p: &Params, field: &str) -> Result<Option<u8>, ParamError> {
-    match p.int(field)? {
+pub(super) fn save_value(save: &Opt<i64>) -> Result<Option<u8>, ParamError> {
+    match save.value {
         Some(0) | Some(7) | None => Ok(None),
         Some(1) => Err(ParamError::new(
-            field,
+            save.name(),
             "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
         )),
         Some(v) => Ok(Some(v as u8)),

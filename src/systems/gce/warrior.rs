@@ -3,10 +3,11 @@
 //! Every way a warrior gets hurt (shots, explosions, fire, falls, and next
 //! hand-to-hand strikes and squashing) goes through [`Hit`] and
 //! [`Condition::take_hit`]: the Wound Chart, the save, Damage, the Injury
-//! Table. Recovery from Down lives here too.
+//! Table. A hit's [`Damage`] value lives here with it (weapon statlines,
+//! close combat weapons, falls and vehicles all deal one). Recovery from
+//! Down lives here too.
 
-use super::tables::{Injury, injury, save_modifier_for_strength, wound_needed};
-use super::weapon::Damage;
+use super::tables::{Injury, d3, injury, save_modifier_for_strength, wound_needed};
 use crate::dice::Roller;
 
 /// One hit on a warrior: its Strength, what it does to the save, and its
@@ -61,6 +62,104 @@ impl Hit {
         }
         let saved = self.save_target(save).is_some_and(|n| dice.d6() >= n);
         (true, !saved)
+    }
+}
+
+/// A Damage value that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DamageError {
+    /// Not a damage value.
+    #[error("'{0}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1)")]
+    Damage(String),
+    /// Damage dice out of range.
+    #[error(
+        "'{0}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1): use 1-10 dice of D3 or D6"
+    )]
+    DamageDice(String),
+}
+
+/// Damage: "The majority of weapons only inflict one Damage but occasionally
+/// something particularly nasty can inflict much more, such as the Krak
+/// Stikkbomb’s "D6 Damage"!" (Weapon Statlines, "Damage"). `count` dice of
+/// `sides` (3 = D3 read as a halved D6) plus `plus`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Damage {
+    count: u32,
+    sides: u32,
+    plus: u32,
+}
+
+impl Damage {
+    /// `count` D`sides` (3 or 6) plus `plus`.
+    pub fn dice(count: u32, sides: u32, plus: u32) -> Self {
+        Damage { count, sides, plus }
+    }
+
+    /// Fixed damage.
+    pub const fn fixed(n: u32) -> Self {
+        Damage {
+            count: 0,
+            sides: 6,
+            plus: n,
+        }
+    }
+
+    /// Parses `1`, `D3`, `D6`, `2D6`, `D6+1`.
+    pub fn parse(text: &str) -> Result<Self, DamageError> {
+        let t = text.trim().to_ascii_lowercase();
+        let bad = || DamageError::Damage(text.to_string());
+        let (dice, plus) = match t.split_once('+') {
+            Some((d, p)) => (d.trim(), p.trim().parse::<u32>().map_err(|_| bad())?),
+            None => (t.as_str(), 0),
+        };
+        if let Some((n, s)) = dice.split_once('d') {
+            let count = if n.is_empty() {
+                1
+            } else {
+                n.parse().map_err(|_| bad())?
+            };
+            let sides = s.parse().map_err(|_| bad())?;
+            if !(1..=10).contains(&count) || !(sides == 3 || sides == 6) {
+                return Err(DamageError::DamageDice(text.to_string()));
+            }
+            Ok(Damage { count, sides, plus })
+        } else {
+            let n: u32 = dice.parse().map_err(|_| bad())?;
+            if n > 20 || plus > 0 {
+                return Err(bad());
+            }
+            Ok(Damage::fixed(n))
+        }
+    }
+
+    /// The fixed amount, if no dice are rolled.
+    pub fn as_fixed(&self) -> Option<u32> {
+        (self.count == 0).then_some(self.plus)
+    }
+
+    /// How many dice it rolls.
+    pub fn dice_count(&self) -> u32 {
+        self.count
+    }
+
+    /// The most it can deal.
+    pub fn max(&self) -> u32 {
+        self.count * self.sides + self.plus
+    }
+
+    /// The exact law of the damage dealt.
+    pub fn law(&self) -> crate::dice::Dist {
+        let die = crate::dice::Dist::die(self.sides);
+        die.sum_of(self.count)
+            .add(&crate::dice::Dist::constant(i64::from(self.plus)))
+    }
+
+    /// Rolls the damage.
+    pub fn roll(&self, dice: &mut impl Roller) -> u32 {
+        let rolled: u32 = (0..self.count)
+            .map(|_| if self.sides == 3 { d3(dice) } else { dice.d6() })
+            .sum();
+        rolled + self.plus
     }
 }
 
@@ -249,6 +348,14 @@ impl Condition {
 mod tests {
     use super::*;
     use crate::dice::enumerate;
+
+    #[test]
+    fn damage_parses_dice_and_rejects_junk() {
+        assert_eq!(Damage::parse("D6").unwrap().as_fixed(), None);
+        assert_eq!(Damage::parse("2").unwrap().as_fixed(), Some(2));
+        assert!(Damage::parse("d7").is_err());
+        assert!(Damage::parse("banana").is_err());
+    }
 
     fn down(ws: u8, bs: u8) -> Condition {
         let mut c = Condition::new(1, ws, bs);

@@ -1,109 +1,14 @@
 //! GCE weapon statlines and the presets whose numbers the seed gives.
 
-use super::tables::d3;
-use super::warrior::Hit;
-use crate::dice::Roller;
-use crate::systems::{ParamDecl, ParamError, Params, PresetDecl};
+use super::warrior::{Damage, Hit};
+use crate::systems::{Opt, ParamError, PresetDecl};
 
 /// A statline value that does not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StatError {
-    /// Not a damage value.
-    #[error("'{0}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1)")]
-    Damage(String),
-    /// Damage dice out of range.
-    #[error(
-        "'{0}' is not a damage value (examples: 1, D3, D6, 2D6, D6+1): use 1-10 dice of D3 or D6"
-    )]
-    DamageDice(String),
     /// Not an Ammo Roll.
     #[error("'{0}' is not an Ammo Roll (2+ to 6+, or \"auto\")")]
     Ammo(String),
-}
-
-/// Damage: "The majority of weapons only inflict one Damage but occasionally
-/// something particularly nasty can inflict much more, such as the Krak
-/// Stikkbomb’s "D6 Damage"!" (Weapon Statlines, "Damage"). `count` dice of
-/// `sides` (3 = D3 read as a halved D6) plus `plus`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Damage {
-    count: u32,
-    sides: u32,
-    plus: u32,
-}
-
-impl Damage {
-    /// `count` D`sides` (3 or 6) plus `plus`.
-    pub fn dice(count: u32, sides: u32, plus: u32) -> Self {
-        Damage { count, sides, plus }
-    }
-
-    /// Fixed damage.
-    pub const fn fixed(n: u32) -> Self {
-        Damage {
-            count: 0,
-            sides: 6,
-            plus: n,
-        }
-    }
-
-    /// Parses `1`, `D3`, `D6`, `2D6`, `D6+1`.
-    pub fn parse(text: &str) -> Result<Self, StatError> {
-        let t = text.trim().to_ascii_lowercase();
-        let bad = || StatError::Damage(text.to_string());
-        let (dice, plus) = match t.split_once('+') {
-            Some((d, p)) => (d.trim(), p.trim().parse::<u32>().map_err(|_| bad())?),
-            None => (t.as_str(), 0),
-        };
-        if let Some((n, s)) = dice.split_once('d') {
-            let count = if n.is_empty() {
-                1
-            } else {
-                n.parse().map_err(|_| bad())?
-            };
-            let sides = s.parse().map_err(|_| bad())?;
-            if !(1..=10).contains(&count) || !(sides == 3 || sides == 6) {
-                return Err(StatError::DamageDice(text.to_string()));
-            }
-            Ok(Damage { count, sides, plus })
-        } else {
-            let n: u32 = dice.parse().map_err(|_| bad())?;
-            if n > 20 || plus > 0 {
-                return Err(bad());
-            }
-            Ok(Damage::fixed(n))
-        }
-    }
-
-    /// The fixed amount, if no dice are rolled.
-    pub fn as_fixed(&self) -> Option<u32> {
-        (self.count == 0).then_some(self.plus)
-    }
-
-    /// How many dice it rolls.
-    pub fn dice_count(&self) -> u32 {
-        self.count
-    }
-
-    /// The most it can deal.
-    pub fn max(&self) -> u32 {
-        self.count * self.sides + self.plus
-    }
-
-    /// The exact law of the damage dealt.
-    pub fn law(&self) -> crate::dice::Dist {
-        let die = crate::dice::Dist::die(self.sides);
-        die.sum_of(self.count)
-            .add(&crate::dice::Dist::constant(i64::from(self.plus)))
-    }
-
-    /// Rolls the damage.
-    pub fn roll(&self, dice: &mut impl Roller) -> u32 {
-        let rolled: u32 = (0..self.count)
-            .map(|_| if self.sides == 3 { d3(dice) } else { dice.d6() })
-            .sum();
-        rolled + self.plus
-    }
 }
 
 /// A weapon's Save Modifier: fixed, or "Varies" with the user's Strength.
@@ -271,56 +176,60 @@ pub const PRESETS: &[PresetDecl] = &[
     },
 ];
 
-/// A weapon's parameters, declared once for every scenario that fires one.
-pub fn params() -> Vec<ParamDecl> {
-    const STATLINES: &str = "Weapon Statlines";
-    vec![
-        ParamDecl::preset("weapon", "weapon", "")
+const STATLINES: &str = "Weapon Statlines";
+
+crate::param_struct! {
+    /// A weapon's parameters, declared once for every scenario that fires
+    /// one. The statline's numbers are read as optional even where they
+    /// are required, so that a preset that leaves one out says so
+    /// ([`Weapon::from_params`]).
+    pub struct WeaponParams {
+        weapon: Opt<String> = preset("weapon", "")
             .about("a weapon preset whose numbers the seed gives, or custom")
             .seed(STATLINES),
-        ParamDecl::real("short_range", 0.0, 1000.0)
+        short_range: Opt<f64> = real(0.0, 1000.0)
             .about("upper end of the short range band, inches (0 = no short band)")
             .seed(STATLINES),
-        ParamDecl::real("long_range", 0.0, 1000.0)
+        long_range: Opt<f64> = real(0.0, 1000.0)
             .about("upper end of the long range band (maximum range), inches; not needed for teardrop templates")
             .seed(STATLINES),
-        ParamDecl::int("short_hit", -6, 6)
+        short_hit: Opt<i64> = int(-6, 6)
             .about("hit modifier in the short band (custom weapons: none when not given)")
             .seed(STATLINES),
-        ParamDecl::int("long_hit", -6, 6)
+        long_hit: Opt<i64> = int(-6, 6)
             .about("hit modifier in the long band (custom weapons: none when not given)")
             .seed(STATLINES),
-        ParamDecl::int("strength", 1, 10)
+        strength: Opt<i64> = int(1, 10)
             .required()
             .about("the weapon's Strength")
             .seed(STATLINES),
-        ParamDecl::text("save_mod", "-1")
+        save_mod: Opt<String> = text("-1")
             .required()
             .about("save modifier, -6 to 6, or \"varies\" (-1 per point of the user's Strength above 3)")
             .seed(STATLINES),
-        ParamDecl::text("damage", "1")
+        damage: Opt<String> = text("1")
             .required()
             .about("Damage per unsaved wound: 1, D3, D6, 2D6, D6+1")
             .seed(STATLINES),
-        ParamDecl::text("ammo", "4+")
+        ammo: Opt<String> = text("4+")
             .required()
             .about("Ammo Roll: 2+ to 6+, or \"auto\"")
             .seed("Ammo Rolls"),
-        ParamDecl::int("sf_dice", 0, 6)
+        sf_dice: i64 = int(0, 6)
             .default("0")
             .about("Sustained Fire dice on the profile")
             .seed("Firing on Full Auto"),
-        ParamDecl::choice("template", &["none", "blast", "teardrop"])
+        template: String = choice(&["none", "blast", "teardrop"])
             .default("none")
             .about("blast marker or teardrop template")
             .seed("Blast Markers and Templates"),
-        ParamDecl::flag("ammo_every_shot")
+        ammo_every_shot: bool = flag()
             .about("an Ammo Roll after every shot (Skorchas)")
             .seed("Teardrop template weapons"),
-        ParamDecl::int("catch_fire", 0, 6)
+        catch_fire: Opt<i64> = int(0, 6)
             .about("score a hit warrior needs to Catch Fire, 0 for never (teardrops: 4 when not given)")
             .seed("Fire"),
-    ]
+    }
 }
 
 fn missing(weapon: &str, field: &str) -> ParamError {
@@ -335,58 +244,61 @@ fn missing(weapon: &str, field: &str) -> ParamError {
 impl Weapon {
     /// Builds a weapon from its parameters (the preset's numbers already
     /// filled in where the spec left them out).
-    pub fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let name = p.word("weapon")?.unwrap_or_else(|| "custom".into());
-        let template = match p.word("template")?.as_deref() {
-            Some("blast") => Template::Blast,
-            Some("teardrop") => Template::Teardrop,
+    pub fn from_params(p: &WeaponParams) -> Result<Self, ParamError> {
+        let name = p.weapon.value.clone().unwrap_or_else(|| "custom".into());
+        let template = match p.template.as_str() {
+            "blast" => Template::Blast,
+            "teardrop" => Template::Teardrop,
             _ => Template::None,
         };
         let needs_range = template != Template::Teardrop;
-        let long_range = match p.real("long_range")? {
+        let long_range = match p.long_range.value {
             Some(v) => v,
             None if !needs_range => 0.0,
-            None => return Err(missing(&name, "long_range")),
+            None => return Err(missing(&name, p.long_range.name())),
         };
-        let short_range = p.real("short_range")?.unwrap_or(0.0);
+        let short_range = p.short_range.value.unwrap_or(0.0);
         if short_range > long_range {
             return Err(ParamError::new(
-                "short_range",
+                p.short_range.name(),
                 format!("short range {short_range}\" is beyond the long range {long_range}\""),
             ));
         }
-        let hit = |field: &str, band: f64| -> Result<i32, ParamError> {
-            match p.int(field)? {
+        let hit = |field: &Opt<i64>, band: f64| -> Result<i32, ParamError> {
+            match field.value {
                 Some(v) => Ok(v as i32),
                 // A custom statline with no modifier in a band reads as
                 // the seed's "-": none. A preset that leaves it out
                 // (the Kannon's short band) must be told.
                 None if band <= 0.0 || !needs_range || name == "custom" => Ok(0),
-                None => Err(missing(&name, field)),
+                None => Err(missing(&name, field.name())),
             }
         };
-        let short_hit = hit("short_hit", short_range)?;
-        let long_hit = hit("long_hit", long_range - short_range)?;
+        let short_hit = hit(&p.short_hit, short_range)?;
+        let long_hit = hit(&p.long_hit, long_range - short_range)?;
         let strength = p
-            .int("strength")?
-            .ok_or_else(|| missing(&name, "strength"))? as u8;
-        let save_modifier = match p.word("save_mod")? {
-            Some(w) => SaveModifier::parse(&w)?,
-            None => return Err(missing(&name, "save_mod")),
+            .strength
+            .value
+            .ok_or_else(|| missing(&name, p.strength.name()))? as u8;
+        let save_modifier = match &p.save_mod.value {
+            Some(w) => SaveModifier::parse(w)?,
+            None => return Err(missing(&name, p.save_mod.name())),
         };
-        let damage = match p.word("damage")? {
-            Some(w) => Damage::parse(&w).map_err(|m| ParamError::new("damage", m.to_string()))?,
-            None => return Err(missing(&name, "damage")),
+        let damage = match &p.damage.value {
+            Some(w) => {
+                Damage::parse(w).map_err(|m| ParamError::new(p.damage.name(), m.to_string()))?
+            }
+            None => return Err(missing(&name, p.damage.name())),
         };
-        let ammo = match p.word("ammo")? {
-            Some(w) => Ammo::parse(&w).map_err(|m| ParamError::new("ammo", m.to_string()))?,
-            None => return Err(missing(&name, "ammo")),
+        let ammo = match &p.ammo.value {
+            Some(w) => Ammo::parse(w).map_err(|m| ParamError::new(p.ammo.name(), m.to_string()))?,
+            None => return Err(missing(&name, p.ammo.name())),
         };
         // "A full auto weapon has one or more Sustained Fire Dice on its
         // profile": a profile without them has none.
-        let sustained_fire_dice = p.int("sf_dice")?.unwrap_or(0) as u32;
-        let ammo_after_every_shot = p.flag("ammo_every_shot")?;
-        let catch_fire = match p.int("catch_fire")? {
+        let sustained_fire_dice = p.sf_dice as u32;
+        let ammo_after_every_shot = p.ammo_every_shot;
+        let catch_fire = match p.catch_fire.value {
             Some(0) => None,
             Some(v) => Some(v as u32),
             None => (template == Template::Teardrop).then_some(4),
@@ -440,15 +352,7 @@ impl Weapon {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::ParamValue;
-
-    #[test]
-    fn damage_parses_dice_and_rejects_junk() {
-        assert_eq!(Damage::parse("D6").unwrap().as_fixed(), None);
-        assert_eq!(Damage::parse("2").unwrap().as_fixed(), Some(2));
-        assert!(Damage::parse("d7").is_err());
-        assert!(Damage::parse("banana").is_err());
-    }
+    use crate::systems::{ParamGroup, ParamValue, Params};
 
     /// A weapon from `name=value` pairs, presets filled in as a spec's are.
     fn weapon(pairs: &[(&str, &str)]) -> Result<Weapon, ParamError> {
@@ -456,9 +360,9 @@ mod tests {
         for (k, v) in pairs {
             p.set(*k, ParamValue::from_text(v));
         }
-        let decls = params();
+        let decls = WeaponParams::decls();
         let p = super::super::RULES.resolve(&decls, &p)?.bound(decls);
-        Weapon::from_params(&p)
+        Weapon::from_params(&WeaponParams::read(&p)?)
     }
 
     #[test]

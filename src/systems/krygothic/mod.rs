@@ -9,8 +9,10 @@ pub mod dice;
 pub mod fast;
 pub mod fight;
 pub mod game;
+mod naive;
 pub mod psych;
 pub mod ranged;
+mod refusals;
 
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, Params};
@@ -55,6 +57,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("explode", "false"),
                 ],
             ],
+            refusals: refusals::DICE,
+            naive: naive::DICE,
         },
         Scenario {
             name: "ranged",
@@ -110,6 +114,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("ap_budget", "6"),
                 ],
             ],
+            refusals: refusals::RANGED,
+            naive: naive::RANGED,
         },
         Scenario {
             name: "close_combat",
@@ -119,6 +125,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: close::metric_catalog,
             build: close::build,
             test_points: close::TEST_POINTS,
+            refusals: refusals::CLOSE_COMBAT,
+            naive: naive::CLOSE_COMBAT,
         },
         Scenario {
             name: "close_combat_game",
@@ -128,6 +136,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: game::metric_catalog,
             build: game::build,
             test_points: game::TEST_POINTS,
+            refusals: refusals::CLOSE_COMBAT_GAME,
+            naive: naive::CLOSE_COMBAT_GAME,
         },
         Scenario {
             name: "close_combat_fight",
@@ -137,6 +147,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || fight::METRICS.to_vec(),
             build: fight::build,
             test_points: fight::TEST_POINTS,
+            refusals: refusals::CLOSE_COMBAT_FIGHT,
+            naive: naive::CLOSE_COMBAT_FIGHT,
         },
         Scenario {
             name: "pinning",
@@ -146,6 +158,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || psych::PINNING_METRICS.to_vec(),
             build: psych::build_pinning,
             test_points: psych::PINNING_POINTS,
+            refusals: refusals::PINNING,
+            naive: naive::PINNING,
         },
         Scenario {
             name: "fear",
@@ -155,6 +169,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || psych::FEAR_METRICS.to_vec(),
             build: psych::build_fear,
             test_points: psych::FEAR_POINTS,
+            refusals: refusals::FEAR,
+            naive: naive::FEAR,
         },
         Scenario {
             name: "action_points",
@@ -164,6 +180,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || psych::AP_METRICS.to_vec(),
             build: psych::build_ap,
             test_points: psych::AP_POINTS,
+            refusals: refusals::ACTION_POINTS,
+            naive: naive::ACTION_POINTS,
         },
         Scenario {
             name: "order_combo",
@@ -173,6 +191,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || psych::COMBO_METRICS.to_vec(),
             build: psych::build_combo,
             test_points: psych::COMBO_POINTS,
+            refusals: refusals::ORDER_COMBO,
+            naive: naive::ORDER_COMBO,
         },
         Scenario {
             name: "damaged_structure",
@@ -182,6 +202,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || psych::STRUCTURE_METRICS.to_vec(),
             build: psych::build_structure,
             test_points: &[&[]],
+            refusals: refusals::DAMAGED_STRUCTURE,
+            naive: naive::DAMAGED_STRUCTURE,
         },
     ],
 };

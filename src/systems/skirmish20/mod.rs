@@ -10,6 +10,8 @@ pub mod chart;
 pub mod close;
 pub mod fire;
 pub mod hits;
+mod naive;
+mod refusals;
 pub mod shooting;
 pub mod squad;
 pub mod vehicle;
@@ -90,6 +92,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("marksman", "true"),
                 ],
             ],
+            refusals: refusals::SHOOTING,
+            naive: naive::SHOOTING,
         },
         Scenario {
             name: "effect_of_hit",
@@ -106,6 +110,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("target_enhanced_nervous_system", "true"),
                 ],
             ],
+            refusals: refusals::EFFECT_OF_HIT,
+            naive: naive::EFFECT_OF_HIT,
         },
         Scenario {
             name: "vehicle_damage",
@@ -118,6 +124,8 @@ pub static RULES: RuleSet = RuleSet {
                 &[("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")],
                 &[("vehicle", "sentinel"), ("hits", "5")],
             ],
+            refusals: refusals::VEHICLE_DAMAGE,
+            naive: naive::VEHICLE_DAMAGE,
         },
         Scenario {
             name: "quick_draw",
@@ -140,6 +148,8 @@ pub static RULES: RuleSet = RuleSet {
                     ("b_ahead_of_turn", "true"),
                 ],
             ],
+            refusals: refusals::QUICK_DRAW,
+            naive: naive::QUICK_DRAW,
         },
         Scenario {
             name: "hit_allocation",
@@ -149,6 +159,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || hits::ALLOCATION_METRICS.to_vec(),
             build: build_allocation,
             test_points: &[&[("attacks", "12")]],
+            refusals: refusals::HIT_ALLOCATION,
+            naive: naive::HIT_ALLOCATION,
         },
         Scenario {
             name: "necron_repair",
@@ -161,6 +173,8 @@ pub static RULES: RuleSet = RuleSet {
                 &[("destroyed", "4"), ("destroyed_on_a_one", "1")],
                 &[("destroyed", "3"), ("near_lord_or_tomb_spider", "true")],
             ],
+            refusals: refusals::NECRON_REPAIR,
+            naive: naive::NECRON_REPAIR,
         },
         Scenario {
             name: "close_combat",
@@ -170,6 +184,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: || close::METRICS.to_vec(),
             build: close::build,
             test_points: close::TEST_POINTS,
+            refusals: refusals::CLOSE_COMBAT,
+            naive: naive::CLOSE_COMBAT,
         },
         Scenario {
             name: "squad_under_fire",
@@ -179,6 +195,8 @@ pub static RULES: RuleSet = RuleSet {
             metrics: squad::metric_catalog,
             build: squad::build,
             test_points: squad::TEST_POINTS,
+            refusals: refusals::SQUAD_UNDER_FIRE,
+            naive: naive::SQUAD_UNDER_FIRE,
         },
     ],
 };
@@ -625,6 +643,15 @@ crate::param_struct! {
 
 fn build_vehicle(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let p = VehicleParams::read(p)?;
+    // "All passengers (if APC) roll on "effect of hit chart"";
+    // "Chimeras or most other APC's can carry 12 human sized passengers":
+    // a walker carries none
+    if p.passengers > 0 && p.vehicle.value.as_deref() == Some("sentinel") {
+        return Err(ParamError::new(
+            crate::param_name!(VehicleParams.passengers),
+            "a Sentinel is a walker, not an APC: it carries no passengers (\"All passengers (if APC)\"; \"Chimeras or most other APC's can carry 12 human sized passengers\")",
+        ));
+    }
     let d = vehicle::VehicleDamage {
         hits: p.hits as u32,
         minor_guns: p.minor_guns as u8,

@@ -3,14 +3,14 @@
 //! rounds until over), its parameters and its builder.
 
 use super::duel::{BEFORE_STRIKES, Duel, Fight};
-use super::params::{SEQUENCE, fighter, fighter_params, second_weapon};
+use super::params::{FighterParams, FighterRole, SEQUENCE, second_weapon};
 use super::round::{ClashLaws, Outcome, StrikeLaws, draw_winner};
 use super::weapons::SecondWeapon;
 use crate::dice::{Extremes, Metric, MetricSink, Roller};
 use crate::engine::repeat_model::{RepeatModel, Repeated, round_metrics};
 use crate::systems::gce::melee::fighter::Causes;
 use crate::systems::gce::warrior::{Condition, Status, WarriorStats};
-use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Params};
+use crate::systems::{MetricDecl, MetricList, Model, ParamError, ParamGroup, Params};
 
 /// Every metric of the duel scenario (besides the rounds).
 pub const DUEL_METRICS: [MetricDecl; 17] = [
@@ -334,20 +334,35 @@ impl Repeated for DuelRule {
     }
 }
 
-/// Parameters of the one-on-one scenario.
-pub fn duel_params() -> Vec<ParamDecl> {
-    let mut p = fighter_params("a_", "A", true);
-    p.extend(fighter_params("b_", "B", true));
-    p.extend([
-        ParamDecl::choice("charger", &["a", "b", "none"])
+/// Warrior A of a one-on-one fight.
+#[derive(Clone, Debug)]
+pub struct SideA;
+impl FighterRole for SideA {
+    const WHO: &'static str = "A";
+    const PSYCHOLOGY: bool = true;
+}
+
+/// Warrior B of a one-on-one fight.
+#[derive(Clone, Debug)]
+pub struct SideB;
+impl FighterRole for SideB {
+    const WHO: &'static str = "B";
+    const PSYCHOLOGY: bool = true;
+}
+
+crate::param_struct! {
+    /// Parameters of the one-on-one scenario.
+    pub struct DuelParams {
+        a: FighterParams<SideA> = prefixed("a_"),
+        b: FighterParams<SideB> = prefixed("b_"),
+        charger: String = choice(&["a", "b", "none"])
             .default("a")
             .about("who charged (+1 in the first round; Fear tests on the charge)")
             .seed(SEQUENCE),
-        ParamDecl::flag("obstacle")
+        obstacle: bool = flag()
             .about("the charger crossed an obstacle (-1 in the first round)")
             .seed(SEQUENCE),
-    ]);
-    p
+    }
 }
 
 /// Stupidity's test each turn and the charge's Leadership tests need the
@@ -388,38 +403,40 @@ fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
     Ok(())
 }
 
-/// The one-on-one model from the spec's parameters as given (presets
-/// filled in and values checked here), for tests and benches that need its
-/// two samplers.
+/// The one-on-one model from the spec's parameters as given, for tests
+/// and benches that need its two samplers: presets are filled in and
+/// values checked against [`DuelParams`] here, as the registry does
+/// before it builds a scenario.
 pub fn duel_model(given: &Params) -> Result<DuelModel, ParamError> {
-    let decls = duel_params();
+    let decls = DuelParams::decls();
     let p = crate::systems::gce::RULES
         .resolve(&decls, given)?
         .bound(decls);
-    duel(&p, SecondWeapon::default())
+    duel(&DuelParams::read(&p)?, SecondWeapon::default())
 }
 
 /// Builds the one-on-one model.
 pub fn build_duel(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    Ok(Box::new(duel(p, second_weapon(variants)?)?))
+    let p = DuelParams::read(p)?;
+    Ok(Box::new(duel(&p, second_weapon(variants)?)?))
 }
 
-fn duel(p: &Params, second: SecondWeapon) -> Result<DuelModel, ParamError> {
-    let charger = match p.word("charger")?.as_deref() {
-        Some("b") => Some(Outcome::B),
-        Some("none") => None,
+fn duel(p: &DuelParams, second: SecondWeapon) -> Result<DuelModel, ParamError> {
+    let charger = match p.charger.as_str() {
+        "b" => Some(Outcome::B),
+        "none" => None,
         _ => Some(Outcome::A),
     };
-    let obstacle = p.flag("obstacle")?;
+    let obstacle = p.obstacle;
     if obstacle && charger.is_none() {
         return Err(ParamError::new(
-            "obstacle",
+            crate::param_name!(DuelParams.obstacle),
             "only a charger crosses an obstacle: set charger",
         ));
     }
     let duel = Duel {
-        a: fighter(p, "a_", true, second)?,
-        b: fighter(p, "b_", true, second)?,
+        a: p.a.fighter(second)?,
+        b: p.b.fighter(second)?,
         charger,
         obstacle,
     };

@@ -4,13 +4,13 @@
 //! ([`Outnumbered`], a [`Mechanic`]), its metrics, parameters and builder.
 
 use super::fighter::Fighter;
-use super::params::{SEQUENCE, fighter, fighter_params, second_weapon};
+use super::params::{FighterParams, FighterRole, SEQUENCE, second_weapon};
 use super::round::{ClashLaws, Outcome, Side, StrikeLaws, draw_winner};
 use super::weapons::SecondWeapon;
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::gce::warrior::{Condition, Status};
-use crate::systems::{MetricDecl, MetricList, Model, ParamDecl, ParamError, Params};
+use crate::systems::{MetricDecl, MetricList, Model, ParamError, ParamGroup, Params};
 
 /// One warrior Charged by several ("Multiple Combats"): the attackers fight
 /// it one after another in one Hand-to-Hand phase; "The second attacker
@@ -260,50 +260,71 @@ impl Mechanic for OutnumberedRule {
     }
 }
 
-/// Parameters of the multiple-combat scenario.
-pub fn outnumbered_params() -> Vec<ParamDecl> {
-    let mut p = fighter_params("a_", "each attacker", false);
-    p.extend(fighter_params("b_", "the defender", false));
-    p.extend([
-        ParamDecl::int("attackers", 1, 12)
+/// Each attacker of a multiple combat (all alike).
+#[derive(Clone, Debug)]
+pub struct EachAttacker;
+impl FighterRole for EachAttacker {
+    const WHO: &'static str = "each attacker";
+    const PSYCHOLOGY: bool = false;
+}
+
+/// The lone defender of a multiple combat.
+#[derive(Clone, Debug)]
+pub struct LoneDefender;
+impl FighterRole for LoneDefender {
+    const WHO: &'static str = "the defender";
+    const PSYCHOLOGY: bool = false;
+}
+
+crate::param_struct! {
+    /// Parameters of the multiple-combat scenario.
+    pub struct OutnumberedParams {
+        a: FighterParams<EachAttacker> = prefixed("a_"),
+        b: FighterParams<LoneDefender> = prefixed("b_"),
+        attackers: i64 = int(1, 12)
             .required()
             .about("attackers fighting the lone defender, one after another")
             .seed("Multiple Combats"),
-        ParamDecl::flag("attackers_charged")
+        attackers_charged: bool = flag()
             .about("the attackers charged this turn (+1 each)")
             .seed(SEQUENCE),
-    ]);
-    p
+    }
 }
 
-/// The multiple-combat model from the spec's parameters as given.
+/// The multiple-combat model from the spec's parameters as given (presets
+/// filled in and values checked here, as the registry does).
 pub fn outnumbered_model(given: &Params) -> Result<OutnumberedModel, ParamError> {
-    let decls = outnumbered_params();
+    let decls = OutnumberedParams::decls();
     let p = crate::systems::gce::RULES
         .resolve(&decls, given)?
         .bound(decls);
-    outnumbered(&p, SecondWeapon::default(), FirstRound::default())
+    outnumbered(
+        &OutnumberedParams::read(&p)?,
+        SecondWeapon::default(),
+        FirstRound::default(),
+    )
 }
 
 /// Builds the multiple-combat model.
 pub fn build_outnumbered(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = OutnumberedParams::read(p)?;
     Ok(Box::new(outnumbered(
-        p,
+        &p,
         second_weapon(variants)?,
         first_round(variants)?,
     )?))
 }
 
 fn outnumbered(
-    p: &Params,
+    p: &OutnumberedParams,
     second: SecondWeapon,
     first_round: FirstRound,
 ) -> Result<OutnumberedModel, ParamError> {
     let fight = Outnumbered {
-        attacker: fighter(p, "a_", false, second)?,
-        defender: fighter(p, "b_", false, second)?,
-        attackers: p.need_int("attackers")? as u8,
-        charged: p.flag("attackers_charged")?,
+        attacker: p.a.fighter(second)?,
+        defender: p.b.fighter(second)?,
+        attackers: p.attackers as u8,
+        charged: p.attackers_charged,
         first_round,
     };
     Ok(fight.into_model())

@@ -8,9 +8,12 @@ use super::fighter::{Causes, Fighter, HatredPolicy};
 use super::round::MAX_DAMAGE_DICE;
 use super::weapons::{Armed, Draws, MeleeStrength, MeleeWeapon, SecondWeapon};
 use crate::systems::did_you_mean;
+use crate::systems::gce::given_word::GivenWord;
+use crate::systems::gce::warrior::Damage;
 use crate::systems::gce::warrior::WarriorStats;
-use crate::systems::gce::weapon::Damage;
-use crate::systems::{ParamDecl, ParamError, Params, PresetDecl};
+use crate::systems::{
+    FromParam, Given, Opt, ParamDecl, ParamError, ParamGroup, Params, PresetDecl,
+};
 
 pub(super) const SEQUENCE: &str = "Hand-to-Hand Combat, Sequence";
 const WEAPONS: &str = "Hand-to-Hand Combat, Close Combat Weapons";
@@ -67,11 +70,7 @@ pub const PRESETS: &[PresetDecl] = &[
 
 /// One side's parameters, `prefix` `a_` or `b_`; `psychology` adds Fear,
 /// Terror, Stupidity, Hatred and Frenzy.
-pub(in crate::systems::gce) fn fighter_params(
-    prefix: &str,
-    who: &str,
-    psychology: bool,
-) -> Vec<ParamDecl> {
+fn fighter_params(prefix: &str, who: &str, psychology: bool) -> Vec<ParamDecl> {
     const PROFILE: &str = "Characteristics";
     let name = |stat: &str| format!("{prefix}{stat}");
     // what a custom weapon's and Hatred's settings are used with
@@ -204,16 +203,118 @@ pub(in crate::systems::gce) fn fighter_params(
     p
 }
 
+/// Whose a warrior's parameters are in a scenario: what their
+/// declarations call it, and whether its psychology is declared.
+pub trait FighterRole {
+    /// The warrior as the declarations name it ("A", "each boarder").
+    const WHO: &'static str;
+    /// Whether Fear, Terror, Stupidity, Hatred and Frenzy are declared.
+    const PSYCHOLOGY: bool;
+}
+
+/// One side's parameters, a group under its prefix (`a_`, `b_`,
+/// `boarder_` ...): the profile, the weapons, and for a role `R` with
+/// psychology its Fear, Terror, Stupidity, Hatred and Frenzy.
+#[derive(Clone, Debug)]
+pub struct FighterParams<R> {
+    prefix: String,
+    ws: i64,
+    bs: i64,
+    attacks: i64,
+    initiative: i64,
+    strength: i64,
+    toughness: i64,
+    wounds: i64,
+    save: Opt<i64>,
+    weapons: String,
+    hands: i64,
+    custom: CustomWeaponParams,
+    higher_up: bool,
+    higher_up_first_round: bool,
+    modifier: i64,
+    psychology: Option<PsychologyParams>,
+    role: std::marker::PhantomData<R>,
+}
+
+/// A side's 'custom' weapon, read as given: whether each was given is
+/// part of the rule (set without a 'custom' weapon is an error).
+#[derive(Clone, Debug)]
+struct CustomWeaponParams {
+    strength: Opt<String>,
+    save_mod: Opt<i64>,
+    damage: Opt<String>,
+    double_handed: Given<bool>,
+    draws: GivenWord,
+}
+
+/// A side's psychology, declared only where the scenario tests it.
+#[derive(Clone, Debug)]
+struct PsychologyParams {
+    leadership: Opt<i64>,
+    causes: String,
+    frenzy: bool,
+    stupid: bool,
+    hatred: bool,
+    hatred_policy: Opt<String>,
+}
+
+impl<R: FighterRole> ParamGroup for FighterParams<R> {
+    fn decls_with(prefix: &str) -> Vec<ParamDecl> {
+        fighter_params(prefix, R::WHO, R::PSYCHOLOGY)
+    }
+
+    fn read_with(p: &Params, prefix: &str) -> Result<Self, ParamError> {
+        let name = |stat: &str| format!("{prefix}{stat}");
+        let psychology = if R::PSYCHOLOGY {
+            Some(PsychologyParams {
+                leadership: FromParam::from_param(p, &name("leadership"))?,
+                causes: FromParam::from_param(p, &name("causes"))?,
+                frenzy: FromParam::from_param(p, &name("frenzy"))?,
+                stupid: FromParam::from_param(p, &name("stupid"))?,
+                hatred: FromParam::from_param(p, &name("hatred"))?,
+                hatred_policy: FromParam::from_param(p, &name("hatred_policy"))?,
+            })
+        } else {
+            None
+        };
+        Ok(FighterParams {
+            prefix: prefix.to_string(),
+            ws: FromParam::from_param(p, &name("ws"))?,
+            bs: FromParam::from_param(p, &name("bs"))?,
+            attacks: FromParam::from_param(p, &name("attacks"))?,
+            initiative: FromParam::from_param(p, &name("initiative"))?,
+            strength: FromParam::from_param(p, &name("strength"))?,
+            toughness: FromParam::from_param(p, &name("toughness"))?,
+            wounds: FromParam::from_param(p, &name("wounds"))?,
+            save: FromParam::from_param(p, &name("save"))?,
+            weapons: FromParam::from_param(p, &name("weapons"))?,
+            hands: FromParam::from_param(p, &name("hands"))?,
+            custom: CustomWeaponParams {
+                strength: FromParam::from_param(p, &name("custom_strength"))?,
+                save_mod: FromParam::from_param(p, &name("custom_save_mod"))?,
+                damage: FromParam::from_param(p, &name("custom_damage"))?,
+                double_handed: FromParam::from_param(p, &name("custom_double_handed"))?,
+                draws: FromParam::from_param(p, &name("custom_draws"))?,
+            },
+            higher_up: FromParam::from_param(p, &name("higher_up"))?,
+            higher_up_first_round: FromParam::from_param(p, &name("higher_up_first_round"))?,
+            modifier: FromParam::from_param(p, &name("modifier"))?,
+            psychology,
+            role: std::marker::PhantomData,
+        })
+    }
+}
+
 /// The weapons a side carries, parsed from its list.
-fn carried(p: &Params, prefix: &str) -> Result<Vec<MeleeWeapon>, ParamError> {
-    let field = format!("{prefix}weapons");
-    let list = p.word(&field)?.unwrap_or_default();
+fn carried(p: &FighterParams<impl FighterRole>) -> Result<Vec<MeleeWeapon>, ParamError> {
+    let field = format!("{}weapons", p.prefix);
+    let list = &p.weapons;
     let mut out = Vec::new();
     let mut custom_used = false;
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         let key = name.replace(['\'', '‘', '’'], "").replace([' ', '-'], "_");
         if key == "custom" {
-            out.push(custom_weapon(p, prefix)?);
+            out.push(custom_weapon(&p.custom, &p.prefix)?);
             custom_used = true;
             continue;
         }
@@ -230,17 +331,17 @@ fn carried(p: &Params, prefix: &str) -> Result<Vec<MeleeWeapon>, ParamError> {
         out.push(w);
     }
     if !custom_used {
-        for stat in [
-            "custom_strength",
-            "custom_save_mod",
-            "custom_damage",
-            "custom_double_handed",
-            "custom_draws",
+        let c = &p.custom;
+        for (stat, given) in [
+            ("custom_strength", c.strength.value.is_some()),
+            ("custom_save_mod", c.save_mod.value.is_some()),
+            ("custom_damage", c.damage.value.is_some()),
+            ("custom_double_handed", c.double_handed.given),
+            ("custom_draws", c.draws.given),
         ] {
-            let f = format!("{prefix}{stat}");
-            if p.given(&f).is_some() {
+            if given {
                 return Err(ParamError::new(
-                    f,
+                    format!("{}{stat}", p.prefix),
                     format!("set, but {field} has no 'custom' weapon to use it"),
                 ));
             }
@@ -249,9 +350,9 @@ fn carried(p: &Params, prefix: &str) -> Result<Vec<MeleeWeapon>, ParamError> {
     Ok(out)
 }
 
-fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
+fn custom_weapon(c: &CustomWeaponParams, prefix: &str) -> Result<MeleeWeapon, ParamError> {
     let f = |s: &str| format!("{prefix}{s}");
-    let text = p.need_word(&f("custom_strength"))?;
+    let text = c.strength.need()?;
     let t = text.replace(' ', "").to_ascii_lowercase();
     let strength = if let Some(rest) = t.strip_prefix("au") {
         let bonus =
@@ -279,7 +380,7 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
             })?;
         MeleeStrength::Fixed(n)
     };
-    let damage = match p.word(&f("custom_damage"))? {
+    let damage = match &c.damage.value {
         None => {
             return Err(ParamError::missing(
                 f("custom_damage"),
@@ -287,7 +388,7 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
             ));
         }
         Some(d) => {
-            Damage::parse(&d).map_err(|e| ParamError::new(f("custom_damage"), e.to_string()))?
+            Damage::parse(d).map_err(|e| ParamError::new(f("custom_damage"), e.to_string()))?
         }
     };
     if damage.dice_count() > MAX_DAMAGE_DICE {
@@ -298,17 +399,17 @@ fn custom_weapon(p: &Params, prefix: &str) -> Result<MeleeWeapon, ParamError> {
             ),
         ));
     }
-    let draws = match p.word(&f("custom_draws"))?.as_deref() {
-        Some("spear") => Draws::Spear,
-        Some("loses") => Draws::Loses,
+    let draws = match c.draws.value.as_str() {
+        "spear" => Draws::Spear,
+        "loses" => Draws::Loses,
         _ => Draws::Initiative,
     };
     Ok(MeleeWeapon {
         name: "custom".into(),
         strength,
-        save_modifier: p.int(&f("custom_save_mod"))?.map(|m| m as i32),
+        save_modifier: c.save_mod.value.map(|m| m as i32),
         damage,
-        double_handed: p.flag(&f("custom_double_handed"))?,
+        double_handed: c.double_handed.value,
         draws,
         ranged_only: false,
     })
@@ -324,98 +425,96 @@ pub(in crate::systems::gce) fn second_weapon(
     })
 }
 
-/// One side's warrior from its parameters (`prefix` `a_` or `b_`);
-/// `psychology` reads Fear, Terror, Stupidity, Hatred and Frenzy too.
-pub(in crate::systems::gce) fn fighter(
-    p: &Params,
-    prefix: &str,
-    psychology: bool,
-    second: SecondWeapon,
-) -> Result<Fighter, ParamError> {
-    let f = |s: &str| format!("{prefix}{s}");
-    let int = |s: &str| -> Result<u8, ParamError> { Ok(p.need_int(&f(s))? as u8) };
-    let save = match p.int(&f("save"))? {
-        Some(0) | Some(7) | None => None,
-        Some(1) => {
-            return Err(ParamError::new(
-                f("save"),
-                "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
-            ));
-        }
-        Some(v) => Some(v as u8),
-    };
-    let carried = carried(p, prefix)?;
-    let hands = p.int(&f("hands"))?.unwrap_or(2) as u8;
-    let armed = Armed::declared(&carried, hands, second)
-        .map_err(|e| ParamError::new(f("weapons"), e.to_string()))?;
-    let stats = WarriorStats {
-        toughness: int("toughness")?,
-        wounds: int("wounds")?,
-        save,
-        ws: int("ws")?,
-        bs: int("bs")?,
-        pin_immune: false,
-    };
-    let (causes, frenzy, stupid, hatred, leadership) = if psychology {
-        let causes = match p.word(&f("causes"))?.as_deref() {
-            Some("fear") => Causes::Fear,
-            Some("terror") => Causes::Terror,
-            _ => Causes::Nothing,
-        };
-        let hates = p.flag(&f("hatred"))?;
-        let policy = match p.word(&f("hatred_policy"))?.as_deref() {
-            Some(_) if !hates => {
+impl<R: FighterRole> FighterParams<R> {
+    /// The warrior; under `second`, which weapons it fights with.
+    pub(in crate::systems::gce) fn fighter(
+        &self,
+        second: SecondWeapon,
+    ) -> Result<Fighter, ParamError> {
+        let f = |s: &str| format!("{}{s}", self.prefix);
+        let save = match self.save.value {
+            Some(0) | Some(7) | None => None,
+            Some(1) => {
                 return Err(ParamError::new(
-                    f("hatred_policy"),
-                    format!("only used with {} = true", f("hatred")),
+                    f("save"),
+                    "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
                 ));
             }
-            Some("none") => HatredPolicy::None,
-            Some("ones") => HatredPolicy::Ones,
-            Some("all_when_behind") => HatredPolicy::AllWhenBehind,
-            _ => HatredPolicy::Best,
+            Some(v) => Some(v as u8),
         };
-        (
+        let carried = carried(self)?;
+        let armed = Armed::declared(&carried, self.hands as u8, second)
+            .map_err(|e| ParamError::new(f("weapons"), e.to_string()))?;
+        let stats = WarriorStats {
+            toughness: self.toughness as u8,
+            wounds: self.wounds as u8,
+            save,
+            ws: self.ws as u8,
+            bs: self.bs as u8,
+            pin_immune: false,
+        };
+        let (causes, frenzy, stupid, hatred, leadership) = match &self.psychology {
+            Some(psy) => {
+                let causes = match psy.causes.as_str() {
+                    "fear" => Causes::Fear,
+                    "terror" => Causes::Terror,
+                    _ => Causes::Nothing,
+                };
+                let hates = psy.hatred;
+                let policy = match psy.hatred_policy.value.as_deref() {
+                    Some(_) if !hates => {
+                        return Err(ParamError::new(
+                            f("hatred_policy"),
+                            format!("only used with {} = true", f("hatred")),
+                        ));
+                    }
+                    Some("none") => HatredPolicy::None,
+                    Some("ones") => HatredPolicy::Ones,
+                    Some("all_when_behind") => HatredPolicy::AllWhenBehind,
+                    _ => HatredPolicy::Best,
+                };
+                (
+                    causes,
+                    psy.frenzy,
+                    psy.stupid,
+                    hates.then_some(policy),
+                    psy.leadership.value.map(|l| l as u8),
+                )
+            }
+            None => (Causes::Nothing, false, false, None, None),
+        };
+        let fighter = Fighter {
+            stats,
+            attacks: self.attacks as u8,
+            initiative: self.initiative as u8,
+            strength: self.strength as u8,
+            leadership,
+            armed,
+            frenzy,
+            stupid,
+            hatred,
             causes,
-            p.flag(&f("frenzy"))?,
-            p.flag(&f("stupid"))?,
-            hates.then_some(policy),
-            p.int(&f("leadership"))?.map(|l| l as u8),
-        )
-    } else {
-        (Causes::Nothing, false, false, None, None)
-    };
-    let fighter = Fighter {
-        stats,
-        attacks: int("attacks")?,
-        initiative: int("initiative")?,
-        strength: int("strength")?,
-        leadership,
-        armed,
-        frenzy,
-        stupid,
-        hatred,
-        causes,
-        higher_up: p.flag(&f("higher_up"))?,
-        higher_up_first_round: p.flag(&f("higher_up_first_round"))?,
-        modifier: p.int(&f("modifier"))?.unwrap_or(0) as i32,
-    };
-    if fighter.higher_up && fighter.higher_up_first_round {
-        return Err(ParamError::new(
-            f("higher_up_first_round"),
-            format!(
-                "set, but {} is true already (+1 for the whole combat): set one",
-                f("higher_up")
-            ),
-        ));
+            higher_up: self.higher_up,
+            higher_up_first_round: self.higher_up_first_round,
+            modifier: self.modifier as i32,
+        };
+        if fighter.higher_up && fighter.higher_up_first_round {
+            return Err(ParamError::new(
+                f("higher_up_first_round"),
+                format!(
+                    "set, but {} is true already (+1 for the whole combat): set one",
+                    f("higher_up")
+                ),
+            ));
+        }
+        if fighter.attack_dice() == 0 {
+            return Err(ParamError::new(
+                f("attacks"),
+                "0 Attacks and no Specialisation Bonus: the warrior would roll no Attack Dice",
+            ));
+        }
+        Ok(fighter)
     }
-    if fighter.attack_dice() == 0 {
-        return Err(ParamError::new(
-            f("attacks"),
-            "0 Attacks and no Specialisation Bonus: the warrior would roll no Attack Dice",
-        ));
-    }
-    Ok(fighter)
 }
 
 #[cfg(test)]

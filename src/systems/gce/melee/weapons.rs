@@ -3,8 +3,7 @@
 //! "Specialisation Bonus"): the weapons' numbers, how drawn rounds go with
 //! them, and which of the weapons carried end up in hand.
 
-use crate::systems::gce::warrior::Hit;
-use crate::systems::gce::weapon::Damage;
+use crate::systems::gce::warrior::{Damage, Hit};
 
 /// How a close combat weapon settles drawn rounds (Step 4 - Determine
 /// Winner): "Spears give a +1 Initiative bonus in the event of draws";

@@ -16,8 +16,8 @@ use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::gce::melee::{ClashLaws, Fighter, Outcome, StrikeLaws, draw_winner};
 use crate::systems::gce::tables::initiative_test;
+use crate::systems::gce::warrior::Damage;
 use crate::systems::gce::warrior::{Condition, Hit, Status};
-use crate::systems::gce::weapon::Damage;
 use crate::systems::{MetricDecl, MetricList};
 
 /// How a side forms Pilin' On groups ("Each group of “helpers” will assist

@@ -6,7 +6,7 @@
 
 use crate::dice::Roller;
 use crate::systems::did_you_mean;
-use crate::systems::{ParamDecl, ParamError, Params, PresetDecl};
+use crate::systems::{FromParam, Opt, ParamDecl, ParamError, ParamGroup, Params, PresetDecl};
 
 /// Where the seed gives the Hit Location Table and the damage process.
 pub const TAKING_DAMAGE: &str = "Vehicles, Taking Damage (Steps 1-5)";
@@ -186,7 +186,7 @@ pub const PRESETS: &[PresetDecl] = &[PresetDecl {
 
 /// The vehicle parameters of one vehicle, `prefix` `""`, `rammer_` or
 /// `target_`; `thrust` adds the thrust thresholds.
-pub fn vehicle_params(prefix: &str, who: &str, thrust: bool) -> Vec<ParamDecl> {
+fn vehicle_params(prefix: &str, who: &str, thrust: bool) -> Vec<ParamDecl> {
     let name = |s: &str| format!("{prefix}{s}");
     let preset = if prefix.is_empty() {
         "vehicle".to_string()
@@ -225,43 +225,91 @@ pub fn vehicle_params(prefix: &str, who: &str, thrust: bool) -> Vec<ParamDecl> {
     p
 }
 
-/// The vehicle the parameters with `prefix` describe.
-pub fn vehicle_from(p: &Params, prefix: &str, thrust: bool) -> Result<Vehicle, ParamError> {
-    let name = |s: &str| format!("{prefix}{s}");
-    let locations = parse_locations(&p.need_word(&name("locations"))?, &name("locations"))?;
-    let size = match p.need_word(&name("size"))?.as_str() {
-        "small" => Size::Small,
-        _ => Size::Large,
-    };
-    let save = match p.int(&name("vehicle_save"))? {
-        None | Some(0) | Some(7) => None,
-        Some(1) => {
-            return Err(ParamError::new(
-                name("vehicle_save"),
-                "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
-            ));
-        }
-        Some(s) => Some(s as u8),
-    };
-    let thrust = if thrust {
-        parse_thrust(&p.need_word(&name("thrust"))?, &name("thrust"))?
-    } else {
-        vec![4]
-    };
-    let (effects, tables) = match p.word(&name("effects"))? {
-        Some(text) if !text.trim().is_empty() => {
-            parse_effects(&text, &locations, &name("effects"))?
-        }
-        _ => (Vec::new(), vec![None; 6]),
-    };
-    Ok(Vehicle {
-        locations,
-        save,
-        size,
-        thrust,
-        effects,
-        tables,
-    })
+/// Which vehicle of a scenario a vehicle's parameters describe: what
+/// their declarations call it, and whether its Thrust thresholds are
+/// declared.
+pub trait VehicleRole {
+    /// The vehicle as the declarations name it ("the rammer ...").
+    const WHO: &'static str;
+    /// Whether the Thrust thresholds are declared.
+    const THRUST: bool;
+}
+
+/// One vehicle's parameters, a group under its prefix (`""`, `rammer_`,
+/// `target_`): a preset or a Hit Location Table, its size, save and
+/// Damage Tables, and for a role `R` that thrusts its Thrust thresholds.
+#[derive(Clone, Debug)]
+pub struct VehicleParams<R> {
+    prefix: String,
+    locations: String,
+    size: String,
+    vehicle_save: Opt<i64>,
+    effects: Opt<String>,
+    thrust: Option<String>,
+    role: std::marker::PhantomData<R>,
+}
+
+impl<R: VehicleRole> ParamGroup for VehicleParams<R> {
+    fn decls_with(prefix: &str) -> Vec<ParamDecl> {
+        vehicle_params(prefix, R::WHO, R::THRUST)
+    }
+
+    fn read_with(p: &Params, prefix: &str) -> Result<Self, ParamError> {
+        let name = |s: &str| format!("{prefix}{s}");
+        Ok(VehicleParams {
+            prefix: prefix.to_string(),
+            locations: FromParam::from_param(p, &name("locations"))?,
+            size: FromParam::from_param(p, &name("size"))?,
+            vehicle_save: FromParam::from_param(p, &name("vehicle_save"))?,
+            effects: FromParam::from_param(p, &name("effects"))?,
+            thrust: if R::THRUST {
+                Some(FromParam::from_param(p, &name("thrust"))?)
+            } else {
+                None
+            },
+            role: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<R> VehicleParams<R> {
+    /// The vehicle these parameters describe.
+    pub fn vehicle(&self) -> Result<Vehicle, ParamError> {
+        let name = |s: &str| format!("{}{s}", self.prefix);
+        let locations = parse_locations(&self.locations, &name("locations"))?;
+        let size = match self.size.as_str() {
+            "small" => Size::Small,
+            _ => Size::Large,
+        };
+        let save = match self.vehicle_save.value {
+            None | Some(0) | Some(7) => None,
+            Some(1) => {
+                return Err(ParamError::new(
+                    self.vehicle_save.name(),
+                    "a 1+ save is impossible: use 2 to 6 (the score needed), or 0 for none",
+                ));
+            }
+            Some(s) => Some(s as u8),
+        };
+        let thrust = match &self.thrust {
+            Some(thrust) => parse_thrust(thrust, &name("thrust"))?,
+            None => vec![4],
+        };
+        let (effects, tables) = match &self.effects.value {
+            Some(text) if !text.trim().is_empty() => {
+                parse_effects(text, &locations, &name("effects"))?
+            }
+            _ => (Vec::new(), vec![None; 6]),
+        };
+        Ok(Vehicle {
+            locations,
+            save,
+            size,
+            thrust,
+            effects,
+            tables,
+        })
+    }
 }
 
 /// A name as metric ids use it: lower case, words joined by `_`.

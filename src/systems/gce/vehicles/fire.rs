@@ -9,8 +9,8 @@
 use super::damage::{Penetration, Vehicle};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::repeat_model::{RepeatModel, Repeated};
+use crate::systems::gce::warrior::Damage;
 use crate::systems::gce::warrior::{Condition, Hit, Status, WarriorStats};
-use crate::systems::gce::weapon::Damage;
 use crate::systems::{MetricDecl, MetricList};
 
 /// A burning location.

@@ -611,7 +611,7 @@ mod tests {
     use super::*;
     use crate::dice::testing::assert_exact_is_every_roll;
     use crate::systems::gce::vehicles::damage::{Size, test_trukk};
-    use crate::systems::gce::weapon::Damage;
+    use crate::systems::gce::warrior::Damage;
 
     use crate::dice::testing::Faces;
 

@@ -9,8 +9,8 @@ use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::repeat_model::{RepeatModel, Repeated};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::gce::tables::{initiative_test, injury, leadership_test};
+use crate::systems::gce::warrior::Damage;
 use crate::systems::gce::warrior::{Condition, Hit, Status, WarriorStats};
-use crate::systems::gce::weapon::Damage;
 use crate::systems::{MetricDecl, MetricList};
 
 /// Thrusts tried when the driver keeps thrusting "until you either fail a

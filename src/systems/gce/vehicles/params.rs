@@ -1,22 +1,22 @@
 //! The vehicle scenarios' parameters and builders: each reads the vehicle
-//! once through [`vehicle_params`] (a preset or a Hit Location Table).
+//! once through [`VehicleParams`] (a preset or a Hit Location Table).
 
 use super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn, StationaryHits};
-use super::damage::{Penetration, Size, vehicle_from, vehicle_params};
+use super::damage::{Penetration, Size, VehicleParams, VehicleRole};
 use super::fire::BurningLocation;
 use super::gate::{Attack, Gate, Until};
 use super::hits::{Cover, Crew, Volley};
 use super::movement::{DriverState, Hazard, Leap, OutOfControl, ThrustRun, UNTIL_FAIL_THRUSTS};
 use super::rams::{Impact, LargeRake, Mixed, Ram, head_on_equilibrium};
+use crate::param_name;
 use crate::systems::did_you_mean;
-use crate::systems::gce::melee::{fighter, fighter_params, second_weapon};
+use crate::systems::gce::given_word::GivenWord;
+use crate::systems::gce::melee::{FighterParams, FighterRole, second_weapon};
 use crate::systems::gce::tables::hit_needed;
-use crate::systems::gce::warrior::{Hit, WarriorStats};
-use crate::systems::gce::weapon::{Damage, SaveModifier};
-use crate::systems::gce::{
-    hit_modifier_params, overwatch_bonus, save_value, situational_hit_modifier,
-};
-use crate::systems::{Model, ParamDecl, ParamError, Params};
+use crate::systems::gce::warrior::{Damage, Hit, WarriorStats};
+use crate::systems::gce::weapon::SaveModifier;
+use crate::systems::gce::{HitModifiers, VictimParams, overwatch_bonus, save_value};
+use crate::systems::{FromParam, Given, Model, Opt, ParamDecl, ParamError, ParamGroup, Params};
 
 const TEMPLATES: &str = "Taking Damage, Template Weapons; Templates and the Crew Location";
 const FIRE: &str = "Taking Damage, Vehicles Catching Fire";
@@ -81,94 +81,195 @@ fn crew_params(about: &str, hit_by: fn(ParamDecl) -> ParamDecl) -> Vec<ParamDecl
     ]
 }
 
-/// The crew's profile when there is one.
-fn crew_from(p: &Params) -> Result<Option<(u8, WarriorStats)>, ParamError> {
-    let n = p.int("crew")?.unwrap_or(0) as u8;
-    if n == 0 {
-        for f in [
-            "crew_toughness",
-            "crew_wounds",
-            "crew_save",
-            "crew_ws",
-            "crew_bs",
-        ] {
-            if p.has(f) {
-                return Err(ParamError::new(f, "set, but crew is 0: nobody is aboard"));
-            }
-        }
-        return Ok(None);
-    }
-    let int = |f: &str| -> Result<u8, ParamError> { Ok(p.need_int(f)? as u8) };
-    Ok(Some((
-        n,
-        WarriorStats {
-            toughness: int("crew_toughness")?,
-            wounds: int("crew_wounds")?,
-            save: save_value(p, "crew_save")?,
-            ws: int("crew_ws")?,
-            bs: int("crew_bs")?,
-            pin_immune: false,
-        },
-    )))
+/// Why the warriors aboard are in a scenario: what `crew` says, and what
+/// else must hold for them to be hit at all.
+pub trait CrewRole {
+    /// What the `crew` count means here.
+    const ABOUT: &'static str;
+    /// Adds what the scenario needs for the crew to be hit.
+    fn hit_by(d: ParamDecl) -> ParamDecl;
 }
 
-/// Parameters of the vehicle-hits scenario.
-pub fn hits_params() -> Vec<ParamDecl> {
-    let mut p = vehicle_params("", "the vehicle", false);
-    p.extend([
-        ParamDecl::preset("weapon", "weapon", "")
+/// The warriors aboard, a group (`crew`, `crew_toughness` ...) whose
+/// profile is needed only when there are any.
+#[derive(Clone, Debug)]
+pub struct CrewParams<R> {
+    crew: i64,
+    toughness: Opt<i64>,
+    wounds: Opt<i64>,
+    save: Opt<i64>,
+    ws: Opt<i64>,
+    bs: Opt<i64>,
+    role: std::marker::PhantomData<R>,
+}
+
+impl<R: CrewRole> ParamGroup for CrewParams<R> {
+    fn decls_with(prefix: &str) -> Vec<ParamDecl> {
+        debug_assert!(prefix.is_empty(), "the crew's names carry no prefix");
+        crew_params(R::ABOUT, R::hit_by)
+    }
+
+    fn read_with(p: &Params, prefix: &str) -> Result<Self, ParamError> {
+        let name = |s: &str| format!("{prefix}{s}");
+        Ok(CrewParams {
+            crew: FromParam::from_param(p, &name("crew"))?,
+            toughness: FromParam::from_param(p, &name("crew_toughness"))?,
+            wounds: FromParam::from_param(p, &name("crew_wounds"))?,
+            save: FromParam::from_param(p, &name("crew_save"))?,
+            ws: FromParam::from_param(p, &name("crew_ws"))?,
+            bs: FromParam::from_param(p, &name("crew_bs"))?,
+            role: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<R> CrewParams<R> {
+    /// The crew's count and profile when there is one.
+    fn crew(&self) -> Result<Option<(u8, WarriorStats)>, ParamError> {
+        let n = self.crew as u8;
+        let profile = [
+            &self.toughness,
+            &self.wounds,
+            &self.save,
+            &self.ws,
+            &self.bs,
+        ];
+        if n == 0 {
+            if let Some(given) = profile.iter().find(|f| f.value.is_some()) {
+                return Err(ParamError::new(
+                    given.name(),
+                    "set, but crew is 0: nobody is aboard",
+                ));
+            }
+            return Ok(None);
+        }
+        let int = |f: &Opt<i64>| -> Result<u8, ParamError> { Ok(f.need()? as u8) };
+        Ok(Some((
+            n,
+            WarriorStats {
+                toughness: int(&self.toughness)?,
+                wounds: int(&self.wounds)?,
+                save: save_value(&self.save)?,
+                ws: int(&self.ws)?,
+                bs: int(&self.bs)?,
+                pin_immune: false,
+            },
+        )))
+    }
+}
+
+/// The vehicle a volley hits.
+#[derive(Clone, Debug)]
+pub struct VolleyTarget;
+impl VehicleRole for VolleyTarget {
+    const WHO: &'static str = "the vehicle";
+    const THRUST: bool = false;
+}
+
+/// The warriors aboard a vehicle a volley hits.
+#[derive(Clone, Debug)]
+pub struct VolleyCrew;
+impl CrewRole for VolleyCrew {
+    const ABOUT: &'static str = "warriors aboard (Gunner, crew, boarders) each hit once when a template hits the Crew location";
+    // "only a template hit on the Crew location hits the warriors aboard",
+    // and a template does not roll to hit
+    fn hit_by(d: ParamDecl) -> ParamDecl {
+        d.needs("template", "blast")
+            .needs_unset("bs")
+            .needs_unset("shots")
+            .needs_unset("range")
+    }
+}
+
+/// The Hit Modifiers with a vehicle as the target: those a vehicle cannot
+/// be are said to be refused where they are listed.
+#[derive(Clone, Debug)]
+pub struct VehicleHitModifiers(HitModifiers);
+
+impl ParamGroup for VehicleHitModifiers {
+    fn decls_with(prefix: &str) -> Vec<ParamDecl> {
+        HitModifiers::decls_with(prefix)
+            .into_iter()
+            .map(|d| {
+                let about = match d.name.strip_prefix(prefix).unwrap_or(&d.name) {
+                    "large_target" => {
+                        "refused: a large vehicle is a Large Target by its size (+1 counted), a small one (a Bike) never"
+                    }
+                    "small_target" => {
+                        "refused: a vehicle is never a Small Target (less than ½\" tall and wide)"
+                    }
+                    "fast_moving_warrior" => {
+                        "refused: a vehicle is not a Warrior on foot (its speed is target_moved_fast)"
+                    }
+                    _ => return d,
+                };
+                d.about(about)
+            })
+            .collect()
+    }
+
+    fn read_with(p: &Params, prefix: &str) -> Result<Self, ParamError> {
+        Ok(VehicleHitModifiers(HitModifiers::read_with(p, prefix)?))
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the vehicle-hits scenario.
+    pub struct HitsParams {
+        ..vehicle: VehicleParams<VolleyTarget>,
+        weapon: Opt<String> = preset("weapon", "")
             .about("a weapon preset whose numbers the seed gives, or custom")
             .seed("Weapon Statlines"),
-        ParamDecl::int("strength", 1, 10)
+        strength: Opt<i64> = int(1, 10)
             .about("the hit's Strength (not needed when it penetrates automatically)")
             .seed("Taking Damage, Step 2 - Penetrate Armour"),
-        ParamDecl::text("save_mod", "-1")
+        save_mod: Opt<String> = text("-1")
             .about("the weapon's save modifier for hits on warriors aboard (a number, or \"varies\"; absent: by Strength)")
             .seed("Shooting, Step 4 – Saving Throws"),
-        ParamDecl::text("damage", "D3")
+        damage: String = text("D3")
             .default("1")
             .about("Damage per hit: each point rolls its own location")
             .seed("Taking Damage, Step 1 - Determine Location"),
-        ParamDecl::int("shots", 1, 10)
+        shots: Given<i64> = int(1, 10)
             .default("1")
             .about("shots fired (a template weapon: one; on full auto the Sustained Fire dice say)")
             .seed("Shooting"),
-        ParamDecl::int("sf_dice", 0, 6)
+        sf_dice: Opt<i64> = int(0, 6)
             .about("the weapon's Sustained Fire dice (a preset's, or a custom weapon's)")
             .seed("Firing on Full Auto"),
-        ParamDecl::choice("fire_mode", &["single", "full_auto"])
+        fire_mode: String = choice(&["single", "full_auto"])
             .default("single")
             .about("single shots, or Full Auto: the shots are rolled on the Sustained Fire dice (a jam: no shot from that die)")
             .seed("Firing on Full Auto"),
-        ParamDecl::int("sf_fired", 1, 6)
+        sf_fired: Opt<i64> = int(1, 6)
             .about("Sustained Fire dice fired on Full Auto (default: every one the weapon has)")
             .seed("Firing on Full Auto")
             .needs("fire_mode", "full_auto")
             .needs_any("sf_dice", "2")
             .needs_unset("shots"),
-        ParamDecl::int("bs", 0, 10)
+        bs: Opt<i64> = int(0, 10)
             .about("the firer's BS: each shot rolls to hit (a large vehicle is a Large Target, +1); absent, every shot hits")
             .seed("Shooting, Step 2 – Roll to Hit"),
-        ParamDecl::real("range", 0.0, 1000.0)
+        range: Opt<f64> = real(0.0, 1000.0)
             .about("inches to the vehicle, for the weapon's range band (needed with bs when the weapon has bands)")
             .seed("Range Modifiers"),
-        ParamDecl::real("short_range", 0.0, 1000.0)
+        short_range: Opt<f64> = real(0.0, 1000.0)
             .about("upper end of the weapon's short range band, inches (0 = no short band)")
             .seed("Weapon Statlines"),
-        ParamDecl::real("long_range", 0.0, 1000.0)
+        long_range: Opt<f64> = real(0.0, 1000.0)
             .about("upper end of the weapon's long range band (its maximum range), inches")
             .seed("Weapon Statlines"),
-        ParamDecl::int("short_hit", -6, 6)
+        short_hit: Opt<i64> = int(-6, 6)
             .about("hit modifier in the short band (custom weapons: none when not given)")
             .seed("Weapon Statlines"),
-        ParamDecl::int("long_hit", -6, 6)
+        long_hit: Opt<i64> = int(-6, 6)
             .about("hit modifier in the long band (custom weapons: none when not given)")
             .seed("Weapon Statlines"),
-        ParamDecl::choice("template", &["none", "blast", "teardrop"])
+        template: String = choice(&["none", "blast", "teardrop"])
             .default("none")
             .about("the weapon's template")
             .seed(TEMPLATES),
-        ParamDecl::choice("coverage", &["full", "partial"])
+        coverage: GivenWord = choice(&["full", "partial"])
             .default("full")
             .about("a template's Full Hit (D3 hits) or Partial Hit (one hit on 4+)")
             .seed(TEMPLATES)
@@ -176,64 +277,40 @@ pub fn hits_params() -> Vec<ParamDecl> {
             .needs_unset("bs")
             .needs_unset("shots")
             .needs_unset("range"),
-        ParamDecl::int("catch_fire", 0, 6)
+        catch_fire: i64 = int(0, 6)
             .default("0")
             .about("Catching Fire: a hit location catches fire on this score or more (0: never)")
             .seed(FIRE),
-        ParamDecl::flag("auto_penetrate")
+        auto_penetrate: bool = flag()
             .about("every point penetrates automatically (rams, crashes, some Gubbins)")
             .seed("Taking Damage, Step 2 - Penetrate Armour"),
-    ]);
-    // the Hit Modifiers a vehicle cannot be: said where they are listed
-    p.extend(hit_modifier_params().into_iter().map(|d| {
-        let about = match d.name.as_str() {
-            "large_target" => {
-                "refused: a large vehicle is a Large Target by its size (+1 counted), a small one (a Bike) never"
-            }
-            "small_target" => "refused: a vehicle is never a Small Target (less than ½\" tall and wide)",
-            "fast_moving_warrior" => {
-                "refused: a vehicle is not a Warrior on foot (its speed is target_moved_fast)"
-            }
-            _ => return d,
-        };
-        d.about(about)
-    }));
-    p.extend(crew_params(
-        "warriors aboard (Gunner, crew, boarders) each hit once when a template hits the Crew location",
-        // "only a template hit on the Crew location hits the warriors
-        // aboard", and a template does not roll to hit
-        |d| {
-            d.needs("template", "blast")
-                .needs_unset("bs")
-                .needs_unset("shots")
-            .needs_unset("range")
-        },
-    ));
-    p
+        ..hit: VehicleHitModifiers,
+        ..crew: CrewParams<VolleyCrew>,
+    }
 }
 
 /// Builds the vehicle-hits model.
 pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let vehicle = vehicle_from(p, "", false)?;
-    let auto = p.flag("auto_penetrate")?;
-    let strength = p.int("strength")?;
-    let strength = match (auto, strength) {
+    let p = HitsParams::read(p)?;
+    let vehicle = p.vehicle.vehicle()?;
+    let auto = p.auto_penetrate;
+    let strength = match (auto, p.strength.value) {
         (true, Some(_)) => {
             return Err(ParamError::new(
-                "strength",
+                p.strength.name(),
                 "set, but auto_penetrate is true: automatic penetration ignores Strength",
             ));
         }
         (true, None) => 4,
         (false, s) => match s {
             Some(s) => s as u8,
-            None => p.need_int("strength")? as u8,
+            None => p.strength.need()? as u8,
         },
     };
-    let damage = Damage::parse(&p.need_word("damage")?)
-        .map_err(|e| ParamError::new("damage", e.to_string()))?;
+    let damage = Damage::parse(&p.damage)
+        .map_err(|e| ParamError::new(param_name!(HitsParams.damage), e.to_string()))?;
     // "Varies" (or no field) leaves the modifier to the Strength.
-    let save_modifier = match p.word("save_mod")?.as_deref().map(SaveModifier::parse) {
+    let save_modifier = match p.save_mod.value.as_deref().map(SaveModifier::parse) {
         Some(Ok(SaveModifier::Fixed(m))) => Some(m),
         Some(Err(e)) => return Err(e),
         Some(Ok(SaveModifier::Varies)) | None => None,
@@ -242,50 +319,49 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
     if let Some(m) = save_modifier {
         hit.save_modifier = Some(m);
     }
-    let template = p.word("template")?.unwrap_or_default();
-    let cover = match (template.as_str(), p.word("coverage")?.as_deref()) {
+    let cover = match (p.template.as_str(), p.coverage.value.as_str()) {
         ("none", _) => Cover::Shot,
-        (_, Some("partial")) => Cover::Partial,
+        (_, "partial") => Cover::Partial,
         _ => Cover::Full,
     };
-    let shots = p.int("shots")?.unwrap_or(1) as u32;
+    let shots = p.shots.value as u32;
     // "A full auto weapon has one or more Sustained Fire Dice on its
     // profile"; "you may choose to fire a single shot as normal or up to as
     // many Sustained Fire dice as is allowed by the weapon"
-    let sf_dice = p.int("sf_dice")?.unwrap_or(0) as u32;
-    let sustained_fire_dice = match p.word("fire_mode")?.as_deref() {
-        Some("full_auto") => {
+    let sf_dice = p.sf_dice.value.unwrap_or(0) as u32;
+    let sustained_fire_dice = match p.fire_mode.as_str() {
+        "full_auto" => {
             if sf_dice == 0 {
                 return Err(ParamError::new(
-                    "fire_mode",
+                    param_name!(HitsParams.fire_mode),
                     "the weapon has no Sustained Fire dice (set sf_dice or a weapon preset with them), so it cannot fire on full auto",
                 ));
             }
             if cover != Cover::Shot {
                 return Err(ParamError::new(
-                    "fire_mode",
+                    param_name!(HitsParams.fire_mode),
                     "a template weapon fires once, not on full auto",
                 ));
             }
-            if p.has("shots") {
+            if p.shots.given {
                 return Err(ParamError::new(
-                    "shots",
+                    param_name!(HitsParams.shots),
                     "on full auto the Sustained Fire dice give the shots: leave shots out",
                 ));
             }
-            let fired = p.int("sf_fired")?.unwrap_or(i64::from(sf_dice)) as u32;
+            let fired = p.sf_fired.value.unwrap_or(i64::from(sf_dice)) as u32;
             if fired > sf_dice {
                 return Err(ParamError::new(
-                    "sf_fired",
+                    p.sf_fired.name(),
                     format!("{fired} Sustained Fire dice, but the weapon has {sf_dice}"),
                 ));
             }
             fired
         }
         _ => {
-            if p.has("sf_fired") {
+            if p.sf_fired.value.is_some() {
                 return Err(ParamError::new(
-                    "sf_fired",
+                    p.sf_fired.name(),
                     "Sustained Fire dice are fired on full auto: set fire_mode = \"full_auto\"",
                 ));
             }
@@ -293,39 +369,42 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         }
     };
     if cover != Cover::Shot {
-        if p.has("bs") {
+        if p.bs.value.is_some() {
             return Err(ParamError::new(
-                "bs",
+                p.bs.name(),
                 "a template does not roll to hit here: coverage (full or partial) says how it lies over the vehicle",
             ));
         }
         if shots != 1 {
-            return Err(ParamError::new("shots", "a template weapon fires once"));
+            return Err(ParamError::new(
+                param_name!(HitsParams.shots),
+                "a template weapon fires once",
+            ));
         }
-    } else if p.has("coverage") {
+    } else if p.coverage.given {
         return Err(ParamError::new(
-            "coverage",
+            param_name!(HitsParams.coverage),
             "coverage is for template weapons: set template = \"blast\" or \"teardrop\"",
         ));
     }
-    let to_hit = match p.int("bs")? {
+    let to_hit = match p.bs.value {
         Some(bs) => Some(hit_needed(
             bs as i32,
-            situational_hit_modifier(p, overwatch_bonus(variants)?)?
-                + vehicle_target(p, vehicle.size)?
-                + range_band(p)?,
+            p.hit.0.total(overwatch_bonus(variants)?)
+                + vehicle_target(&p.hit.0, vehicle.size)?
+                + range_band(&p)?,
         )),
         None => {
-            if p.has("range") {
+            if p.range.value.is_some() {
                 return Err(ParamError::new(
-                    "range",
+                    p.range.name(),
                     "range is for the to-hit roll: set bs (absent, every shot hits)",
                 ));
             }
             None
         }
     };
-    let crew = crew_from(p)?.map(|(count, stats)| Crew { count, stats });
+    let crew = p.crew.crew()?.map(|(count, stats)| Crew { count, stats });
     if crew.is_some() && cover == Cover::Shot {
         return Err(ParamError::new(
             "crew",
@@ -338,9 +417,9 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
             "the Hit Location Table has no 'crew' location for template hits to fall on",
         ));
     }
-    let catch_fire = match p.int("catch_fire")? {
-        None | Some(0) => None,
-        Some(n) => Some(n as u32),
+    let catch_fire = match p.catch_fire {
+        0 => None,
+        n => Some(n as u32),
     };
     let most_shots = if sustained_fire_dice > 0 {
         3 * sustained_fire_dice
@@ -350,7 +429,7 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
     let damage_max = damage.max() * most_shots * if cover == Cover::Full { 3 } else { 1 };
     if damage_max > 60 {
         return Err(ParamError::new(
-            "damage",
+            param_name!(HitsParams.damage),
             format!(
                 "a volley of up to {damage_max} points: at most 60 (each point rolls a location)"
             ),
@@ -389,22 +468,22 @@ pub fn build_hits(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
 /// Warriors on foot (including mounts) that moved more than 10”" (a
 /// vehicle's speed is "Target used Thrusters or moved more than 6”",
 /// `target_moved_fast`).
-fn vehicle_target(p: &Params, size: Size) -> Result<i32, ParamError> {
-    if p.flag("small_target")? {
+fn vehicle_target(m: &HitModifiers, size: Size) -> Result<i32, ParamError> {
+    if m.small_target {
         return Err(ParamError::new(
-            "small_target",
+            param_name!(HitModifiers.small_target),
             "a vehicle is never a Small Target (\"The whole Target is less than ½” tall and wide\")",
         ));
     }
-    if p.flag("fast_moving_warrior")? {
+    if m.fast_moving_warrior {
         return Err(ParamError::new(
-            "fast_moving_warrior",
+            param_name!(HitModifiers.fast_moving_warrior),
             "a vehicle is not a Fast Moving Warrior (\"Warriors on foot\"): a vehicle that moved more than 6\" is target_moved_fast",
         ));
     }
-    if p.flag("large_target")? {
+    if m.large_target {
         return Err(ParamError::new(
-            "large_target",
+            param_name!(HitModifiers.large_target),
             match size {
                 Size::Large => {
                     "a large vehicle is a Large Target by its size (+1 counted already): leave large_target out"
@@ -423,77 +502,94 @@ fn vehicle_target(p: &Params, size: Size) -> Result<i32, ParamError> {
 /// `long_range`; out of range is refused (no shot could hit). A weapon
 /// with no bands (no `long_range`) and no `range` takes no modifier; a
 /// weapon with bands needs `range`.
-fn range_band(p: &Params) -> Result<i32, ParamError> {
-    let long = p.real("long_range")?;
-    let Some(range) = p.real("range")? else {
+fn range_band(p: &HitsParams) -> Result<i32, ParamError> {
+    let long = p.long_range.value;
+    let Some(range) = p.range.value else {
         if long.is_some() {
             return Err(ParamError::missing(
-                "range",
+                p.range.name(),
                 "range, the inches to the vehicle (the weapon has range bands)",
             ));
         }
         return Ok(0);
     };
-    if p.word("template")?.is_some_and(|t| t != "none") {
+    if p.template != "none" {
         return Err(ParamError::new(
-            "range",
+            p.range.name(),
             "a template does not roll to hit here: coverage says how it lies over the vehicle",
         ));
     }
     let Some(long) = long else {
         return Err(ParamError::missing(
-            "long_range",
+            p.long_range.name(),
             "long_range, the weapon's maximum range (range is set)",
         ));
     };
-    let short = p.real("short_range")?.unwrap_or(0.0);
+    let short = p.short_range.value.unwrap_or(0.0);
     if short > long {
         return Err(ParamError::new(
-            "short_range",
+            p.short_range.name(),
             format!("short range {short}\" is beyond the long range {long}\""),
         ));
     }
-    let (field, band) = if short > 0.0 && range <= short {
-        ("short_hit", short)
+    let (modifier, band) = if short > 0.0 && range <= short {
+        (&p.short_hit, short)
     } else if range <= long {
-        ("long_hit", long - short)
+        (&p.long_hit, long - short)
     } else {
         return Err(ParamError::new(
-            "range",
+            p.range.name(),
             format!("{range}\" is beyond the weapon's long range {long}\": no shot can hit"),
         ));
     };
-    let custom = p.word("weapon")?.is_none_or(|w| w == "custom");
-    match p.int(field)? {
+    let custom = p.weapon.value.as_deref().is_none_or(|w| w == "custom");
+    match modifier.value {
         Some(m) => Ok(m as i32),
         None if custom || band <= 0.0 => Ok(0),
-        None => Err(ParamError::missing(
-            field,
-            format!(
-                "{field}, the weapon's hit modifier in that band (the preset does not give it, and krunch invents none)"
-            ),
-        )),
+        None => {
+            let field = modifier.name();
+            Err(ParamError::missing(
+                field,
+                format!(
+                    "{field}, the weapon's hit modifier in that band (the preset does not give it, and krunch invents none)"
+                ),
+            ))
+        }
     }
 }
 
-/// Parameters of the vehicle-fire scenario.
-pub fn fire_params() -> Vec<ParamDecl> {
-    let mut p = vehicle_params("", "the burning vehicle", false);
-    p.extend([
-        ParamDecl::text("location", "wheels")
+/// The vehicle on Fire.
+#[derive(Clone, Debug)]
+pub struct BurningVehicle;
+impl VehicleRole for BurningVehicle {
+    const WHO: &'static str = "the burning vehicle";
+    const THRUST: bool = false;
+}
+
+/// The warriors aboard a vehicle on Fire.
+#[derive(Clone, Debug)]
+pub struct BurningCrew;
+impl CrewRole for BurningCrew {
+    const ABOUT: &'static str = "warriors aboard, each hit by a Crew location fire";
+    fn hit_by(d: ParamDecl) -> ParamDecl {
+        d.needs("location", "crew")
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the vehicle-fire scenario.
+    pub struct VehicleFireParams {
+        ..vehicle: VehicleParams<BurningVehicle>,
+        location: String = text("wheels")
             .required()
             .about("the location on Fire (a name from the Hit Location Table)")
             .seed(FIRE),
-        ParamDecl::int("helpers", 0, 10)
+        helpers: i64 = int(0, 10)
             .default("0")
             .about("crew members putting it out each turn (+1 each) instead of shooting")
             .seed(FIRE),
-    ]);
-    p.extend(crew_params(
-        "warriors aboard, each hit by a Crew location fire",
-        |d| d.needs("location", "crew"),
-    ));
-    p
+        ..crew: CrewParams<BurningCrew>,
+    }
 }
 
 /// A location named in a spec, with "did you mean".
@@ -518,9 +614,14 @@ fn location_index(
 
 /// Builds the vehicle-fire model.
 pub fn build_fire(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let vehicle = vehicle_from(p, "", false)?;
-    let location = location_index(&vehicle, &p.need_word("location")?, "location")?;
-    let crew = crew_from(p)?;
+    let p = VehicleFireParams::read(p)?;
+    let vehicle = p.vehicle.vehicle()?;
+    let location = location_index(
+        &vehicle,
+        &p.location,
+        param_name!(VehicleFireParams.location),
+    )?;
+    let crew = p.crew.crew()?;
     if crew.is_some() && vehicle.crew_location() != Some(location) {
         return Err(ParamError::new(
             "crew",
@@ -531,91 +632,102 @@ pub fn build_fire(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, Para
         BurningLocation {
             vehicle,
             location,
-            helpers: p.int("helpers")?.unwrap_or(0) as u8,
+            helpers: p.helpers as u8,
             crew,
         }
         .into_model(TURNS_SHOWN),
     ))
 }
 
-/// Parameters of the thrust scenario.
-pub fn thrust_params() -> Vec<ParamDecl> {
-    const THRUST: &str = "Vehicles, Thrusters; Turning while Thrusting; Failed Thrust Tests";
-    let mut p = vehicle_params("", "the vehicle", true);
-    p.extend([
-        ParamDecl::int("thrusts", 0, 20)
+const THRUST: &str = "Vehicles, Thrusters; Turning while Thrusting; Failed Thrust Tests";
+
+/// The vehicle thrusting.
+#[derive(Clone, Debug)]
+pub struct Thruster;
+impl VehicleRole for Thruster {
+    const WHO: &'static str = "the vehicle";
+    const THRUST: bool = true;
+}
+
+crate::param_struct! {
+    /// Parameters of the thrust scenario.
+    pub struct ThrustParams {
+        ..vehicle: VehicleParams<Thruster>,
+        thrusts: i64 = int(0, 20)
             .default("0")
             .about("Thrusts declared this Movement Phase; 0 keeps thrusting until a Test fails")
             .seed(THRUST),
-        ParamDecl::int("thrust_inches", 1, 12)
+        thrust_inches: i64 = int(1, 12)
             .default("6")
             .about("inches declared for each Thrust (Ork wheeled vehicles up to 6)")
             .seed(THRUST),
-        ParamDecl::int("gas_engine_inches", 0, 12)
+        gas_engine_inches: i64 = int(0, 12)
             .default("6")
             .about("inches moved on Gas Engines first")
             .seed("Vehicles, Gas Engines"),
-        ParamDecl::int("turn_leadership", 2, 12)
+        turn_leadership: Opt<i64> = int(2, 12)
             .about("the driver turns after each Thrust: a Leadership Test on this Leadership (fail: D6\" forward, move over)")
             .seed(THRUST),
-        ParamDecl::int("goal_inches", 1, 200)
+        goal_inches: Opt<i64> = int(1, 200)
             .about("inches the move must cover, for P(covers the goal distance)")
             .seed(THRUST),
-    ]);
-    p
+    }
 }
 
 /// Builds the thrust model.
 pub fn build_thrust(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let declared = p.int("thrusts")?.unwrap_or(0) as u8;
+    let p = ThrustParams::read(p)?;
+    let declared = p.thrusts as u8;
     Ok(Box::new(
         ThrustRun {
-            vehicle: vehicle_from(p, "", true)?,
+            vehicle: p.vehicle.vehicle()?,
             thrusts: if declared == 0 {
                 UNTIL_FAIL_THRUSTS
             } else {
                 declared
             },
             until_fail: declared == 0,
-            inches: p.int("thrust_inches")?.unwrap_or(6) as u16,
-            gas_engine: p.int("gas_engine_inches")?.unwrap_or(6) as u16,
-            turn_leadership: p.int("turn_leadership")?.map(|l| l as u8),
-            goal: p.int("goal_inches")?.map(|g| g as u16),
+            inches: p.thrust_inches as u16,
+            gas_engine: p.gas_engine_inches as u16,
+            turn_leadership: p.turn_leadership.value.map(|l| l as u8),
+            goal: p.goal_inches.value.map(|g| g as u16),
         }
         .into_model(),
     ))
 }
 
-/// Parameters of the out-of-control scenario.
-pub fn out_of_control_params() -> Vec<ParamDecl> {
-    const OOC: &str = "Vehicles, Out of Control Vehicles; Taking the wheel";
-    vec![
-        ParamDecl::choice("size", &["large", "small"])
+const OUT_OF_CONTROL: &str = "Vehicles, Out of Control Vehicles; Taking the wheel";
+
+crate::param_struct! {
+    /// Parameters of the out-of-control scenario.
+    pub struct OutOfControlParams {
+        size: String = choice(&["large", "small"])
             .default("large")
             .about("a small vehicle's crew get one try at the wheel")
-            .seed(OOC),
-        ParamDecl::int("crew_able", 0, 10)
+            .seed(OUT_OF_CONTROL),
+        crew_able: i64 = int(0, 10)
             .default("1")
             .about("crew aboard able to take the wheel (not Down, Pinned or terrified); one tries each turn")
-            .seed(OOC),
-        ParamDecl::choice("driver", &["gone", "down"])
+            .seed(OUT_OF_CONTROL),
+        driver: String = choice(&["gone", "down"])
             .default("gone")
             .about("the driver is gone (overboard, Out of Action) or Down (recovers on a Flesh Wound)")
-            .seed(OOC),
-    ]
+            .seed(OUT_OF_CONTROL),
+    }
 }
 
 /// Builds the out-of-control model.
 pub fn build_out_of_control(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = OutOfControlParams::read(p)?;
     Ok(Box::new(
         OutOfControl {
-            size: match p.word("size")?.as_deref() {
-                Some("small") => Size::Small,
+            size: match p.size.as_str() {
+                "small" => Size::Small,
                 _ => Size::Large,
             },
-            crew_able: p.int("crew_able")?.unwrap_or(1) as u8,
-            driver: match p.word("driver")?.as_deref() {
-                Some("down") => DriverState::Down,
+            crew_able: p.crew_able as u8,
+            driver: match p.driver.as_str() {
+                "down" => DriverState::Down,
                 _ => DriverState::Gone,
             },
         }
@@ -623,95 +735,100 @@ pub fn build_out_of_control(p: &Params, _variants: &Params) -> Result<Box<dyn Mo
     ))
 }
 
-/// Parameters of the hazard scenario.
-pub fn hazard_params() -> Vec<ParamDecl> {
-    let mut p = vec![
-        ParamDecl::choice("hazard", &["squash", "get_on_off", "board"])
+crate::param_struct! {
+    /// Parameters of the hazard scenario.
+    pub struct HazardParams {
+        hazard: String = choice(&["squash", "get_on_off", "board"])
             .required()
             .about("squashed by a vehicle (Initiative to dodge), getting on or off a moving vehicle (4+), leaping aboard an enemy vehicle (Initiative)")
             .seed("Squashing Warriors on foot; Gettin’ On or Off Vehicles; Boarding Actions (Movement)"),
-        ParamDecl::int("initiative", 1, 10)
+        initiative: Opt<i64> = int(1, 10)
             .about("the warrior's Initiative (squash, unless Down; board)")
             .seed("Characteristics"),
-        ParamDecl::flag("down")
+        down: bool = flag()
             .about("the warrior is Down: it cannot dodge a squashing")
             .seed("Squashing Warriors on foot"),
-        ParamDecl::flag("vehicle_fast")
+        vehicle_fast: bool = flag()
             .default("true")
             .about("the vehicle moved more than 6\" or used its Thrusters (getting on or off needs the 4+ only then)")
             .seed("Gettin’ On or Off Vehicles"),
-    ];
-    p.extend(crate::systems::gce::victim_params());
-    p
+        ..victim: VictimParams,
+    }
 }
 
 /// Builds the hazard model.
 pub fn build_hazard(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let hazard = match p.need_word("hazard")?.as_str() {
+    let p = HazardParams::read(p)?;
+    let hazard = match p.hazard.as_str() {
         "squash" => Hazard::Squash,
         "board" => Hazard::Board,
         _ => Hazard::GetOnOrOff,
     };
-    let down = p.flag("down")?;
+    let down = p.down;
     if down && hazard != Hazard::Squash {
         return Err(ParamError::new(
-            "down",
+            param_name!(HazardParams.down),
             "only a squashing can catch a Down warrior",
         ));
     }
     // a Down warrior "cannot dodge": its Initiative is never tested
     let initiative = match hazard {
-        Hazard::GetOnOrOff => p.int("initiative")?.unwrap_or(1) as u8,
-        Hazard::Squash if down => p.int("initiative")?.unwrap_or(1) as u8,
-        _ => p.need_int("initiative")? as u8,
+        Hazard::GetOnOrOff => p.initiative.value.unwrap_or(1) as u8,
+        Hazard::Squash if down => p.initiative.value.unwrap_or(1) as u8,
+        _ => p.initiative.need()? as u8,
     };
     Ok(Box::new(
         Leap {
             hazard,
-            stats: crate::systems::gce::victim(p)?,
+            stats: p.victim.stats()?,
             initiative,
             down,
-            vehicle_fast: p.flag("vehicle_fast")?,
+            vehicle_fast: p.vehicle_fast,
         }
         .into_model(),
     ))
 }
 
-/// Parameters of the ram scenario.
-pub fn ram_params() -> Vec<ParamDecl> {
-    let mut p = vec![
-        ParamDecl::choice("impact", Impact::NAMES)
+/// The vehicle ramming (or crashing).
+#[derive(Clone, Debug)]
+pub struct Rammer;
+impl VehicleRole for Rammer {
+    const WHO: &'static str = "the rammer (the vehicle moving, or crashing)";
+    const THRUST: bool = false;
+}
+
+/// The vehicle rammed.
+#[derive(Clone, Debug)]
+pub struct Rammed;
+impl VehicleRole for Rammed {
+    const WHO: &'static str = "the target (not used by crashes)";
+    const THRUST: bool = false;
+}
+
+crate::param_struct! {
+    /// Parameters of the ram scenario.
+    pub struct RamParams {
+        impact: String = choice(Impact::NAMES)
             .required()
             .about("rake, sideswipe, shunt (rear), t_bone (side), head_on; collision_front/side/other; crash_front/side (into terrain)")
             .seed(RAMMING),
-    ];
-    p.extend(vehicle_params(
-        "rammer_",
-        "the rammer (the vehicle moving, or crashing)",
-        false,
-    ));
-    p.extend(vehicle_params(
-        "target_",
-        "the target (not used by crashes)",
-        false,
-    ));
-    p.extend([
-        ParamDecl::int("target_leadership", 2, 12)
+        rammer: VehicleParams<Rammer> = prefixed("rammer_"),
+        target: VehicleParams<Rammed> = prefixed("target_"),
+        target_leadership: Opt<i64> = int(2, 12)
             .about("the target driver's Leadership: it tests to Swerve (absent: it cannot, or does not, Swerve)")
             .seed("Vehicles, Swerving"),
-        ParamDecl::flag("uncertain")
+        uncertain: bool = flag()
             .about("roll a D6 first: 1-3 they scrape paint, 4+ the collision or crash happens")
             .seed("Collisions, Note; Crashes, Clipping"),
-        ParamDecl::text("rammer_strategy", "uniform")
+        rammer_strategy: String = text("uniform")
             .default("uniform")
             .about("head-on: the rammer's choice, 'uniform', 'equilibrium', or weights 'left, straight, right' such as '1, 2, 1'")
             .seed("Head-On Rams"),
-        ParamDecl::text("target_strategy", "uniform")
+        target_strategy: String = text("uniform")
             .default("uniform")
             .about("head-on: the target's choice, as rammer_strategy")
             .seed("Head-On Rams"),
-    ]);
-    p
+    }
 }
 
 /// A strategy as a spec writes it.
@@ -745,20 +862,21 @@ fn strategy(text: &str, field: &str, equilibrium: [f64; 3]) -> Result<Mixed, Par
 
 /// Builds the ram model.
 pub fn build_ram(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let impact = Impact::named(&p.need_word("impact")?).unwrap_or(Impact::Rake);
-    let rammer = vehicle_from(p, "rammer_", false)?;
-    let target = vehicle_from(p, "target_", false)?;
-    let uncertain = p.flag("uncertain")?;
+    let p = RamParams::read(p)?;
+    let impact = Impact::named(&p.impact).unwrap_or(Impact::Rake);
+    let rammer = p.rammer.vehicle()?;
+    let target = p.target.vehicle()?;
+    let uncertain = p.uncertain;
     if uncertain && !impact.may_be_uncertain() {
         return Err(ParamError::new(
-            "uncertain",
+            param_name!(RamParams.uncertain),
             "only collisions and crashes may be uncertain: a ram is declared",
         ));
     }
-    let swerve_leadership = p.int("target_leadership")?.map(|l| l as u8);
+    let swerve_leadership = p.target_leadership.value.map(|l| l as u8);
     if swerve_leadership.is_some() && !impact.swerve_test() {
         return Err(ParamError::new(
-            "target_leadership",
+            p.target_leadership.name(),
             "no Swerve test here: head-on rams are a secret choice, and crashes cannot be swerved",
         ));
     }
@@ -776,69 +894,94 @@ pub fn build_ram(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamE
         rake,
     };
     let (x, y, _) = head_on_equilibrium(ram.head_on_payoffs());
-    let r = p.word("rammer_strategy")?.unwrap_or_default();
-    let t = p.word("target_strategy")?.unwrap_or_default();
+    let strategies = [
+        (param_name!(RamParams.rammer_strategy), &p.rammer_strategy),
+        (param_name!(RamParams.target_strategy), &p.target_strategy),
+    ];
     if impact != Impact::HeadOn {
-        for (f, v) in [("rammer_strategy", &r), ("target_strategy", &t)] {
-            if p.has(f) && v != "uniform" {
+        // left out, a strategy is its default, "uniform"
+        for (f, v) in strategies {
+            if v != "uniform" {
                 return Err(ParamError::new(f, "strategies are for head-on rams only"));
             }
         }
     }
     ram.strategies = (
-        strategy(&r, "rammer_strategy", x)?,
-        strategy(&t, "target_strategy", y)?,
+        strategy(&p.rammer_strategy, strategies[0].0, x)?,
+        strategy(&p.target_strategy, strategies[1].0, y)?,
     );
     Ok(Box::new(ram.into_model()))
 }
 
-/// Parameters of the boarding scenario.
-pub fn boarding_params() -> Vec<ParamDecl> {
-    let mut p = fighter_params("boarder_", "each boarder", false);
-    p.extend(fighter_params("defender_", "each crew member", false));
-    p.extend(vehicle_params("", "the boarded vehicle", false));
-    p.extend([
-        ParamDecl::int("boarders", 1, 6)
+/// Each warrior boarding.
+#[derive(Clone, Debug)]
+pub struct EachBoarder;
+impl FighterRole for EachBoarder {
+    const WHO: &'static str = "each boarder";
+    const PSYCHOLOGY: bool = false;
+}
+
+/// Each crew member defending the vehicle boarded.
+#[derive(Clone, Debug)]
+pub struct EachCrewMember;
+impl FighterRole for EachCrewMember {
+    const WHO: &'static str = "each crew member";
+    const PSYCHOLOGY: bool = false;
+}
+
+/// The vehicle boarded.
+#[derive(Clone, Debug)]
+pub struct Boarded;
+impl VehicleRole for Boarded {
+    const WHO: &'static str = "the boarded vehicle";
+    const THRUST: bool = false;
+}
+
+crate::param_struct! {
+    /// Parameters of the boarding scenario.
+    pub struct BoardingParams {
+        boarder: FighterParams<EachBoarder> = prefixed("boarder_"),
+        defender: FighterParams<EachCrewMember> = prefixed("defender_"),
+        ..vehicle: VehicleParams<Boarded>,
+        boarders: i64 = int(1, 6)
             .required()
             .about("warriors leaping aboard (each an Initiative Test)")
             .seed(BOARDING),
-        ParamDecl::int("crew", 1, 6)
+        crew: i64 = int(1, 6)
             .required()
             .about("warriors aboard to defend it, the driver included (the driver is assigned last)")
             .seed(BOARDING),
-        ParamDecl::choice("boarders_pile_on", &["none", "one_group", "split"])
+        boarders_pile_on: String = choice(&["none", "one_group", "split"])
             .default("none")
             .about("Pilin' On: boarders fight alone, as one group behind a lead, or split into a group per defender")
             .seed("Pilin’ On"),
-        ParamDecl::choice("crew_pile_on", &["none", "one_group", "split"])
+        crew_pile_on: String = choice(&["none", "one_group", "split"])
             .default("none")
             .about("Pilin' On for the crew, as boarders_pile_on")
             .seed("Pilin’ On"),
-        ParamDecl::flag("stationary")
+        stationary: bool = flag()
             .about("the vehicle is Stationary: no Initiative Tests to board, and unopposed boarders get a bonus D6 to penetrate")
             .seed("Stationary Vehicles (Close Combat)"),
-        ParamDecl::text("unopposed_location", "engines")
+        unopposed_location: Opt<String> = text("engines")
             .about("the location unopposed boarders hit (default: the one with the lowest Armour)")
             .seed("Unopposed Boarders"),
-    ]);
-    p
+    }
 }
 
 /// Builds the boarding model.
 pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let vehicle = vehicle_from(p, "", false)?;
-    let location = match p.word("unopposed_location")? {
-        Some(name) => location_index(&vehicle, &name, "unopposed_location")?,
+    let p = BoardingParams::read(p)?;
+    let vehicle = p.vehicle.vehicle()?;
+    let location = match &p.unopposed_location.value {
+        Some(name) => location_index(&vehicle, name, p.unopposed_location.name())?,
         None => (0..6)
             .min_by_key(|&j| vehicle.locations[j].armour)
             .unwrap_or(0),
     };
-    let pile = |f: &str| -> Result<PileOn, ParamError> {
-        Ok(match p.word(f)?.as_deref() {
-            Some("one_group") => PileOn::OneGroup,
-            Some("split") => PileOn::Split,
-            _ => PileOn::None,
-        })
+    let pile = |word: &str| match word {
+        "one_group" => PileOn::OneGroup,
+        "split" => PileOn::Split,
+        _ => PileOn::None,
     };
     let bonus = match variants.word("boarding_bonus")?.as_deref() {
         Some("plus_one") => BoardingBonus::PlusOne,
@@ -851,14 +994,14 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
     let second = second_weapon(variants)?;
     Ok(Box::new(
         Boarding {
-            boarder: fighter(p, "boarder_", false, second)?,
-            defender: fighter(p, "defender_", false, second)?,
-            boarders: p.need_int("boarders")? as u8,
-            crew: p.need_int("crew")? as u8,
-            boarders_pile_on: pile("boarders_pile_on")?,
-            crew_pile_on: pile("crew_pile_on")?,
+            boarder: p.boarder.fighter(second)?,
+            defender: p.defender.fighter(second)?,
+            boarders: p.boarders as u8,
+            crew: p.crew as u8,
+            boarders_pile_on: pile(&p.boarders_pile_on),
+            crew_pile_on: pile(&p.crew_pile_on),
             vehicle,
-            stationary: p.flag("stationary")?,
+            stationary: p.stationary,
             stationary_hits: match variants.word("stationary_hits")?.as_deref() {
                 Some("ws") => StationaryHits::WeaponSkill,
                 _ => StationaryHits::Attacks,
@@ -871,78 +1014,80 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
     ))
 }
 
-/// Parameters of the gate scenario.
-pub fn gate_params() -> Vec<ParamDecl> {
-    const GATE: &str = "Forts, Opening the Gate";
-    vec![
-        ParamDecl::choice("attack", &["shots", "unopposed", "ram"])
+const GATE: &str = "Forts, Opening the Gate";
+
+crate::param_struct! {
+    /// Parameters of the gate scenario.
+    pub struct GateParams {
+        attack: String = choice(&["shots", "unopposed", "ram"])
             .required()
             .about("hits landing each turn, warriors unopposed at the gate (WS automatic hits each), or a vehicle ramming it each turn")
             .seed(GATE),
-        ParamDecl::int("armour", 1, 20)
+        armour: i64 = int(1, 20)
             .default("9")
             .about("the gate's Armour")
             .seed(GATE),
-        ParamDecl::int("strength", 1, 10)
+        strength: Opt<i64> = int(1, 10)
             .about("the hits' Strength (shots, unopposed)")
             .seed(GATE),
-        ParamDecl::int("hits", 1, 20)
+        hits: Opt<i64> = int(1, 20)
             .about("hits landing each turn (shots)")
             .seed(GATE),
-        ParamDecl::int("warriors", 1, 10)
+        warriors: i64 = int(1, 10)
             .default("1")
             .about("warriors unopposed at the gate (unopposed)")
             .seed(GATE),
-        ParamDecl::int("ws", 1, 10)
+        ws: Opt<i64> = int(1, 10)
             .about("each unopposed warrior's Weapon Skill with modifiers: its automatic hits")
             .seed(GATE),
-        ParamDecl::choice("rammer_size", &["large", "small"])
+        rammer_size: String = choice(&["large", "small"])
             .default("large")
             .about("the ramming vehicle: large deals D3 automatic points, small 1")
             .seed(GATE),
-        ParamDecl::choice("until", &["gap", "destroyed"])
+        until: String = choice(&["gap", "destroyed"])
             .default("gap")
             .about("what the turns are counted until: gap (a gap in the gate, or worse) or destroyed (the gate destroyed)")
             .seed(GATE),
-    ]
+    }
 }
 
 /// Builds the gate model.
 pub fn build_gate(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let attack = match p.need_word("attack")?.as_str() {
+    let p = GateParams::read(p)?;
+    let attack = match p.attack.as_str() {
         "shots" => Attack::Hits {
-            strength: p.need_int("strength")? as u8,
-            hits: p.need_int("hits")? as u8,
+            strength: p.strength.need()? as u8,
+            hits: p.hits.need()? as u8,
         },
         "unopposed" => {
-            let hits = p.need_int("ws")? * p.int("warriors")?.unwrap_or(1);
+            let hits = p.ws.need()? * p.warriors;
             if hits > 20 {
                 return Err(ParamError::new(
-                    "warriors",
+                    param_name!(GateParams.warriors),
                     format!("{hits} automatic hits a turn: at most 20"),
                 ));
             }
             Attack::Hits {
-                strength: p.need_int("strength")? as u8,
+                strength: p.strength.need()? as u8,
                 hits: hits as u8,
             }
         }
-        _ => Attack::Ram(match p.word("rammer_size")?.as_deref() {
-            Some("small") => Size::Small,
+        _ => Attack::Ram(match p.rammer_size.as_str() {
+            "small" => Size::Small,
             _ => Size::Large,
         }),
     };
     let gate = Gate {
-        armour: p.int("armour")?.unwrap_or(9) as u8,
+        armour: p.armour as u8,
         attack,
-        until: match p.word("until")?.as_deref() {
-            Some("destroyed") => Until::Destroyed,
+        until: match p.until.as_str() {
+            "destroyed" => Until::Destroyed,
             _ => Until::Gap,
         },
     };
     if !gate.can_penetrate() {
         return Err(ParamError::new(
-            "strength",
+            param_name!(GateParams.strength),
             format!(
                 "a D6 plus Strength can never reach Armour {}: the gate would stand forever",
                 gate.armour

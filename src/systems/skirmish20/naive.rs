@@ -1,58 +1,54 @@
-//! Naive per-die loops of the skirmish20 scenarios (see `mod.rs`).
+//! Naive per-die loops of the skirmish20 scenarios (see `crate::systems::naive`).
 
-use super::{NaiveLoop, Rng, Sums, d};
+use crate::systems::naive::{NaiveLoop, Rng, Sums, d};
 
-/// Every skirmish20 loop.
-pub static LOOPS: &[NaiveLoop] = &[
-    NaiveLoop {
-        system: "skirmish20",
-        scenario: "shooting",
-        metric: "p_dead",
-        run: shooting,
-    },
-    NaiveLoop {
-        system: "skirmish20",
-        scenario: "effect_of_hit",
-        metric: "p_dead",
-        run: effect_of_hit,
-    },
-    NaiveLoop {
-        system: "skirmish20",
-        scenario: "vehicle_damage",
-        metric: "mean_passengers_dead",
-        run: vehicle_damage,
-    },
-    NaiveLoop {
-        system: "skirmish20",
-        scenario: "quick_draw",
-        metric: "p_a_first",
-        run: quick_draw,
-    },
-    NaiveLoop {
-        system: "skirmish20",
-        scenario: "hit_allocation",
-        metric: "mean_at_hero",
-        run: hit_allocation,
-    },
-    NaiveLoop {
-        system: "skirmish20",
-        scenario: "necron_repair",
-        metric: "mean_repaired",
-        run: necron_repair,
-    },
-    NaiveLoop {
-        system: "skirmish20",
-        scenario: "close_combat",
-        metric: "p_defender_runs",
-        run: close_combat,
-    },
-    NaiveLoop {
-        system: "skirmish20",
-        scenario: "squad_under_fire",
-        metric: "p_broken",
-        run: squad_under_fire,
-    },
-];
+/// `shooting`'s loop.
+pub const SHOOTING: NaiveLoop = NaiveLoop {
+    metric: "p_dead",
+    run: shooting,
+};
+
+/// `effect_of_hit`'s loop.
+pub const EFFECT_OF_HIT: NaiveLoop = NaiveLoop {
+    metric: "p_dead",
+    run: effect_of_hit,
+};
+
+/// `vehicle_damage`'s loop.
+pub const VEHICLE_DAMAGE: NaiveLoop = NaiveLoop {
+    metric: "mean_passengers_dead",
+    run: vehicle_damage,
+};
+
+/// `quick_draw`'s loop.
+pub const QUICK_DRAW: NaiveLoop = NaiveLoop {
+    metric: "p_a_first",
+    run: quick_draw,
+};
+
+/// `hit_allocation`'s loop.
+pub const HIT_ALLOCATION: NaiveLoop = NaiveLoop {
+    metric: "mean_at_hero",
+    run: hit_allocation,
+};
+
+/// `necron_repair`'s loop.
+pub const NECRON_REPAIR: NaiveLoop = NaiveLoop {
+    metric: "mean_repaired",
+    run: necron_repair,
+};
+
+/// `close_combat`'s loop.
+pub const CLOSE_COMBAT: NaiveLoop = NaiveLoop {
+    metric: "p_defender_runs",
+    run: close_combat,
+};
+
+/// `squad_under_fire`'s loop.
+pub const SQUAD_UNDER_FIRE: NaiveLoop = NaiveLoop {
+    metric: "p_broken",
+    run: squad_under_fire,
+};
 
 /// A common trooper's Effect of Hit Chart (D6): 1-2 duck back, 3-4
 /// wounded, 5-6 dead; a second wound kills. Returns (wounds, dead) after

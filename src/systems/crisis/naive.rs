@@ -1,54 +1,50 @@
-//! Naive per-die loops of the crisis scenarios (see `mod.rs`). Every Skill
+//! Naive per-die loops of the crisis scenarios (see `crate::systems::naive`). Every Skill
 //! roll is the registry's default reading: 2D6 + skill, one Extra per 4
 //! points above the difficulty.
 
-use super::{NaiveLoop, Rng, Sums, d};
+use crate::systems::naive::{NaiveLoop, Rng, Sums, d};
 
-/// Every crisis loop.
-pub static LOOPS: &[NaiveLoop] = &[
-    NaiveLoop {
-        system: "crisis",
-        scenario: "check",
-        metric: "mean_extras",
-        run: check,
-    },
-    NaiveLoop {
-        system: "crisis",
-        scenario: "turn_order",
-        metric: "p_pc_first",
-        run: turn_order,
-    },
-    NaiveLoop {
-        system: "crisis",
-        scenario: "attack",
-        metric: "mean_health_lost",
-        run: attack,
-    },
-    NaiveLoop {
-        system: "crisis",
-        scenario: "fight",
-        metric: "mean_health_lost",
-        run: fight,
-    },
-    NaiveLoop {
-        system: "crisis",
-        scenario: "healing",
-        metric: "mean_days",
-        run: healing,
-    },
-    NaiveLoop {
-        system: "crisis",
-        scenario: "damage",
-        metric: "mean_wounds",
-        run: damage,
-    },
-    NaiveLoop {
-        system: "crisis",
-        scenario: "scatter",
-        metric: "p_thrower_caught",
-        run: scatter,
-    },
-];
+/// `check`'s loop.
+pub const CHECK: NaiveLoop = NaiveLoop {
+    metric: "mean_extras",
+    run: check,
+};
+
+/// `turn_order`'s loop.
+pub const TURN_ORDER: NaiveLoop = NaiveLoop {
+    metric: "p_pc_first",
+    run: turn_order,
+};
+
+/// `attack`'s loop.
+pub const ATTACK: NaiveLoop = NaiveLoop {
+    metric: "mean_health_lost",
+    run: attack,
+};
+
+/// `fight`'s loop.
+pub const FIGHT: NaiveLoop = NaiveLoop {
+    metric: "mean_health_lost",
+    run: fight,
+};
+
+/// `healing`'s loop.
+pub const HEALING: NaiveLoop = NaiveLoop {
+    metric: "mean_days",
+    run: healing,
+};
+
+/// `damage`'s loop.
+pub const DAMAGE: NaiveLoop = NaiveLoop {
+    metric: "mean_wounds",
+    run: damage,
+};
+
+/// `scatter`'s loop.
+pub const SCATTER: NaiveLoop = NaiveLoop {
+    metric: "p_thrower_caught",
+    run: scatter,
+};
 
 /// Skill 2 against DL 4 (Normal): the Extras, 0 on a failure.
 fn check(rng: &mut Rng, n: u64) -> Sums {

@@ -1,94 +1,90 @@
-//! Naive per-die loops of the GCE scenarios (see `mod.rs`).
+//! Naive per-die loops of the GCE scenarios (see `crate::systems::naive`).
 
-use super::{NaiveLoop, Rng, Sums, d};
+use crate::systems::naive::{NaiveLoop, Rng, Sums, d};
 
-/// Every GCE loop written so far.
-pub static LOOPS: &[NaiveLoop] = &[
-    NaiveLoop {
-        system: "gce",
-        scenario: "shooting",
-        metric: "p_eventually_out_of_action",
-        run: shooting,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "grenade",
-        metric: "p_delayed",
-        run: grenade,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "fire",
-        metric: "p_out_of_action",
-        run: fire,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "fall",
-        metric: "p_out_of_action",
-        run: fall,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "thrust",
-        metric: "p_reaches",
-        run: thrust,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "out_of_control",
-        metric: "p_regained",
-        run: out_of_control,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "vehicle_hazard",
-        metric: "p_out_of_action",
-        run: vehicle_hazard,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "vehicle_hits",
-        metric: "mean_penetrating",
-        run: vehicle_hits,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "vehicle_fire",
-        metric: "p_penetrated_1_plus",
-        run: vehicle_fire,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "gate",
-        metric: "mean_turns",
-        run: gate,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "ram",
-        metric: "mean_target_damage",
-        run: ram,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "hand_to_hand",
-        metric: "p_a_wins",
-        run: hand_to_hand,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "multiple_combat",
-        metric: "p_defender_down_or_out",
-        run: multiple_combat,
-    },
-    NaiveLoop {
-        system: "gce",
-        scenario: "boarding",
-        metric: "mean_unopposed_penetrating",
-        run: boarding,
-    },
-];
+/// `shooting`'s loop.
+pub const SHOOTING: NaiveLoop = NaiveLoop {
+    metric: "p_eventually_out_of_action",
+    run: shooting,
+};
+
+/// `grenade`'s loop.
+pub const GRENADE: NaiveLoop = NaiveLoop {
+    metric: "p_delayed",
+    run: grenade,
+};
+
+/// `fire`'s loop.
+pub const FIRE: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: fire,
+};
+
+/// `fall`'s loop.
+pub const FALL: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: fall,
+};
+
+/// `thrust`'s loop.
+pub const THRUST: NaiveLoop = NaiveLoop {
+    metric: "p_reaches",
+    run: thrust,
+};
+
+/// `out_of_control`'s loop.
+pub const OUT_OF_CONTROL: NaiveLoop = NaiveLoop {
+    metric: "p_regained",
+    run: out_of_control,
+};
+
+/// `vehicle_hazard`'s loop.
+pub const VEHICLE_HAZARD: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: vehicle_hazard,
+};
+
+/// `vehicle_hits`'s loop.
+pub const VEHICLE_HITS: NaiveLoop = NaiveLoop {
+    metric: "mean_penetrating",
+    run: vehicle_hits,
+};
+
+/// `vehicle_fire`'s loop.
+pub const VEHICLE_FIRE: NaiveLoop = NaiveLoop {
+    metric: "p_penetrated_1_plus",
+    run: vehicle_fire,
+};
+
+/// `gate`'s loop.
+pub const GATE: NaiveLoop = NaiveLoop {
+    metric: "mean_turns",
+    run: gate,
+};
+
+/// `ram`'s loop.
+pub const RAM: NaiveLoop = NaiveLoop {
+    metric: "mean_target_damage",
+    run: ram,
+};
+
+/// `hand_to_hand`'s loop.
+pub const HAND_TO_HAND: NaiveLoop = NaiveLoop {
+    metric: "p_a_wins",
+    run: hand_to_hand,
+};
+
+/// `multiple_combat`'s loop.
+pub const MULTIPLE_COMBAT: NaiveLoop = NaiveLoop {
+    metric: "p_defender_down_or_out",
+    run: multiple_combat,
+};
+
+/// `boarding`'s loop.
+pub const BOARDING: NaiveLoop = NaiveLoop {
+    metric: "mean_unopposed_penetrating",
+    run: boarding,
+};
 
 /// The Ork Trukk's armour by D6 location: Crew, Fixed Weapon, Gubbins,
 /// Wheels, Driver 8; Engines 10.
@@ -299,7 +295,7 @@ fn vehicle_hazard(rng: &mut Rng, n: u64) -> Sums {
 /// A Shoota (BS 3, S3) firing two shots at an Ork Trukk 14" away: 4+ to
 /// hit, the long band's none and +1 for a Large Target, so 3+; a D6 for
 /// the location, D6 + 3 against its armour; no save, no crew aboard.
-pub fn vehicle_hits(rng: &mut Rng, n: u64) -> Sums {
+fn vehicle_hits(rng: &mut Rng, n: u64) -> Sums {
     let mut sums = Sums::default();
     for _ in 0..n {
         let mut pens = 0;

@@ -1,46 +1,42 @@
-//! Naive per-die loops of the bfg scenarios (see `mod.rs`).
+//! Naive per-die loops of the bfg scenarios (see `crate::systems::naive`).
 
-use super::{NaiveLoop, Rng, Sums, d, nd};
+use crate::systems::naive::{NaiveLoop, Rng, Sums, d, nd};
 
-/// Every bfg loop.
-pub static LOOPS: &[NaiveLoop] = &[
-    NaiveLoop {
-        system: "bfg",
-        scenario: "ram",
-        metric: "p_target_crippled",
-        run: ram,
-    },
-    NaiveLoop {
-        system: "bfg",
-        scenario: "boarding",
-        metric: "mean_damage_to_defender",
-        run: boarding,
-    },
-    NaiveLoop {
-        system: "bfg",
-        scenario: "hit_and_run",
-        metric: "mean_extra_damage",
-        run: hit_and_run,
-    },
-    NaiveLoop {
-        system: "bfg",
-        scenario: "disengage",
-        metric: "p_disengage",
-        run: disengage,
-    },
-    NaiveLoop {
-        system: "bfg",
-        scenario: "asteroid_field",
-        metric: "mean_damage",
-        run: asteroid_field,
-    },
-    NaiveLoop {
-        system: "bfg",
-        scenario: "warp_rift",
-        metric: "p_lost_forever",
-        run: warp_rift,
-    },
-];
+/// `ram`'s loop.
+pub const RAM: NaiveLoop = NaiveLoop {
+    metric: "p_target_crippled",
+    run: ram,
+};
+
+/// `boarding`'s loop.
+pub const BOARDING: NaiveLoop = NaiveLoop {
+    metric: "mean_damage_to_defender",
+    run: boarding,
+};
+
+/// `hit_and_run`'s loop.
+pub const HIT_AND_RUN: NaiveLoop = NaiveLoop {
+    metric: "mean_extra_damage",
+    run: hit_and_run,
+};
+
+/// `disengage`'s loop.
+pub const DISENGAGE: NaiveLoop = NaiveLoop {
+    metric: "p_disengage",
+    run: disengage,
+};
+
+/// `asteroid_field`'s loop.
+pub const ASTEROID_FIELD: NaiveLoop = NaiveLoop {
+    metric: "mean_damage",
+    run: asteroid_field,
+};
+
+/// `warp_rift`'s loop.
+pub const WARP_RIFT: NaiveLoop = NaiveLoop {
+    metric: "p_lost_forever",
+    run: warp_rift,
+};
 
 /// The Agrippa (cruiser, starting damage 8, front armour 6, Leadership 8)
 /// rams the Unclean (cruiser, 8 damage, armour 5) side on: 2D6 against

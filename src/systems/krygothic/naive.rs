@@ -1,75 +1,71 @@
-//! Naive per-die loops of the krygothic scenarios (see `mod.rs`), under
+//! Naive per-die loops of the krygothic scenarios (see `crate::systems::naive`), under
 //! the registry's default readings: a 7+ target is the seed's table (a 6,
 //! then the target less 4 on the re-roll), the wound target is reduced by
 //! the number after the K, and a critical pass is three sixes.
 
-use super::{NaiveLoop, Rng, Sums, d};
+use crate::systems::naive::{NaiveLoop, Rng, Sums, d};
 use rand::RngExt;
 use std::sync::OnceLock;
 
-/// Every krygothic loop.
-pub static LOOPS: &[NaiveLoop] = &[
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "dice",
-        metric: "p_pass",
-        run: dice,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "ranged",
-        metric: "mean_wounds",
-        run: ranged,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "close_combat",
-        metric: "mean_wounds",
-        run: close_combat,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "pinning",
-        metric: "mean_ap_spent",
-        run: pinning,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "fear",
-        metric: "p_fail",
-        run: fear,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "action_points",
-        metric: "mean_ap",
-        run: action_points,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "order_combo",
-        metric: "p_completes",
-        run: order_combo,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "damaged_structure",
-        metric: "mean_ap_stuck",
-        run: damaged_structure,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "close_combat_fight",
-        metric: "mean_defender_wounds",
-        run: close_combat_fight,
-    },
-    NaiveLoop {
-        system: "krygothic",
-        scenario: "close_combat_game",
-        metric: "value_mean_wounds",
-        run: close_combat_game,
-    },
-];
+/// `dice`'s loop.
+pub const DICE: NaiveLoop = NaiveLoop {
+    metric: "p_pass",
+    run: dice,
+};
+
+/// `ranged`'s loop.
+pub const RANGED: NaiveLoop = NaiveLoop {
+    metric: "mean_wounds",
+    run: ranged,
+};
+
+/// `close_combat`'s loop.
+pub const CLOSE_COMBAT: NaiveLoop = NaiveLoop {
+    metric: "mean_wounds",
+    run: close_combat,
+};
+
+/// `pinning`'s loop.
+pub const PINNING: NaiveLoop = NaiveLoop {
+    metric: "mean_ap_spent",
+    run: pinning,
+};
+
+/// `fear`'s loop.
+pub const FEAR: NaiveLoop = NaiveLoop {
+    metric: "p_fail",
+    run: fear,
+};
+
+/// `action_points`'s loop.
+pub const ACTION_POINTS: NaiveLoop = NaiveLoop {
+    metric: "mean_ap",
+    run: action_points,
+};
+
+/// `order_combo`'s loop.
+pub const ORDER_COMBO: NaiveLoop = NaiveLoop {
+    metric: "p_completes",
+    run: order_combo,
+};
+
+/// `damaged_structure`'s loop.
+pub const DAMAGED_STRUCTURE: NaiveLoop = NaiveLoop {
+    metric: "mean_ap_stuck",
+    run: damaged_structure,
+};
+
+/// `close_combat_fight`'s loop.
+pub const CLOSE_COMBAT_FIGHT: NaiveLoop = NaiveLoop {
+    metric: "mean_defender_wounds",
+    run: close_combat_fight,
+};
+
+/// `close_combat_game`'s loop.
+pub const CLOSE_COMBAT_GAME: NaiveLoop = NaiveLoop {
+    metric: "value_mean_wounds",
+    run: close_combat_game,
+};
 
 /// Whether one die meets `target`: up to 6 the face must reach it; a 7+
 /// target needs a 6, then the re-roll must meet the target less 4 (so 11
@@ -467,16 +463,15 @@ enum Choice {
 /// The attacker's and the defender's optimal mixed strategies at the game's
 /// first test point (Average Joe against Average Joe, payoff mean wounds),
 /// read off the scenario's exact `attack=k` and `defence=k` metrics. This
-/// is the one call into krunch: the solver runs once per process, before
+/// is the one call into the rule code: the solver runs once per process, before
 /// any trial; every choice is then drawn and every die rolled here.
 fn game_mixes() -> &'static [Vec<(Choice, f64)>; 2] {
     static MIXES: OnceLock<[Vec<(Choice, f64)>; 2]> = OnceLock::new();
     MIXES.get_or_init(|| {
-        use krunch::systems::{ParamValue, Params, build};
-        let mut p = Params::new();
-        p.set("attacker", ParamValue::from_text("average_joe"));
-        p.set("defender", ParamValue::from_text("average_joe"));
-        let model = build("krygothic", "close_combat_game", &p, &Params::new())
+        use crate::systems::Params;
+        let p = Params::from_pairs(&[("attacker", "average_joe"), ("defender", "average_joe")]);
+        let model = super::RULES
+            .build("close_combat_game", &p, &Params::new())
             .expect("the game's first test point builds");
         let exact = model.exact().expect("the game is solved exactly");
         let mut mixes = [Vec::new(), Vec::new()];
