@@ -17,8 +17,8 @@ mod refusals;
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, Params};
 use crate::systems::{ParamGroup, PresetDecl, RuleSet, Scenario, VariantDef};
-use dice::{Critical, Reading};
-use ranged::{FireMode, RangedRule, Shot, Weapon, WoundBy};
+use dice::{Reading, critical, seven_plus};
+use ranged::{FireMode, RangedRule, Shot, Weapon, wound_by};
 
 /// The seed file.
 pub const SEED: &str = "000_e9ab87dd866033e2.txt";
@@ -344,27 +344,6 @@ pub const PRESETS: &[PresetDecl] = &[
         source: "\"The Forgotten >>> 10\"",
     },
 ];
-
-/// The spec's reading of targets of 7+ (variant `seven_plus`). Each variant
-/// has its own accessor, so a scenario reads only the variants it uses and
-/// reports name only those.
-pub fn seven_plus(v: &Params) -> Result<Reading, ParamError> {
-    Ok(Reading::from_word(&v.need_word("seven_plus")?))
-}
-
-/// What a ranged wound roll is against (variant `wound_target`).
-pub fn wound_by(v: &Params) -> Result<WoundBy, ParamError> {
-    Ok(if v.need_word("wound_target")? == "strength" {
-        WoundBy::Strength
-    } else {
-        WoundBy::KValue
-    })
-}
-
-/// What a critical pass takes (variant `critical_pass`).
-pub fn critical(v: &Params) -> Result<Critical, ParamError> {
-    Ok(Critical::from_word(&v.need_word("critical_pass")?))
-}
 
 const DICE: &str = "Chapter 1: Dice and their use";
 

@@ -2,7 +2,7 @@
 //! order combos (Chapter 3) and the damaged-structure event (Chapter 5).
 //! Each is a short closed form, exact, beside a sampler on real dice.
 
-use super::dice::{Reading, attribute_check, p_attribute_check};
+use super::dice::{Reading, attribute_check, p_attribute_check, seven_plus};
 use super::fast::{CheckRuns, p_check};
 use crate::dice::{Metric, MetricSink, Roller, enumerate};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
@@ -217,7 +217,7 @@ impl Outcomes for Pinning {
 /// Builds the pinning model.
 pub fn build_pinning(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let p = PinningParams::read(p)?;
-    let reading = super::seven_plus(v)?;
+    let reading = seven_plus(v)?;
     let hit = p.shot == "hit";
     // the variant is read only where it counts: a hit unit that can be pinned
     let leader = p.squad_leader;
@@ -339,7 +339,7 @@ impl Outcomes for Fear {
 /// Builds the fear model.
 pub fn build_fear(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let p = FearParams::read(p)?;
-    let reading = super::seven_plus(v)?;
+    let reading = seven_plus(v)?;
     let will = p.unit.will as u32;
     let horror = p.cause == "pure_horror";
     // "(The following effect is only applied to those who have a willpower
@@ -625,7 +625,7 @@ impl Outcomes for Combo {
 /// Builds the order-combo model.
 pub fn build_combo(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let p = ComboParams::read(p)?;
-    let reading = super::seven_plus(v)?;
+    let reading = seven_plus(v)?;
     let mut list = MetricList::new();
     let m = [list.add(&COMBO_METRICS[0]), list.add(&COMBO_METRICS[1])];
     let rule = Combo {

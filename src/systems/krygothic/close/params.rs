@@ -5,7 +5,7 @@
 //! (`counter_roll`, `deflect_break`).
 
 use super::situation::{CcWeapon, CounterRoll, DeflectBreak, Dread, Fight, Fighter};
-use crate::systems::krygothic::{critical, seven_plus};
+use crate::systems::krygothic::dice::{critical, seven_plus};
 use crate::systems::{FromParam, Given, Opt, ParamDecl, ParamGroup};
 use crate::systems::{ParamError, Params};
 use std::marker::PhantomData;

@@ -1,16 +1,20 @@
 //! The `close_combat` scenario: one attack of a chosen type against a
 //! chosen defence, with whether each is the best reply to the other. Its
 //! metrics, its rule ([`CloseRule`], an [`Outcomes`] of one [`Exchange`]),
-//! its parameters, its builder and its conformance points.
+//! its model ([`CloseModel`]: the rule, sampled on the exchange's face
+//! tables where they apply), its parameters, its builder and its
+//! conformance points.
 
 use super::exchange::{CcOut, Exchange};
 use super::moves::{ATTACK_WORDS, ATTACKS, Attack, DEFENCE_WORDS, DEFENCES, Defence};
 use super::params::{SituationParams, counter_roll};
 use super::situation::{choices, played, unavailable};
-use crate::dice::{Metric, MetricSink, Roller};
-use crate::engine::outcome_model::Outcomes;
-use crate::systems::krygothic::fast::CloseModel;
-use crate::systems::{MetricDecl, MetricList, Model, ParamError, ParamGroup, Params};
+use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
+use crate::engine::outcome_model::{OutcomeModel, Outcomes};
+use crate::systems::krygothic::fast::{EXCHANGE_FACES, ExchangeFaces, record_counts};
+use crate::systems::{
+    MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler,
+};
 
 /// Every metric of the close-combat scenario.
 pub const METRICS: [MetricDecl; 18] = [
@@ -283,6 +287,61 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         best,
     };
     Ok(Box::new(CloseModel::new(rule, &ex)))
+}
+
+/// The close-combat model: the [`OutcomeModel`] of the rule for its exact
+/// law and reference sampler, [`ExchangeFaces`] where they apply.
+pub struct CloseModel {
+    model: OutcomeModel<CloseRule>,
+    faces: Option<ExchangeFaces>,
+}
+
+impl CloseModel {
+    /// The model of `rule` on `ex`'s face tables where they apply.
+    pub fn new(rule: CloseRule, ex: &Exchange) -> Self {
+        CloseModel {
+            model: OutcomeModel::new(rule),
+            faces: ExchangeFaces::new(ex),
+        }
+    }
+}
+
+impl Model for CloseModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn plan(&self, trials: u64) {
+        self.model.plan(trials);
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let Some(f) = &self.faces else {
+            return self.model.run_chunk(roller, trials, tally);
+        };
+        let counts = f.count(roller, trials);
+        record_counts(self.model.rule(), f.ends(), &counts, trials, tally);
+    }
+
+    fn sampler(&self) -> Sampler {
+        if self.faces.is_some() {
+            EXCHANGE_FACES
+        } else {
+            self.model.sampler()
+        }
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_reference(roller, trials, tally);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
+    }
 }
 
 /// Conformance points.
