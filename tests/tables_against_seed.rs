@@ -10,7 +10,7 @@ mod independent;
 #[path = "common/rerun.rs"]
 mod rerun;
 use independent::{seed_text, squash};
-use krunch::systems::{ParamValue, Params, RULE_SETS};
+use krunch::systems::{ParamGroup, ParamValue, Params, RULE_SETS};
 
 /// Every preset of every rule set: each quoted fragment of its `source`
 /// (split at "..." and at " / ", a line break) is in its seed (whitespace aside), and every number it
@@ -232,7 +232,9 @@ fn krygothic_loses_and_triumph_tables_row_by_row() {
         let sc = rules.scenario("action_points").unwrap();
         let decls = (sc.params)();
         let p = rules.resolve(&decls, &p).unwrap().bound(decls);
-        krunch::systems::krygothic::psych::adjustment(&p).unwrap()
+        krunch::systems::krygothic::psych::ApParams::read(&p)
+            .unwrap()
+            .adjustment()
     };
     for (flag, quote) in rows {
         let line = text

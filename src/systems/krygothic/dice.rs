@@ -6,6 +6,7 @@
 //! programme over counts (passes, ones, sixes), never over rolls.
 
 use crate::dice::{Dist, FaceSums, Roller};
+use crate::systems::{ParamError, Params};
 use std::sync::LazyLock;
 
 /// How a target of 7 or more is met.
@@ -24,6 +25,13 @@ pub enum Reading {
     /// 6+3"; Ranged Example #3 passes a 7 with "8, 7 and 8"): a 6 re-rolled
     /// and added must reach the target, so a 7 passes a 7.
     Additive,
+}
+
+/// The spec's reading of targets of 7+ (variant `seven_plus`). Each variant
+/// has its own accessor, so a scenario reads only the variants it uses and
+/// reports name only those.
+pub fn seven_plus(v: &Params) -> Result<Reading, ParamError> {
+    Ok(Reading::from_word(&v.need_word("seven_plus")?))
 }
 
 impl Reading {
@@ -309,6 +317,11 @@ pub enum Critical {
     ThreeSixes,
     /// One die scores 18 by exploding: a 6, a 6 and a 6 in a row.
     OneDie,
+}
+
+/// What a critical pass takes (variant `critical_pass`).
+pub fn critical(v: &Params) -> Result<Critical, ParamError> {
+    Ok(Critical::from_word(&v.need_word("critical_pass")?))
 }
 
 impl Critical {

@@ -14,7 +14,7 @@
 //! counting the mask's trailing zeros, so a trial is a few instructions and
 //! no branch per check.
 
-use super::close::{Attack, CcOut, CloseRule, Defence, Dread, Exchange, pools};
+use super::close::{Attack, CcOut, Defence, Dread, Exchange, pools};
 use super::dice::{Critical, PoolOut, Reading, attribute_check, depth_for};
 use crate::dice::{BatchedRoller, GivenFaces, Roller, Tally, Times, enumerate};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
@@ -463,61 +463,6 @@ pub fn record_counts<O: Outcomes>(
 /// The sampler of [`ExchangeFaces`].
 pub const EXCHANGE_FACES: Sampler =
     Sampler::Custom("exchange face tables (each step's dice a face index)");
-
-/// The close-combat model: the [`OutcomeModel`] of the rule for its exact
-/// law and reference sampler, [`ExchangeFaces`] where they apply.
-pub struct CloseModel {
-    model: OutcomeModel<CloseRule>,
-    faces: Option<ExchangeFaces>,
-}
-
-impl CloseModel {
-    /// The model of `rule` on `ex`'s face tables where they apply.
-    pub fn new(rule: CloseRule, ex: &Exchange) -> Self {
-        CloseModel {
-            model: OutcomeModel::new(rule),
-            faces: ExchangeFaces::new(ex),
-        }
-    }
-}
-
-impl Model for CloseModel {
-    fn metrics(&self) -> &[MetricDef] {
-        self.model.metrics()
-    }
-
-    fn plan(&self, trials: u64) {
-        self.model.plan(trials);
-    }
-
-    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        let Some(f) = &self.faces else {
-            return self.model.run_chunk(roller, trials, tally);
-        };
-        let counts = f.count(roller, trials);
-        record_counts(self.model.rule(), f.ends(), &counts, trials, tally);
-    }
-
-    fn sampler(&self) -> Sampler {
-        if self.faces.is_some() {
-            EXCHANGE_FACES
-        } else {
-            self.model.sampler()
-        }
-    }
-
-    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        self.model.run_reference(roller, trials, tally);
-    }
-
-    fn exact(&self) -> Option<Vec<f64>> {
-        self.model.exact()
-    }
-
-    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        self.model.sample_one(roller, values);
-    }
-}
 
 /// Test helpers: counts held to probabilities by Bernstein's inequality.
 #[cfg(test)]

@@ -17,15 +17,16 @@
 
 use super::close::{
     ATTACK_WORDS, ATTACKS, Attack, CcOut, DEFENCE_WORDS, DEFENCES, Defence, Dread, Exchange, Fight,
-    choices, fight_of, played, situation_params, unavailable,
+    SituationParams, choices, dread_of, played, unavailable,
 };
 use super::dice::{Reading, attribute_check, p_attribute_check};
 use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::engine::walk::{Counts, SharedLaws, Walk};
-use crate::systems::ParamDecl;
+use crate::systems::{FromParam, Given, Opt, ParamDecl, ParamGroup};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 use std::sync::Mutex;
 
 /// What "the first round of combat" covers.
@@ -603,149 +604,268 @@ impl Outcomes for FightRule {
     }
 }
 
-/// Parameters of a fight's plan beyond the situation (shared with the
-/// game's `per_ap` payoff, where the budgets are not `required` by
-/// declaration but by the payoff).
-pub fn plan_params(required: bool) -> Vec<ParamDecl> {
-    let need = |d: ParamDecl| if required { d.required() } else { d };
-    vec![
-        need(ParamDecl::int("attacker_ap", 1, 20))
-            .about("the attacker's AP for the fight: 1 per attack, 2, 3, ... per extra wound")
-            .seed("Chapter 3: CC attacks - standard (\"This attack costs 1AP\"); Multiple wounds"),
-        need(ParamDecl::int("defender_ap", 0, 20))
-            .about("the defender's AP: 1 per active defence (passive once spent)")
-            .seed("Step 1: Defender: Choose a defense class"),
-        ParamDecl::int("attacker_wounds", 1, 6)
-            .default("2")
-            .about("wounds that take the attacker out")
-            .seed("Chapter 2: Body (\"most units can only take 2 wounds\")"),
-        ParamDecl::int("defender_wounds", 1, 6)
-            .default("2")
-            .about("wounds that take the defender out")
-            .seed("Chapter 2: Body (\"most units can only take 2 wounds\")"),
-        ParamDecl::choice("extra_wounds", &["buy", "skip"])
-            .default("buy")
-            .about("buy: pay 2, 3, ... AP for each extra wound while the AP last; skip: one wound per attack, the AP kept for attacks")
-            .seed("Step 6: Multiple wounds"),
-        ParamDecl::choice("first_round", &["first_attack", "whole_fight"])
-            .default("first_attack")
-            .about("what 'the first round of combat' covers for the initiator's/charger's CC bonus and the fear test's halved CC")
-            .seed("Chapter 3: CC attacks; Chapter 6: Fear"),
-        ParamDecl::choice("counter_attack", ATTACK_WORDS)
-            .default("punch")
-            .about("the defender's free attack when its counter attack wins")
-            .seed("Step 4: Counter attack"),
-        ParamDecl::choice("attack_when_broken", ATTACK_WORDS)
-            .default("punch")
-            .about("the attack made instead of a bunt or point blank shot once that side's ranged weapon has broken")
-            .seed("Step 2: Bunt (\"On a 6 the weapon breaks\")"),
-        ParamDecl::choice("defender_causes", &["nothing", "fear", "pure_horror"])
-            .default("nothing")
-            .about("the defender causes fear: the attacker tests WILL against 6 (halved for pure horror) before moving in, and freezes 2\" out on a fail")
-            .seed("Chapter 6: Fear"),
-    ]
+/// How a scenario asks for a fight's plan parameters ([`PlanParams`]):
+/// the fight requires both AP budgets; the game uses them only with its
+/// `per_ap` payoff.
+pub trait PlanNeeds {
+    /// Declaration `decl` of the plan's parameters, as this scenario needs
+    /// it (`budgets`: the names of both AP budgets).
+    fn need(decl: ParamDecl, budgets: &[String; 2]) -> ParamDecl;
 }
 
-/// Parameters of the fight scenario.
-pub fn params() -> Vec<ParamDecl> {
-    let mut p = situation_params();
-    p.extend([
-        ParamDecl::choice("attack", ATTACK_WORDS)
+/// The fight scenario's: both AP budgets required.
+#[derive(Clone, Debug)]
+pub struct BudgetsRequired;
+
+impl PlanNeeds for BudgetsRequired {
+    fn need(decl: ParamDecl, budgets: &[String; 2]) -> ParamDecl {
+        if budgets.contains(&decl.name) {
+            decl.required()
+        } else {
+            decl
+        }
+    }
+}
+
+/// The game's: every plan parameter only with payoff = "per_ap", which
+/// needs both budgets.
+#[derive(Clone, Debug)]
+pub struct WithPerApPayoff;
+
+impl PlanNeeds for WithPerApPayoff {
+    fn need(decl: ParamDecl, budgets: &[String; 2]) -> ParamDecl {
+        let name = decl.name.clone();
+        budgets
+            .iter()
+            .filter(|n| **n != name)
+            .fold(decl.needs("payoff", "per_ap"), |d, n| d.needs_any(n, "4"))
+    }
+}
+
+/// A word parameter with a default, and whether it was given (what
+/// [`Given`] is for numbers and flags; `systems::typed` has none for
+/// words yet).
+impl FromParam for Given<String> {
+    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
+        Ok(Given {
+            given: p.has(name),
+            value: String::from_param(p, name)?,
+        })
+    }
+}
+
+/// Parameters of a fight's plan beyond the situation, a group the fight
+/// and the game's `per_ap` payoff share; `N` says how the scenario needs
+/// them. Each knows whether it was given: the game refuses a fight's
+/// parameter given without a fight to fight.
+#[derive(Clone, Debug)]
+pub struct PlanParams<N> {
+    /// The group's prefix, for the names in errors.
+    prefix: String,
+    attacker_ap: Opt<i64>,
+    defender_ap: Opt<i64>,
+    attacker_wounds: Given<i64>,
+    defender_wounds: Given<i64>,
+    extra_wounds: Given<String>,
+    first_round: Given<String>,
+    counter_attack: Given<String>,
+    attack_when_broken: Given<String>,
+    defender_causes: Given<String>,
+    needs: PhantomData<N>,
+}
+
+/// The plan's parameters, in declaration order.
+const PLAN: [&str; 9] = [
+    "attacker_ap",
+    "defender_ap",
+    "attacker_wounds",
+    "defender_wounds",
+    "extra_wounds",
+    "first_round",
+    "counter_attack",
+    "attack_when_broken",
+    "defender_causes",
+];
+
+impl<N: PlanNeeds> ParamGroup for PlanParams<N> {
+    fn decls_with(prefix: &str) -> Vec<ParamDecl> {
+        let [ap_a, ap_d, w_a, w_d, extra, first, counter, broken, causes] =
+            PLAN.map(|n| format!("{prefix}{n}"));
+        let budgets = [ap_a.clone(), ap_d.clone()];
+        vec![
+            ParamDecl::int(ap_a, 1, 20)
+                .about("the attacker's AP for the fight: 1 per attack, 2, 3, ... per extra wound")
+                .seed("Chapter 3: CC attacks - standard (\"This attack costs 1AP\"); Multiple wounds"),
+            ParamDecl::int(ap_d, 0, 20)
+                .about("the defender's AP: 1 per active defence (passive once spent)")
+                .seed("Step 1: Defender: Choose a defense class"),
+            ParamDecl::int(w_a, 1, 6)
+                .default("2")
+                .about("wounds that take the attacker out")
+                .seed("Chapter 2: Body (\"most units can only take 2 wounds\")"),
+            ParamDecl::int(w_d, 1, 6)
+                .default("2")
+                .about("wounds that take the defender out")
+                .seed("Chapter 2: Body (\"most units can only take 2 wounds\")"),
+            ParamDecl::choice(extra, &["buy", "skip"])
+                .default("buy")
+                .about("buy: pay 2, 3, ... AP for each extra wound while the AP last; skip: one wound per attack, the AP kept for attacks")
+                .seed("Step 6: Multiple wounds"),
+            ParamDecl::choice(first, &["first_attack", "whole_fight"])
+                .default("first_attack")
+                .about("what 'the first round of combat' covers for the initiator's/charger's CC bonus and the fear test's halved CC")
+                .seed("Chapter 3: CC attacks; Chapter 6: Fear"),
+            ParamDecl::choice(counter, ATTACK_WORDS)
+                .default("punch")
+                .about("the defender's free attack when its counter attack wins")
+                .seed("Step 4: Counter attack"),
+            ParamDecl::choice(broken, ATTACK_WORDS)
+                .default("punch")
+                .about("the attack made instead of a bunt or point blank shot once that side's ranged weapon has broken")
+                .seed("Step 2: Bunt (\"On a 6 the weapon breaks\")"),
+            ParamDecl::choice(causes, &["nothing", "fear", "pure_horror"])
+                .default("nothing")
+                .about("the defender causes fear: the attacker tests WILL against 6 (halved for pure horror) before moving in, and freezes 2\" out on a fail")
+                .seed("Chapter 6: Fear"),
+        ]
+        .into_iter()
+        .map(|d| N::need(d, &budgets))
+        .collect()
+    }
+
+    fn read_with(p: &Params, prefix: &str) -> Result<Self, ParamError> {
+        fn read<T: FromParam>(p: &Params, prefix: &str, name: &str) -> Result<T, ParamError> {
+            T::from_param(p, &format!("{prefix}{name}"))
+        }
+        Ok(PlanParams {
+            prefix: prefix.to_string(),
+            attacker_ap: read(p, prefix, "attacker_ap")?,
+            defender_ap: read(p, prefix, "defender_ap")?,
+            attacker_wounds: read(p, prefix, "attacker_wounds")?,
+            defender_wounds: read(p, prefix, "defender_wounds")?,
+            extra_wounds: read(p, prefix, "extra_wounds")?,
+            first_round: read(p, prefix, "first_round")?,
+            counter_attack: read(p, prefix, "counter_attack")?,
+            attack_when_broken: read(p, prefix, "attack_when_broken")?,
+            defender_causes: read(p, prefix, "defender_causes")?,
+            needs: PhantomData,
+        })
+    }
+}
+
+/// The attack named `word` (the attack words of [`ATTACKS`]).
+fn attack_named(word: &str) -> Attack {
+    ATTACKS
+        .iter()
+        .find(|x| x.1 == word)
+        .map_or(Attack::Punch, |x| x.0)
+}
+
+impl<N> PlanParams<N> {
+    /// The parameter `name` of the plan under the group's prefix.
+    fn name(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
+    }
+
+    /// The first of the plan's parameters given, in declaration order.
+    pub fn first_given(&self) -> Option<String> {
+        let given = [
+            self.attacker_ap.value.is_some(),
+            self.defender_ap.value.is_some(),
+            self.attacker_wounds.given,
+            self.defender_wounds.given,
+            self.extra_wounds.given,
+            self.first_round.given,
+            self.counter_attack.given,
+            self.attack_when_broken.given,
+            self.defender_causes.given,
+        ];
+        PLAN.iter()
+            .zip(given)
+            .find(|(_, given)| *given)
+            .map(|(n, _)| self.name(n))
+    }
+
+    /// The plan of `fight` for `attack` and `defence`.
+    pub fn plan(&self, fight: Fight, attack: Attack, defence: Defence) -> Result<Plan, ParamError> {
+        let when_broken = attack_named(&self.attack_when_broken.value);
+        let counter = attack_named(&self.counter_attack.value);
+        if needs_ranged(when_broken) {
+            return Err(ParamError::new(
+                self.name("attack_when_broken"),
+                "the attack made once the ranged weapon has broken cannot need the ranged weapon",
+            ));
+        }
+        if let Some(why) = unavailable(&fight, when_broken, Defence::Passive) {
+            return Err(ParamError::new(self.name("attack_when_broken"), why));
+        }
+        let reversed = Fight {
+            attacker: fight.defender,
+            defender: fight.attacker,
+            ..fight
+        };
+        if let Some(why) = unavailable(&reversed, counter, Defence::Passive) {
+            let why = why.replace("attacker", "defender");
+            return Err(ParamError::new(self.name("counter_attack"), why));
+        }
+        if needs_ranged(counter)
+            && let Some(why) = unavailable(&reversed, when_broken, Defence::Passive)
+        {
+            return Err(ParamError::new(
+                self.name("attack_when_broken"),
+                format!("the defender's counter attack falls back to it: {why}"),
+            ));
+        }
+        Ok(Plan {
+            fight,
+            attack,
+            attack_when_broken: when_broken,
+            defence,
+            counter_attack: counter,
+            attacker_ap: self.attacker_ap.need()? as u8,
+            defender_ap: self.defender_ap.need()? as u8,
+            attacker_wounds: self.attacker_wounds.value as u8,
+            defender_wounds: self.defender_wounds.value as u8,
+            buy_extra_wounds: self.extra_wounds.value == "buy",
+            first_round: if self.first_round.value == "whole_fight" {
+                FirstRound::WholeFight
+            } else {
+                FirstRound::FirstAttack
+            },
+            defender_causes: dread_of(&self.defender_causes.value),
+        })
+    }
+}
+
+crate::param_struct! {
+    /// Parameters of the fight scenario: both sides and the situation,
+    /// the attack and defence planned, and the fight's plan.
+    pub struct FightParams {
+        ..situation: SituationParams,
+        attack: String = choice(ATTACK_WORDS)
             .default("weapon")
             .about("the attack type of every attack (Step 2)")
             .seed("Step 2: Attacker: Choose an attack"),
-        ParamDecl::choice("defence", DEFENCE_WORDS)
+        defence: String = choice(DEFENCE_WORDS)
             .default("passive")
             .about("the defence planned against every attack (Steps 1 and 4)")
             .seed("Step 4: Defender: Choose defense type"),
-    ]);
-    p.extend(plan_params(true));
-    p
-}
-
-fn attack_of(p: &Params, name: &str) -> Result<Attack, ParamError> {
-    let word = p.need_word(name)?;
-    Ok(ATTACKS
-        .iter()
-        .find(|x| x.1 == word)
-        .map_or(Attack::Punch, |x| x.0))
-}
-
-fn dread_of(p: &Params, name: &str) -> Result<Dread, ParamError> {
-    Ok(match p.need_word(name)?.as_str() {
-        "fear" => Dread::Fear,
-        "pure_horror" => Dread::PureHorror,
-        _ => Dread::None,
-    })
-}
-
-/// The plan of checked parameters for `attack` and `defence`.
-pub fn plan_of(
-    p: &Params,
-    fight: Fight,
-    attack: Attack,
-    defence: Defence,
-) -> Result<Plan, ParamError> {
-    let when_broken = attack_of(p, "attack_when_broken")?;
-    let counter = attack_of(p, "counter_attack")?;
-    if needs_ranged(when_broken) {
-        return Err(ParamError::new(
-            "attack_when_broken",
-            "the attack made once the ranged weapon has broken cannot need the ranged weapon",
-        ));
+        ..plan: PlanParams<BudgetsRequired>,
     }
-    if let Some(why) = unavailable(&fight, when_broken, Defence::Passive) {
-        return Err(ParamError::new("attack_when_broken", why));
-    }
-    let reversed = Fight {
-        attacker: fight.defender,
-        defender: fight.attacker,
-        ..fight
-    };
-    if let Some(why) = unavailable(&reversed, counter, Defence::Passive) {
-        let why = why.replace("attacker", "defender");
-        return Err(ParamError::new("counter_attack", why));
-    }
-    if needs_ranged(counter)
-        && let Some(why) = unavailable(&reversed, when_broken, Defence::Passive)
-    {
-        return Err(ParamError::new(
-            "attack_when_broken",
-            format!("the defender's counter attack falls back to it: {why}"),
-        ));
-    }
-    Ok(Plan {
-        fight,
-        attack,
-        attack_when_broken: when_broken,
-        defence,
-        counter_attack: counter,
-        attacker_ap: p.need_int("attacker_ap")? as u8,
-        defender_ap: p.need_int("defender_ap")? as u8,
-        attacker_wounds: p.need_int("attacker_wounds")? as u8,
-        defender_wounds: p.need_int("defender_wounds")? as u8,
-        buy_extra_wounds: p.need_word("extra_wounds")? == "buy",
-        first_round: if p.need_word("first_round")? == "whole_fight" {
-            FirstRound::WholeFight
-        } else {
-            FirstRound::FirstAttack
-        },
-        defender_causes: dread_of(p, "defender_causes")?,
-    })
 }
 
 /// Builds the fight model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let mut fight = fight_of(p, v)?;
-    let attack = attack_of(p, "attack")?;
-    let word = p.need_word("defence")?;
+    let p = FightParams::read(p)?;
+    let mut fight = p.situation.fight(v)?;
+    let attack = attack_named(&p.attack);
     let defence = DEFENCES
         .iter()
-        .find(|x| x.1 == word)
+        .find(|x| x.1 == p.defence)
         .map_or(Defence::Passive, |x| x.0);
     fight.counter_roll = super::close::counter_roll(v, defence == Defence::Counter)?;
     if let Some(why) = unavailable(&fight, attack, Defence::Passive) {
-        return Err(ParamError::new("attack", why));
+        return Err(ParamError::new(crate::param_name!(FightParams.attack), why));
     }
     let (_, defences) = choices(&fight);
     if !defences.iter().any(|(d, _)| *d == defence) {
@@ -753,9 +873,12 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
             .iter()
             .find_map(|(a, _)| unavailable(&fight, *a, defence))
             .unwrap_or("the defender cannot use this defence");
-        return Err(ParamError::new("defence", why));
+        return Err(ParamError::new(
+            crate::param_name!(FightParams.defence),
+            why,
+        ));
     }
-    let plan = plan_of(p, fight, attack, defence)?;
+    let plan = p.plan.plan(fight, attack, defence)?;
     Ok(Box::new(FightModel::new(FightRule::new(plan))))
 }
 

@@ -8,15 +8,16 @@
 //! ... AP, broken weapons and free attacks included, the expected wounds
 //! divided by the AP.
 
-use super::close::{Exchange, choices, fight_of, situation_params};
+use super::close::{Exchange, SituationParams, choices};
 use super::fast::{ExchangeFaces, record_counts};
-use super::fight::{Plan, plan_of, plan_params};
+use super::fight::{Plan, PlanParams, WithPerApPayoff};
 use crate::dice::{
     BatchedRoller, Equilibrium, Metric, MetricSink, Mix, Roller, Rounding, Tally, solve_zero_sum,
 };
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
-use crate::systems::ParamDecl;
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
+use crate::systems::{
+    MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler,
+};
 
 /// Every metric of the game scenario.
 pub const METRICS: [MetricDecl; 5] = [
@@ -58,25 +59,18 @@ pub enum Payoff {
     PerAp,
 }
 
-/// Parameters of the game scenario.
-pub fn params() -> Vec<ParamDecl> {
-    let mut p = situation_params();
-    p.push(
-        ParamDecl::choice("payoff", &["mean_wounds", "p_wound", "per_ap"])
+crate::param_struct! {
+    /// Parameters of the game scenario: both sides and the situation,
+    /// the payoff, and a fight's plan for the `per_ap` payoff (which
+    /// needs both AP budgets).
+    pub struct GameParams {
+        ..situation: SituationParams,
+        payoff: String = choice(&["mean_wounds", "p_wound", "per_ap"])
             .default("mean_wounds")
             .about("what the attacker maximises and the defender minimises: one attack's expected wounds or P(wound), or per_ap: a whole fight's expected wounds per AP (AP costs, broken weapons and free attacks included)")
             .seed("Step 4: Defender: Choose defense type; Multiple wounds"),
-    );
-    // a fight's parameters are used only with the per-AP payoff, which
-    // needs both AP budgets
-    p.extend(plan_params(false).into_iter().map(|d| {
-        let name = d.name.clone();
-        ["attacker_ap", "defender_ap"]
-            .into_iter()
-            .filter(|n| *n != name)
-            .fold(d.needs("payoff", "per_ap"), |d, n| d.needs_any(n, "4"))
-    }));
-    p
+        ..plan: PlanParams<WithPerApPayoff>,
+    }
 }
 
 /// The scenario's metric catalogue.
@@ -354,8 +348,8 @@ pub fn exchanges(
 }
 
 /// The whole fights of every attack against every defence.
-pub fn plans(
-    p: &Params,
+pub fn plans<N>(
+    plan: &PlanParams<N>,
     fight: &super::close::Fight,
     attacks: &[(super::close::Attack, &str)],
     defences: &[(super::close::Defence, &str)],
@@ -365,7 +359,7 @@ pub fn plans(
         .map(|(a, _)| {
             defences
                 .iter()
-                .map(|(d, _)| plan_of(p, *fight, *a, *d))
+                .map(|(d, _)| plan.plan(*fight, *a, *d))
                 .collect()
         })
         .collect()
@@ -385,25 +379,25 @@ pub fn per_ap_matrix(plans: &[Vec<Plan>]) -> Vec<Vec<f64>> {
 
 /// Builds the game model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let mut fight = fight_of(p, v)?;
+    let p = GameParams::read(p)?;
+    let mut fight = p.situation.fight(v)?;
     // every defence is in the game, the counter attack among them
     fight.counter_roll = super::close::counter_roll(v, true)?;
-    let payoff = match p.need_word("payoff")?.as_str() {
+    let payoff = match p.payoff.as_str() {
         "p_wound" => Payoff::PWound,
         "per_ap" => Payoff::PerAp,
         _ => Payoff::MeanWounds,
     };
-    let fight_param = plan_params(false).into_iter().find(|d| p.has(&d.name));
-    if let (true, Some(d)) = (payoff != Payoff::PerAp, fight_param) {
+    if let (true, Some(name)) = (payoff != Payoff::PerAp, p.plan.first_given()) {
         return Err(ParamError::new(
-            d.name,
+            name,
             "a fight's parameter: only with payoff = \"per_ap\" (one attack's payoff spends no AP)",
         ));
     }
     let (attacks, defences) = choices(&fight);
     let exchanges = exchanges(&fight, &attacks, &defences);
     let (plans, matrix) = if payoff == Payoff::PerAp {
-        let plans = plans(p, &fight, &attacks, &defences)?;
+        let plans = plans(&p.plan, &fight, &attacks, &defences)?;
         let matrix = per_ap_matrix(&plans);
         (Some(plans), matrix)
     } else {

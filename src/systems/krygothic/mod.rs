@@ -15,10 +15,10 @@ pub mod ranged;
 mod refusals;
 
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
-use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
-use crate::systems::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
-use dice::{Critical, Reading};
-use ranged::{FireMode, RangedRule, Shot, Weapon, WoundBy};
+use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, Params};
+use crate::systems::{ParamGroup, PresetDecl, RuleSet, Scenario, VariantDef};
+use dice::{Reading, critical, seven_plus};
+use ranged::{FireMode, RangedRule, Shot, Weapon, wound_by};
 
 /// The seed file.
 pub const SEED: &str = "000_e9ab87dd866033e2.txt";
@@ -36,7 +36,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "dice",
             about: "one die against a target (7+ under both readings), attribute checks, keep dice NkM",
             seed_section: "Chapter 1: Target numbers; Rolling 6's; Rolling for 7+ targets; The Keep dice; Rolling attribute checks",
-            params: dice_params,
+            params: DiceParams::decls,
             metrics: || DICE_METRICS.to_vec(),
             build: build_dice,
             test_points: &[
@@ -64,7 +64,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "ranged",
             about: "one ranged attack: to hit, keep up to K, wound, criticals, by range and fire mode",
             seed_section: "Chapter 5: Ranged Weapons; Roll to hit; Roll to wound; Choose Attack Type; Suppressive fire; Model direction; Chapter 4: Critical passes and fails",
-            params: ranged_params,
+            params: RangedParams::decls,
             metrics: ranged::metric_catalog,
             build: build_ranged,
             test_points: &[
@@ -121,7 +121,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "close_combat",
             about: "one close-combat attack of a chosen type against a chosen defence, with the best replies",
             seed_section: "Chapter 4: Steps for Close Combat; Critical passes and fails; Chapter 3: CC attacks; Chapter 6: Fear, Pure horror",
-            params: close::params,
+            params: close::CloseParams::decls,
             metrics: close::metric_catalog,
             build: close::build,
             test_points: close::TEST_POINTS,
@@ -132,7 +132,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "close_combat_game",
             about: "attack type against defence type as a zero-sum game: optimal mixed strategies and the value",
             seed_section: "Chapter 4: Step 2 (Choose an attack), Step 4 (Choose defense type)",
-            params: game::params,
+            params: game::GameParams::decls,
             metrics: game::metric_catalog,
             build: game::build,
             test_points: game::TEST_POINTS,
@@ -143,7 +143,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "close_combat_fight",
             about: "a close-combat fight over the attacker's AP: attacks at 1 AP, extra wounds at 2, 3, ... AP, counter attacks fought, weapons breaking, fear's freeze",
             seed_section: "Chapter 4: Steps for Close Combat; Multiple wounds; Critical passes and fails; Chapter 3: CC attacks; Chapter 6: Fear",
-            params: fight::params,
+            params: fight::FightParams::decls,
             metrics: || fight::METRICS.to_vec(),
             build: fight::build,
             test_points: fight::TEST_POINTS,
@@ -154,7 +154,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "pinning",
             about: "the pinning test after being shot at, and the AP spent re-rolling it",
             seed_section: "Chapter 6: Pinning",
-            params: psych::pinning_params,
+            params: psych::PinningParams::decls,
             metrics: || psych::PINNING_METRICS.to_vec(),
             build: psych::build_pinning,
             test_points: psych::PINNING_POINTS,
@@ -165,7 +165,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "fear",
             about: "WILL tests against fear and pure horror",
             seed_section: "Chapter 6: Fear; Pure horror",
-            params: psych::fear_params,
+            params: psych::FearParams::decls,
             metrics: || psych::FEAR_METRICS.to_vec(),
             build: psych::build_fear,
             test_points: psych::FEAR_POINTS,
@@ -176,7 +176,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "action_points",
             about: "AP for the next round: highest D6 per squad leader + Tactics Rating, losses and triumphs",
             seed_section: "Chapter 3: Getting your AP; Tactic Ratings; Loses table; Triumph table",
-            params: psych::ap_params,
+            params: psych::ApParams::decls,
             metrics: || psych::AP_METRICS.to_vec(),
             build: psych::build_ap,
             test_points: psych::AP_POINTS,
@@ -187,7 +187,7 @@ pub static RULES: RuleSet = RuleSet {
             name: "order_combo",
             about: "an order combo: every unit must pass every test",
             seed_section: "Chapter 3: Order Combos",
-            params: psych::combo_params,
+            params: psych::ComboParams::decls,
             metrics: || psych::COMBO_METRICS.to_vec(),
             build: psych::build_combo,
             test_points: psych::COMBO_POINTS,
@@ -345,50 +345,30 @@ pub const PRESETS: &[PresetDecl] = &[
     },
 ];
 
-/// The spec's reading of targets of 7+ (variant `seven_plus`). Each variant
-/// has its own accessor, so a scenario reads only the variants it uses and
-/// reports name only those.
-pub fn seven_plus(v: &Params) -> Result<Reading, ParamError> {
-    Ok(Reading::from_word(&v.need_word("seven_plus")?))
-}
-
-/// What a ranged wound roll is against (variant `wound_target`).
-pub fn wound_by(v: &Params) -> Result<WoundBy, ParamError> {
-    Ok(if v.need_word("wound_target")? == "strength" {
-        WoundBy::Strength
-    } else {
-        WoundBy::KValue
-    })
-}
-
-/// What a critical pass takes (variant `critical_pass`).
-pub fn critical(v: &Params) -> Result<Critical, ParamError> {
-    Ok(Critical::from_word(&v.need_word("critical_pass")?))
-}
-
 const DICE: &str = "Chapter 1: Dice and their use";
 
-fn dice_params() -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::choice("check", &["die", "attribute", "keep"])
+crate::param_struct! {
+    /// Parameters of the dice scenario.
+    pub struct DiceParams {
+        check: String = choice(&["die", "attribute", "keep"])
             .default("die")
             .about("die: one D6 against the target; attribute: the highest of `dice` D6; keep: roll `dice`, keep the best `keep`, sum")
             .seed(DICE),
-        ParamDecl::int("dice", 0, 30)
+        dice: i64 = int(0, 30)
             .default("1")
             .about("dice rolled (the attribute's number for a check)")
             .seed("Rolling attribute checks; The Keep dice"),
-        ParamDecl::int("keep", 1, 30)
+        keep: Opt<i64> = int(1, 30)
             .about("keep: dice kept (the number after the K); required for keep")
             .seed("The Keep dice"),
-        ParamDecl::int("target", -10, 60)
+        target: Opt<i64> = int(-10, 60)
             .about("the target number (for keep: the total to reach); required except for keep")
             .seed("Target numbers; Rolling for 7+ targets"),
-        ParamDecl::flag("explode")
+        explode: bool = flag()
             .default("true")
             .about("keep: sixes are re-rolled and added (a cumulative roll); the seed's 4K3 example keeps a 6 as 6")
             .seed("Rolling 6's; When a roll is not a target number"),
-    ]
+    }
 }
 
 const DICE_METRICS: [MetricDecl; 2] = [
@@ -479,22 +459,23 @@ impl Outcomes for DiceRule {
 }
 
 fn build_dice(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = DiceParams::read(p)?;
     let reading = seven_plus(v)?;
-    let n = p.need_int("dice")? as u32;
-    let check = match p.need_word("check")?.as_str() {
+    let n = p.dice as u32;
+    let check = match p.check.as_str() {
         "keep" => {
-            let k = p.need_int("keep")? as u32;
+            let k = p.keep.need()? as u32;
             if k > n {
                 return Err(ParamError::new(
-                    "keep",
+                    p.keep.name(),
                     format!("keeps {k} of {n} dice: keep at most the dice rolled"),
                 ));
             }
-            let t = p.int("target")?.map(|t| t as i32);
-            DiceCheck::Keep(n, k, t, p.flag("explode")?)
+            let t = p.target.value.map(|t| t as i32);
+            DiceCheck::Keep(n, k, t, p.explode)
         }
-        "attribute" => DiceCheck::Attribute(n, p.need_int("target")? as i32),
-        _ => DiceCheck::Die(p.need_int("target")? as i32),
+        "attribute" => DiceCheck::Attribute(n, p.target.need()? as i32),
+        _ => DiceCheck::Die(p.target.need()? as i32),
     };
     let mut list = MetricList::new();
     let has_target = !matches!(check, DiceCheck::Keep(_, _, None, _));
@@ -511,145 +492,149 @@ fn build_dice(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
 
 const RC: &str = "Chapter 5: Roll to hit";
 
-fn ranged_params() -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::preset("firer", "unit", "firer_")
+crate::param_struct! {
+    /// Parameters of the ranged scenario: the firer, its weapon, the
+    /// range and fire mode, the target and what modifies the roll.
+    pub struct RangedParams {
+        firer: Opt<String> = preset("unit", "firer_")
             .about("the firer's stat line (a unit preset) or custom")
             .seed("Chapter 2: Characteristic Profiles"),
-        ParamDecl::int("firer_rc", 0, 30)
+        firer_rc: i64 = int(0, 30)
             .required()
             .about("the firer's RC: dice rolled to hit")
             .seed(RC),
-        ParamDecl::int("firer_body", 0, 30)
+        firer_body: Opt<i64> = int(0, 30)
             .about("the firer's Body: a critical fail's damage rolls against it (own-wound metrics only when given)")
             .seed("Chapter 4: Critical passes and fails"),
-        ParamDecl::int("firer_armour", 0, 30)
+        firer_armour: Opt<i64> = int(0, 30)
             .about("the firer's armour bonus (with firer_body; 0 when not given)")
             .seed("Chapter 4: Critical passes and fails")
             .needs_any("firer_body", "2"),
-        ParamDecl::preset("weapon", "weapon", "weapon_")
+        weapon: Opt<String> = preset("weapon", "weapon_")
             .about("a weapon preset from the seed, or custom")
             .seed("Chapter 5: Ranged Weapons"),
-        ParamDecl::int("weapon_aim", 1, 30)
+        weapon_aim: i64 = int(1, 30)
             .required()
             .about("the number before the K: passing dice kept at most")
             .seed("Weapon Statistics (Stats)"),
-        ParamDecl::int("weapon_damage", 0, 30)
+        weapon_damage: i64 = int(0, 30)
             .required()
             .about("the number after the K: taken off the wound target")
             .seed("Weapon Statistics (Stats)"),
-        ParamDecl::int("weapon_strength", 0, 30)
+        weapon_strength: i64 = int(0, 30)
             .required()
             .about("the number after the S: wounds at most per attack")
             .seed("The S value"),
-        ParamDecl::real("weapon_short_range", 0.0, 1000.0)
+        weapon_short_range: Opt<f64> = real(0.0, 1000.0)
             .about("SR in inches: +2 RC at or under it (none when not given)")
             .seed("SR (Short Range)"),
-        ParamDecl::real("weapon_long_range", 0.0, 1000.0)
+        weapon_long_range: Opt<f64> = real(0.0, 1000.0)
             .about("LR in inches: -1Kx and +1 to hit at it, and again per inch over (none when not given)")
             .seed("LR (Long Range)"),
-        ParamDecl::flag("weapon_suppressive")
+        weapon_suppressive: bool = flag()
             .about("the weapon is capable of suppressive fire")
             .seed("Suppressive fire"),
-        ParamDecl::real("range", 0.0, 1000.0)
+        range: f64 = real(0.0, 1000.0)
             .required()
             .about("distance to the target in inches")
             .seed("SR (Short Range); LR (Long Range)"),
-        ParamDecl::choice("fire_mode", &["standard", "snap", "aimed", "suppressive"])
+        fire_mode: String = choice(&["standard", "snap", "aimed", "suppressive"])
             .default("standard")
             .about("the fire mode; snap: -2 RC and two attacks; aimed: +2 RC (+2 AP); suppressive: +2 RC, wounds only on a critical pass")
             .seed("Choose Attack Type"),
-        ParamDecl::preset("target", "unit", "target_")
+        target: Opt<String> = preset("unit", "target_")
             .about("the target's stat line (a unit preset) or custom")
             .seed("Chapter 2: Characteristic Profiles"),
-        ParamDecl::int("target_body", 0, 30)
+        target_body: i64 = int(0, 30)
             .required()
             .about("the target's Body")
             .seed("Roll to wound"),
-        ParamDecl::int("target_armour", 0, 30)
+        target_armour: i64 = int(0, 30)
             .default("0")
             .about("the target's armour bonus")
             .seed("Roll to wound"),
-        ParamDecl::int("target_speed", 0, 30)
+        target_speed: i64 = int(0, 30)
             .required()
             .about("the target's Speed: over 5 is +1 to hit")
             .seed(RC),
-        ParamDecl::flag("cover")
+        cover: bool = flag()
             .about("the target's body is at least half hidden by cover: +2 to hit")
             .seed(RC),
-        ParamDecl::flag("dark")
+        dark: bool = flag()
             .about("the scenario is in the dark: +2 to hit")
             .seed(RC),
-        ParamDecl::flag("target_sprinting")
+        target_sprinting: bool = flag()
             .about("the target is sprinting: +1 to hit")
             .seed(RC),
-        ParamDecl::flag("firer_pinned")
+        firer_pinned: bool = flag()
             .about("a pinned firer: +1 to hit")
             .seed("Chapter 6: Pinning"),
-        ParamDecl::flag("flanking")
+        flanking: bool = flag()
             .about("outside the target's 90 degree arc: +2 to the weapon's strength (the number that reduces the wound target)")
             .seed("Important strategy on choosing a target: Model direction"),
-        ParamDecl::flag("armour_negated_from_behind")
+        armour_negated_from_behind: bool = flag()
             .about("the target's armour says it is negated on its blind side (with flanking)")
             .seed("Important strategy on choosing a target: Model direction"),
-        ParamDecl::int("fire_ap", 1, 20)
+        fire_ap: i64 = int(1, 20)
             .default("2")
             .about("AP to fire once (aimed shots 2 more)")
             .seed("General gameplay information (\"another 2 AP to fire\"); Choose Attack Type"),
-        ParamDecl::int("ap_budget", 1, 60)
+        ap_budget: Opt<i64> = int(1, 60)
             .about("AP spent on this fire mode: as many shots as it pays for, all at the target (one shot when not given)")
             .seed("Choose Attack Type"),
-    ]
+    }
 }
 
-/// The ranged shot of checked parameters.
-pub fn shot_of(p: &Params, v: &Params) -> Result<Shot, ParamError> {
-    let (reading, wound_by, critical) = (seven_plus(v)?, wound_by(v)?, critical(v)?);
-    let weapon = Weapon {
-        aim: p.need_int("weapon_aim")? as i32,
-        damage: p.need_int("weapon_damage")? as i32,
-        strength: p.need_int("weapon_strength")? as i32,
-        short_range: p.real("weapon_short_range")?,
-        long_range: p.real("weapon_long_range")?,
-        suppressive: p.flag("weapon_suppressive")?,
-    };
-    let mode = FireMode::from_word(&p.need_word("fire_mode")?);
-    if mode == FireMode::Suppressive && !weapon.suppressive {
-        return Err(ParamError::new(
-            "fire_mode",
-            "suppressive fire needs a weapon capable of it (set weapon_suppressive = true: \"All weapons that are capable of this mode will have a note\")",
-        ));
+impl RangedParams {
+    /// The ranged shot these parameters describe, under variants `v`.
+    pub fn shot(&self, v: &Params) -> Result<Shot, ParamError> {
+        let (reading, wound_by, critical) = (seven_plus(v)?, wound_by(v)?, critical(v)?);
+        let weapon = Weapon {
+            aim: self.weapon_aim as i32,
+            damage: self.weapon_damage as i32,
+            strength: self.weapon_strength as i32,
+            short_range: self.weapon_short_range.value,
+            long_range: self.weapon_long_range.value,
+            suppressive: self.weapon_suppressive,
+        };
+        let mode = FireMode::from_word(&self.fire_mode);
+        if mode == FireMode::Suppressive && !weapon.suppressive {
+            return Err(ParamError::new(
+                crate::param_name!(RangedParams.fire_mode),
+                "suppressive fire needs a weapon capable of it (set weapon_suppressive = true: \"All weapons that are capable of this mode will have a note\")",
+            ));
+        }
+        Ok(Shot {
+            rc: self.firer_rc as i32,
+            weapon,
+            range: self.range,
+            mode,
+            cover: self.cover,
+            target_speed: self.target_speed as i32,
+            dark: self.dark,
+            sprinting: self.target_sprinting,
+            firer_pinned: self.firer_pinned,
+            body: self.target_body as i32,
+            armour: self.target_armour as i32,
+            flanking: self.flanking,
+            armour_negated_from_behind: self.armour_negated_from_behind,
+            reading,
+            critical,
+            wound_by,
+            fire_ap: self.fire_ap as i32,
+            ap_budget: self.ap_budget.value.map(|b| b as i32),
+            firer: match (self.firer_body.value, self.firer_armour.value) {
+                (Some(b), a) => Some((b as i32, a.unwrap_or(0) as i32)),
+                (None, Some(_)) => {
+                    return Err(ParamError::new(
+                        self.firer_armour.name(),
+                        "the firer's armour needs its Body: set firer_body (or firer = a unit preset)",
+                    ));
+                }
+                (None, None) => None,
+            },
+        })
     }
-    Ok(Shot {
-        rc: p.need_int("firer_rc")? as i32,
-        weapon,
-        range: p.need_real("range")?,
-        mode,
-        cover: p.flag("cover")?,
-        target_speed: p.need_int("target_speed")? as i32,
-        dark: p.flag("dark")?,
-        sprinting: p.flag("target_sprinting")?,
-        firer_pinned: p.flag("firer_pinned")?,
-        body: p.need_int("target_body")? as i32,
-        armour: p.need_int("target_armour")? as i32,
-        flanking: p.flag("flanking")?,
-        armour_negated_from_behind: p.flag("armour_negated_from_behind")?,
-        reading,
-        critical,
-        wound_by,
-        fire_ap: p.need_int("fire_ap")? as i32,
-        ap_budget: p.int("ap_budget")?.map(|b| b as i32),
-        firer: match (p.int("firer_body")?, p.int("firer_armour")?) {
-            (Some(b), a) => Some((b as i32, a.unwrap_or(0) as i32)),
-            (None, Some(_)) => {
-                return Err(ParamError::new(
-                    "firer_armour",
-                    "the firer's armour needs its Body: set firer_body (or firer = a unit preset)",
-                ));
-            }
-            (None, None) => None,
-        },
-    })
 }
 
 /// Most to-hit dice kept over all the attacks of one model: wounds (at
@@ -658,14 +643,15 @@ pub fn shot_of(p: &Params, v: &Params) -> Result<Shot, ParamError> {
 pub const MAX_KEPT_IN_ALL: i32 = 120;
 
 fn build_ranged(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let shot = shot_of(p, v)?;
+    let p = RangedParams::read(p)?;
+    let shot = p.shot(v)?;
     let r = shot.resolve();
     let kept = i32::from(r.attacks) * r.keep;
     if kept > MAX_KEPT_IN_ALL {
         let field = if shot.ap_budget.is_some() {
-            "ap_budget"
+            p.ap_budget.name()
         } else {
-            "weapon_aim"
+            crate::param_name!(RangedParams.weapon_aim)
         };
         return Err(ParamError::new(
             field,

@@ -2,50 +2,92 @@
 //! order combos (Chapter 3) and the damaged-structure event (Chapter 5).
 //! Each is a short closed form, exact, beside a sampler on real dice.
 
-use super::dice::{Reading, attribute_check, p_attribute_check};
+use super::dice::{Reading, attribute_check, p_attribute_check, seven_plus};
 use super::fast::{CheckRuns, p_check};
 use crate::dice::{Metric, MetricSink, Roller, enumerate};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
-use crate::systems::ParamDecl;
+use crate::systems::{FromParam, Opt, ParamDecl, ParamGroup};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
+use std::marker::PhantomData;
 
-fn will_param(seed: &'static str) -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::preset("unit", "unit", "")
-            .about("the unit's stat line (a unit preset) or custom")
-            .seed("Chapter 2: Characteristic Profiles"),
-        ParamDecl::int("will", 0, 30)
-            .required()
-            .about("the unit's Willpower: dice rolled, the highest against the target")
-            .seed(seed),
-    ]
+/// The test a unit's Willpower is rolled for: the seed section its
+/// parameter quotes.
+pub trait WillTest {
+    /// The section.
+    const SEED: &'static str;
+}
+
+/// The pinning test.
+#[derive(Clone, Debug)]
+pub struct PinningTest;
+
+impl WillTest for PinningTest {
+    const SEED: &'static str = PINNING;
+}
+
+/// The test against fear.
+#[derive(Clone, Debug)]
+pub struct FearTest;
+
+impl WillTest for FearTest {
+    const SEED: &'static str = FEAR;
+}
+
+/// The unit taking a WILL test, a group the pinning and fear scenarios
+/// share: its stat line (a unit preset) and its Willpower, quoting the
+/// section of test `T`.
+#[derive(Clone, Debug)]
+pub struct UnitWill<T> {
+    /// The unit's Willpower: dice rolled, the highest against the target.
+    pub will: i64,
+    test: PhantomData<T>,
+}
+
+impl<T: WillTest> ParamGroup for UnitWill<T> {
+    fn decls_with(prefix: &str) -> Vec<ParamDecl> {
+        vec![
+            ParamDecl::preset(format!("{prefix}unit"), "unit", prefix)
+                .about("the unit's stat line (a unit preset) or custom")
+                .seed("Chapter 2: Characteristic Profiles"),
+            ParamDecl::int(format!("{prefix}will"), 0, 30)
+                .required()
+                .about("the unit's Willpower: dice rolled, the highest against the target")
+                .seed(T::SEED),
+        ]
+    }
+
+    fn read_with(p: &Params, prefix: &str) -> Result<Self, ParamError> {
+        Ok(UnitWill {
+            will: i64::from_param(p, &format!("{prefix}will"))?,
+            test: PhantomData,
+        })
+    }
 }
 
 // ---------------------------------------------------------------- pinning
 
 const PINNING: &str = "Chapter 6: Pinning";
 
-/// Parameters of the pinning scenario.
-pub fn pinning_params() -> Vec<ParamDecl> {
-    let mut p = will_param(PINNING);
-    p.extend([
-        ParamDecl::choice("shot", &["hit", "missed"])
+crate::param_struct! {
+    /// Parameters of the pinning scenario.
+    pub struct PinningParams {
+        ..unit: UnitWill<PinningTest>,
+        shot: String = choice(&["hit", "missed"])
             .default("hit")
             .about("hit: \"Unit was hit by a ranged attack\" (against 5); missed: \"shot at, but not hit\" (against 3)")
             .seed(PINNING),
-        ParamDecl::int("shooters", 1, 30)
+        shooters: i64 = int(1, 30)
             .default("1")
             .about("units firing: hit, +1 per unit over the first; missed, a test only from 2 units, +1 per unit beyond the second")
             .seed(PINNING),
-        ParamDecl::flag("squad_leader")
+        squad_leader: bool = flag()
             .about("\"Squad leaders can never be pinned\"")
             .seed(PINNING),
-        ParamDecl::int("ap_budget", 0, 100)
+        ap_budget: i64 = int(0, 100)
             .default("12")
             .about("AP the player will spend re-rolling the WILL roll, 1 each (\"all 12 of their AP\")")
             .seed(PINNING),
-    ]);
-    p
+    }
 }
 
 /// Every metric of the pinning scenario.
@@ -174,22 +216,23 @@ impl Outcomes for Pinning {
 
 /// Builds the pinning model.
 pub fn build_pinning(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let reading = super::seven_plus(v)?;
-    let hit = p.need_word("shot")? == "hit";
+    let p = PinningParams::read(p)?;
+    let reading = seven_plus(v)?;
+    let hit = p.shot == "hit";
     // the variant is read only where it counts: a hit unit that can be pinned
-    let leader = p.flag("squad_leader")?;
+    let leader = p.squad_leader;
     let counting = if hit && !leader && v.need_word("pinning_hit")? == "example" {
         PinningHit::Example
     } else {
         PinningHit::Rule
     };
-    let target = pinning_target(hit, p.need_int("shooters")? as i32, leader, counting);
-    let budget = p.need_int("ap_budget")? as u32;
+    let target = pinning_target(hit, p.shooters as i32, leader, counting);
+    let budget = p.ap_budget as u32;
     let mut list = MetricList::new();
     let [a, b, c, d, e] = &PINNING_METRICS;
     let m = [a, b, c, d].map(|x| list.add(x));
     let spent = list.family(e, 0..=budget);
-    let will = p.need_int("will")? as u32;
+    let will = p.unit.will as u32;
     // a trial is a run of WILL checks stopped by the first pass: k failed
     // checks before it (k = 0: not pinned), or every one of the budget's
     // re-rolls failed too (k = budget + 1: still pinned)
@@ -232,16 +275,15 @@ pub const PINNING_POINTS: &[&[(&str, &str)]] = &[
 
 const FEAR: &str = "Chapter 6: Fear";
 
-/// Parameters of the fear scenario.
-pub fn fear_params() -> Vec<ParamDecl> {
-    let mut p = will_param(FEAR);
-    p.push(
-        ParamDecl::choice("cause", &["fear", "pure_horror"])
+crate::param_struct! {
+    /// Parameters of the fear scenario.
+    pub struct FearParams {
+        ..unit: UnitWill<FearTest>,
+        cause: String = choice(&["fear", "pure_horror"])
             .default("fear")
             .about("fear: WILL against 6; pure horror: WILL halved (rounded down) against 6, and a unit of WILL 2 or less (variant horror_move: of halved WILL 2 or less) moves 4\" at random on a 6")
             .seed("Chapter 6: Fear; Pure horror"),
-    );
-    p
+    }
 }
 
 /// Every metric of the fear scenario.
@@ -296,9 +338,10 @@ impl Outcomes for Fear {
 
 /// Builds the fear model.
 pub fn build_fear(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let reading = super::seven_plus(v)?;
-    let will = p.need_int("will")? as u32;
-    let horror = p.need_word("cause")? == "pure_horror";
+    let p = FearParams::read(p)?;
+    let reading = seven_plus(v)?;
+    let will = p.unit.will as u32;
+    let horror = p.cause == "pure_horror";
     // "(The following effect is only applied to those who have a willpower
     // attribute of 2 or less)": the unit's WILL attribute as it stands
     // (variant horror_move = "halved": the WILL halved for the test)
@@ -325,67 +368,53 @@ pub const FEAR_POINTS: &[&[(&str, &str)]] = &[
 
 const AP: &str = "Chapter 3: Getting your AP";
 
-/// Parameters of the action-points scenario.
-pub fn ap_params() -> Vec<ParamDecl> {
-    let flag =
-        |name: &str, about: &str, seed: &'static str| ParamDecl::flag(name).about(about).seed(seed);
-    vec![
-        ParamDecl::preset("team", "team", "")
+crate::param_struct! {
+    /// Parameters of the action-points scenario.
+    pub struct ApParams {
+        team: Opt<String> = preset("team", "")
             .about("the team: its Tactics Rating from the table")
             .seed("Tactic Ratings"),
-        ParamDecl::int("tactics", 0, 100)
+        tactics: i64 = int(0, 100)
             .required()
             .about("the team's Tactics Rating")
             .seed("Tactic Ratings"),
-        ParamDecl::int("squad_leaders", 0, 20)
+        squad_leaders: i64 = int(0, 20)
             .default("1")
             .about("squad leaders: one D6 each, the highest counts")
             .seed(AP),
-        ParamDecl::int("scenario_modifier", -100, 100)
+        scenario_modifier: i64 = int(-100, 100)
             .default("0")
             .about("subtracted (\"- scenario modifiers\")")
             .seed(AP),
-        flag(
-            "lost_half_army",
-            "-5: lost over 50% of the army since the last AP round",
-            "Loses table",
-        ),
-        flag(
-            "squad_leader_killed",
-            "-5 (not added to the 50% loss: \"just count -5AP\")",
-            "Loses table",
-        ),
-        flag(
-            "leader_lost_will_roll",
-            "-2: the squad leader lost a Willpower roll",
-            "Loses table",
-        ),
-        flag(
-            "damaged_by_own_side",
-            "-1: a unit was damaged by its own side",
-            "Loses table",
-        ),
-        flag(
-            "lost_no_units",
-            "+1: no units lost since the last AP round",
-            "Triumph table",
-        ),
-        flag(
-            "killed_enemy_leader",
-            "+2: killed an enemy squad leader",
-            "Triumph table",
-        ),
-        ParamDecl::int("combo_commands", 0, 200)
+        lost_half_army: bool = flag()
+            .about("-5: lost over 50% of the army since the last AP round")
+            .seed("Loses table"),
+        squad_leader_killed: bool = flag()
+            .about("-5 (not added to the 50% loss: \"just count -5AP\")")
+            .seed("Loses table"),
+        leader_lost_will_roll: bool = flag()
+            .about("-2: the squad leader lost a Willpower roll")
+            .seed("Loses table"),
+        damaged_by_own_side: bool = flag()
+            .about("-1: a unit was damaged by its own side")
+            .seed("Loses table"),
+        lost_no_units: bool = flag()
+            .about("+1: no units lost since the last AP round")
+            .seed("Triumph table"),
+        killed_enemy_leader: bool = flag()
+            .about("+2: killed an enemy squad leader")
+            .seed("Triumph table"),
+        combo_commands: i64 = int(0, 200)
             .default("0")
             .about("commands in completed order combos: +1 AP per 4")
             .seed("Triumph table"),
-        flag(
-            "interrupted_combo",
-            "+3: interrupted a command combo",
-            "Triumph table",
-        ),
-        flag("first_blood", "+2: caused the first wound", "Triumph table"),
-    ]
+        interrupted_combo: bool = flag()
+            .about("+3: interrupted a command combo")
+            .seed("Triumph table"),
+        first_blood: bool = flag()
+            .about("+2: caused the first wound")
+            .seed("Triumph table"),
+    }
 }
 
 /// Every metric of the action-points scenario.
@@ -441,39 +470,41 @@ impl Outcomes for ApRule {
     }
 }
 
-/// The AP adjustment of the Loses and Triumph tables.
-pub fn adjustment(p: &Params) -> Result<i64, ParamError> {
-    let f = |n: &str| p.flag(n);
-    let mut a = 0;
-    if f("lost_half_army")? || f("squad_leader_killed")? {
-        a -= 5;
+impl ApParams {
+    /// The AP adjustment of the Loses and Triumph tables.
+    pub fn adjustment(&self) -> i64 {
+        let mut a = 0;
+        if self.lost_half_army || self.squad_leader_killed {
+            a -= 5;
+        }
+        if self.leader_lost_will_roll {
+            a -= 2;
+        }
+        if self.damaged_by_own_side {
+            a -= 1;
+        }
+        if self.lost_no_units {
+            a += 1;
+        }
+        if self.killed_enemy_leader {
+            a += 2;
+        }
+        a += self.combo_commands / 4;
+        if self.interrupted_combo {
+            a += 3;
+        }
+        if self.first_blood {
+            a += 2;
+        }
+        a
     }
-    if f("leader_lost_will_roll")? {
-        a -= 2;
-    }
-    if f("damaged_by_own_side")? {
-        a -= 1;
-    }
-    if f("lost_no_units")? {
-        a += 1;
-    }
-    if f("killed_enemy_leader")? {
-        a += 2;
-    }
-    a += p.need_int("combo_commands")? / 4;
-    if f("interrupted_combo")? {
-        a += 3;
-    }
-    if f("first_blood")? {
-        a += 2;
-    }
-    Ok(a)
 }
 
 /// Builds the action-points model.
 pub fn build_ap(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let leaders = p.need_int("squad_leaders")? as u32;
-    let base = p.need_int("tactics")? - p.need_int("scenario_modifier")? + adjustment(p)?;
+    let p = ApParams::read(p)?;
+    let leaders = p.squad_leaders as u32;
+    let base = p.tactics - p.scenario_modifier + p.adjustment();
     let mut list = MetricList::new();
     let mean = list.add(&AP_METRICS[0]);
     let lo = if leaders == 0 { 0 } else { 1 };
@@ -514,26 +545,26 @@ pub const AP_POINTS: &[&[(&str, &str)]] = &[
 
 const COMBO: &str = "Chapter 3: Order Combos";
 
-/// Parameters of the order-combo scenario.
-pub fn combo_params() -> Vec<ParamDecl> {
-    vec![
-        ParamDecl::int("units", 1, 30)
+crate::param_struct! {
+    /// Parameters of the order-combo scenario.
+    pub struct ComboParams {
+        units: i64 = int(1, 30)
             .required()
             .about("units in the combo: \"ALL will have to pass their tests\"")
             .seed(COMBO),
-        ParamDecl::int("tests", 1, 30)
+        tests: i64 = int(1, 30)
             .default("1")
             .about("tests each unit takes")
             .seed(COMBO),
-        ParamDecl::int("attribute", 0, 30)
+        attribute: i64 = int(0, 30)
             .required()
             .about("the tested attribute (e.g. Speed): dice rolled, the highest against the target")
             .seed("Chapter 1: Rolling attribute checks"),
-        ParamDecl::int("target", -10, 60)
+        target: i64 = int(-10, 60)
             .required()
             .about("the test's target number")
             .seed("Chapter 1: Target numbers"),
-    ]
+    }
 }
 
 /// Every metric of the order-combo scenario.
@@ -593,13 +624,14 @@ impl Outcomes for Combo {
 
 /// Builds the order-combo model.
 pub fn build_combo(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let reading = super::seven_plus(v)?;
+    let p = ComboParams::read(p)?;
+    let reading = seven_plus(v)?;
     let mut list = MetricList::new();
     let m = [list.add(&COMBO_METRICS[0]), list.add(&COMBO_METRICS[1])];
     let rule = Combo {
-        tests: (p.need_int("units")? * p.need_int("tests")?) as u32,
-        dice: p.need_int("attribute")? as u32,
-        target: p.need_int("target")? as i32,
+        tests: (p.units * p.tests) as u32,
+        dice: p.attribute as u32,
+        target: p.target as i32,
         reading,
         list,
         m,

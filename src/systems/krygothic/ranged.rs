@@ -9,7 +9,7 @@ use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, dept
 use super::fast::digits;
 use crate::dice::{BatchedRoller, GivenFaces, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
-use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler};
+use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
 use std::collections::BTreeMap;
 
 /// A ranged weapon: "3 values, one before the K, one after the K, and one
@@ -63,6 +63,15 @@ pub enum WoundBy {
     KValue,
     /// The S value ("The weapon strength reduces the targets body score").
     Strength,
+}
+
+/// What a ranged wound roll is against (variant `wound_target`).
+pub fn wound_by(v: &Params) -> Result<WoundBy, ParamError> {
+    Ok(if v.need_word("wound_target")? == "strength" {
+        WoundBy::Strength
+    } else {
+        WoundBy::KValue
+    })
 }
 
 /// Everything about one shot.

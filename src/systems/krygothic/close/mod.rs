@@ -28,8 +28,8 @@ pub mod situation;
 pub(crate) use exchange::pools;
 pub use exchange::{CcOut, Exchange};
 pub use moves::{ATTACK_WORDS, ATTACKS, Attack, DEFENCE_WORDS, DEFENCES, Defence};
-pub use params::{counter_roll, fight_of, situation_params};
-pub use scenario::{CloseRule, TEST_POINTS, build, metric_catalog, params};
+pub use params::{Attacking, Defending, SideParams, SituationParams, counter_roll, dread_of};
+pub use scenario::{CloseParams, CloseRule, TEST_POINTS, build, metric_catalog};
 pub use situation::{
     CcWeapon, CounterRoll, DeflectBreak, Dread, Fight, Fighter, choices, played, unavailable,
 };

@@ -1,17 +1,20 @@
 //! The `close_combat` scenario: one attack of a chosen type against a
 //! chosen defence, with whether each is the best reply to the other. Its
 //! metrics, its rule ([`CloseRule`], an [`Outcomes`] of one [`Exchange`]),
-//! its parameters, its builder and its conformance points.
+//! its model ([`CloseModel`]: the rule, sampled on the exchange's face
+//! tables where they apply), its parameters, its builder and its
+//! conformance points.
 
 use super::exchange::{CcOut, Exchange};
 use super::moves::{ATTACK_WORDS, ATTACKS, Attack, DEFENCE_WORDS, DEFENCES, Defence};
-use super::params::{counter_roll, fight_of, situation_params};
+use super::params::{SituationParams, counter_roll};
 use super::situation::{choices, played, unavailable};
-use crate::dice::{Metric, MetricSink, Roller};
-use crate::engine::outcome_model::Outcomes;
-use crate::systems::ParamDecl;
-use crate::systems::krygothic::fast::CloseModel;
-use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
+use crate::dice::{BatchedRoller, Metric, MetricSink, Roller, Tally};
+use crate::engine::outcome_model::{OutcomeModel, Outcomes};
+use crate::systems::krygothic::fast::{EXCHANGE_FACES, ExchangeFaces, record_counts};
+use crate::systems::{
+    MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler,
+};
 
 /// Every metric of the close-combat scenario.
 pub const METRICS: [MetricDecl; 18] = [
@@ -194,56 +197,41 @@ impl Outcomes for CloseRule {
     }
 }
 
-/// Parameters shared by the close-combat scenarios: both sides, the
-/// situation and the payoff.
-pub fn game_params() -> Vec<ParamDecl> {
-    let mut p = situation_params();
-    p.push(
-        ParamDecl::choice("payoff", &["mean_wounds", "p_wound"])
+crate::param_struct! {
+    /// Parameters of the close-combat scenario: both sides, the
+    /// situation, the payoff and the attack and defence played.
+    pub struct CloseParams {
+        ..situation: SituationParams,
+        payoff: String = choice(&["mean_wounds", "p_wound"])
             .default("mean_wounds")
             .about("what the attacker maximises and the defender minimises")
             .seed("Step 4: Defender: Choose defense type"),
-    );
-    p
-}
-
-/// Parameters of the close-combat scenario.
-pub fn params() -> Vec<ParamDecl> {
-    let mut p = game_params();
-    p.extend([
-        ParamDecl::choice("attack", ATTACK_WORDS)
+        attack: String = choice(ATTACK_WORDS)
             .default("weapon")
             .about("the attack type (Step 2)")
             .seed("Step 2: Attacker: Choose an attack"),
-        ParamDecl::choice("defence", DEFENCE_WORDS)
+        defence: String = choice(DEFENCE_WORDS)
             .default("passive")
             .about("passive, or the active defence type (Steps 1 and 4)")
             .seed("Step 4: Defender: Choose defense type"),
-    ]);
-    p
-}
-
-/// Whether the payoff is P(wound) rather than expected wounds.
-pub fn payoff_is_p(p: &Params) -> Result<bool, ParamError> {
-    Ok(p.need_word("payoff")? == "p_wound")
+    }
 }
 
 /// Builds the close-combat model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let mut fight = fight_of(p, v)?;
-    let word = p.need_word("attack")?;
+    let p = CloseParams::read(p)?;
+    let mut fight = p.situation.fight(v)?;
     let attack = ATTACKS
         .iter()
-        .find(|x| x.1 == word)
+        .find(|x| x.1 == p.attack)
         .map_or(Attack::Weapon, |x| x.0);
-    let word = p.need_word("defence")?;
     let defence = DEFENCES
         .iter()
-        .find(|x| x.1 == word)
+        .find(|x| x.1 == p.defence)
         .map_or(Defence::Passive, |x| x.0);
     fight.counter_roll = counter_roll(v, defence == Defence::Counter)?;
     if let Some(why) = unavailable(&fight, attack, Defence::Passive) {
-        return Err(ParamError::new("attack", why));
+        return Err(ParamError::new(crate::param_name!(CloseParams.attack), why));
     }
     let (attacks, defences) = choices(&fight);
     if !defences.iter().any(|(d, _)| *d == defence) {
@@ -251,9 +239,12 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
             .iter()
             .find_map(|(a, _)| unavailable(&fight, *a, defence))
             .unwrap_or("the defender cannot use this defence");
-        return Err(ParamError::new("defence", why));
+        return Err(ParamError::new(
+            crate::param_name!(CloseParams.defence),
+            why,
+        ));
     }
-    let by_p = payoff_is_p(p)?;
+    let by_p = p.payoff == "p_wound";
     let pay = |a, d| {
         let (m, q) = Exchange {
             fight,
@@ -296,6 +287,61 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         best,
     };
     Ok(Box::new(CloseModel::new(rule, &ex)))
+}
+
+/// The close-combat model: the [`OutcomeModel`] of the rule for its exact
+/// law and reference sampler, [`ExchangeFaces`] where they apply.
+pub struct CloseModel {
+    model: OutcomeModel<CloseRule>,
+    faces: Option<ExchangeFaces>,
+}
+
+impl CloseModel {
+    /// The model of `rule` on `ex`'s face tables where they apply.
+    pub fn new(rule: CloseRule, ex: &Exchange) -> Self {
+        CloseModel {
+            model: OutcomeModel::new(rule),
+            faces: ExchangeFaces::new(ex),
+        }
+    }
+}
+
+impl Model for CloseModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn plan(&self, trials: u64) {
+        self.model.plan(trials);
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let Some(f) = &self.faces else {
+            return self.model.run_chunk(roller, trials, tally);
+        };
+        let counts = f.count(roller, trials);
+        record_counts(self.model.rule(), f.ends(), &counts, trials, tally);
+    }
+
+    fn sampler(&self) -> Sampler {
+        if self.faces.is_some() {
+            EXCHANGE_FACES
+        } else {
+            self.model.sampler()
+        }
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_reference(roller, trials, tally);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
+    }
 }
 
 /// Conformance points.
