@@ -642,18 +642,6 @@ impl PlanNeeds for WithPerApPayoff {
     }
 }
 
-/// A word parameter with a default, and whether it was given (what
-/// [`Given`] is for numbers and flags; `systems::typed` has none for
-/// words yet).
-impl FromParam for Given<String> {
-    fn from_param(p: &Params, name: &str) -> Result<Self, ParamError> {
-        Ok(Given {
-            given: p.has(name),
-            value: String::from_param(p, name)?,
-        })
-    }
-}
-
 /// Parameters of a fight's plan beyond the situation, a group the fight
 /// and the game's `per_ap` payoff share; `N` says how the scenario needs
 /// them. Each knows whether it was given: the game refuses a fight's
