@@ -15,6 +15,27 @@ use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
 use crate::systems::Given;
 use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{Refusal, Scenario};
+
+/// The `close_combat` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const CLOSE_COMBAT_SCENARIO: Scenario = Scenario {
+    name: "close_combat",
+    about: "attackers against one figure, blows simultaneous, and the aftermath test",
+    seed_section: "CLOSE COMBAT WEAPONS FACTOR CHART; CLOSE COMBAT; EFFECT OF HIT CHART",
+    params: CloseParams::decls,
+    metrics: || METRICS.to_vec(),
+    build: build,
+    test_points: TEST_POINTS,
+    refusals: &[Refusal {
+        what: "a walker said not to be a vehicle",
+        set: &[("defender", "walker"), ("defender_vehicle", "false")],
+        unset: &[],
+        field: "defender_vehicle",
+        words: &["a walker", "Vehicle Damage Table"],
+    }],
+    naive: crate::systems::skirmish20::naive::CLOSE_COMBAT,
+};
 
 const CHART: &str = "CLOSE COMBAT WEAPONS FACTOR CHART";
 const RULES: &str = "CLOSE COMBAT";

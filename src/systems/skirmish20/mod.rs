@@ -11,13 +11,12 @@ pub mod close;
 pub mod fire;
 pub mod hits;
 mod naive;
-mod refusals;
 pub mod shooting;
 pub mod squad;
 pub mod vehicle;
 
 use crate::engine::step_model::StepModel;
-use crate::systems::{Given, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{Given, Model, Opt, ParamError, ParamGroup, Params, Refusal};
 use crate::systems::{RuleSet, Scenario, VariantDef};
 use chart::{AREAS, Armour, RangedRow, WEAPON_CLASSES, parse_ranged_row};
 use fire::{Firer, Modifiers, Toughness};
@@ -39,166 +38,275 @@ pub static RULES: RuleSet = RuleSet {
     variants: VARIANTS,
     presets: chart::PRESETS,
     scenarios: &[
-        Scenario {
-            name: "shooting",
-            about: "one firer's turn of fire at a target: lock-on, to hit and penetrate, jams, effect of hit, others under the blast",
-            seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; RANGED TO HIT MODIFIERS; EFFECT OF HIT CHART; ACTION POINTS; WEAPONS FACTOR CHART (explanation)",
-            params: ShootingParams::decls,
-            metrics: || shooting::METRICS.to_vec(),
-            build: build_shooting,
-            test_points: &[
-                &[("weapon", "bolt_rifle"), ("armour", "std"), ("range", "12")],
-                &[
-                    ("weapon", "missile_launcher"),
-                    ("armour", "power"),
-                    ("range", "20"),
-                    ("target_ignores_duck_backs", "true"),
-                    ("others_under_template", "2"),
-                    ("others_partly_under", "2"),
-                ],
-                &[
-                    ("weapon", "flame_thrower"),
-                    ("armour", "std"),
-                    ("range", "6"),
-                    ("target_kind", "hero"),
-                    ("target_enhanced_nervous_system", "true"),
-                    ("others_under_template", "1"),
-                    ("others_partly_under", "2"),
-                    ("moved_d6", "1"),
-                    ("firer_ap", "4"),
-                ],
-                &[
-                    ("weapon", "heavy_bolter"),
-                    ("armour", "storm"),
-                    ("range", "10"),
-                    ("target_kind", "hero"),
-                    ("target_scarab_swarm", "true"),
-                    ("target_ignores_duck_backs", "true"),
-                ],
-                &[
-                    ("weapon", "laser_machine_pistol"),
-                    ("armour", "std"),
-                    ("range", "4"),
-                    ("assaulted_before_turn", "true"),
-                    ("target_cover", "moving"),
-                ],
-                &[
-                    ("weapon", "plasma_pistol"),
-                    ("armour", "tank"),
-                    ("range", "6"),
-                    ("target_size", "tank"),
-                    ("target_vehicle", "true"),
-                    ("firer_wounded", "true"),
-                    ("marksman", "true"),
-                ],
+        SHOOTING_SCENARIO,
+        EFFECT_OF_HIT_SCENARIO,
+        VEHICLE_DAMAGE_SCENARIO,
+        QUICK_DRAW_SCENARIO,
+        HIT_ALLOCATION_SCENARIO,
+        NECRON_REPAIR_SCENARIO,
+        close::CLOSE_COMBAT_SCENARIO,
+        squad::SQUAD_UNDER_FIRE_SCENARIO,
+    ],
+};
+
+/// The `shooting` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const SHOOTING_SCENARIO: Scenario = Scenario {
+    name: "shooting",
+    about: "one firer's turn of fire at a target: lock-on, to hit and penetrate, jams, effect of hit, others under the blast",
+    seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; RANGED TO HIT MODIFIERS; EFFECT OF HIT CHART; ACTION POINTS; WEAPONS FACTOR CHART (explanation)",
+    params: ShootingParams::decls,
+    metrics: || shooting::METRICS.to_vec(),
+    build: build_shooting,
+    test_points: &[
+        &[("weapon", "bolt_rifle"), ("armour", "std"), ("range", "12")],
+        &[
+            ("weapon", "missile_launcher"),
+            ("armour", "power"),
+            ("range", "20"),
+            ("target_ignores_duck_backs", "true"),
+            ("others_under_template", "2"),
+            ("others_partly_under", "2"),
+        ],
+        &[
+            ("weapon", "flame_thrower"),
+            ("armour", "std"),
+            ("range", "6"),
+            ("target_kind", "hero"),
+            ("target_enhanced_nervous_system", "true"),
+            ("others_under_template", "1"),
+            ("others_partly_under", "2"),
+            ("moved_d6", "1"),
+            ("firer_ap", "4"),
+        ],
+        &[
+            ("weapon", "heavy_bolter"),
+            ("armour", "storm"),
+            ("range", "10"),
+            ("target_kind", "hero"),
+            ("target_scarab_swarm", "true"),
+            ("target_ignores_duck_backs", "true"),
+        ],
+        &[
+            ("weapon", "laser_machine_pistol"),
+            ("armour", "std"),
+            ("range", "4"),
+            ("assaulted_before_turn", "true"),
+            ("target_cover", "moving"),
+        ],
+        &[
+            ("weapon", "plasma_pistol"),
+            ("armour", "tank"),
+            ("range", "6"),
+            ("target_size", "tank"),
+            ("target_vehicle", "true"),
+            ("firer_wounded", "true"),
+            ("marksman", "true"),
+        ],
+    ],
+    refusals: &[
+        Refusal {
+            what: "an X value with a modifier",
+            set: &[
+                ("weapon", "custom"),
+                ("weapon_row", "24 | 8 | 6 | 4 | X+2 | 1 | jam"),
             ],
-            refusals: refusals::SHOOTING,
-            naive: naive::SHOOTING,
+            unset: &[],
+            field: "weapon_row",
+            words: &["X means no chance"],
         },
-        Scenario {
-            name: "effect_of_hit",
-            about: "several hits on one figure: duck back, wounded, dead",
-            seed_section: "EFFECT OF HIT CHART; EFFECTS OF HIT; SPECIAL SKILLS (Enhanced Nervous system)",
-            params: EffectParams::decls,
-            metrics: || hits::EFFECT_METRICS.to_vec(),
-            build: build_effect,
-            test_points: &[
-                &[("hits", "2")],
-                &[
-                    ("hits", "3"),
-                    ("target_kind", "hero"),
-                    ("target_enhanced_nervous_system", "true"),
-                ],
+        Refusal {
+            what: "a weapon row with three armour values",
+            set: &[
+                ("weapon", "custom"),
+                ("weapon_row", "24 | 8 | 6 | 4 | 1/2 | jam"),
             ],
-            refusals: refusals::EFFECT_OF_HIT,
-            naive: naive::EFFECT_OF_HIT,
+            unset: &[],
+            field: "weapon_row",
+            words: &["3 armour values"],
         },
-        Scenario {
-            name: "vehicle_damage",
-            about: "a vehicle after k penetrating hits (take the next one up), and its passengers",
-            seed_section: "Vehicle Damage Table 1D10; Vehicle characteristics table; EFFECT OF HIT CHART",
-            params: VehicleParams::decls,
-            metrics: || vehicle::METRICS.to_vec(),
-            build: build_vehicle,
-            test_points: &[
-                &[("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")],
-                &[("vehicle", "sentinel"), ("hits", "5")],
+        Refusal {
+            what: "a bad AP cost",
+            set: &[("weapon_row", "24 | 8 | 6 | 4 | 1 | 3 | jam")],
+            unset: &["weapon"],
+            field: "weapon_row",
+            words: &["must be 1, 2 or 1/2"],
+        },
+        Refusal {
+            what: "beyond the weapon's range",
+            set: &[("range", "30")],
+            unset: &[],
+            field: "range",
+            words: &["maximum range of 24"],
+        },
+        Refusal {
+            what: "others under a weapon with no area",
+            set: &[("others_under_template", "2")],
+            unset: &[],
+            field: "others_under_template",
+            words: &["covers no area"],
+        },
+        Refusal {
+            what: "vehicle guns on a target that is not a vehicle",
+            set: &[("target_minor_guns", "2")],
+            unset: &[],
+            field: "target_minor_guns",
+            words: &["target_vehicle"],
+        },
+        Refusal {
+            what: "a heavy weapon firing at assaulters before its turn",
+            set: &[
+                ("weapon", "heavy_bolter"),
+                ("assaulted_before_turn", "true"),
             ],
-            refusals: refusals::VEHICLE_DAMAGE,
-            naive: naive::VEHICLE_DAMAGE,
+            unset: &[],
+            field: "assaulted_before_turn",
+            words: &["Heavy weapons"],
         },
-        Scenario {
-            name: "quick_draw",
-            about: "who fires first: D10 + armour and weapon modifiers for two characters",
-            seed_section: "Quick Draw INITIATIVE TABLE (1D10); SHOOT",
-            params: QuickDrawParams::decls,
-            metrics: || hits::QUICK_DRAW_METRICS.to_vec(),
-            build: build_quick_draw,
-            test_points: &[
-                &[
-                    ("a_armour", "std"),
-                    ("a_weapon", "hand_gun"),
-                    ("b_armour", "power"),
-                    ("b_weapon", "rifle"),
-                ],
-                &[
-                    ("a_armour", "storm"),
-                    ("a_fast_draw", "true"),
-                    ("b_armour", "std"),
-                    ("b_ahead_of_turn", "true"),
-                ],
-            ],
-            refusals: refusals::QUICK_DRAW,
-            naive: naive::QUICK_DRAW,
-        },
-        Scenario {
-            name: "hit_allocation",
-            about: "one D6 per attack into a squad with a Hero: a 6 goes to the Hero",
-            seed_section: "UNIT COHESION (allocating casualties in ranged combat)",
-            params: AllocationParams::decls,
-            metrics: || hits::ALLOCATION_METRICS.to_vec(),
-            build: build_allocation,
-            test_points: &[&[("attacks", "12")]],
-            refusals: refusals::HIT_ALLOCATION,
-            naive: naive::HIT_ALLOCATION,
-        },
-        Scenario {
-            name: "necron_repair",
-            about: "Necrons destroyed last turn roll to stand back up (5+, 4+ near a Lord or Tomb Spider)",
-            seed_section: "NECRON SPECIAL RULES",
-            params: RepairParams::decls,
-            metrics: || hits::REPAIR_METRICS.to_vec(),
-            build: build_repair,
-            test_points: &[
-                &[("destroyed", "4"), ("destroyed_on_a_one", "1")],
-                &[("destroyed", "3"), ("near_lord_or_tomb_spider", "true")],
-            ],
-            refusals: refusals::NECRON_REPAIR,
-            naive: naive::NECRON_REPAIR,
-        },
-        Scenario {
-            name: "close_combat",
-            about: "attackers against one figure, blows simultaneous, and the aftermath test",
-            seed_section: "CLOSE COMBAT WEAPONS FACTOR CHART; CLOSE COMBAT; EFFECT OF HIT CHART",
-            params: close::CloseParams::decls,
-            metrics: || close::METRICS.to_vec(),
-            build: close::build,
-            test_points: close::TEST_POINTS,
-            refusals: refusals::CLOSE_COMBAT,
-            naive: naive::CLOSE_COMBAT,
-        },
-        Scenario {
-            name: "squad_under_fire",
-            about: "shooters fire into a squad turn after turn: allocation, effects, Necron repair, shaken and broken by turn",
-            seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; EFFECT OF HIT CHART; WOUND ALLOCATION; UNIT COHESION; MORALE; NECRON SPECIAL RULES",
-            params: squad::SquadParams::decls,
-            metrics: squad::metric_catalog,
-            build: squad::build,
-            test_points: squad::TEST_POINTS,
-            refusals: refusals::SQUAD_UNDER_FIRE,
-            naive: naive::SQUAD_UNDER_FIRE,
+        Refusal {
+            what: "an unknown armour class",
+            set: &[("armour", "plate")],
+            unset: &[],
+            field: "armour",
+            words: &["'plate'"],
         },
     ],
+    naive: crate::systems::skirmish20::naive::SHOOTING,
+};
+
+/// The `effect_of_hit` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const EFFECT_OF_HIT_SCENARIO: Scenario = Scenario {
+    name: "effect_of_hit",
+    about: "several hits on one figure: duck back, wounded, dead",
+    seed_section: "EFFECT OF HIT CHART; EFFECTS OF HIT; SPECIAL SKILLS (Enhanced Nervous system)",
+    params: EffectParams::decls,
+    metrics: || hits::EFFECT_METRICS.to_vec(),
+    build: build_effect,
+    test_points: &[
+        &[("hits", "2")],
+        &[
+            ("hits", "3"),
+            ("target_kind", "hero"),
+            ("target_enhanced_nervous_system", "true"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "a target that is neither trooper nor hero",
+        set: &[("target_kind", "dragon")],
+        unset: &[],
+        field: "target_kind",
+        words: &["'dragon' is not one of: trooper, hero"],
+    }],
+    naive: crate::systems::skirmish20::naive::EFFECT_OF_HIT,
+};
+
+/// The `vehicle_damage` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const VEHICLE_DAMAGE_SCENARIO: Scenario = Scenario {
+    name: "vehicle_damage",
+    about: "a vehicle after k penetrating hits (take the next one up), and its passengers",
+    seed_section: "Vehicle Damage Table 1D10; Vehicle characteristics table; EFFECT OF HIT CHART",
+    params: VehicleParams::decls,
+    metrics: || vehicle::METRICS.to_vec(),
+    build: build_vehicle,
+    test_points: &[
+        &[("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")],
+        &[("vehicle", "sentinel"), ("hits", "5")],
+    ],
+    refusals: &[
+        Refusal {
+            what: "a vehicle misspelt",
+            set: &[("vehicle", "chimaera")],
+            unset: &[],
+            field: "vehicle",
+            words: &["did you mean 'chimera'"],
+        },
+        Refusal {
+            what: "passengers in a Sentinel walker",
+            set: &[("vehicle", "sentinel")],
+            unset: &[],
+            field: "passengers",
+            words: &["All passengers (if APC)"],
+        },
+    ],
+    naive: crate::systems::skirmish20::naive::VEHICLE_DAMAGE,
+};
+
+/// The `quick_draw` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const QUICK_DRAW_SCENARIO: Scenario = Scenario {
+    name: "quick_draw",
+    about: "who fires first: D10 + armour and weapon modifiers for two characters",
+    seed_section: "Quick Draw INITIATIVE TABLE (1D10); SHOOT",
+    params: QuickDrawParams::decls,
+    metrics: || hits::QUICK_DRAW_METRICS.to_vec(),
+    build: build_quick_draw,
+    test_points: &[
+        &[
+            ("a_armour", "std"),
+            ("a_weapon", "hand_gun"),
+            ("b_armour", "power"),
+            ("b_weapon", "rifle"),
+        ],
+        &[
+            ("a_armour", "storm"),
+            ("a_fast_draw", "true"),
+            ("b_armour", "std"),
+            ("b_ahead_of_turn", "true"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "a weapon class misspelt",
+        set: &[("b_weapon", "rifel")],
+        unset: &[],
+        field: "b_weapon",
+        words: &["did you mean 'rifle'"],
+    }],
+    naive: crate::systems::skirmish20::naive::QUICK_DRAW,
+};
+
+/// The `hit_allocation` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const HIT_ALLOCATION_SCENARIO: Scenario = Scenario {
+    name: "hit_allocation",
+    about: "one D6 per attack into a squad with a Hero: a 6 goes to the Hero",
+    seed_section: "UNIT COHESION (allocating casualties in ranged combat)",
+    params: AllocationParams::decls,
+    metrics: || hits::ALLOCATION_METRICS.to_vec(),
+    build: build_allocation,
+    test_points: &[&[("attacks", "12")]],
+    refusals: &[Refusal {
+        what: "no attacks",
+        set: &[("attacks", "0")],
+        unset: &[],
+        field: "attacks",
+        words: &["0 is impossible"],
+    }],
+    naive: crate::systems::skirmish20::naive::HIT_ALLOCATION,
+};
+
+/// The `necron_repair` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const NECRON_REPAIR_SCENARIO: Scenario = Scenario {
+    name: "necron_repair",
+    about: "Necrons destroyed last turn roll to stand back up (5+, 4+ near a Lord or Tomb Spider)",
+    seed_section: "NECRON SPECIAL RULES",
+    params: RepairParams::decls,
+    metrics: || hits::REPAIR_METRICS.to_vec(),
+    build: build_repair,
+    test_points: &[
+        &[("destroyed", "4"), ("destroyed_on_a_one", "1")],
+        &[("destroyed", "3"), ("near_lord_or_tomb_spider", "true")],
+    ],
+    refusals: &[Refusal {
+        what: "more destroyed on a 1 than destroyed",
+        set: &[("destroyed_on_a_one", "5")],
+        unset: &[],
+        field: "destroyed_on_a_one",
+        words: &["out of only 4 destroyed"],
+    }],
+    naive: crate::systems::skirmish20::naive::NECRON_REPAIR,
 };
 
 /// Rule variants: readings where the seed can be read two ways.

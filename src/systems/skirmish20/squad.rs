@@ -37,7 +37,28 @@ use crate::systems::Given;
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler, TrialValues,
 };
+use crate::systems::{Refusal, Scenario};
 use std::collections::BTreeMap;
+
+/// The `squad_under_fire` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const SQUAD_UNDER_FIRE_SCENARIO: Scenario = Scenario {
+    name: "squad_under_fire",
+    about: "shooters fire into a squad turn after turn: allocation, effects, Necron repair, shaken and broken by turn",
+    seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; EFFECT OF HIT CHART; WOUND ALLOCATION; UNIT COHESION; MORALE; NECRON SPECIAL RULES",
+    params: SquadParams::decls,
+    metrics: metric_catalog,
+    build: build,
+    test_points: TEST_POINTS,
+    refusals: &[Refusal {
+        what: "a squad beyond the weapon's range",
+        set: &[("range", "60")],
+        unset: &[],
+        field: "range",
+        words: &["maximum range of 24"],
+    }],
+    naive: crate::systems::skirmish20::naive::SQUAD_UNDER_FIRE,
+};
 
 /// The Hero's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
