@@ -20,7 +20,7 @@ pub const DAMAGE_SCENARIO: Scenario = Scenario {
     seed_section: "Damage; Dealing Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal",
     params: DamageParams::decls,
     metrics: || METRICS.to_vec(),
-    build: build,
+    build,
     test_points: &[
         &[
             ("skill", "3"),

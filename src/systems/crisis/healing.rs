@@ -31,7 +31,7 @@ pub const HEALING_SCENARIO: Scenario = Scenario {
     seed_section: "Healing; Healing A Character; Healing A Dying Character; Healing Non-Lethal Damage; Natural Healing",
     params: HealingParams::decls,
     metrics: || METRICS.to_vec(),
-    build: build,
+    build,
     test_points: &[
         &[("health", "10"), ("wounds", "4"), ("body", "1")],
         &[

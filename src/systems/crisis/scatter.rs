@@ -17,7 +17,7 @@ pub const SCATTER_SCENARIO: Scenario = Scenario {
     seed_section: "Area of Effect; Missing an AoE Attack and Hex Grids",
     params: ScatterParams::decls,
     metrics: || METRICS.to_vec(),
-    build: build,
+    build,
     test_points: &[
         &[
             ("skill", "0"),

@@ -25,9 +25,53 @@ use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::engine::walk::{Counts, SharedLaws, Walk};
 use crate::systems::{FromParam, Given, Opt, ParamDecl, ParamGroup};
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
+use crate::systems::{Refusal, Scenario};
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::sync::Mutex;
+
+/// The `close_combat_fight` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const CLOSE_COMBAT_FIGHT_SCENARIO: Scenario = Scenario {
+    name: "close_combat_fight",
+    about: "a close-combat fight over the attacker's AP: attacks at 1 AP, extra wounds at 2, 3, ... AP, counter attacks fought, weapons breaking, fear's freeze",
+    seed_section: "Chapter 4: Steps for Close Combat; Multiple wounds; Critical passes and fails; Chapter 3: CC attacks; Chapter 6: Fear",
+    params: FightParams::decls,
+    metrics: || METRICS.to_vec(),
+    build,
+    test_points: TEST_POINTS,
+    refusals: &[
+        Refusal {
+            what: "a fight without the attacker's AP",
+            set: &[],
+            unset: &["attacker_ap"],
+            field: "attacker_ap",
+            words: &["missing"],
+        },
+        Refusal {
+            what: "a fall-back attack that needs the broken weapon",
+            set: &[("attack_when_broken", "bunt")],
+            unset: &[],
+            field: "attack_when_broken",
+            words: &["cannot need the ranged weapon"],
+        },
+        Refusal {
+            what: "a weapon counter attack without a weapon",
+            set: &[("counter_attack", "weapon")],
+            unset: &[],
+            field: "counter_attack",
+            words: &["defender's close-combat weapon"],
+        },
+        Refusal {
+            what: "more wounds than a unit takes",
+            set: &[("defender_wounds", "9")],
+            unset: &[],
+            field: "defender_wounds",
+            words: &["9"],
+        },
+    ],
+    naive: crate::systems::krygothic::naive::CLOSE_COMBAT_FIGHT,
+};
 
 /// What "the first round of combat" covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

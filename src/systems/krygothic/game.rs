@@ -18,6 +18,36 @@ use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler,
 };
+use crate::systems::{Refusal, Scenario};
+
+/// The `close_combat_game` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const CLOSE_COMBAT_GAME_SCENARIO: Scenario = Scenario {
+    name: "close_combat_game",
+    about: "attack type against defence type as a zero-sum game: optimal mixed strategies and the value",
+    seed_section: "Chapter 4: Step 2 (Choose an attack), Step 4 (Choose defense type)",
+    params: GameParams::decls,
+    metrics: metric_catalog,
+    build,
+    test_points: TEST_POINTS,
+    refusals: &[
+        Refusal {
+            what: "a unit misspelt",
+            set: &[("attacker", "average_jo")],
+            unset: &[],
+            field: "attacker",
+            words: &["did you mean 'average_joe'"],
+        },
+        Refusal {
+            what: "a fight's AP in a one-attack game",
+            set: &[("attacker_ap", "4")],
+            unset: &[],
+            field: "attacker_ap",
+            words: &["per_ap"],
+        },
+    ],
+    naive: crate::systems::krygothic::naive::CLOSE_COMBAT_GAME,
+};
 
 /// Every metric of the game scenario.
 pub const METRICS: [MetricDecl; 5] = [

@@ -8,7 +8,108 @@ use crate::dice::{Metric, MetricSink, Roller, enumerate};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{FromParam, Opt, ParamDecl, ParamGroup};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
+use crate::systems::{Refusal, Scenario};
 use std::marker::PhantomData;
+
+/// The `pinning` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const PINNING_SCENARIO: Scenario = Scenario {
+    name: "pinning",
+    about: "the pinning test after being shot at, and the AP spent re-rolling it",
+    seed_section: "Chapter 6: Pinning",
+    params: PinningParams::decls,
+    metrics: || PINNING_METRICS.to_vec(),
+    build: build_pinning,
+    test_points: PINNING_POINTS,
+    refusals: &[Refusal {
+        what: "no shooters",
+        set: &[("shooters", "0")],
+        unset: &[],
+        field: "shooters",
+        words: &["0 is impossible"],
+    }],
+    naive: crate::systems::krygothic::naive::PINNING,
+};
+
+/// The `fear` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const FEAR_SCENARIO: Scenario = Scenario {
+    name: "fear",
+    about: "WILL tests against fear and pure horror",
+    seed_section: "Chapter 6: Fear; Pure horror",
+    params: FearParams::decls,
+    metrics: || FEAR_METRICS.to_vec(),
+    build: build_fear,
+    test_points: FEAR_POINTS,
+    refusals: &[Refusal {
+        what: "a parameter misspelt",
+        set: &[("causer", "x")],
+        unset: &[],
+        field: "causer",
+        words: &["did you mean 'cause'"],
+    }],
+    naive: crate::systems::krygothic::naive::FEAR,
+};
+
+/// The `action_points` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const ACTION_POINTS_SCENARIO: Scenario = Scenario {
+    name: "action_points",
+    about: "AP for the next round: highest D6 per squad leader + Tactics Rating, losses and triumphs",
+    seed_section: "Chapter 3: Getting your AP; Tactic Ratings; Loses table; Triumph table",
+    params: ApParams::decls,
+    metrics: || AP_METRICS.to_vec(),
+    build: build_ap,
+    test_points: AP_POINTS,
+    refusals: &[Refusal {
+        what: "a team misspelt",
+        set: &[("team", "ralm")],
+        unset: &[],
+        field: "team",
+        words: &["ralim"],
+    }],
+    naive: crate::systems::krygothic::naive::ACTION_POINTS,
+};
+
+/// The `order_combo` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const ORDER_COMBO_SCENARIO: Scenario = Scenario {
+    name: "order_combo",
+    about: "an order combo: every unit must pass every test",
+    seed_section: "Chapter 3: Order Combos",
+    params: ComboParams::decls,
+    metrics: || COMBO_METRICS.to_vec(),
+    build: build_combo,
+    test_points: COMBO_POINTS,
+    refusals: &[Refusal {
+        what: "no units",
+        set: &[("units", "0")],
+        unset: &[],
+        field: "units",
+        words: &["0 is impossible"],
+    }],
+    naive: crate::systems::krygothic::naive::ORDER_COMBO,
+};
+
+/// The `damaged_structure` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const DAMAGED_STRUCTURE_SCENARIO: Scenario = Scenario {
+    name: "damaged_structure",
+    about: "a unit moving onto a damaged-structure marker",
+    seed_section: "Chapter 5: Effects of explosive weapons (Damaged structure)",
+    params: || Vec::new(),
+    metrics: || STRUCTURE_METRICS.to_vec(),
+    build: build_structure,
+    test_points: &[&[]],
+    refusals: &[Refusal {
+        what: "a parameter it does not have",
+        set: &[("structure", "3")],
+        unset: &[],
+        field: "structure",
+        words: &["unknown parameter 'structure'"],
+    }],
+    naive: crate::systems::krygothic::naive::DAMAGED_STRUCTURE,
+};
 
 /// The test a unit's Willpower is rolled for: the seed section its
 /// parameter quotes.

@@ -25,7 +25,7 @@ pub const CLOSE_COMBAT_SCENARIO: Scenario = Scenario {
     seed_section: "CLOSE COMBAT WEAPONS FACTOR CHART; CLOSE COMBAT; EFFECT OF HIT CHART",
     params: CloseParams::decls,
     metrics: || METRICS.to_vec(),
-    build: build,
+    build,
     test_points: TEST_POINTS,
     refusals: &[Refusal {
         what: "a walker said not to be a vehicle",

@@ -48,7 +48,7 @@ pub const SQUAD_UNDER_FIRE_SCENARIO: Scenario = Scenario {
     seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; EFFECT OF HIT CHART; WOUND ALLOCATION; UNIT COHESION; MORALE; NECRON SPECIAL RULES",
     params: SquadParams::decls,
     metrics: metric_catalog,
-    build: build,
+    build,
     test_points: TEST_POINTS,
     refusals: &[Refusal {
         what: "a squad beyond the weapon's range",

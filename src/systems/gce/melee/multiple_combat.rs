@@ -11,6 +11,70 @@ use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::gce::warrior::{Condition, Status};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, ParamGroup, Params};
+use crate::systems::{Refusal, Scenario};
+
+/// The `multiple_combat` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const MULTIPLE_COMBAT_SCENARIO: Scenario = Scenario {
+    name: "multiple_combat",
+    about: "one warrior charged by several, who fight it one after another in one phase (+1 die and +1 score per attacker before)",
+    seed_section: "Hand-to-Hand Combat, Multiple Combats; Downed Warriors and Multiple Combatant Situations",
+    params: OutnumberedParams::decls,
+    metrics: || OUTNUMBERED_METRICS.to_vec(),
+    build: build_outnumbered,
+    test_points: &[
+        &[
+            ("a_ws", "2"),
+            ("a_bs", "3"),
+            ("a_attacks", "1"),
+            ("a_initiative", "2"),
+            ("a_strength", "3"),
+            ("a_toughness", "3"),
+            ("a_wounds", "1"),
+            ("b_ws", "4"),
+            ("b_bs", "3"),
+            ("b_attacks", "2"),
+            ("b_initiative", "3"),
+            ("b_strength", "4"),
+            ("b_toughness", "4"),
+            ("b_wounds", "2"),
+            ("b_save", "5"),
+            ("b_weapons", "choppa"),
+            ("attackers", "3"),
+            ("attackers_charged", "true"),
+        ],
+        // a Fort's defender, higher up for the first round (the
+        // phase's only one: issue 27 item 6)
+        &[
+            ("a_ws", "3"),
+            ("a_bs", "3"),
+            ("a_attacks", "1"),
+            ("a_initiative", "3"),
+            ("a_strength", "3"),
+            ("a_toughness", "3"),
+            ("a_wounds", "1"),
+            ("b_ws", "3"),
+            ("b_bs", "3"),
+            ("b_attacks", "1"),
+            ("b_initiative", "3"),
+            ("b_strength", "3"),
+            ("b_toughness", "3"),
+            ("b_wounds", "2"),
+            ("b_weapons", "choppa"),
+            ("b_higher_up_first_round", "true"),
+            ("attackers", "2"),
+            ("attackers_charged", "true"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "no Attack Dice",
+        set: &[("a_attacks", "0")],
+        unset: &[],
+        field: "a_attacks",
+        words: &["0"],
+    }],
+    naive: crate::systems::gce::naive::MULTIPLE_COMBAT,
+};
 
 /// One warrior Charged by several ("Multiple Combats"): the attackers fight
 /// it one after another in one Hand-to-Hand phase; "The second attacker

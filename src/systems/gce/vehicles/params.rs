@@ -16,6 +16,473 @@ use crate::systems::gce::warrior::{Damage, Hit, WarriorStats};
 use crate::systems::gce::weapon::SaveModifier;
 use crate::systems::gce::{HitModifiers, VictimParams, overwatch_bonus, save_value};
 use crate::systems::{FromParam, Given, Model, Opt, ParamDecl, ParamError, ParamGroup, Params};
+use crate::systems::{Refusal, Scenario};
+
+/// The `vehicle_hits` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const VEHICLE_HITS_SCENARIO: Scenario = Scenario {
+    name: "vehicle_hits",
+    about: "a volley at a vehicle: one location roll per point of Damage, penetration, the save, Damage Tables, templates on the crew, Catching Fire",
+    seed_section: "Vehicles, Taking Damage (Steps 1-5); Template Weapons; Templates and the Crew Location; Vehicles Catching Fire",
+    params: HitsParams::decls,
+    metrics: || super::hits::VEHICLE_HIT_METRICS.to_vec(),
+    build: build_hits,
+    test_points: &[
+        &[
+            ("vehicle", "ork_trukk"),
+            ("weapon", "shoota"),
+            ("bs", "3"),
+            ("range", "14"),
+            ("shots", "2"),
+        ],
+        &[
+            ("vehicle", "ork_trukk"),
+            ("weapon", "eavy_shoota"),
+            ("strength", "4"),
+            ("bs", "3"),
+            ("fire_mode", "full_auto"),
+            ("catch_fire", "5"),
+        ],
+        &[
+            ("vehicle", "ork_trukk"),
+            ("strength", "3"),
+            ("template", "blast"),
+            ("coverage", "full"),
+            ("catch_fire", "4"),
+            ("crew", "3"),
+            ("crew_toughness", "4"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "3"),
+            ("crew_bs", "3"),
+            ("vehicle_save", "6"),
+            (
+                "effects",
+                "engines: none, none, stalled, stalled, immobilised, wrecked",
+            ),
+        ],
+    ],
+    refusals: &[
+        Refusal {
+            what: "a vehicle misspelt",
+            set: &[("vehicle", "ork_truk")],
+            unset: &[],
+            field: "vehicle",
+            words: &["did you mean 'ork_trukk'"],
+        },
+        Refusal {
+            what: "a vehicle as a Small Target",
+            set: &[("small_target", "true")],
+            unset: &[],
+            field: "small_target",
+            words: &["never a Small Target"],
+        },
+        Refusal {
+            what: "a shot beyond the weapon's long range",
+            set: &[("range", "19")],
+            unset: &[],
+            field: "range",
+            words: &["beyond the weapon's long range 18"],
+        },
+        Refusal {
+            what: "a location table of two rows",
+            set: &[
+                ("strength", "4"),
+                ("template", "blast"),
+                ("crew", "2"),
+                ("crew_toughness", "4"),
+                ("crew_wounds", "1"),
+                ("crew_ws", "3"),
+                ("crew_bs", "3"),
+                ("locations", "crew 8, engines 10"),
+                ("size", "large"),
+            ],
+            unset: &["weapon", "bs", "range", "shots", "vehicle"],
+            field: "locations",
+            words: &["six rows"],
+        },
+        Refusal {
+            what: "armour 0",
+            set: &[
+                ("strength", "4"),
+                ("template", "blast"),
+                ("crew", "2"),
+                ("crew_toughness", "4"),
+                ("crew_wounds", "1"),
+                ("crew_ws", "3"),
+                ("crew_bs", "3"),
+                ("locations", "crew 0, a 8, b 8, c 8, d 8, e 8"),
+                ("size", "large"),
+            ],
+            unset: &["weapon", "bs", "range", "shots", "vehicle"],
+            field: "locations",
+            words: &["Armour 0 is impossible"],
+        },
+        Refusal {
+            what: "negative crew",
+            set: &[
+                ("vehicle", "ork_trukk"),
+                ("strength", "4"),
+                ("template", "blast"),
+                ("crew", "-1"),
+                ("crew_toughness", "4"),
+                ("crew_wounds", "1"),
+                ("crew_ws", "3"),
+                ("crew_bs", "3"),
+            ],
+            unset: &["weapon", "bs", "range", "shots"],
+            field: "crew",
+            words: &["-1 is impossible"],
+        },
+        Refusal {
+            what: "a Damage Table for a location it lacks",
+            set: &[
+                ("vehicle", "ork_trukk"),
+                ("strength", "4"),
+                ("template", "blast"),
+                ("crew", "2"),
+                ("crew_toughness", "4"),
+                ("crew_wounds", "1"),
+                ("crew_ws", "3"),
+                ("crew_bs", "3"),
+                ("effects", "engine: a, b, c, d, e, f"),
+            ],
+            unset: &["weapon", "bs", "range", "shots"],
+            field: "effects",
+            words: &["did you mean 'engines'"],
+        },
+        Refusal {
+            what: "a Damage Table of five results",
+            set: &[
+                ("vehicle", "ork_trukk"),
+                ("strength", "4"),
+                ("template", "blast"),
+                ("crew", "2"),
+                ("crew_toughness", "4"),
+                ("crew_wounds", "1"),
+                ("crew_ws", "3"),
+                ("crew_bs", "3"),
+                ("effects", "engines: a, b, c, d, e"),
+            ],
+            unset: &["weapon", "bs", "range", "shots"],
+            field: "effects",
+            words: &["six"],
+        },
+        Refusal {
+            what: "a template rolling to hit",
+            set: &[
+                ("vehicle", "ork_trukk"),
+                ("strength", "4"),
+                ("template", "blast"),
+                ("crew", "2"),
+                ("crew_toughness", "4"),
+                ("crew_wounds", "1"),
+                ("crew_ws", "3"),
+                ("crew_bs", "3"),
+                ("bs", "3"),
+            ],
+            unset: &["weapon", "range", "shots"],
+            field: "bs",
+            words: &["does not roll to hit"],
+        },
+        Refusal {
+            what: "crew hit by a shot that is not a template",
+            set: &[
+                ("crew", "2"),
+                ("crew_toughness", "4"),
+                ("crew_wounds", "1"),
+                ("crew_ws", "3"),
+                ("crew_bs", "3"),
+            ],
+            unset: &[],
+            field: "crew",
+            words: &["template"],
+        },
+        Refusal {
+            what: "a Bike flagged a Large Target",
+            set: &[("size", "small"), ("large_target", "true")],
+            unset: &[],
+            field: "large_target",
+            words: &["excludes small Vehicles like Bikes"],
+        },
+        Refusal {
+            what: "a Trukk's Large Target counted twice",
+            set: &[("large_target", "true")],
+            unset: &[],
+            field: "large_target",
+            words: &["counted already"],
+        },
+        Refusal {
+            what: "a Fast Moving Warrior",
+            set: &[("fast_moving_warrior", "true")],
+            unset: &[],
+            field: "fast_moving_warrior",
+            words: &["target_moved_fast"],
+        },
+        Refusal {
+            what: "a Shoota's shot with no range",
+            set: &[],
+            unset: &["range"],
+            field: "range",
+            words: &["range bands"],
+        },
+    ],
+    naive: crate::systems::gce::naive::VEHICLE_HITS,
+};
+
+/// The `vehicle_fire` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const VEHICLE_FIRE_SCENARIO: Scenario = Scenario {
+    name: "vehicle_fire",
+    about: "a vehicle location on Fire, turn after turn until it goes out (S4 hit on 1-5, helpers +1 each)",
+    seed_section: "Taking Damage, Vehicles Catching Fire",
+    params: VehicleFireParams::decls,
+    metrics: super::fire_metric_catalog,
+    build: build_fire,
+    test_points: &[
+        &[
+            ("vehicle", "ork_trukk"),
+            ("location", "wheels"),
+            ("helpers", "2"),
+        ],
+        &[
+            ("vehicle", "ork_trukk"),
+            ("location", "crew"),
+            ("crew", "2"),
+            ("crew_toughness", "3"),
+            ("crew_wounds", "1"),
+            ("crew_ws", "2"),
+            ("crew_bs", "3"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "a fire on a location it lacks",
+        set: &[("location", "wheel")],
+        unset: &[],
+        field: "location",
+        words: &["did you mean 'wheels'"],
+    }],
+    naive: crate::systems::gce::naive::VEHICLE_FIRE,
+};
+
+/// The `thrust` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const THRUST_SCENARIO: Scenario = Scenario {
+    name: "thrust",
+    about: "a vehicle's Thrusts in one Movement Phase: Thrust Tests, turning, the Thruster Buster Table, inches covered",
+    seed_section: "Vehicles, Gas Engines; Thrusters; Turning while Thrusting; Failed Thrust Tests",
+    params: ThrustParams::decls,
+    metrics: super::thrust_metric_catalog,
+    build: build_thrust,
+    test_points: &[
+        &[
+            ("vehicle", "ork_trukk"),
+            ("thrusts", "3"),
+            ("goal_inches", "20"),
+        ],
+        &[
+            ("vehicle", "ork_trukk"),
+            ("thrusts", "0"),
+            ("turn_leadership", "7"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "a Thrust score of 1+",
+        set: &[("thrust", "1+, 3+")],
+        unset: &[],
+        field: "thrust",
+        words: &["2+ to 6+"],
+    }],
+    naive: crate::systems::gce::naive::THRUST,
+};
+
+/// The `out_of_control` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const OUT_OF_CONTROL_SCENARIO: Scenario = Scenario {
+    name: "out_of_control",
+    about: "an Out of Control vehicle: turns until a crew member takes the wheel (4+) or the Down driver recovers",
+    seed_section: "Vehicles, Out of Control Vehicles; Taking the wheel",
+    params: OutOfControlParams::decls,
+    metrics: super::out_of_control_metric_catalog,
+    build: build_out_of_control,
+    test_points: &[
+        &[("size", "small"), ("crew_able", "1"), ("driver", "down")],
+        &[("crew_able", "2")],
+    ],
+    refusals: &[Refusal {
+        what: "a driver asleep",
+        set: &[("driver", "asleep")],
+        unset: &[],
+        field: "driver",
+        words: &["'asleep' is not one of: gone, down"],
+    }],
+    naive: crate::systems::gce::naive::OUT_OF_CONTROL,
+};
+
+/// The `vehicle_hazard` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const VEHICLE_HAZARD_SCENARIO: Scenario = Scenario {
+    name: "vehicle_hazard",
+    about: "a warrior squashed by a vehicle, getting on or off a fast one, or leaping aboard an enemy one: the test, then a S3 hit",
+    seed_section: "Squashing Warriors on foot; Gettin’ On or Off Vehicles; Boarding Actions (Movement)",
+    params: HazardParams::decls,
+    metrics: || super::movement::HAZARD_METRICS.to_vec(),
+    build: build_hazard,
+    test_points: &[
+        &[
+            ("hazard", "squash"),
+            ("initiative", "3"),
+            ("toughness", "3"),
+            ("wounds", "1"),
+            ("target_ws", "3"),
+            ("target_bs", "3"),
+        ],
+        &[
+            ("hazard", "get_on_off"),
+            ("toughness", "4"),
+            ("wounds", "2"),
+            ("save", "6"),
+            ("target_ws", "4"),
+            ("target_bs", "3"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "a hazard misspelt",
+        set: &[("hazard", "squish")],
+        unset: &[],
+        field: "hazard",
+        words: &["did you mean 'squash'"],
+    }],
+    naive: crate::systems::gce::naive::VEHICLE_HAZARD,
+};
+
+/// The `ram` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const RAM_SCENARIO: Scenario = Scenario {
+    name: "ram",
+    about: "rakes, sideswipes, shunts, T-bones and head-on rams (a secret choice, or its equilibrium), collisions and crashes, small and large",
+    seed_section: "Vehicles, Swerving; Krunch; Rakes and Sideswipes; Rams; Head-On Rams; Collisions; Crashes",
+    params: RamParams::decls,
+    metrics: || super::rams::RAM_METRICS.to_vec(),
+    build: build_ram,
+    test_points: &[
+        &[
+            ("impact", "t_bone"),
+            ("rammer", "ork_trukk"),
+            ("target", "ork_trukk"),
+            ("target_leadership", "7"),
+        ],
+        &[
+            ("impact", "head_on"),
+            ("rammer", "ork_trukk"),
+            ("target", "ork_trukk"),
+            ("target_size", "small"),
+            ("rammer_strategy", "equilibrium"),
+            ("target_strategy", "1, 2, 1"),
+        ],
+        &[
+            ("impact", "collision_front"),
+            ("rammer", "ork_trukk"),
+            ("target", "ork_trukk"),
+            ("uncertain", "true"),
+            ("target_vehicle_save", "5"),
+        ],
+    ],
+    refusals: &[
+        Refusal {
+            what: "an unknown impact",
+            set: &[("impact", "tbone")],
+            unset: &[],
+            field: "impact",
+            words: &["did you mean 't_bone'"],
+        },
+        Refusal {
+            what: "a Swerve test in a head-on ram",
+            set: &[("impact", "head_on")],
+            unset: &[],
+            field: "target_leadership",
+            words: &["head-on"],
+        },
+        Refusal {
+            what: "a strategy of two weights",
+            set: &[("impact", "head_on"), ("rammer_strategy", "1, 2")],
+            unset: &["target_leadership"],
+            field: "rammer_strategy",
+            words: &["three whole weights"],
+        },
+    ],
+    naive: crate::systems::gce::naive::RAM,
+};
+
+/// The `boarding` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const BOARDING_SCENARIO: Scenario = Scenario {
+    name: "boarding",
+    about: "warriors boarding a vehicle: leaps, one-on-one fights in turn (Pilin' On groups), losers thrown overboard, unopposed boarders",
+    seed_section: "Boarding Actions (Movement); Boarding Actions (Hand-to-hand Combat); Pilin’ On; Unopposed Boarders; Stationary Vehicles (Close Combat)",
+    params: BoardingParams::decls,
+    metrics: || super::boarding::BOARDING_METRICS.to_vec(),
+    build: build_boarding,
+    test_points: &[&[
+        ("vehicle", "ork_trukk"),
+        ("boarder", "krixit"),
+        ("boarder_bs", "3"),
+        ("boarder_initiative", "3"),
+        ("boarder_strength", "3"),
+        ("boarder_toughness", "3"),
+        ("boarder_wounds", "1"),
+        ("defender_ws", "3"),
+        ("defender_bs", "3"),
+        ("defender_attacks", "1"),
+        ("defender_initiative", "2"),
+        ("defender_strength", "3"),
+        ("defender_toughness", "4"),
+        ("defender_wounds", "1"),
+        ("boarders", "3"),
+        ("crew", "2"),
+        ("boarders_pile_on", "one_group"),
+        ("stationary", "true"),
+    ]],
+    refusals: &[
+        Refusal {
+            what: "no crew",
+            set: &[("crew", "0")],
+            unset: &[],
+            field: "crew",
+            words: &["0 is impossible"],
+        },
+        Refusal {
+            what: "unopposed boarders at a location it lacks",
+            set: &[("unopposed_location", "engine")],
+            unset: &[],
+            field: "unopposed_location",
+            words: &["did you mean 'engines'"],
+        },
+    ],
+    naive: crate::systems::gce::naive::BOARDING,
+};
+
+/// The `gate` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const GATE_SCENARIO: Scenario = Scenario {
+    name: "gate",
+    about: "a Fort gate (Armour 9) shot, hacked by unopposed warriors or rammed, turn after turn until a gap or destroyed",
+    seed_section: "Forts, Opening the Gate",
+    params: GateParams::decls,
+    metrics: super::gate_metric_catalog,
+    build: build_gate,
+    test_points: &[
+        &[("attack", "shots"), ("strength", "5"), ("hits", "2")],
+        &[("attack", "ram"), ("until", "destroyed")],
+    ],
+    refusals: &[Refusal {
+        what: "a gate no Strength can dent",
+        set: &[("strength", "2")],
+        unset: &[],
+        field: "strength",
+        words: &["never reach Armour 9"],
+    }],
+    naive: crate::systems::gce::naive::GATE,
+};
 
 const TEMPLATES: &str = "Taking Damage, Template Weapons; Templates and the Crew Location";
 const FIRE: &str = "Taking Damage, Vehicles Catching Fire";

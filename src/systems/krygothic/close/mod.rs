@@ -17,6 +17,27 @@
 //! The one scenario built on it alone, `close_combat` (its metrics, rule,
 //! parameters and builder), is [`scenario`].
 
+use crate::systems::{ParamGroup, Refusal, Scenario};
+
+/// The `close_combat` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const CLOSE_COMBAT_SCENARIO: Scenario = Scenario {
+    name: "close_combat",
+    about: "one close-combat attack of a chosen type against a chosen defence, with the best replies",
+    seed_section: "Chapter 4: Steps for Close Combat; Critical passes and fails; Chapter 3: CC attacks; Chapter 6: Fear, Pure horror",
+    params: CloseParams::decls,
+    metrics: metric_catalog,
+    build,
+    test_points: TEST_POINTS,
+    refusals: &[Refusal {
+        what: "an attack misspelt",
+        set: &[("attack", "kik")],
+        unset: &[],
+        field: "attack",
+        words: &["did you mean 'kick'"],
+    }],
+    naive: crate::systems::krygothic::naive::CLOSE_COMBAT,
+};
 pub mod exchange;
 pub mod moves;
 pub mod params;
