@@ -6,11 +6,10 @@ pub mod boarding;
 pub mod fast;
 pub mod mechanics;
 mod naive;
-mod refusals;
 pub mod tables;
 
 use crate::engine::step_model::StepModel;
-use crate::systems::{FromParam, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{FromParam, Model, Opt, ParamError, ParamGroup, Params, Refusal};
 use crate::systems::{ParamDecl, PresetDecl, RuleSet, Scenario, VariantDef};
 use boarding::{Boarding, Side};
 use mechanics::{Hazard, HazardKind, HitAndRun, Ram};
@@ -25,124 +24,193 @@ pub static RULES: RuleSet = RuleSet {
     variants: VARIANTS,
     presets: PRESETS,
     scenarios: &[
-        Scenario {
-            name: "ram",
-            about: "one ship rams another: the Leadership test, damage dealt and taken",
-            seed_section: "ALL AHEAD FULL – RAMMING SPEED!; RAMMING SUMMARY",
-            params: RamParams::decls,
-            metrics: || mechanics::RAM_METRICS.to_vec(),
-            build: build_ram,
-            test_points: &[
-                &[
-                    ("rammer", "agrippa"),
-                    ("rammer_leadership", "8"),
-                    ("target", "unclean"),
-                ],
-                &[
-                    ("rammer_type", "escort"),
-                    ("rammer_starting_damage", "1"),
-                    ("rammer_front_armour", "5"),
-                    ("rammer_leadership", "7"),
-                    ("target_type", "cruiser"),
-                    ("target_starting_damage", "8"),
-                    ("target_damage", "3"),
-                    ("target_front_armour", "6"),
-                    ("head_on", "true"),
-                ],
-            ],
-            refusals: refusals::RAM,
-            naive: naive::RAM,
+        RAM_SCENARIO,
+        BOARDING_SCENARIO,
+        HIT_AND_RUN_SCENARIO,
+        DISENGAGE_SCENARIO,
+        ASTEROID_FIELD_SCENARIO,
+        WARP_RIFT_SCENARIO,
+    ],
+};
+
+/// The `ram` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const RAM_SCENARIO: Scenario = Scenario {
+    name: "ram",
+    about: "one ship rams another: the Leadership test, damage dealt and taken",
+    seed_section: "ALL AHEAD FULL – RAMMING SPEED!; RAMMING SUMMARY",
+    params: RamParams::decls,
+    metrics: || mechanics::RAM_METRICS.to_vec(),
+    build: build_ram,
+    test_points: &[
+        &[
+            ("rammer", "agrippa"),
+            ("rammer_leadership", "8"),
+            ("target", "unclean"),
+        ],
+        &[
+            ("rammer_type", "escort"),
+            ("rammer_starting_damage", "1"),
+            ("rammer_front_armour", "5"),
+            ("rammer_leadership", "7"),
+            ("target_type", "cruiser"),
+            ("target_starting_damage", "8"),
+            ("target_damage", "3"),
+            ("target_front_armour", "6"),
+            ("head_on", "true"),
+        ],
+    ],
+    refusals: &[
+        Refusal {
+            what: "a ship preset misspelt",
+            set: &[("target", "unclen")],
+            unset: &[],
+            field: "target",
+            words: &["did you mean 'unclean'"],
         },
-        Scenario {
-            name: "boarding",
-            about: "a boarding action fought to the end (grapples repeat every end phase)",
-            seed_section: "BOARDING ACTIONS; Boarding Modifiers; Boarding Action Results; CRITICAL HITS",
-            params: BoardingParams::decls,
-            metrics: boarding::metric_catalog,
-            build: build_boarding,
-            test_points: &[
-                &[
-                    ("attacker", "plagueclaw"),
-                    ("defender", "hyperion"),
-                    ("defender_turrets", "1"),
-                ],
-                &[
-                    ("boarding_ships", "2"),
-                    ("attacker_damage", "2"),
-                    ("attacker_starting_damage", "4"),
-                    ("attacker2_damage", "1"),
-                    ("attacker_escorts", "true"),
-                    ("defender_damage", "4"),
-                    ("defender_starting_damage", "8"),
-                    ("defender_turrets", "2"),
-                    ("defender_race", "space_marines"),
-                    ("defender_no_lances", "true"),
-                ],
-            ],
-            refusals: refusals::BOARDING,
-            naive: naive::BOARDING,
-        },
-        Scenario {
-            name: "hit_and_run",
-            about: "hit-and-run attacks: critical hits and their extra damage",
-            seed_section: "HIT AND RUN ATTACKS; CRITICAL HITS; Teleport Attacks",
-            params: HitAndRunParams::decls,
-            metrics: || mechanics::HIT_AND_RUN_METRICS.to_vec(),
-            build: build_hit_and_run,
-            test_points: &[
-                &[("attacks", "3"), ("target_no_lances", "true")],
-                &[
-                    ("attack", "teleport"),
-                    ("attacker_damage", "6"),
-                    ("target_damage", "4"),
-                    ("plus_one_fleet", "true"),
-                    ("target_escort", "true"),
-                ],
-            ],
-            refusals: refusals::HIT_AND_RUN,
-            naive: naive::HIT_AND_RUN,
-        },
-        Scenario {
-            name: "disengage",
-            about: "the Leadership test to disengage from combat",
-            seed_section: "DISENGAGING FROM COMBAT",
-            params: DisengageParams::decls,
-            metrics: || mechanics::DISENGAGE_METRICS.to_vec(),
-            build: build_disengage,
-            test_points: &[&[
-                ("leadership", "7"),
-                ("blast_markers_within_5cm", "2"),
-                ("enemy_ships_or_ordnance", "1"),
-            ]],
-            refusals: refusals::DISENGAGE,
-            naive: naive::DISENGAGE,
-        },
-        Scenario {
-            name: "asteroid_field",
-            about: "a ship (or attack craft) entering an asteroid field",
-            seed_section: "ASTEROID FIELDS",
-            params: AsteroidParams::decls,
-            metrics: || mechanics::ASTEROID_METRICS.to_vec(),
-            build: build_asteroid_field,
-            test_points: &[
-                &[("leadership", "8"), ("shields", "1")],
-                &[("leadership", "8"), ("attack_craft", "true")],
-            ],
-            refusals: refusals::ASTEROID_FIELD,
-            naive: naive::ASTEROID_FIELD,
-        },
-        Scenario {
-            name: "warp_rift",
-            about: "a ship crossing a warp rift (3D6 Leadership test)",
-            seed_section: "WARP RIFTS",
-            params: WarpRiftParams::decls,
-            metrics: || mechanics::WARP_RIFT_METRICS.to_vec(),
-            build: build_warp_rift,
-            test_points: &[&[("leadership", "9")]],
-            refusals: refusals::WARP_RIFT,
-            naive: naive::WARP_RIFT,
+        Refusal {
+            what: "more damage left than any ship has",
+            set: &[("target_damage", "200")],
+            unset: &[],
+            field: "target_damage",
+            words: &["from 0 to 100"],
         },
     ],
+    naive: crate::systems::bfg::naive::RAM,
+};
+
+/// The `boarding` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const BOARDING_SCENARIO: Scenario = Scenario {
+    name: "boarding",
+    about: "a boarding action fought to the end (grapples repeat every end phase)",
+    seed_section: "BOARDING ACTIONS; Boarding Modifiers; Boarding Action Results; CRITICAL HITS",
+    params: BoardingParams::decls,
+    metrics: boarding::metric_catalog,
+    build: build_boarding,
+    test_points: &[
+        &[
+            ("attacker", "plagueclaw"),
+            ("defender", "hyperion"),
+            ("defender_turrets", "1"),
+        ],
+        &[
+            ("boarding_ships", "2"),
+            ("attacker_damage", "2"),
+            ("attacker_starting_damage", "4"),
+            ("attacker2_damage", "1"),
+            ("attacker_escorts", "true"),
+            ("defender_damage", "4"),
+            ("defender_starting_damage", "8"),
+            ("defender_turrets", "2"),
+            ("defender_race", "space_marines"),
+            ("defender_no_lances", "true"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "two ships boarding, the second without preset or damage",
+        set: &[("boarding_ships", "2")],
+        unset: &[],
+        field: "attacker2_damage",
+        words: &["attacker2 to a ship preset"],
+    }],
+    naive: crate::systems::bfg::naive::BOARDING,
+};
+
+/// The `hit_and_run` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const HIT_AND_RUN_SCENARIO: Scenario = Scenario {
+    name: "hit_and_run",
+    about: "hit-and-run attacks: critical hits and their extra damage",
+    seed_section: "HIT AND RUN ATTACKS; CRITICAL HITS; Teleport Attacks",
+    params: HitAndRunParams::decls,
+    metrics: || mechanics::HIT_AND_RUN_METRICS.to_vec(),
+    build: build_hit_and_run,
+    test_points: &[
+        &[("attacks", "3"), ("target_no_lances", "true")],
+        &[
+            ("attack", "teleport"),
+            ("attacker_damage", "6"),
+            ("target_damage", "4"),
+            ("plus_one_fleet", "true"),
+            ("target_escort", "true"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "more than one teleport attack a turn",
+        set: &[("attack", "teleport")],
+        unset: &[],
+        field: "attacks",
+        words: &["only make one teleport attack each turn"],
+    }],
+    naive: crate::systems::bfg::naive::HIT_AND_RUN,
+};
+
+/// The `disengage` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const DISENGAGE_SCENARIO: Scenario = Scenario {
+    name: "disengage",
+    about: "the Leadership test to disengage from combat",
+    seed_section: "DISENGAGING FROM COMBAT",
+    params: DisengageParams::decls,
+    metrics: || mechanics::DISENGAGE_METRICS.to_vec(),
+    build: build_disengage,
+    test_points: &[&[
+        ("leadership", "7"),
+        ("blast_markers_within_5cm", "2"),
+        ("enemy_ships_or_ordnance", "1"),
+    ]],
+    refusals: &[Refusal {
+        what: "Leadership 13",
+        set: &[("leadership", "13")],
+        unset: &[],
+        field: "leadership",
+        words: &["from 1 to 12"],
+    }],
+    naive: crate::systems::bfg::naive::DISENGAGE,
+};
+
+/// The `asteroid_field` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const ASTEROID_FIELD_SCENARIO: Scenario = Scenario {
+    name: "asteroid_field",
+    about: "a ship (or attack craft) entering an asteroid field",
+    seed_section: "ASTEROID FIELDS",
+    params: AsteroidParams::decls,
+    metrics: || mechanics::ASTEROID_METRICS.to_vec(),
+    build: build_asteroid_field,
+    test_points: &[
+        &[("leadership", "8"), ("shields", "1")],
+        &[("leadership", "8"), ("attack_craft", "true")],
+    ],
+    refusals: &[Refusal {
+        what: "attack craft as a word",
+        set: &[("attack_craft", "yes")],
+        unset: &[],
+        field: "attack_craft",
+        words: &["true or false"],
+    }],
+    naive: crate::systems::bfg::naive::ASTEROID_FIELD,
+};
+
+/// The `warp_rift` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const WARP_RIFT_SCENARIO: Scenario = Scenario {
+    name: "warp_rift",
+    about: "a ship crossing a warp rift (3D6 Leadership test)",
+    seed_section: "WARP RIFTS",
+    params: WarpRiftParams::decls,
+    metrics: || mechanics::WARP_RIFT_METRICS.to_vec(),
+    build: build_warp_rift,
+    test_points: &[&[("leadership", "9")]],
+    refusals: &[Refusal {
+        what: "shields in a warp rift",
+        set: &[("shields", "1")],
+        unset: &[],
+        field: "shields",
+        words: &["unknown parameter 'shields'"],
+    }],
+    naive: crate::systems::bfg::naive::WARP_RIFT,
 };
 
 /// Ship presets: only the numbers the seed's examples give.
