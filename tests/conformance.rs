@@ -690,7 +690,8 @@ fn every_scenario_of_the_registry_has_a_bundled_or_own_test_point() {
 /// at one of its test points (else `krunch new` and reports would never
 /// offer it, and it would be a switch wired to nothing). And the reads are
 /// the right ones where we know them: GCE shooting reads `overwatch` and
-/// not the vehicle variants.
+/// not the vehicle variants; and each scenario declares exactly what it
+/// reads.
 #[test]
 fn every_rule_variant_is_read_by_a_scenario() {
     for r in krunch::systems::RULE_SETS {
@@ -698,7 +699,7 @@ fn every_rule_variant_is_read_by_a_scenario() {
             let readers: Vec<&str> = r
                 .scenarios
                 .iter()
-                .filter(|sc| r.variants_read(sc).contains(&v.name))
+                .filter(|sc| r.variants_found(sc).contains(&v.name))
                 .map(|sc| sc.name)
                 .collect();
             assert!(
@@ -791,11 +792,17 @@ fn every_rule_variant_is_read_by_a_scenario() {
                 .find(|(sys, name, _)| *sys == r.name && *name == sc.name)
                 .map_or(&[], |(_, _, v)| v);
             assert_eq!(
-                r.variants_read(sc),
+                r.variants_found(sc),
                 expected,
                 "{} {}: the rule variants it reads",
                 r.name,
                 sc.name
+            );
+            // its declaration (what `krunch new` and `list` offer) says so
+            assert_eq!(
+                sc.variants, expected,
+                "{} {}: the rule variants it declares",
+                r.name, sc.name
             );
         }
     }

@@ -73,6 +73,11 @@ pub struct Scenario {
     /// Builds a model from parameters (already checked against `params`
     /// and with presets filled in) and rule variants.
     pub build: BuildFn,
+    /// The rule variants its rule reads, in the rule set's order: what
+    /// `krunch new` and `krunch list` offer for it. Building it reads no
+    /// other (refused as an internal error), and its test points read
+    /// every one (a test), so the list is the rule's.
+    pub variants: &'static [&'static str],
     /// Parameter points the conformance tests run besides the example
     /// specs: `name=value` pairs.
     pub test_points: &'static [&'static [(&'static str, &'static str)]],
@@ -196,10 +201,15 @@ impl RuleSet {
         Ok(out)
     }
 
-    /// The rule variants scenario `sc` reads, found by building it at each
-    /// of its test points: what `krunch new` and `krunch list` offer for it
-    /// (a variant it never reads cannot change its results).
+    /// The rule variants scenario `sc` reads: its declaration (see
+    /// [`Scenario::variants`]).
     pub fn variants_read(&self, sc: &Scenario) -> Vec<&'static str> {
+        sc.variants.to_vec()
+    }
+
+    /// The rule variants scenario `sc` is seen to read when built at each
+    /// of its test points: a test holds its declaration to this.
+    pub fn variants_found(&self, sc: &Scenario) -> Vec<&'static str> {
         let rules = self;
         let mut read = BTreeSet::new();
         for point in sc.test_points {
@@ -293,7 +303,24 @@ impl RuleSet {
                     missing.push((e.field.clone(), e.message.clone()));
                 }
                 Err(e) if missing.is_empty() => return Err(e),
-                Ok(model) if missing.is_empty() => return Ok(model),
+                Ok(model) if missing.is_empty() => {
+                    // a variant its declaration does not list would be
+                    // missing from `krunch new` and `list`
+                    if let Some(name) = variants
+                        .names_read()
+                        .into_iter()
+                        .find(|n| !sc.variants.contains(&n.as_str()))
+                    {
+                        return Err(ParamError::new(
+                            name.clone(),
+                            format!(
+                                "internal error: {}/{} read the rule variant '{name}', which its declaration does not list",
+                                rules.name, sc.name
+                            ),
+                        ));
+                    }
+                    return Ok(model);
+                }
                 _ => break,
             }
         }

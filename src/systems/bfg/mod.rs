@@ -42,6 +42,7 @@ pub const RAM_SCENARIO: Scenario = Scenario {
     params: RamParams::decls,
     metrics: || mechanics::RAM_METRICS.to_vec(),
     build: build_ram,
+    variants: &[],
     test_points: &[
         &[
             ("rammer", "agrippa"),
@@ -88,6 +89,7 @@ pub const BOARDING_SCENARIO: Scenario = Scenario {
     params: BoardingParams::decls,
     metrics: boarding::metric_catalog,
     build: build_boarding,
+    variants: &[],
     test_points: &[
         &[
             ("attacker", "plagueclaw"),
@@ -126,6 +128,7 @@ pub const HIT_AND_RUN_SCENARIO: Scenario = Scenario {
     params: HitAndRunParams::decls,
     metrics: || mechanics::HIT_AND_RUN_METRICS.to_vec(),
     build: build_hit_and_run,
+    variants: &[],
     test_points: &[
         &[("attacks", "3"), ("target_no_lances", "true")],
         &[
@@ -155,6 +158,7 @@ pub const DISENGAGE_SCENARIO: Scenario = Scenario {
     params: DisengageParams::decls,
     metrics: || mechanics::DISENGAGE_METRICS.to_vec(),
     build: build_disengage,
+    variants: &[],
     test_points: &[&[
         ("leadership", "7"),
         ("blast_markers_within_5cm", "2"),
@@ -179,6 +183,7 @@ pub const ASTEROID_FIELD_SCENARIO: Scenario = Scenario {
     params: AsteroidParams::decls,
     metrics: || mechanics::ASTEROID_METRICS.to_vec(),
     build: build_asteroid_field,
+    variants: &[],
     test_points: &[
         &[("leadership", "8"), ("shields", "1")],
         &[("leadership", "8"), ("attack_craft", "true")],
@@ -202,6 +207,7 @@ pub const WARP_RIFT_SCENARIO: Scenario = Scenario {
     params: WarpRiftParams::decls,
     metrics: || mechanics::WARP_RIFT_METRICS.to_vec(),
     build: build_warp_rift,
+    variants: &[],
     test_points: &[&[("leadership", "9")]],
     refusals: &[Refusal {
         what: "shields in a warp rift",

@@ -25,6 +25,7 @@ pub const ATTACK_SCENARIO: Scenario = Scenario {
     params: TurnParams::decls,
     metrics: || TURN_METRICS.to_vec(),
     build: build_turn,
+    variants: &["dodge_damage"],
     test_points: &[
         &[
             ("skill", "3"),
@@ -95,6 +96,7 @@ pub const FIGHT_SCENARIO: Scenario = Scenario {
     params: FightParams::decls,
     metrics: fight_metrics,
     build: build_fight,
+    variants: &["dodge_damage"],
     test_points: &[
         &[
             ("skill", "2"),

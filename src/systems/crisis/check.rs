@@ -17,6 +17,7 @@ pub const CHECK_SCENARIO: Scenario = Scenario {
     params: CheckParams::decls,
     metrics: || CHECK_METRICS.to_vec(),
     build: build_check,
+    variants: &[],
     test_points: &[
         &[("skill", "2")],
         &[
@@ -89,6 +90,7 @@ pub const TURN_ORDER_SCENARIO: Scenario = Scenario {
     params: TurnOrderParams::decls,
     metrics: || TURN_ORDER_METRICS.to_vec(),
     build: build_turn_order,
+    variants: &[],
     test_points: &[
         &[("pc_mind", "2"), ("npc_mind", "3")],
         &[("pc_mind", "1"), ("npc_mind", "2"), ("surprise", "pc")],

@@ -21,6 +21,7 @@ pub const DAMAGE_SCENARIO: Scenario = Scenario {
     params: DamageParams::decls,
     metrics: || METRICS.to_vec(),
     build,
+    variants: &[],
     test_points: &[
         &[
             ("skill", "3"),

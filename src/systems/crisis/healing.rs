@@ -32,6 +32,7 @@ pub const HEALING_SCENARIO: Scenario = Scenario {
     params: HealingParams::decls,
     metrics: || METRICS.to_vec(),
     build,
+    variants: &[],
     test_points: &[
         &[("health", "10"), ("wounds", "4"), ("body", "1")],
         &[

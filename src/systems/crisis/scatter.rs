@@ -18,6 +18,7 @@ pub const SCATTER_SCENARIO: Scenario = Scenario {
     params: ScatterParams::decls,
     metrics: || METRICS.to_vec(),
     build,
+    variants: &[],
     test_points: &[
         &[
             ("skill", "0"),

@@ -52,6 +52,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
     params: ShootingParams::decls,
     metrics: shooting::metric_catalog,
     build: |p, v| Ok(Box::new(shooting_model(p, v)?)),
+    variants: &["overwatch"],
     test_points: &[
         &[
             ("weapon", "shoota"),
@@ -146,6 +147,7 @@ pub const GRENADE_SCENARIO: Scenario = Scenario {
     params: GrenadeParams::decls,
     metrics: || hazards::GRENADE_METRICS.to_vec(),
     build: build_grenade,
+    variants: &["overwatch"],
     test_points: &[
         &[
             ("bs", "3"),
@@ -174,6 +176,7 @@ pub const FIRE_SCENARIO: Scenario = Scenario {
     params: FireParams::decls,
     metrics: hazards::fire_metric_catalog,
     build: build_fire,
+    variants: &[],
     test_points: &[
         &[
             ("toughness", "3"),
@@ -209,6 +212,7 @@ pub const FALL_SCENARIO: Scenario = Scenario {
     params: FallParams::decls,
     metrics: || hazards::FALL_METRICS.to_vec(),
     build: build_fall,
+    variants: &[],
     test_points: &[
         &[
             ("height", "7"),

@@ -39,6 +39,12 @@ pub const CLOSE_COMBAT_FIGHT_SCENARIO: Scenario = Scenario {
     params: FightParams::decls,
     metrics: || METRICS.to_vec(),
     build,
+    variants: &[
+        "seven_plus",
+        "critical_pass",
+        "deflect_break",
+        "counter_roll",
+    ],
     test_points: TEST_POINTS,
     refusals: &[
         Refusal {

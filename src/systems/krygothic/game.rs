@@ -29,6 +29,12 @@ pub const CLOSE_COMBAT_GAME_SCENARIO: Scenario = Scenario {
     params: GameParams::decls,
     metrics: metric_catalog,
     build,
+    variants: &[
+        "seven_plus",
+        "critical_pass",
+        "deflect_break",
+        "counter_roll",
+    ],
     test_points: TEST_POINTS,
     refusals: &[
         Refusal {

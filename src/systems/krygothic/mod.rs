@@ -53,6 +53,7 @@ pub const DICE_SCENARIO: Scenario = Scenario {
     params: DiceParams::decls,
     metrics: || DICE_METRICS.to_vec(),
     build: build_dice,
+    variants: &["seven_plus"],
     test_points: &[
         &[("check", "die"), ("target", "7")],
         &[("check", "die"), ("target", "11")],
@@ -90,6 +91,7 @@ pub const RANGED_SCENARIO: Scenario = Scenario {
     params: RangedParams::decls,
     metrics: ranged::metric_catalog,
     build: build_ranged,
+    variants: &["seven_plus", "wound_target", "critical_pass"],
     test_points: &[
         &[
             ("weapon", "pistol"),

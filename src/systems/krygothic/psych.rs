@@ -20,6 +20,7 @@ pub const PINNING_SCENARIO: Scenario = Scenario {
     params: PinningParams::decls,
     metrics: || PINNING_METRICS.to_vec(),
     build: build_pinning,
+    variants: &["seven_plus", "pinning_hit"],
     test_points: PINNING_POINTS,
     refusals: &[Refusal {
         what: "no shooters",
@@ -40,6 +41,7 @@ pub const FEAR_SCENARIO: Scenario = Scenario {
     params: FearParams::decls,
     metrics: || FEAR_METRICS.to_vec(),
     build: build_fear,
+    variants: &["seven_plus", "horror_move"],
     test_points: FEAR_POINTS,
     refusals: &[Refusal {
         what: "a parameter misspelt",
@@ -60,6 +62,7 @@ pub const ACTION_POINTS_SCENARIO: Scenario = Scenario {
     params: ApParams::decls,
     metrics: || AP_METRICS.to_vec(),
     build: build_ap,
+    variants: &[],
     test_points: AP_POINTS,
     refusals: &[Refusal {
         what: "a team misspelt",
@@ -80,6 +83,7 @@ pub const ORDER_COMBO_SCENARIO: Scenario = Scenario {
     params: ComboParams::decls,
     metrics: || COMBO_METRICS.to_vec(),
     build: build_combo,
+    variants: &["seven_plus"],
     test_points: COMBO_POINTS,
     refusals: &[Refusal {
         what: "no units",
@@ -100,6 +104,7 @@ pub const DAMAGED_STRUCTURE_SCENARIO: Scenario = Scenario {
     params: || Vec::new(),
     metrics: || STRUCTURE_METRICS.to_vec(),
     build: build_structure,
+    variants: &[],
     test_points: &[&[]],
     refusals: &[Refusal {
         what: "a parameter it does not have",

@@ -26,6 +26,7 @@ pub const CLOSE_COMBAT_SCENARIO: Scenario = Scenario {
     params: CloseParams::decls,
     metrics: || METRICS.to_vec(),
     build,
+    variants: &["no_minor_gun"],
     test_points: TEST_POINTS,
     refusals: &[Refusal {
         what: "a walker said not to be a vehicle",

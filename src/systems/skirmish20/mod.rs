@@ -58,6 +58,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
     params: ShootingParams::decls,
     metrics: || shooting::METRICS.to_vec(),
     build: build_shooting,
+    variants: &["no_minor_gun", "blast_roll"],
     test_points: &[
         &[("weapon", "bolt_rifle"), ("armour", "std"), ("range", "12")],
         &[
@@ -183,6 +184,7 @@ pub const EFFECT_OF_HIT_SCENARIO: Scenario = Scenario {
     params: EffectParams::decls,
     metrics: || hits::EFFECT_METRICS.to_vec(),
     build: build_effect,
+    variants: &[],
     test_points: &[
         &[("hits", "2")],
         &[
@@ -210,6 +212,7 @@ pub const VEHICLE_DAMAGE_SCENARIO: Scenario = Scenario {
     params: VehicleParams::decls,
     metrics: || vehicle::METRICS.to_vec(),
     build: build_vehicle,
+    variants: &["no_minor_gun"],
     test_points: &[
         &[("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")],
         &[("vehicle", "sentinel"), ("hits", "5")],
@@ -242,6 +245,7 @@ pub const QUICK_DRAW_SCENARIO: Scenario = Scenario {
     params: QuickDrawParams::decls,
     metrics: || hits::QUICK_DRAW_METRICS.to_vec(),
     build: build_quick_draw,
+    variants: &["quick_draw_tie"],
     test_points: &[
         &[
             ("a_armour", "std"),
@@ -275,6 +279,7 @@ pub const HIT_ALLOCATION_SCENARIO: Scenario = Scenario {
     params: AllocationParams::decls,
     metrics: || hits::ALLOCATION_METRICS.to_vec(),
     build: build_allocation,
+    variants: &[],
     test_points: &[&[("attacks", "12")]],
     refusals: &[Refusal {
         what: "no attacks",
@@ -295,6 +300,7 @@ pub const NECRON_REPAIR_SCENARIO: Scenario = Scenario {
     params: RepairParams::decls,
     metrics: || hits::REPAIR_METRICS.to_vec(),
     build: build_repair,
+    variants: &[],
     test_points: &[
         &[("destroyed", "4"), ("destroyed_on_a_one", "1")],
         &[("destroyed", "3"), ("near_lord_or_tomb_spider", "true")],

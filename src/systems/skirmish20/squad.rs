@@ -49,6 +49,7 @@ pub const SQUAD_UNDER_FIRE_SCENARIO: Scenario = Scenario {
     params: SquadParams::decls,
     metrics: metric_catalog,
     build,
+    variants: &["blast_roll", "wound_allocation"],
     test_points: TEST_POINTS,
     refusals: &[Refusal {
         what: "a squad beyond the weapon's range",

@@ -22,6 +22,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
     params: DuelParams::decls,
     metrics: duel_metric_catalog,
     build: build_duel,
+    variants: &["second_weapon"],
     test_points: &[
         &[
             ("a", "grimgutz"),

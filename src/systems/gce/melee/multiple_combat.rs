@@ -22,6 +22,7 @@ pub const MULTIPLE_COMBAT_SCENARIO: Scenario = Scenario {
     params: OutnumberedParams::decls,
     metrics: || OUTNUMBERED_METRICS.to_vec(),
     build: build_outnumbered,
+    variants: &["second_weapon", "multiple_first_round"],
     test_points: &[
         &[
             ("a_ws", "2"),

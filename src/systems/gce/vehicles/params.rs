@@ -27,6 +27,7 @@ pub const VEHICLE_HITS_SCENARIO: Scenario = Scenario {
     params: HitsParams::decls,
     metrics: || super::hits::VEHICLE_HIT_METRICS.to_vec(),
     build: build_hits,
+    variants: &["overwatch"],
     test_points: &[
         &[
             ("vehicle", "ork_trukk"),
@@ -238,6 +239,7 @@ pub const VEHICLE_FIRE_SCENARIO: Scenario = Scenario {
     params: VehicleFireParams::decls,
     metrics: super::fire_metric_catalog,
     build: build_fire,
+    variants: &[],
     test_points: &[
         &[
             ("vehicle", "ork_trukk"),
@@ -273,6 +275,7 @@ pub const THRUST_SCENARIO: Scenario = Scenario {
     params: ThrustParams::decls,
     metrics: super::thrust_metric_catalog,
     build: build_thrust,
+    variants: &[],
     test_points: &[
         &[
             ("vehicle", "ork_trukk"),
@@ -304,6 +307,7 @@ pub const OUT_OF_CONTROL_SCENARIO: Scenario = Scenario {
     params: OutOfControlParams::decls,
     metrics: super::out_of_control_metric_catalog,
     build: build_out_of_control,
+    variants: &[],
     test_points: &[
         &[("size", "small"), ("crew_able", "1"), ("driver", "down")],
         &[("crew_able", "2")],
@@ -327,6 +331,7 @@ pub const VEHICLE_HAZARD_SCENARIO: Scenario = Scenario {
     params: HazardParams::decls,
     metrics: || super::movement::HAZARD_METRICS.to_vec(),
     build: build_hazard,
+    variants: &[],
     test_points: &[
         &[
             ("hazard", "squash"),
@@ -364,6 +369,7 @@ pub const RAM_SCENARIO: Scenario = Scenario {
     params: RamParams::decls,
     metrics: || super::rams::RAM_METRICS.to_vec(),
     build: build_ram,
+    variants: &["large_rake"],
     test_points: &[
         &[
             ("impact", "t_bone"),
@@ -422,6 +428,12 @@ pub const BOARDING_SCENARIO: Scenario = Scenario {
     params: BoardingParams::decls,
     metrics: || super::boarding::BOARDING_METRICS.to_vec(),
     build: build_boarding,
+    variants: &[
+        "boarding_bonus",
+        "boarding_loser",
+        "stationary_hits",
+        "second_weapon",
+    ],
     test_points: &[&[
         ("vehicle", "ork_trukk"),
         ("boarder", "krixit"),
@@ -470,6 +482,7 @@ pub const GATE_SCENARIO: Scenario = Scenario {
     params: GateParams::decls,
     metrics: super::gate_metric_catalog,
     build: build_gate,
+    variants: &[],
     test_points: &[
         &[("attack", "shots"), ("strength", "5"), ("hits", "2")],
         &[("attack", "ram"), ("until", "destroyed")],

@@ -28,6 +28,12 @@ pub const CLOSE_COMBAT_SCENARIO: Scenario = Scenario {
     params: CloseParams::decls,
     metrics: metric_catalog,
     build,
+    variants: &[
+        "seven_plus",
+        "critical_pass",
+        "deflect_break",
+        "counter_roll",
+    ],
     test_points: TEST_POINTS,
     refusals: &[Refusal {
         what: "an attack misspelt",
