@@ -191,7 +191,7 @@ mod seed_tables {
         let text = crate::systems::seed_text::seed(SEED);
         let at = text.find("has a default Armour Value of ").unwrap();
         let armour = &text[at + "has a default Armour Value of ".len()..][..1];
-        let decl = <super::params::GateParams as crate::systems::ParamGroup>::decls()
+        let decl = <super::params::gate::GateParams as crate::systems::ParamGroup>::decls()
             .into_iter()
             .find(|d| d.name == "armour")
             .unwrap();
