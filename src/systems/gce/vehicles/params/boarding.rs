@@ -2,7 +2,7 @@
 
 use super::super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn, StationaryHits};
 use super::super::damage::{VehicleParams, VehicleRole};
-use super::*;
+use super::common::*;
 use crate::systems::gce::melee::{FighterParams, FighterRole, second_weapon};
 use crate::systems::{Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};

@@ -2,7 +2,7 @@
 
 use super::super::damage::{VehicleParams, VehicleRole};
 use super::super::fire::BurningLocation;
-use super::*;
+use super::common::*;
 use crate::param_name;
 use crate::systems::{Model, ParamDecl, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};

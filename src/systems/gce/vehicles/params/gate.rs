@@ -2,7 +2,7 @@
 
 use super::super::damage::Size;
 use super::super::gate::{Attack, Gate, Until};
-use super::*;
+use super::common::*;
 use crate::param_name;
 use crate::systems::{Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};

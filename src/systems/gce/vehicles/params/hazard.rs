@@ -2,7 +2,7 @@
 
 use super::super::movement::{Hazard, Leap};
 use crate::param_name;
-use crate::systems::gce::VictimParams;
+use crate::systems::gce::target::VictimParams;
 use crate::systems::{Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
 

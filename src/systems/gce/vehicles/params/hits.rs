@@ -2,12 +2,12 @@
 
 use super::super::damage::{Penetration, Size, VehicleParams, VehicleRole};
 use super::super::hits::{Cover, Crew, Volley};
-use super::*;
+use super::common::*;
 use crate::param_name;
 use crate::systems::gce::tables::hit_needed;
+use crate::systems::gce::target::{HitModifiers, overwatch_bonus};
 use crate::systems::gce::warrior::{Damage, Hit};
 use crate::systems::gce::weapon::SaveModifier;
-use crate::systems::gce::{HitModifiers, overwatch_bonus};
 use crate::systems::{Given, Model, Opt, ParamDecl, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
 

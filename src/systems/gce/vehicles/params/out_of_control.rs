@@ -2,7 +2,7 @@
 
 use super::super::damage::Size;
 use super::super::movement::{DriverState, OutOfControl};
-use super::*;
+use super::common::*;
 use crate::systems::{Model, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
 

@@ -2,7 +2,7 @@
 
 use super::super::damage::{VehicleParams, VehicleRole};
 use super::super::rams::{Impact, LargeRake, Mixed, Ram, head_on_equilibrium};
-use super::*;
+use super::common::*;
 use crate::param_name;
 use crate::systems::{Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
