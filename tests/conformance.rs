@@ -325,6 +325,21 @@ fn cases() -> BTreeMap<(String, String), Vec<Case>> {
     for path in specs {
         let mut exp = experiment::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let key = (exp.system.clone(), exp.scenario.clone());
+        // every variant its models read is one its scenario declares (what
+        // `krunch new` and `list` offer)
+        let declared = systems::rule_set(&exp.system)
+            .and_then(|r| r.scenario(&exp.scenario))
+            .expect("registered")
+            .variants;
+        for name in &exp.variants_read {
+            assert!(
+                declared.contains(&name.as_str()),
+                "{}: {}/{} reads the variant {name}, which it does not declare",
+                path.display(),
+                exp.system,
+                exp.scenario
+            );
+        }
         let cells = exp.models.len();
         let picks: Vec<usize> = (0..CELLS_PER_SPEC.min(cells))
             .map(|i| i * (cells - 1) / (CELLS_PER_SPEC - 1).max(1))

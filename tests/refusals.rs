@@ -1,5 +1,5 @@
-//! Every scenario's own bad inputs (`Scenario::refusals`, in its rule
-//! set's `refusals.rs`), each written as a spec and run through the
+//! Every scenario's own bad inputs (`Scenario::refusals`, declared in its
+//! `<NAME>_SCENARIO` beside its builder), each written as a spec and run through the
 //! command line as a user would: refused with exit code 2, the message
 //! naming the file, the line and the field (where the spec gives it) and
 //! the words the case asks for, nothing printed on standard output,
@@ -68,6 +68,27 @@ fn krunch(dir: &Path) -> std::process::Output {
         .expect("krunch runs")
 }
 
+/// A refusal that can fail: what it leaves out is in the test point, and
+/// it asks for words beyond the place the error is named at.
+fn well_formed(sc: &Scenario, refusal: &Refusal, place: &str) -> Result<(), String> {
+    if let Some(k) = refusal
+        .unset
+        .iter()
+        .find(|k| !sc.test_points[0].iter().any(|(name, _)| name == *k))
+    {
+        return Err(format!(
+            "leaves out '{k}', which the test point does not give"
+        ));
+    }
+    if refusal.words.is_empty() {
+        return Err("asks for no words".into());
+    }
+    match refusal.words.iter().find(|w| place.contains(*w)) {
+        Some(w) => Err(format!("the word {w:?} is part of the place {place:?}")),
+        None => Ok(()),
+    }
+}
+
 /// What is wrong with how `refusal` was refused, if anything.
 fn refused_as_it_should(system: &str, sc: &Scenario, refusal: &Refusal) -> Result<(), String> {
     let (text, line) = spec_of(system, sc, refusal);
@@ -75,11 +96,17 @@ fn refused_as_it_should(system: &str, sc: &Scenario, refusal: &Refusal) -> Resul
     std::fs::write(dir.join("cat.toml"), &text).expect("the spec is written");
     let o = krunch(&dir);
     let err = String::from_utf8_lossy(&o.stderr).to_string();
+    // a field the spec gives is named at its line; one it leaves out (a
+    // missing parameter) at the table's, without the `base.` of a value
     let place = match line {
         Some(n) => format!("cat.toml:{n}: base.{}:", refusal.field),
-        None => refusal.field.to_string(),
+        None => format!(": {}: ", refusal.field),
     };
-    let result = if o.status.code() != Some(2) {
+    let result = if let Err(e) = well_formed(sc, refusal, &place) {
+        Err(e)
+    } else if !err.contains("cat.toml:") {
+        Err(format!("message lacks the file: {err}"))
+    } else if o.status.code() != Some(2) {
         Err(format!("exit {:?}, wanted 2: {err}", o.status.code()))
     } else if err.contains("panicked") {
         Err(format!("panicked: {err}"))
@@ -172,8 +199,10 @@ fn every_registered_scenario_has_test_points_and_refusals() {
             }
             if sc.refusals.is_empty() {
                 lacking.push(format!(
-                    "{}/{}: no refusals in src/systems/{}/refusals.rs",
-                    r.name, sc.name, r.name
+                    "{}/{}: no refusals in its {}_SCENARIO",
+                    r.name,
+                    sc.name,
+                    sc.name.to_uppercase()
                 ));
             }
         }

@@ -167,7 +167,7 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
         .collect();
     let _ = writeln!(o, "# metrics = [{}]", ids.join(", "));
     // only the variants this scenario reads: the others change nothing here
-    let read = rules.variants_read(sc);
+    let read = sc.variants.to_vec();
     if !read.is_empty() {
         o.push_str("\n# Rule variants (a choice of reading or of rule version); the first value is\n# the default.\n[variants]\n");
         for v in rules.variants.iter().filter(|v| read.contains(&v.name)) {

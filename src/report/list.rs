@@ -9,7 +9,7 @@ use crate::systems::{MetricKind, Need, ParamError, RuleSet, Scenario};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
-fn scenario_json(r: &RuleSet, sc: &Scenario) -> Value {
+fn scenario_json(sc: &Scenario) -> Value {
     let params: Vec<Value> = (sc.params)()
         .iter()
         .map(|d| {
@@ -46,7 +46,7 @@ fn scenario_json(r: &RuleSet, sc: &Scenario) -> Value {
         "name": sc.name,
         "about": sc.about,
         "seed_section": sc.seed_section,
-        "variants_read": r.variants_read(sc),
+        "variants_read": sc.variants.to_vec(),
         "parameters": params,
         "metrics": metrics,
     })
@@ -69,7 +69,7 @@ fn rule_set_json(r: &RuleSet, scenarios: &[&Scenario]) -> Value {
             "sets": p.sets.iter().map(|(k, v)| (k.to_string(), Value::from(*v))).collect::<serde_json::Map<_, _>>(),
             "source": p.source,
         })).collect::<Vec<_>>(),
-        "scenarios": scenarios.iter().map(|s| scenario_json(r, s)).collect::<Vec<_>>(),
+        "scenarios": scenarios.iter().map(|s| scenario_json(s)).collect::<Vec<_>>(),
     })
 }
 
@@ -150,11 +150,7 @@ pub fn reference_markdown() -> String {
                 sc.name, sc.about, sc.seed_section
             );
             if !r.variants.is_empty() {
-                let read: Vec<String> = r
-                    .variants_read(sc)
-                    .iter()
-                    .map(|v| format!("`{v}`"))
-                    .collect();
+                let read: Vec<String> = sc.variants.iter().map(|v| format!("`{v}`")).collect();
                 let _ = writeln!(
                     o,
                     "Rule variants it reads: {}.\n",
@@ -265,7 +261,7 @@ pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String,
         let _ = writeln!(o, "\nscenario {}: {}", sc.name, sc.about);
         let _ = writeln!(o, "  seed: {}", sc.seed_section);
         if !r.variants.is_empty() {
-            let read = r.variants_read(sc);
+            let read = sc.variants.to_vec();
             let _ = writeln!(
                 o,
                 "  variants it reads: {}",

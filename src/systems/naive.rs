@@ -7,7 +7,9 @@
 //! and `tests/naive_loops.rs` holds it to the scenario's exact value, so a
 //! loop that drifts from the rule (or from its test point) fails a test
 //! instead of flattering a ratio. Each rule set's loops sit in its folder's
-//! `naive.rs` and import nothing of the rule code they check, on purpose.
+//! `naive.rs` and import nothing of the rule code they check, on purpose
+//! (Kry-Gothic's close-combat game asks the rule set only for the
+//! solver's optimal mixes, then draws and rolls everything itself).
 
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;

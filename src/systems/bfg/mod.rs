@@ -466,7 +466,11 @@ impl<T: Copy> Stat<T> {
     /// lacks it, or no preset was given.
     fn need(&self, ship: &Ship) -> Result<T, ParamError> {
         self.value.ok_or_else(|| {
-            let message = match &ship.preset {
+            let message = match ship
+                .preset
+                .as_deref()
+                .filter(|p| !p.eq_ignore_ascii_case("custom"))
+            {
                 Some(preset) => format!(
                     "ship '{preset}' does not give {}: set it in the spec (the seed gives no value, and krunch invents none)",
                     self.name

@@ -101,7 +101,7 @@ pub const TURN_ORDER_SCENARIO: Scenario = Scenario {
             set: &[("pc_mind", "31")],
             unset: &[],
             field: "pc_mind",
-            words: &["31"],
+            words: &["31 is impossible: must be from -10 to 30"],
         },
         Refusal {
             what: "a surprise by nobody",

@@ -52,7 +52,7 @@ pub const CLOSE_COMBAT_FIGHT_SCENARIO: Scenario = Scenario {
             set: &[],
             unset: &["attacker_ap"],
             field: "attacker_ap",
-            words: &["missing"],
+            words: &["missing: set attacker_ap"],
         },
         Refusal {
             what: "a fall-back attack that needs the broken weapon",
@@ -73,7 +73,7 @@ pub const CLOSE_COMBAT_FIGHT_SCENARIO: Scenario = Scenario {
             set: &[("defender_wounds", "9")],
             unset: &[],
             field: "defender_wounds",
-            words: &["9"],
+            words: &["9 is impossible: must be from 1 to 6"],
         },
     ],
     naive: crate::systems::krygothic::naive::CLOSE_COMBAT_FIGHT,

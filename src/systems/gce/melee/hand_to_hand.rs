@@ -98,7 +98,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
             set: &[("a_ws", "11")],
             unset: &[],
             field: "a_ws",
-            words: &["11"],
+            words: &["11 is impossible: must be from 0 to 10"],
         },
         Refusal {
             what: "a weapon misspelt",
@@ -126,7 +126,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
             set: &[("a_hatred_policy", "best")],
             unset: &[],
             field: "a_hatred_policy",
-            words: &["a_hatred"],
+            words: &["only used with a_hatred = true"],
         },
         Refusal {
             what: "an obstacle with nobody charging",
@@ -147,7 +147,10 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
             set: &[("a_weapons", "custom"), ("a_custom_damage", "1")],
             unset: &[],
             field: "a_custom_strength",
-            words: &["a_custom_strength"],
+            words: &[
+                "missing: set a_custom_strength",
+                "'custom' weapon: Strength",
+            ],
         },
         Refusal {
             what: "too many Damage dice",

@@ -72,7 +72,7 @@ pub const MULTIPLE_COMBAT_SCENARIO: Scenario = Scenario {
         set: &[("a_attacks", "0")],
         unset: &[],
         field: "a_attacks",
-        words: &["0"],
+        words: &["would roll no Attack Dice"],
     }],
     naive: crate::systems::gce::naive::MULTIPLE_COMBAT,
 };

@@ -217,7 +217,7 @@ pub const VEHICLE_HITS_SCENARIO: Scenario = Scenario {
             set: &[],
             unset: &["range"],
             field: "range",
-            words: &["range bands"],
+            words: &["the inches to the vehicle (the weapon has range bands)"],
         },
     ],
     naive: crate::systems::gce::naive::VEHICLE_HITS,

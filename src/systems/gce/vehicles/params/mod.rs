@@ -1,7 +1,7 @@
 //! The vehicle scenarios' parameters and builders: each reads the vehicle
 //! once through [`VehicleParams`] (a preset or a Hit Location Table).
 //! One module per scenario; what they share (the crew's profile, seed
-//! sections) here.
+//! sections) in `common.rs`.
 
 pub mod boarding;
 mod common;
