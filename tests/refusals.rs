@@ -21,11 +21,12 @@ fn toml_line(name: &str, value: &str) -> String {
     format!("{name} = {value}")
 }
 
-/// The spec of `refusal`: the scenario's first test point changed as it
+/// The spec of `refusal`: the scenario's test point it names changed as it
 /// says, and the line `field` lands on (`None` where the spec leaves it
 /// out).
 fn spec_of(system: &str, sc: &Scenario, refusal: &Refusal) -> (String, Option<usize>) {
-    let mut base: Vec<(&str, &str)> = sc.test_points[0]
+    let point: &[(&str, &str)] = sc.test_points.get(refusal.point).copied().unwrap_or(&[]);
+    let mut base: Vec<(&str, &str)> = point
         .iter()
         .filter(|(k, _)| !refusal.unset.contains(k))
         .copied()
@@ -71,10 +72,16 @@ fn krunch(dir: &Path) -> std::process::Output {
 /// A refusal that can fail: what it leaves out is in the test point, and
 /// it asks for words beyond the place the error is named at.
 fn well_formed(sc: &Scenario, refusal: &Refusal, place: &str) -> Result<(), String> {
+    let Some(point) = sc.test_points.get(refusal.point) else {
+        return Err(format!(
+            "changes test point {}, which it lacks",
+            refusal.point
+        ));
+    };
     if let Some(k) = refusal
         .unset
         .iter()
-        .find(|k| !sc.test_points[0].iter().any(|(name, _)| name == *k))
+        .find(|k| !point.iter().any(|(name, _)| name == *k))
     {
         return Err(format!(
             "leaves out '{k}', which the test point does not give"
@@ -156,6 +163,7 @@ fn every_scenario_refuses_its_bad_inputs_at_their_line() {
 fn every_first_test_point_written_as_a_spec_runs() {
     let untouched = Refusal {
         what: "nothing",
+        point: 0,
         set: &[],
         unset: &[],
         field: "",

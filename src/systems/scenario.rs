@@ -81,7 +81,7 @@ pub struct Scenario {
     /// Parameter points the conformance tests run besides the example
     /// specs: `name=value` pairs.
     pub test_points: &'static [&'static [(&'static str, &'static str)]],
-    /// Inputs it must refuse, each a change to its first test point:
+    /// Inputs it must refuse, each a change to one of its test points:
     /// `tests/refusals.rs` writes each as a spec and holds the error to
     /// the file, line and field it names (exit code 2).
     pub refusals: &'static [Refusal],
@@ -90,7 +90,7 @@ pub struct Scenario {
     pub naive: NaiveLoop,
 }
 
-/// A bad input a scenario must refuse: its first test point with `set`
+/// A bad input a scenario must refuse: one of its test points with `set`
 /// given on top (replacing a value the point gives, else added after it)
 /// and `unset` left out, refused with an error at `field`'s line that
 /// says `words`.
@@ -98,6 +98,8 @@ pub struct Scenario {
 pub struct Refusal {
     /// What is wrong, in a few words (names a failing case).
     pub what: &'static str,
+    /// The test point it changes (an index into `test_points`).
+    pub point: usize,
     /// Parameters given on top of the test point, `name=value` as in
     /// test points.
     pub set: &'static [(&'static str, &'static str)],

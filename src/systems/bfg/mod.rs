@@ -64,6 +64,7 @@ pub const RAM_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a ship preset misspelt",
+            point: 0,
             set: &[("target", "unclen")],
             unset: &[],
             field: "target",
@@ -71,6 +72,7 @@ pub const RAM_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "more damage left than any ship has",
+            point: 0,
             set: &[("target_damage", "200")],
             unset: &[],
             field: "target_damage",
@@ -111,6 +113,7 @@ pub const BOARDING_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "two ships boarding, the second without preset or damage",
+        point: 0,
         set: &[("boarding_ships", "2")],
         unset: &[],
         field: "attacker2_damage",
@@ -141,6 +144,7 @@ pub const HIT_AND_RUN_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "more than one teleport attack a turn",
+        point: 0,
         set: &[("attack", "teleport")],
         unset: &[],
         field: "attacks",
@@ -166,6 +170,7 @@ pub const DISENGAGE_SCENARIO: Scenario = Scenario {
     ]],
     refusals: &[Refusal {
         what: "Leadership 13",
+        point: 0,
         set: &[("leadership", "13")],
         unset: &[],
         field: "leadership",
@@ -190,6 +195,7 @@ pub const ASTEROID_FIELD_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "attack craft as a word",
+        point: 0,
         set: &[("attack_craft", "yes")],
         unset: &[],
         field: "attack_craft",
@@ -211,6 +217,7 @@ pub const WARP_RIFT_SCENARIO: Scenario = Scenario {
     test_points: &[&[("leadership", "9")]],
     refusals: &[Refusal {
         what: "shields in a warp rift",
+        point: 0,
         set: &[("shields", "1")],
         unset: &[],
         field: "shields",

@@ -71,6 +71,7 @@ pub const ATTACK_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "more attacks than the RoF",
+            point: 0,
             set: &[("attacks", "4")],
             unset: &[],
             field: "attacks",
@@ -78,6 +79,7 @@ pub const ATTACK_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "Parry on a ranged attack",
+            point: 0,
             set: &[("target_parry", "7")],
             unset: &[],
             field: "target_parry",
@@ -139,6 +141,7 @@ pub const FIGHT_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a fight against total cover never ends",
+            point: 0,
             set: &[("cover", "total")],
             unset: &[],
             field: "cover",
@@ -146,6 +149,7 @@ pub const FIGHT_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a melee attack without the target's Parry",
+            point: 0,
             set: &[("kind", "melee")],
             unset: &[],
             field: "target_parry",
@@ -153,6 +157,7 @@ pub const FIGHT_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a knock-out intent misspelt",
+            point: 0,
             set: &[("intent", "knockout")],
             unset: &[],
             field: "intent",
@@ -160,6 +165,7 @@ pub const FIGHT_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a roll too large to evaluate",
+            point: 0,
             set: &[("roll", "1000d10000")],
             unset: &[],
             field: "roll",

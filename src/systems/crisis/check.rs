@@ -37,6 +37,7 @@ pub const CHECK_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a Difficulty Level name with a typo",
+            point: 0,
             set: &[("difficulty", "hrad")],
             unset: &[],
             field: "difficulty",
@@ -44,6 +45,7 @@ pub const CHECK_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a Difficulty Level past the ladder",
+            point: 0,
             set: &[("difficulty", "41")],
             unset: &[],
             field: "difficulty",
@@ -51,6 +53,7 @@ pub const CHECK_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "assets as a count, not types",
+            point: 0,
             set: &[("assets", "2")],
             unset: &[],
             field: "assets",
@@ -58,6 +61,7 @@ pub const CHECK_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a roll that cannot be read",
+            point: 0,
             set: &[("roll", "2d6+")],
             unset: &[],
             field: "roll",
@@ -65,6 +69,7 @@ pub const CHECK_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a roll that is a comparison",
+            point: 0,
             set: &[("roll", "2d6>=7")],
             unset: &[],
             field: "roll",
@@ -72,6 +77,7 @@ pub const CHECK_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "an Extras step of 0",
+            point: 0,
             set: &[("extras_step", "0")],
             unset: &[],
             field: "extras_step",
@@ -98,6 +104,7 @@ pub const TURN_ORDER_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a Mind past the attribute scale",
+            point: 0,
             set: &[("pc_mind", "31")],
             unset: &[],
             field: "pc_mind",
@@ -105,6 +112,7 @@ pub const TURN_ORDER_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a surprise by nobody",
+            point: 0,
             set: &[("surprise", "gm")],
             unset: &[],
             field: "surprise",

@@ -64,6 +64,7 @@ pub const DAMAGE_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "both fixed Extras and an attack roll",
+            point: 0,
             set: &[("extras", "2")],
             unset: &[],
             field: "extras",
@@ -71,6 +72,7 @@ pub const DAMAGE_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a target already dead",
+            point: 0,
             set: &[("wounds_before", "30")],
             unset: &[],
             field: "wounds_before",

@@ -49,6 +49,7 @@ pub const HEALING_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a dead patient to heal",
+        point: 0,
         set: &[("health", "5"), ("wounds", "15")],
         unset: &[],
         field: "wounds",

@@ -40,6 +40,7 @@ pub const SCATTER_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a scatter direction the hex grid's d6 cannot show",
+        point: 0,
         set: &[("grid", "hex"), ("bystander_direction", "7")],
         unset: &[],
         field: "bystander_direction",

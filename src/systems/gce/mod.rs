@@ -123,6 +123,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a weapon misspelt",
+            point: 0,
             set: &[("weapon", "shotta")],
             unset: &[],
             field: "weapon",
@@ -130,6 +131,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a 1+ save",
+            point: 0,
             set: &[("save", "1")],
             unset: &[],
             field: "save",
@@ -160,6 +162,7 @@ pub const GRENADE_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "an Ammo Roll of 7+",
+        point: 0,
         set: &[("ammo", "7+")],
         unset: &[],
         field: "ammo",
@@ -196,6 +199,7 @@ pub const FIRE_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "negative helpers",
+        point: 0,
         set: &[("helpers", "-1")],
         unset: &[],
         field: "helpers",
@@ -233,6 +237,7 @@ pub const FALL_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "no Wounds to lose",
+        point: 0,
         set: &[("wounds", "0")],
         unset: &[],
         field: "wounds",

@@ -49,6 +49,7 @@ pub const CLOSE_COMBAT_FIGHT_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a fight without the attacker's AP",
+            point: 0,
             set: &[],
             unset: &["attacker_ap"],
             field: "attacker_ap",
@@ -56,6 +57,7 @@ pub const CLOSE_COMBAT_FIGHT_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a fall-back attack that needs the broken weapon",
+            point: 0,
             set: &[("attack_when_broken", "bunt")],
             unset: &[],
             field: "attack_when_broken",
@@ -63,6 +65,7 @@ pub const CLOSE_COMBAT_FIGHT_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a weapon counter attack without a weapon",
+            point: 0,
             set: &[("counter_attack", "weapon")],
             unset: &[],
             field: "counter_attack",
@@ -70,6 +73,7 @@ pub const CLOSE_COMBAT_FIGHT_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "more wounds than a unit takes",
+            point: 0,
             set: &[("defender_wounds", "9")],
             unset: &[],
             field: "defender_wounds",

@@ -39,6 +39,7 @@ pub const CLOSE_COMBAT_GAME_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a unit misspelt",
+            point: 0,
             set: &[("attacker", "average_jo")],
             unset: &[],
             field: "attacker",
@@ -46,6 +47,7 @@ pub const CLOSE_COMBAT_GAME_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a fight's AP in a one-attack game",
+            point: 0,
             set: &[("attacker_ap", "4")],
             unset: &[],
             field: "attacker_ap",

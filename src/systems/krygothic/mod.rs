@@ -74,6 +74,7 @@ pub const DICE_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "keeping more dice than are rolled",
+        point: 0,
         set: &[("check", "keep"), ("dice", "3"), ("keep", "4")],
         unset: &[],
         field: "keep",
@@ -142,6 +143,7 @@ pub const RANGED_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a weapon misspelt",
+            point: 0,
             set: &[("weapon", "pistle")],
             unset: &[],
             field: "weapon",
@@ -149,6 +151,7 @@ pub const RANGED_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "the firer's armour without its Body",
+            point: 0,
             set: &[("firer_armour", "2")],
             unset: &[],
             field: "firer_armour",

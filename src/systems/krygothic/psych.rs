@@ -24,6 +24,7 @@ pub const PINNING_SCENARIO: Scenario = Scenario {
     test_points: PINNING_POINTS,
     refusals: &[Refusal {
         what: "no shooters",
+        point: 0,
         set: &[("shooters", "0")],
         unset: &[],
         field: "shooters",
@@ -45,6 +46,7 @@ pub const FEAR_SCENARIO: Scenario = Scenario {
     test_points: FEAR_POINTS,
     refusals: &[Refusal {
         what: "a parameter misspelt",
+        point: 0,
         set: &[("causer", "x")],
         unset: &[],
         field: "causer",
@@ -66,6 +68,7 @@ pub const ACTION_POINTS_SCENARIO: Scenario = Scenario {
     test_points: AP_POINTS,
     refusals: &[Refusal {
         what: "a team misspelt",
+        point: 0,
         set: &[("team", "ralm")],
         unset: &[],
         field: "team",
@@ -87,6 +90,7 @@ pub const ORDER_COMBO_SCENARIO: Scenario = Scenario {
     test_points: COMBO_POINTS,
     refusals: &[Refusal {
         what: "no units",
+        point: 0,
         set: &[("units", "0")],
         unset: &[],
         field: "units",
@@ -108,6 +112,7 @@ pub const DAMAGED_STRUCTURE_SCENARIO: Scenario = Scenario {
     test_points: &[&[]],
     refusals: &[Refusal {
         what: "a parameter it does not have",
+        point: 0,
         set: &[("structure", "3")],
         unset: &[],
         field: "structure",

@@ -30,6 +30,7 @@ pub const CLOSE_COMBAT_SCENARIO: Scenario = Scenario {
     test_points: TEST_POINTS,
     refusals: &[Refusal {
         what: "a walker said not to be a vehicle",
+        point: 0,
         set: &[("defender", "walker"), ("defender_vehicle", "false")],
         unset: &[],
         field: "defender_vehicle",

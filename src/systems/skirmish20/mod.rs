@@ -108,6 +108,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "an X value with a modifier",
+            point: 0,
             set: &[
                 ("weapon", "custom"),
                 ("weapon_row", "24 | 8 | 6 | 4 | X+2 | 1 | jam"),
@@ -118,6 +119,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a weapon row with three armour values",
+            point: 0,
             set: &[
                 ("weapon", "custom"),
                 ("weapon_row", "24 | 8 | 6 | 4 | 1/2 | jam"),
@@ -128,6 +130,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a bad AP cost",
+            point: 0,
             set: &[("weapon_row", "24 | 8 | 6 | 4 | 1 | 3 | jam")],
             unset: &["weapon"],
             field: "weapon_row",
@@ -135,6 +138,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "beyond the weapon's range",
+            point: 0,
             set: &[("range", "30")],
             unset: &[],
             field: "range",
@@ -142,6 +146,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "others under a weapon with no area",
+            point: 0,
             set: &[("others_under_template", "2")],
             unset: &[],
             field: "others_under_template",
@@ -149,6 +154,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "vehicle guns on a target that is not a vehicle",
+            point: 0,
             set: &[("target_minor_guns", "2")],
             unset: &[],
             field: "target_minor_guns",
@@ -156,6 +162,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a heavy weapon firing at assaulters before its turn",
+            point: 0,
             set: &[
                 ("weapon", "heavy_bolter"),
                 ("assaulted_before_turn", "true"),
@@ -166,6 +173,7 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "an unknown armour class",
+            point: 0,
             set: &[("armour", "plate")],
             unset: &[],
             field: "armour",
@@ -195,6 +203,7 @@ pub const EFFECT_OF_HIT_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a target that is neither trooper nor hero",
+        point: 0,
         set: &[("target_kind", "dragon")],
         unset: &[],
         field: "target_kind",
@@ -220,6 +229,7 @@ pub const VEHICLE_DAMAGE_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "a vehicle misspelt",
+            point: 0,
             set: &[("vehicle", "chimaera")],
             unset: &[],
             field: "vehicle",
@@ -227,6 +237,7 @@ pub const VEHICLE_DAMAGE_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "passengers in a Sentinel walker",
+            point: 0,
             set: &[("vehicle", "sentinel")],
             unset: &[],
             field: "passengers",
@@ -262,6 +273,7 @@ pub const QUICK_DRAW_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a weapon class misspelt",
+        point: 0,
         set: &[("b_weapon", "rifel")],
         unset: &[],
         field: "b_weapon",
@@ -283,6 +295,7 @@ pub const HIT_ALLOCATION_SCENARIO: Scenario = Scenario {
     test_points: &[&[("attacks", "12")]],
     refusals: &[Refusal {
         what: "no attacks",
+        point: 0,
         set: &[("attacks", "0")],
         unset: &[],
         field: "attacks",
@@ -307,6 +320,7 @@ pub const NECRON_REPAIR_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "more destroyed on a 1 than destroyed",
+        point: 0,
         set: &[("destroyed_on_a_one", "5")],
         unset: &[],
         field: "destroyed_on_a_one",

@@ -53,6 +53,7 @@ pub const SQUAD_UNDER_FIRE_SCENARIO: Scenario = Scenario {
     test_points: TEST_POINTS,
     refusals: &[Refusal {
         what: "a squad beyond the weapon's range",
+        point: 0,
         set: &[("range", "60")],
         unset: &[],
         field: "range",

@@ -95,6 +95,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "WS 11",
+            point: 0,
             set: &[("a_ws", "11")],
             unset: &[],
             field: "a_ws",
@@ -102,6 +103,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a weapon misspelt",
+            point: 0,
             set: &[("a_weapons", "chopa")],
             unset: &[],
             field: "a_weapons",
@@ -109,6 +111,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "two double-handed weapons",
+            point: 0,
             set: &[("a_weapons", "demilune, uge_choppa")],
             unset: &[],
             field: "a_weapons",
@@ -116,6 +119,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "custom stats without a custom weapon",
+            point: 0,
             set: &[("a_weapons", "choppa"), ("a_custom_damage", "D3")],
             unset: &[],
             field: "a_custom_damage",
@@ -123,6 +127,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a Hatred policy without Hatred",
+            point: 0,
             set: &[("a_hatred_policy", "best")],
             unset: &[],
             field: "a_hatred_policy",
@@ -130,6 +135,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "an obstacle with nobody charging",
+            point: 0,
             set: &[("charger", "none"), ("obstacle", "true")],
             unset: &[],
             field: "obstacle",
@@ -137,6 +143,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "no Attack Dice",
+            point: 0,
             set: &[("a_attacks", "0"), ("a_hands", "1")],
             unset: &[],
             field: "a_attacks",
@@ -144,6 +151,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a custom weapon without its Strength",
+            point: 0,
             set: &[("a_weapons", "custom"), ("a_custom_damage", "1")],
             unset: &[],
             field: "a_custom_strength",
@@ -154,6 +162,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "too many Damage dice",
+            point: 0,
             set: &[
                 ("a_weapons", "custom"),
                 ("a_custom_strength", "AU+1"),
@@ -165,6 +174,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a bad custom Strength",
+            point: 0,
             set: &[
                 ("a_weapons", "custom"),
                 ("a_custom_strength", "strong"),
@@ -176,6 +186,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a Fear test without Leadership",
+            point: 0,
             set: &[
                 ("a", "custom"),
                 ("a_ws", "3"),
@@ -189,6 +200,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "an unknown Hatred policy",
+            point: 0,
             set: &[("a_hatred", "true"), ("a_hatred_policy", "smart")],
             unset: &[],
             field: "a_hatred_policy",
@@ -196,6 +208,7 @@ pub const HAND_TO_HAND_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "nobody can wound",
+            point: 0,
             set: &[
                 ("a_strength", "1"),
                 ("b_strength", "1"),

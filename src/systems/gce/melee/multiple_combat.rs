@@ -69,6 +69,7 @@ pub const MULTIPLE_COMBAT_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "no Attack Dice",
+        point: 0,
         set: &[("a_attacks", "0")],
         unset: &[],
         field: "a_attacks",

@@ -37,6 +37,7 @@ pub const CLOSE_COMBAT_SCENARIO: Scenario = Scenario {
     test_points: TEST_POINTS,
     refusals: &[Refusal {
         what: "an attack misspelt",
+        point: 0,
         set: &[("attack", "kik")],
         unset: &[],
         field: "attack",

@@ -45,6 +45,7 @@ pub const BOARDING_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "no crew",
+            point: 0,
             set: &[("crew", "0")],
             unset: &[],
             field: "crew",
@@ -52,6 +53,7 @@ pub const BOARDING_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "unopposed boarders at a location it lacks",
+            point: 0,
             set: &[("unopposed_location", "engine")],
             unset: &[],
             field: "unopposed_location",

@@ -35,6 +35,7 @@ pub const VEHICLE_FIRE_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a fire on a location it lacks",
+        point: 0,
         set: &[("location", "wheel")],
         unset: &[],
         field: "location",

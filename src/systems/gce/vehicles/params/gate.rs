@@ -23,6 +23,7 @@ pub const GATE_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a gate no Strength can dent",
+        point: 0,
         set: &[("strength", "2")],
         unset: &[],
         field: "strength",

@@ -36,6 +36,7 @@ pub const VEHICLE_HAZARD_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a hazard misspelt",
+        point: 0,
         set: &[("hazard", "squish")],
         unset: &[],
         field: "hazard",

@@ -22,6 +22,7 @@ pub const OUT_OF_CONTROL_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a driver asleep",
+        point: 0,
         set: &[("driver", "asleep")],
         unset: &[],
         field: "driver",

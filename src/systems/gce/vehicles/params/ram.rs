@@ -43,6 +43,7 @@ pub const RAM_SCENARIO: Scenario = Scenario {
     refusals: &[
         Refusal {
             what: "an unknown impact",
+            point: 0,
             set: &[("impact", "tbone")],
             unset: &[],
             field: "impact",
@@ -50,6 +51,7 @@ pub const RAM_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a Swerve test in a head-on ram",
+            point: 0,
             set: &[("impact", "head_on")],
             unset: &[],
             field: "target_leadership",
@@ -57,6 +59,7 @@ pub const RAM_SCENARIO: Scenario = Scenario {
         },
         Refusal {
             what: "a strategy of two weights",
+            point: 0,
             set: &[("impact", "head_on"), ("rammer_strategy", "1, 2")],
             unset: &["target_leadership"],
             field: "rammer_strategy",

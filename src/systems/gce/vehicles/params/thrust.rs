@@ -29,6 +29,7 @@ pub const THRUST_SCENARIO: Scenario = Scenario {
     ],
     refusals: &[Refusal {
         what: "a Thrust score of 1+",
+        point: 0,
         set: &[("thrust", "1+, 3+")],
         unset: &[],
         field: "thrust",
