@@ -993,6 +993,34 @@ mod tests {
         testing::build(&RULES, "hit_and_run", pairs)
     }
 
+    /// A second boarding ship with no preset, or written "custom", and no
+    /// damage: the error names the stat and the preset that would give it,
+    /// not a "ship 'custom'" the spec never named; a real preset lacking
+    /// a stat is still named as that preset.
+    #[test]
+    fn a_ship_without_a_stat_says_what_would_give_it() {
+        let base = [
+            ("attacker", "plagueclaw"),
+            ("defender", "hyperion"),
+            ("defender_turrets", "1"),
+            ("boarding_ships", "2"),
+        ];
+        for second in [None, Some("custom"), Some("Custom")] {
+            let mut pairs = base.to_vec();
+            if let Some(preset) = second {
+                pairs.push(("attacker2", preset));
+            }
+            let e = testing::refused(&RULES, "boarding", &pairs);
+            assert_eq!(e.field, "attacker2_damage", "{second:?}: {e}");
+            assert!(
+                e.message
+                    .contains("attacker2_damage is needed: set it, or attacker2 to a ship preset"),
+                "{second:?}: {e}"
+            );
+            assert!(!e.message.contains("ship 'custom'"), "{second:?}: {e}");
+        }
+    }
+
     /// Teleport Attacks: "A ship may only make one teleport attack each
     /// turn. For each teleport attack make one hit-and-run attack against
     /// the target ship." One teleport attack is made; two are refused
