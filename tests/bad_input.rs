@@ -719,6 +719,37 @@ fn catalogue() -> Vec<Case> {
             &["cat.toml:32: expect.tolerance:"],
         ),
         spec_case(
+            "expect quantile of no family",
+            with(33, "metric = \"median(hit)\""),
+            &[
+                "cat.toml:32: expect.metric:",
+                "names no distribution family 'hit' (did you mean 'hits'?)",
+                "its families: 'hits', 'wounds'",
+            ],
+        ),
+        spec_case(
+            "expect quantile of a plain metric",
+            with(33, "metric = \"p90(p_hit)\""),
+            &[
+                "cat.toml:32: expect.metric:",
+                "no distribution family 'p_hit'",
+            ],
+        ),
+        spec_case(
+            "expect quantile with a tolerance",
+            with(33, "metric = \"median(hits)\""),
+            &["cat.toml:32: expect.tolerance:", "takes no tolerance"],
+        ),
+        spec_case(
+            "expect quantile not a whole number",
+            replace_line(&with(33, "metric = \"median(hits)\""), 36, ""),
+            &[
+                "cat.toml:32: expect.value:",
+                "0.5 is not a value 'hits' takes here",
+                "the median hits is a whole number from 0 to",
+            ],
+        ),
+        spec_case(
             "expect unknown key",
             with(36, "tolerance = 0.5\ntolerence = 0.5"),
             &["cat.toml:37:", "tolerence"],

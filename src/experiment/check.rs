@@ -11,6 +11,8 @@
 //! power; baselines written by `--update` carry their own standard error,
 //! which the test includes.
 
+use super::at_least;
+use super::quantiles::{QuantileOf, Tails, quantile_p};
 use super::run::simulate;
 use super::significance;
 use super::spec::{Expected, Experiment};
@@ -52,6 +54,9 @@ pub struct Outcome {
     pub trials: u64,
     /// A note (trials raised, tolerance out of reach ...).
     pub note: Option<String>,
+    /// `got` as words where a number would mislead: a quantile beyond
+    /// the values its family lists ("more than 6").
+    pub got_text: Option<String>,
 }
 
 /// A model's Monte Carlo tally and its exact values, if used.
@@ -164,6 +169,9 @@ pub fn check(
         .map(|((e, note), unresolvable)| {
             let model = &exp.models[e.cell][e.profile];
             let (tally, exact) = &results[&(e.cell, e.profile)];
+            if let Some(q) = QuantileOf::parse(&e.metric) {
+                return quantile_outcome(e, &q, exp, tally, exact.as_deref(), level, note);
+            }
             let mi = model
                 .metrics()
                 .iter()
@@ -182,6 +190,7 @@ pub fn check(
                 passed: false,
                 trials: n,
                 note,
+                got_text: None,
             };
             let (got, se, interval) = match model.metrics()[mi].kind {
                 MetricKind::Probability => {
@@ -266,6 +275,103 @@ pub fn check(
             }
         })
         .collect()
+}
+
+/// The outcome of an expected quantile (`median(hits) = 2`, see
+/// [`super::quantiles`]): exact where the tails are, else the two
+/// one-sided binomial tests at `level`; its interval is every `k` the
+/// Monte Carlo counts do not reject.
+fn quantile_outcome(
+    e: &Expected,
+    q: &QuantileOf,
+    exp: &Experiment,
+    tally: &crate::dice::Tally,
+    exact: Option<&[f64]>,
+    level: f64,
+    note: Option<String>,
+) -> Outcome {
+    let model = &exp.models[e.cell][e.profile];
+    let n = tally.trials();
+    let mut out = Outcome {
+        expected: e.clone(),
+        profile: exp.profiles[e.profile].clone(),
+        cell: cell_text(exp, e.cell),
+        got: f64::NAN,
+        exact: false,
+        interval: (f64::NAN, f64::NAN),
+        p_value: None,
+        level: None,
+        passed: false,
+        trials: n,
+        note,
+        got_text: None,
+    };
+    // the spec's loader made sure the family is there
+    let Some(tails) = Tails::of(model.metrics(), &q.head) else {
+        out.note = Some(format!("the model has no family '{}'", q.head));
+        return out;
+    };
+    let k = e.value as i64;
+    let counts: Vec<u64> = (0..model.metrics().len()).map(|i| tally.sum(i)).collect();
+    let (got, shown) = match exact {
+        Some(values) => (tails.quantile(values, q.q()), values.to_vec()),
+        None => {
+            let estimates: Vec<f64> = counts.iter().map(|&c| c as f64 / n.max(1) as f64).collect();
+            (tails.quantile(&estimates, q.q()), estimates)
+        }
+    };
+    out.got_text = Some(got.to_string());
+    if let at_least::Quantile::At(g) = got {
+        out.got = g as f64;
+    }
+    // what the quantile was read from: the tails at k and k + 1
+    let tail_text = |k: i64| {
+        let at = tails.at_least.iter().find(|&&(at, _)| at >= k);
+        let value = match at {
+            Some(&(_, i)) => shown[i],
+            None => tails.beyond.map_or(0.0, |i| shown[i]),
+        };
+        format!("P({} ≥ {k}) = {value:.6}", q.head)
+    };
+    let tails_note = format!(
+        "{}, {}; the {} is the most k with P(≥ k) ≥ {}",
+        tail_text(k),
+        tail_text(k + 1),
+        q.describe(),
+        f64::from(100 - q.percent) / 100.0
+    );
+    out.note = Some(match out.note.take() {
+        Some(n) => format!("{n}; {tails_note}"),
+        None => tails_note,
+    });
+    if exact.is_some() {
+        out.exact = true;
+        out.interval = (out.got, out.got);
+        out.passed = got == at_least::Quantile::At(k);
+        return out;
+    }
+    let p_of = |k: i64| {
+        quantile_p(
+            tails.count_at_least(&counts, k),
+            tails.count_at_least(&counts, k + 1),
+            n,
+            q.q(),
+        )
+    };
+    let p = p_of(k);
+    let held: Vec<i64> = tails
+        .ks()
+        .into_iter()
+        .filter(|&k| p_of(k) >= level)
+        .collect();
+    out.interval = match (held.first(), held.last()) {
+        (Some(&lo), Some(&hi)) => (lo as f64, hi as f64),
+        _ => (f64::NAN, f64::NAN),
+    };
+    out.p_value = Some(p);
+    out.level = Some(level);
+    out.passed = p >= level;
+    out
 }
 
 /// Where `--update` keeps the baseline of a spec: `baselines/<name>.toml`
@@ -689,6 +795,55 @@ mod tests {
         assert_eq!(passed, [true, true, false]);
         assert!(out.iter().all(|o| !o.exact && o.level == Some(1e-3 / 3.0)));
         assert_eq!(out[1].got, 1.0);
+    }
+
+    /// Quantiles pinned in `[[expect]]`, held to values by hand. Necron
+    /// repair ("On a roll of "5,6" they stand back up"): of 4 destroyed,
+    /// the number repaired is Binomial(4, 1/3), so P(at least k) for k = 0
+    /// to 4 is 81/81, 65/81, 33/81, 9/81, 1/81. The median (the most k
+    /// reached with probability 0.5 or more) is 1, the 90th percentile
+    /// (0.1 or more) 3, the 99th (0.01) 4 and the 10th (0.9) 0. Exact and
+    /// Monte Carlo alike hold these and refuse their neighbours.
+    #[test]
+    fn quantile_checks_hold_the_value_by_hand_and_catch_a_neighbour() {
+        let (_, exp) = spec(
+            "quantiles",
+            "title = \"repair\"\nsystem = \"skirmish20\"\nscenario = \"necron_repair\"\ntrials = 400000\nseed = 3\n\n[base]\ndestroyed = 4\n\n[[profile]]\nname = \"four down\"\n",
+        );
+        let cases = [
+            expect(0, "median(repaired)", 1.0),
+            expect(0, "p90(repaired)", 3.0),
+            expect(0, "p99(repaired)", 4.0),
+            expect(0, "p10(repaired)", 0.0),
+            expect(0, "median(repaired)", 2.0),
+            expect(0, "median(repaired)", 0.0),
+            expect(0, "p90(repaired)", 2.0),
+            expect(0, "p99(repaired)", 3.0),
+        ];
+        let held = [true, true, true, true, false, false, false, false];
+        let out = check(&exp, &cases, cases.len(), OPTIONS);
+        let passed: Vec<bool> = out.iter().map(|o| o.passed).collect();
+        assert_eq!(passed, held);
+        assert!(out.iter().all(|o| o.exact && o.p_value.is_none()));
+        let got: Vec<f64> = out.iter().map(|o| o.got).collect();
+        assert_eq!(got, [1.0, 3.0, 4.0, 0.0, 1.0, 1.0, 3.0, 4.0]);
+        let note = out[1].note.as_deref().unwrap();
+        assert!(
+            note.contains("P(repaired ≥ 3) = 0.111111, P(repaired ≥ 4) = 0.012346"),
+            "{note}"
+        );
+        let mc = CheckOptions {
+            monte_carlo_only: true,
+            ..OPTIONS
+        };
+        let out = check(&exp, &cases, cases.len(), mc);
+        let passed: Vec<bool> = out.iter().map(|o| o.passed).collect();
+        assert_eq!(passed, held);
+        assert!(out.iter().all(|o| !o.exact && o.p_value.is_some()));
+        // the values the counts do not reject: only the true one
+        assert_eq!(out[0].interval, (1.0, 1.0));
+        assert_eq!(out[4].interval, (1.0, 1.0));
+        assert_eq!(out[0].got_text.as_deref(), Some("1"));
     }
 
     /// No helpers (cell 0): the exact value holds under Monte Carlo at a

@@ -6,6 +6,7 @@ pub mod at_least;
 pub mod check;
 pub mod compare;
 mod exact;
+pub mod quantiles;
 mod run;
 pub mod shard;
 pub mod significance;

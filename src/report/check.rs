@@ -74,6 +74,9 @@ pub fn describe_outcome(o: &Outcome) -> String {
             format!(", {}", o.cell)
         }
     );
+    if let Some(got) = &o.got_text {
+        return describe_quantile(o, &place, got);
+    }
     let how = if o.exact && o.p_value.is_none() {
         // the tolerance the value was held to: its own, where it states one
         match o.expected.tolerance {
@@ -102,6 +105,37 @@ pub fn describe_outcome(o: &Outcome) -> String {
     format!(
         "{} {place}: expected {expected}, got {got} ({how}) — {}{}",
         if o.passed { "ok  " } else { "FAIL" },
+        o.expected.source,
+        o.note
+            .as_ref()
+            .map(|n| format!("; {n}"))
+            .unwrap_or_default()
+    )
+}
+
+/// One line for an expected quantile: whole numbers, and the tails it was
+/// read from (in the note).
+fn describe_quantile(o: &Outcome, place: &str, got: &str) -> String {
+    let how = match o.p_value {
+        None => "exact".to_string(),
+        Some(p) => {
+            let held = match o.interval {
+                (lo, _) if lo.is_nan() => "no k holds".to_string(),
+                (lo, hi) if lo == hi => format!("only k = {lo:.0} holds"),
+                (lo, hi) => format!("k = {lo:.0} to {hi:.0} hold"),
+            };
+            format!(
+                "{held}, {} at level {:.1e}, {} trials",
+                p_text(p),
+                o.level.unwrap_or(0.0),
+                o.trials
+            )
+        }
+    };
+    format!(
+        "{} {place}: expected {}, got {got} ({how}) — {}{}",
+        if o.passed { "ok  " } else { "FAIL" },
+        o.expected.value,
         o.expected.source,
         o.note
             .as_ref()

@@ -5,7 +5,7 @@
 
 use crate::experiment::at_least::derived_decls;
 use crate::systems::registry::{RULE_SETS, rule_set};
-use crate::systems::{MetricKind, Need, ParamError, RuleSet, Scenario};
+use crate::systems::{MetricDecl, MetricKind, Need, ParamError, RuleSet, Scenario};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -195,6 +195,9 @@ pub fn reference_markdown() -> String {
                     cell(m.about)
                 );
             }
+            if let Some(q) = quantiles_text(&catalogue, "`") {
+                let _ = writeln!(o, "\nQuantiles, for `[[expect]]`: {q}");
+            }
             o.push('\n');
         }
     }
@@ -288,8 +291,29 @@ pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String,
         for m in catalogue.iter().chain(&derived_decls(&catalogue)) {
             let _ = writeln!(o, "    {:<36} {:<40} {}", m.id, m.label, m.about);
         }
+        if let Some(q) = quantiles_text(&catalogue, "") {
+            let _ = writeln!(o, "  quantiles (for [[expect]]): {q}");
+        }
     }
     Ok(o)
+}
+
+/// The quantiles an `[[expect]]` can pin, one pair per distribution
+/// family (`median(hits)`, `p90(hits)`), or `None` for a scenario without
+/// a family.
+/// `tick` is the Markdown code quote, or nothing for the terminal.
+fn quantiles_text(catalogue: &[MetricDecl], tick: &str) -> Option<String> {
+    let heads: Vec<String> = derived_decls(catalogue)
+        .iter()
+        .filter_map(|d| d.id.strip_suffix(">={k}"))
+        .map(|h| format!("{tick}median({h}){tick}, {tick}p90({h}){tick}"))
+        .collect();
+    (!heads.is_empty()).then(|| {
+        format!(
+            "{}; {tick}pN(X){tick} for N from 1 to 99: the most k that X reaches with probability at least 1 - N/100",
+            heads.join(", ")
+        )
+    })
 }
 
 fn cell(text: &str) -> String {

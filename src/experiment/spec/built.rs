@@ -4,9 +4,10 @@
 //! the `[[expect]]` entries. The result is the [`Experiment`].
 
 use super::checked::{CheckedProfile, CheckedSpec};
-use super::raw::{ChartToml, SpecFile, to_param};
+use super::raw::{ChartToml, ExpectToml, SpecFile, to_param};
 use super::{ChartSpec, Expected, Experiment, Input, Source, SpecError};
 use crate::experiment::at_least::{self, Listed};
+use crate::experiment::quantiles::{QuantileOf, Tails};
 use crate::systems::{self, ParamError, ParamValue, Params, did_you_mean};
 use std::collections::BTreeMap;
 
@@ -461,6 +462,10 @@ fn expectations(spec: &CheckedSpec, experiment: &Experiment) -> Result<Vec<Expec
     for e in &spec.expects {
         let line = file.line(&e.span());
         let e = e.get_ref();
+        if let Some(q) = QuantileOf::parse(&e.metric) {
+            out.push(quantile_expected(file, line, e, &q, experiment)?);
+            continue;
+        }
         let (profile, cell) = experiment
             .locate_metric(e.profile.as_deref(), &e.cell, &e.metric)
             .map_err(|e| file.error(line, &format!("expect.{}", e.field()), e.to_string()))?;
@@ -489,6 +494,84 @@ fn expectations(spec: &CheckedSpec, experiment: &Experiment) -> Result<Vec<Expec
         });
     }
     Ok(out)
+}
+
+/// An `[[expect]]` of a quantile (`metric = "median(hits)"`): the family
+/// must be one the model there has, the value one of its `k`, whole, and
+/// without a tolerance (a quantile is a value of `k`, matched or not).
+fn quantile_expected(
+    file: &SpecFile,
+    line: usize,
+    e: &ExpectToml,
+    q: &QuantileOf,
+    experiment: &Experiment,
+) -> Result<Expected, SpecError> {
+    let (profile, cell) = experiment
+        .locate(e.profile.as_deref(), &e.cell)
+        .map_err(|e| file.error(line, &format!("expect.{}", e.field()), e.to_string()))?;
+    let metrics = experiment.models[cell][profile].metrics();
+    let Some(tails) = Tails::of(metrics, &q.head) else {
+        let mut heads: Vec<&str> = metrics
+            .iter()
+            .filter(|m| m.declared_as.ends_with(">={k}"))
+            .filter_map(|m| m.declared_as.strip_suffix(">={k}"))
+            .collect();
+        heads.dedup();
+        let known = if heads.is_empty() {
+            "the scenario has no distribution family (a metric `X={k}`), so no quantile".to_string()
+        } else {
+            format!(
+                "its families: {}",
+                heads
+                    .iter()
+                    .map(|h| format!("'{h}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let hint = did_you_mean(&q.head, heads.iter().copied());
+        return Err(file.error(
+            line,
+            "expect.metric",
+            format!(
+                "'{}' names no distribution family '{}'{hint}: {known}",
+                e.metric, q.head
+            ),
+        ));
+    };
+    if e.tolerance.is_some() {
+        return Err(file.error(
+            line,
+            "expect.tolerance",
+            format!(
+                "a quantile is a value of k, matched or not: '{}' takes no tolerance",
+                e.metric
+            ),
+        ));
+    }
+    let ks = tails.ks();
+    let (first, last) = (ks[0], ks[ks.len() - 1]);
+    if e.value.fract() != 0.0 || e.value < first as f64 || e.value > last as f64 {
+        return Err(file.error(
+            line,
+            "expect.value",
+            format!(
+                "{} is not a value '{}' takes here: the {} is a whole number from {first} to {last}",
+                e.value,
+                q.head,
+                q.describe()
+            ),
+        ));
+    }
+    Ok(Expected {
+        profile,
+        cell,
+        metric: e.metric.clone(),
+        value: e.value,
+        std_error: 0.0,
+        tolerance: None,
+        source: format!("{}:{line}", file.path.display()),
+    })
 }
 
 /// The charts of a spec that asks for none: the first three metrics, and
