@@ -9,8 +9,8 @@
 
 use super::chart::{Armour, CloseRow, Effect, parse_close_row};
 use super::fire::{Figure, Toughness, roll_effect};
-use super::vehicle::{VehicleDamage, VehicleState};
-use super::{ToughnessParams, no_minor_gun};
+use super::shared_params::ToughnessParams;
+use super::vehicle::{VehicleDamage, VehicleState, no_minor_gun};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
 use crate::systems::Given;

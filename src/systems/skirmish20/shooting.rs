@@ -3,13 +3,153 @@
 //! others under a blast or template, each rolling its own D20 against the
 //! second value, or (variant `blast_roll = "once"`) read off the firing's
 //! one D20.
+//!
+//! The `shooting` scenario is here too, beside the rule it builds: its
+//! parameters (the shot it shares with `squad_under_fire` is in
+//! `shared_params`), builder, test points and refusals.
 
-use super::chart::Effect;
+use super::chart::{Armour, Effect};
 use super::fire::{Figure, Firer, Roll, Toughness, effect_law, read_d20, roll_effect};
-use super::vehicle::{VehicleDamage, VehicleState};
+use super::shared_params::{EFFECT, ShotParams, TargetParams, ToughnessParams};
+use super::vehicle::{VehicleDamage, VehicleState, no_minor_gun};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
-use crate::systems::{MetricDecl, MetricList};
+use crate::systems::{Given, MetricDecl, MetricList, Model, ParamError, ParamGroup, Params};
+use crate::systems::{Refusal, Scenario};
+
+/// The `shooting` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const SHOOTING_SCENARIO: Scenario = Scenario {
+    name: "shooting",
+    about: "one firer's turn of fire at a target: lock-on, to hit and penetrate, jams, effect of hit, others under the blast",
+    seed_section: "RANGED COMBAT WEAPONS FACTOR CHART; RANGED TO HIT MODIFIERS; EFFECT OF HIT CHART; ACTION POINTS; WEAPONS FACTOR CHART (explanation)",
+    params: ShootingParams::decls,
+    metrics: || METRICS.to_vec(),
+    build,
+    variants: &["no_minor_gun", "blast_roll"],
+    test_points: &[
+        &[("weapon", "bolt_rifle"), ("armour", "std"), ("range", "12")],
+        &[
+            ("weapon", "missile_launcher"),
+            ("armour", "power"),
+            ("range", "20"),
+            ("target_ignores_duck_backs", "true"),
+            ("others_under_template", "2"),
+            ("others_partly_under", "2"),
+        ],
+        &[
+            ("weapon", "flame_thrower"),
+            ("armour", "std"),
+            ("range", "6"),
+            ("target_kind", "hero"),
+            ("target_enhanced_nervous_system", "true"),
+            ("others_under_template", "1"),
+            ("others_partly_under", "2"),
+            ("moved_d6", "1"),
+            ("firer_ap", "4"),
+        ],
+        &[
+            ("weapon", "heavy_bolter"),
+            ("armour", "storm"),
+            ("range", "10"),
+            ("target_kind", "hero"),
+            ("target_scarab_swarm", "true"),
+            ("target_ignores_duck_backs", "true"),
+        ],
+        &[
+            ("weapon", "laser_machine_pistol"),
+            ("armour", "std"),
+            ("range", "4"),
+            ("assaulted_before_turn", "true"),
+            ("target_cover", "moving"),
+        ],
+        &[
+            ("weapon", "plasma_pistol"),
+            ("armour", "tank"),
+            ("range", "6"),
+            ("target_size", "tank"),
+            ("target_vehicle", "true"),
+            ("firer_wounded", "true"),
+            ("marksman", "true"),
+        ],
+    ],
+    refusals: &[
+        Refusal {
+            what: "an X value with a modifier",
+            point: 0,
+            set: &[
+                ("weapon", "custom"),
+                ("weapon_row", "24 | 8 | 6 | 4 | X+2 | 1 | jam"),
+            ],
+            unset: &[],
+            field: "weapon_row",
+            words: &["X means no chance"],
+        },
+        Refusal {
+            what: "a weapon row with three armour values",
+            point: 0,
+            set: &[
+                ("weapon", "custom"),
+                ("weapon_row", "24 | 8 | 6 | 4 | 1/2 | jam"),
+            ],
+            unset: &[],
+            field: "weapon_row",
+            words: &["3 armour values"],
+        },
+        Refusal {
+            what: "a bad AP cost",
+            point: 0,
+            set: &[("weapon_row", "24 | 8 | 6 | 4 | 1 | 3 | jam")],
+            unset: &["weapon"],
+            field: "weapon_row",
+            words: &["must be 1, 2 or 1/2"],
+        },
+        Refusal {
+            what: "beyond the weapon's range",
+            point: 0,
+            set: &[("range", "30")],
+            unset: &[],
+            field: "range",
+            words: &["maximum range of 24"],
+        },
+        Refusal {
+            what: "others under a weapon with no area",
+            point: 0,
+            set: &[("others_under_template", "2")],
+            unset: &[],
+            field: "others_under_template",
+            words: &["covers no area"],
+        },
+        Refusal {
+            what: "vehicle guns on a target that is not a vehicle",
+            point: 0,
+            set: &[("target_minor_guns", "2")],
+            unset: &[],
+            field: "target_minor_guns",
+            words: &["target_vehicle"],
+        },
+        Refusal {
+            what: "a heavy weapon firing at assaulters before its turn",
+            point: 0,
+            set: &[
+                ("weapon", "heavy_bolter"),
+                ("assaulted_before_turn", "true"),
+            ],
+            unset: &[],
+            field: "assaulted_before_turn",
+            words: &["Heavy weapons"],
+        },
+        Refusal {
+            what: "an unknown armour class",
+            point: 0,
+            set: &[("armour", "plate")],
+            unset: &[],
+            field: "armour",
+            words: &["'plate'"],
+        },
+    ],
+    naive: crate::systems::skirmish20::naive::SHOOTING,
+};
 
 /// How a figure near the target is covered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -448,6 +588,156 @@ impl Mechanic for ShootingRule {
     }
 }
 
+crate::param_struct! {
+    /// Parameters of the shooting scenario.
+    pub struct ShootingParams {
+        ..shot: ShotParams,
+        toughness: ToughnessParams = prefixed("target_"),
+        target_wounded: bool = flag()
+            .about("the target is already wounded (a second wound kills)")
+            .seed(EFFECT),
+        target_vehicle: Given<bool> = flag()
+            .about("the target is a vehicle: each hit that penetrates rolls on the Vehicle Damage Table (Effect of Hit metrics give way to the vehicle's), and it is a large target, +2 unless target_size says otherwise (a walker: large, +1); implied by armour = tank or target_size = tank, needed for a power-armoured Chimera, a tank's rear or a walker")
+            .seed("Vehicle Damage Table 1D10"),
+        target_minor_guns: Given<i64> = int(0, 4)
+            .default("1")
+            .about("a vehicle target's guns besides the biggest (a Chimera: 1)")
+            .seed("Vehicle characteristics table")
+            .needs("target_vehicle", "true"),
+        target_scarab_swarm: bool = flag()
+            .about("a Necron scarab swarm: an area weapon's hit counts as two hits (set target_kind = hero, armour = storm)")
+            .seed("NECRON SPECIAL RULES"),
+        assaulted_before_turn: bool = flag()
+            .about("firing at assaulters before one's card is drawn: -1 if the chart value is under 8, else -2; no heavy weapons")
+            .seed("ASSAULT"),
+        others_under_template: i64 = int(0, 12)
+            .default("0")
+            .about("troopers wholly under the blast besides the target (common troopers of the same armour; the chart's second value)")
+            .seed("WEAPONS FACTOR CHART (explanation)"),
+        others_partly_under: i64 = int(0, 12)
+            .default("0")
+            .about("troopers partly under: a blast hits them on a D6 4+, the flamer's template always")
+            .seed("WEAPONS FACTOR CHART (explanation)"),
+    }
+}
+
+impl ShootingParams {
+    /// A vehicle target's damage rule, when the target is a vehicle.
+    fn vehicle_target(&self, v: &Params) -> Result<Option<VehicleDamage>, ParamError> {
+        // Tank armour ("the strongest armour ... 13 or 14 armour in WH40K") and
+        // a tank's size are a vehicle's: such a target is a vehicle without
+        // target_vehicle, and target_vehicle = false cannot say otherwise.
+        let target = &self.shot.target;
+        let tank = if target.armour == Armour::Tank {
+            Some(crate::param_name!(TargetParams.armour))
+        } else if target.target_size.value.as_deref() == Some("tank") {
+            Some(target.target_size.name())
+        } else {
+            None
+        };
+        if let Some(field) = tank
+            && self.target_vehicle.given_value() == Some(false)
+        {
+            return Err(ParamError::new(
+                crate::param_name!(ShootingParams.target_vehicle),
+                format!(
+                    "{field} = \"tank\" is a vehicle's: its hits roll on the Vehicle Damage Table; leave target_vehicle out (or give the figure's own armour and size)"
+                ),
+            ));
+        }
+        if tank.is_none() && !self.target_vehicle.value {
+            if self.target_minor_guns.given {
+                return Err(ParamError::new(
+                    crate::param_name!(ShootingParams.target_minor_guns),
+                    "only a vehicle target has guns: set target_vehicle = true",
+                ));
+            }
+            return Ok(None);
+        }
+        Ok(Some(VehicleDamage {
+            hits: 0,
+            minor_guns: self.target_minor_guns.value as u8,
+            passengers: 0,
+            no_minor_gun: no_minor_gun(v)?,
+        }))
+    }
+}
+
+/// The `blast_roll` variant: one D20 for everyone under a blast.
+fn blast_once(v: &Params) -> Result<bool, ParamError> {
+    Ok(v.word("blast_roll")?.as_deref() == Some("once"))
+}
+
+/// Builds the model.
+pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = ShootingParams::read(p)?;
+    let firer = p.shot.firer()?;
+    firer.check()?;
+    let cell = firer.row.cells[p.shot.target.armour.column()];
+    let area = p.shot.weapon.weapon_area.as_str();
+    let others_full = p.others_under_template as u8;
+    let others_partly = p.others_partly_under as u8;
+    if area == "none" && others_full + others_partly > 0 {
+        let field = if others_full > 0 {
+            crate::param_name!(ShootingParams.others_under_template)
+        } else {
+            crate::param_name!(ShootingParams.others_partly_under)
+        };
+        return Err(ParamError::new(
+            field,
+            "the weapon covers no area (weapon_area = \"none\"): only the target can be hit",
+        ));
+    }
+    let target = p.toughness.toughness();
+    let mut t = target;
+    t.hero = false;
+    let modifier = p.shot.modifiers(p.target_vehicle.value).total();
+    // "If their to hit is <8 then deduct 1 otherwise deduct 2 from their
+    // to hit roll. If armed with Heavy weapons they may not fire."
+    let assaulted = p.assaulted_before_turn;
+    if assaulted && firer.heavy {
+        return Err(ParamError::new(
+            crate::param_name!(ShootingParams.assaulted_before_turn),
+            "\"If armed with Heavy weapons they may not fire\" (a heavy weapon: every 2-AP row, the vehicle chaingun, the Necron Destroyer gun)",
+        ));
+    }
+    let assault = |value: Option<u8>| match value {
+        Some(v) if assaulted => {
+            if v < 8 {
+                -1
+            } else {
+                -2
+            }
+        }
+        _ => 0,
+    };
+    let double = p.target_scarab_swarm && area != "none";
+    let shooting = Shooting {
+        firer,
+        target_value: cell.target,
+        others_value: cell.others,
+        lock_on: cell.lock_on,
+        modifier: modifier + assault(cell.target),
+        others_modifier: modifier + assault(cell.others),
+        target_double_hits: double,
+        target,
+        others_full,
+        others_partly,
+        partly: if area == "template" {
+            Cover::PartlyTemplate
+        } else {
+            Cover::PartlyBlast
+        },
+        others: t,
+        target_wounded: p.target_wounded,
+        vehicle: p.vehicle_target(v)?,
+        one_roll: others_full + others_partly > 0 && blast_once(v)?,
+    };
+    Ok(Box::new(crate::engine::stages::FacesModel::new(
+        shooting.into_rule(),
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::chart::parse_ranged_row;
@@ -523,5 +813,74 @@ mod tests {
         // X on a tank: nothing, not even a 1
         let r = turn("12 | 7 | 4 | 2 | X | 1 | jam", 3, 6, 0);
         assert_eq!(get(&r, "p_hit"), 0.0);
+    }
+}
+
+#[cfg(test)]
+mod scenario_tests {
+    use crate::systems::testing;
+
+    /// The exact value of `metric` for the shooting scenario at `point`.
+    fn shooting(point: &[(&str, &str)], metric: &str) -> f64 {
+        testing::exact(
+            &*testing::model(&super::super::RULES, "shooting", point),
+            metric,
+        )
+    }
+
+    #[test]
+    fn assaulted_before_their_turn_firers_lose_one_under_8_and_two_from_8() {
+        // machine pistol 7 against standard armour: 7 - 1 (assault) - 2 (moving) = 4
+        let base = [
+            ("weapon", "laser_machine_pistol"),
+            ("armour", "std"),
+            ("range", "4"),
+            ("target_cover", "moving"),
+        ];
+        let mut assaulted = base.to_vec();
+        assaulted.push(("assaulted_before_turn", "true"));
+        let hit = |v: f64| 1.0 - ((19.0 - v) / 20.0 * (20.0 - v) / 20.0 + 1.0 / 20.0);
+        assert!((shooting(&base, "p_hit") - hit(5.0)).abs() < 1e-12);
+        assert!((shooting(&assaulted, "p_hit") - hit(4.0)).abs() < 1e-12);
+        // bolt rifle 8 at 10": two 1-AP shots at 8 - 2 = 6
+        let bolt = [
+            ("weapon", "bolt_rifle"),
+            ("armour", "std"),
+            ("range", "10"),
+            ("assaulted_before_turn", "true"),
+        ];
+        assert!((shooting(&bolt, "p_hit") - hit(6.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_vehicle_target_rolls_on_the_vehicle_damage_table() {
+        // melta 9 against tank armour, +2 for a tank: 11 or less, one 2-AP
+        // shot; a 9 or 10 on the D10 wrecks it
+        let point = [
+            ("weapon", "melta_gun"),
+            ("armour", "tank"),
+            ("range", "6"),
+            ("target_size", "tank"),
+            ("target_vehicle", "true"),
+        ];
+        assert!((shooting(&point, "p_hit") - 11.0 / 20.0).abs() < 1e-12);
+        assert!((shooting(&point, "p_vehicle_wrecked") - 11.0 / 20.0 * 0.2).abs() < 1e-12);
+        assert!((shooting(&point, "p_vehicle_immobilised") - 11.0 / 20.0 * 0.4).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_scarab_swarm_takes_two_hits_from_an_area_weapon() {
+        // heavy bolter 6 against storm armour: one 2-AP shot; the swarm is a
+        // Hero: dead on a 6 on either effect die, or on two wounds
+        let point = [
+            ("weapon", "heavy_bolter"),
+            ("armour", "storm"),
+            ("range", "10"),
+            ("target_kind", "hero"),
+            ("target_scarab_swarm", "true"),
+        ];
+        let dead = 6.0 / 20.0 * (11.0 / 36.0 + 4.0 / 36.0);
+        assert!((shooting(&point, "p_dead") - dead).abs() < 1e-12);
+        assert!((shooting(&point, "mean_hits") - 2.0 * 6.0 / 20.0).abs() < 1e-12);
     }
 }

@@ -24,10 +24,11 @@
 //! ([`StateFaces`]); the conformance suite checks they agree with the
 //! exact side.
 
-use super::ShotParams;
 use super::chart::{Effect, effect_of_hit};
 use super::fire::{Firer, Roll, read_d20};
-use super::hits::{at_hero, repair_target};
+use super::hit_allocation::at_hero;
+use super::necron_repair::repair_target;
+use super::shared_params::ShotParams;
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
 };

@@ -3,12 +3,52 @@
 //! going up". The state after each hit depends only on the state before
 //! it, so the hits are a Markov chain; the exact evaluator walks it hit by
 //! hit, merging equal states, passengers counted by wounds, not one by one.
+//!
+//! The `vehicle_damage` scenario is here too, beside the rule it builds,
+//! and the `no_minor_gun` variant's reading, which every scenario with a
+//! vehicle in it takes.
 
 use super::chart::Effect;
 use super::chart::{VehicleResult, effect_of_hit};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
-use crate::systems::{MetricDecl, MetricList};
+use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
+use crate::systems::{Refusal, Scenario};
+
+/// The `vehicle_damage` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const VEHICLE_DAMAGE_SCENARIO: Scenario = Scenario {
+    name: "vehicle_damage",
+    about: "a vehicle after k penetrating hits (take the next one up), and its passengers",
+    seed_section: "Vehicle Damage Table 1D10; Vehicle characteristics table; EFFECT OF HIT CHART",
+    params: VehicleParams::decls,
+    metrics: || METRICS.to_vec(),
+    build,
+    variants: &["no_minor_gun"],
+    test_points: &[
+        &[("vehicle", "chimera"), ("hits", "3"), ("passengers", "4")],
+        &[("vehicle", "sentinel"), ("hits", "5")],
+    ],
+    refusals: &[
+        Refusal {
+            what: "a vehicle misspelt",
+            point: 0,
+            set: &[("vehicle", "chimaera")],
+            unset: &[],
+            field: "vehicle",
+            words: &["did you mean 'chimera'"],
+        },
+        Refusal {
+            what: "passengers in a Sentinel walker",
+            point: 0,
+            set: &[("vehicle", "sentinel")],
+            unset: &[],
+            field: "passengers",
+            words: &["All passengers (if APC)"],
+        },
+    ],
+    naive: crate::systems::skirmish20::naive::VEHICLE_DAMAGE,
+};
 
 /// Largest [`exact_size`] evaluated exactly. The exact chain's work grows
 /// about linearly in the hits (the states saturate) and steeply in the
@@ -361,6 +401,71 @@ impl Mechanic for VehicleRule {
             sink.record(wounded, u64::from(s.wounded));
         }
     }
+}
+
+/// The `no_minor_gun` variant: how a 5 reads on a vehicle that never had
+/// a minor gun.
+pub fn no_minor_gun(v: &Params) -> Result<NoMinorGun, ParamError> {
+    Ok(if v.word("no_minor_gun")?.as_deref() == Some("next_up") {
+        NoMinorGun::NextUp
+    } else {
+        NoMinorGun::NoEffect
+    })
+}
+
+const VEHICLE_TABLE: &str = "Vehicle Damage Table 1D10";
+
+crate::param_struct! {
+    /// Parameters of the vehicle damage scenario.
+    pub struct VehicleParams {
+        vehicle: Opt<String> = preset("vehicle", "")
+            .about("a vehicle of the characteristics table, or custom")
+            .seed("Vehicle characteristics table"),
+        hits: i64 = int(1, 20)
+            .required()
+            .about("penetrating hits, each a roll on the table")
+            .seed(VEHICLE_TABLE),
+        minor_guns: i64 = int(0, 4)
+            .required()
+            .about("guns besides the biggest (a Chimera's heavy bolter: 1)")
+            .seed("Vehicle characteristics table"),
+        passengers: i64 = int(0, 12)
+            .default("0")
+            .about("common troopers aboard (an APC carries up to 12)")
+            .seed("HUMAN SPECIAL RULES"),
+    }
+}
+
+/// Builds the model.
+pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = VehicleParams::read(p)?;
+    // "All passengers (if APC) roll on "effect of hit chart"";
+    // "Chimeras or most other APC's can carry 12 human sized passengers":
+    // a walker carries none
+    if p.passengers > 0 && p.vehicle.value.as_deref() == Some("sentinel") {
+        return Err(ParamError::new(
+            crate::param_name!(VehicleParams.passengers),
+            "a Sentinel is a walker, not an APC: it carries no passengers (\"All passengers (if APC)\"; \"Chimeras or most other APC's can carry 12 human sized passengers\")",
+        ));
+    }
+    let d = VehicleDamage {
+        hits: p.hits as u32,
+        minor_guns: p.minor_guns as u8,
+        passengers: p.passengers as u8,
+        no_minor_gun: no_minor_gun(v)?,
+    };
+    let size = exact_size(d.hits, d.passengers);
+    let model = crate::engine::stages::FacesModel::new(d.into_rule())
+        .settling(VehicleRule::settle_after)
+        .by_laws(VehicleRule::hit_starts);
+    Ok(Box::new(if size > EXACT_SIZE {
+        model.without_exact(format!(
+            "hits x (passengers + 1)^3 = {size} passes {}: the exact chain over the passengers' wounds would take over a second: Monte Carlo only",
+            EXACT_SIZE
+        ))
+    } else {
+        model
+    }))
 }
 
 #[cfg(test)]
