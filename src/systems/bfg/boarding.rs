@@ -6,11 +6,20 @@
 //! grapple as an absorbing Markov chain: damage never goes back up, so the
 //! only cycles are draws (a state returning to itself), and
 //! [`RepeatModel`] solves it by elimination in order of decreasing damage.
+//!
+//! The `boarding` scenario lives here too, after the rule: its parameters
+//! (up to four boarding ships and the boarded one, each a preset or its
+//! stats, their races and the modifiers' conditions) and its builder. It
+//! is the one BFG scenario whose rule already had a module of its name,
+//! and the two together stay a readable size; the other scenarios, whose
+//! rules share `mechanics.rs`, each have a module named after them.
 
+use super::ships::{CriticalFlags, ShipParams, ShipRole, Who};
 use super::tables::{Critical, boarding_crit_scores, boarding_value_modifier, critical_for};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::repeat_model::{RepeatModel, Repeated, round_metrics};
 use crate::systems::{MetricDecl, MetricList};
+use crate::systems::{Model, ParamError, ParamGroup, Params, Refusal, Scenario};
 
 /// Most ships boarding at once.
 pub const MAX_ATTACKERS: usize = 4;
@@ -528,11 +537,203 @@ impl Repeated for BoardingRule {
     }
 }
 
+/// The `boarding` scenario: what it asks, its parameters and metrics, its
+/// builder, test points, bad inputs and naive loop.
+pub const BOARDING_SCENARIO: Scenario = Scenario {
+    name: "boarding",
+    about: "a boarding action fought to the end (grapples repeat every end phase)",
+    seed_section: "BOARDING ACTIONS; Boarding Modifiers; Boarding Action Results; CRITICAL HITS",
+    params: BoardingParams::decls,
+    metrics: metric_catalog,
+    build: build_boarding,
+    variants: &[],
+    test_points: &[
+        &[
+            ("attacker", "plagueclaw"),
+            ("defender", "hyperion"),
+            ("defender_turrets", "1"),
+        ],
+        &[
+            ("boarding_ships", "2"),
+            ("attacker_damage", "2"),
+            ("attacker_starting_damage", "4"),
+            ("attacker2_damage", "1"),
+            ("attacker_escorts", "true"),
+            ("defender_damage", "4"),
+            ("defender_starting_damage", "8"),
+            ("defender_turrets", "2"),
+            ("defender_race", "space_marines"),
+            ("defender_no_lances", "true"),
+        ],
+    ],
+    refusals: &[Refusal {
+        what: "two ships boarding, the second without preset or damage",
+        point: 0,
+        set: &[("boarding_ships", "2")],
+        unset: &[],
+        field: "attacker2_damage",
+        words: &["attacker2 to a ship preset"],
+    }],
+    naive: super::naive::BOARDING,
+};
+
+const BOARDING: &str = "BOARDING ACTIONS";
+
+/// Boarding ship `I` (1 the first).
+#[derive(Clone, Debug)]
+struct Boarder<const I: usize>;
+/// The boarded ship.
+#[derive(Clone, Debug)]
+struct Boarded;
+/// The boarding ships together, as the critical hits they take.
+#[derive(Clone, Debug)]
+struct Boarders;
+
+impl<const I: usize> Who for Boarder<I> {
+    fn who() -> String {
+        format!("boarding ship {I}")
+    }
+}
+impl<const I: usize> ShipRole for Boarder<I> {
+    const STATS: &'static [&'static str] = &["starting_damage", "damage"];
+    const SEED: &'static str = BOARDING;
+}
+impl Who for Boarded {
+    fn who() -> String {
+        "the boarded ship".into()
+    }
+}
+impl ShipRole for Boarded {
+    const STATS: &'static [&'static str] = &["starting_damage", "damage"];
+    const SEED: &'static str = BOARDING;
+}
+impl Who for Boarders {
+    fn who() -> String {
+        "the boarders".into()
+    }
+}
+
+const RACES: &[&str] = &["other", "orks", "chaos", "space_marines"];
+
+crate::param_struct! {
+    /// Parameters of the boarding scenario.
+    struct BoardingParams {
+        boarding_ships: i64 = int(1, MAX_ATTACKERS as i64)
+            .default("1")
+            .about("ships boarding together (their boarding values add up)")
+            .seed(BOARDING),
+        attacker: ShipParams<Boarder<1>> = prefixed("attacker"),
+        attacker2: ShipParams<Boarder<2>> = prefixed("attacker2"),
+        attacker3: ShipParams<Boarder<3>> = prefixed("attacker3"),
+        attacker4: ShipParams<Boarder<4>> = prefixed("attacker4"),
+        attacker_criticals: CriticalFlags<Boarders> = prefixed("attacker"),
+        defender: ShipParams<Boarded> = prefixed("defender"),
+        defender_criticals: CriticalFlags<Boarded> = prefixed("defender"),
+        defender_turrets: i64 = int(0, 20)
+            .required()
+            .about("remaining turrets of the boarded ship")
+            .seed(BOARDING),
+        attacker_race: String = choice(RACES)
+            .default("other")
+            .about("Orks or Chaos +1, Space Marines +2")
+            .seed("Boarding Modifiers"),
+        defender_race: String = choice(RACES)
+            .default("other")
+            .about("Orks or Chaos +1, Space Marines +2")
+            .seed("Boarding Modifiers"),
+        defender_has_blast_markers: bool = flag()
+            .about("+1 to the boarders")
+            .seed("Boarding Modifiers"),
+        defender_on_special_orders: bool = flag()
+            .about("+1 to the boarders")
+            .seed("Boarding Modifiers"),
+        attacker_has_blast_markers: bool = flag()
+            .about("+1 to the boarded ship")
+            .seed("Boarding Modifiers"),
+        attacker_on_special_orders: bool = flag()
+            .about("+1 to the boarded ship")
+            .seed("Boarding Modifiers"),
+        attacker_escorts: bool = flag()
+            .about("the boarders are escorts: any critical destroys them")
+            .seed(BOARDING),
+        defender_escort: bool = flag()
+            .about("the boarded ship is an escort: any critical destroys it")
+            .seed(BOARDING),
+    }
+}
+
+fn build_boarding(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamError> {
+    let p = BoardingParams::read(p)?;
+    let count = p.boarding_ships as usize;
+    let ships = [
+        p.attacker.ship(),
+        p.attacker2.ship(),
+        p.attacker3.ship(),
+        p.attacker4.ship(),
+    ];
+    let mut starting = Vec::new();
+    let mut remaining = Vec::new();
+    for ship in ships.into_iter().take(count) {
+        let s = ship?;
+        let r = s.remaining.need(&s)?;
+        if r == 0 {
+            return Err(ParamError::new(
+                s.remaining.name,
+                "a ship with 0 damage left has a boarding value of zero and cannot board",
+            ));
+        }
+        remaining.push(r);
+        starting.push(s.starting.value.unwrap_or(r));
+    }
+    let d = p.defender.ship()?;
+    let dr = d.remaining.need(&d)?;
+    let turrets = p.defender_turrets as u32;
+    if dr == 0 {
+        return Err(ParamError::new(
+            d.remaining.name,
+            "the boarded ship is already at 0 damage (boarding value zero): nothing to board",
+        ));
+    }
+    let race = |race: &str| match race {
+        "orks" | "chaos" => 1,
+        "space_marines" => 2,
+        _ => 0,
+    };
+    let flag = |f: bool, v: i32| if f { v } else { 0 };
+    let attackers = Side {
+        starting,
+        remaining,
+        turrets: 0,
+        fixed_modifier: race(&p.attacker_race)
+            + flag(p.defender_has_blast_markers, 1)
+            + flag(p.defender_on_special_orders, 1),
+        escorts: p.attacker_escorts,
+        applies: p.attacker_criticals.applies(),
+    };
+    let defender = Side {
+        starting: vec![d.starting.value.unwrap_or(dr)],
+        remaining: vec![dr],
+        turrets,
+        fixed_modifier: race(&p.defender_race)
+            + flag(p.attacker_has_blast_markers, 1)
+            + flag(p.attacker_on_special_orders, 1),
+        escorts: p.defender_escort,
+        applies: p.defender_criticals.applies(),
+    };
+    Ok(Box::new(
+        Boarding {
+            attackers,
+            defender,
+        }
+        .into_model(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dice::{Replay, StateDist};
-    use crate::systems::Model;
+    use crate::systems::testing;
 
     const PATHS: usize = 1 << 16;
 
@@ -647,5 +848,33 @@ mod tests {
         assert!(
             (exact[at("p_win")] + exact[at("p_draw")] + exact[at("p_lose")] - 1.0).abs() < 1e-12
         );
+    }
+
+    /// A second boarding ship with no preset, or written "custom", and no
+    /// damage: the error names the stat and the preset that would give it,
+    /// not a "ship 'custom'" the spec never named; a real preset lacking
+    /// a stat is still named as that preset.
+    #[test]
+    fn a_ship_without_a_stat_says_what_would_give_it() {
+        let base = [
+            ("attacker", "plagueclaw"),
+            ("defender", "hyperion"),
+            ("defender_turrets", "1"),
+            ("boarding_ships", "2"),
+        ];
+        for second in [None, Some("custom"), Some("Custom")] {
+            let mut pairs = base.to_vec();
+            if let Some(preset) = second {
+                pairs.push(("attacker2", preset));
+            }
+            let e = testing::refused(&super::super::RULES, "boarding", &pairs);
+            assert_eq!(e.field, "attacker2_damage", "{second:?}: {e}");
+            assert!(
+                e.message
+                    .contains("attacker2_damage is needed: set it, or attacker2 to a ship preset"),
+                "{second:?}: {e}"
+            );
+            assert!(!e.message.contains("ship 'custom'"), "{second:?}: {e}");
+        }
     }
 }
