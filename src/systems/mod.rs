@@ -5,7 +5,7 @@
 //!
 //! The layers, bottom up: [`value`] (a parameter's value, its errors),
 //! [`decl`] (a parameter's declaration), [`params`] (values read through
-//! declarations) and typed parameters (`param_struct!`), [`scenario`] (what a rule set declares); the rule sets
+//! declarations) and typed parameters (`param_struct!`) and variants (`variant_enum!`), [`scenario`] (what a rule set declares); the rule sets
 //! build on those; [`registry`] lists the rule sets on top and builds
 //! models. A rule set never imports the registry.
 
@@ -26,6 +26,7 @@ pub mod skirmish20;
 mod testing;
 mod typed;
 pub mod value;
+mod variant;
 
 pub use crate::engine::{
     MetricDecl, MetricDef, MetricKind, MetricList, Model, Sampler, TrialValues,
@@ -36,3 +37,4 @@ pub use registry::{RULE_SETS, build, rule_set};
 pub use scenario::{PresetDecl, Refusal, RuleSet, Scenario, VariantDef};
 pub use typed::{Declared, FromParam, Given, Opt, ParamGroup};
 pub use value::{ParamError, ParamErrorKind, ParamValue};
+pub use variant::Variant;

@@ -14,7 +14,7 @@ use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, Opt, ParamError, ParamGroup, Params, Sampler,
 };
-use crate::systems::{Refusal, Scenario};
+use crate::systems::{Refusal, Scenario, Variant};
 
 /// The `attack` scenario: what it asks, its parameters and metrics, its
 /// builder, test points, bad inputs and naive loop.
@@ -203,18 +203,20 @@ pub enum Kind {
     Area,
 }
 
-/// What a dodged area attack deals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DodgeDamage {
-    /// Damage: "If your damage would be reduced to 0 or lower because of
-    /// defenses, such as damage reduction or dodging, you still deal 1
-    /// non-lethal damage to the target. Status Effects are not applied in
-    /// this case."
-    OneNonLethal,
-    /// Dodging: "If you win the contest you can move your character by 1
-    /// tile into any direction away from the AoE effect before you receive
-    /// any damage or effect from it": nothing.
-    Nothing,
+crate::variant_enum! {
+    /// What a dodged area attack deals (the variant `dodge_damage`).
+    pub enum DodgeDamage = "dodge_damage" {
+        /// Damage: "If your damage would be reduced to 0 or lower because of
+        /// defenses, such as damage reduction or dodging, you still deal 1
+        /// non-lethal damage to the target. Status Effects are not applied in
+        /// this case."
+        OneNonLethal = "one_nonlethal",
+        /// Dodging: "If you win the contest you can move your character by 1
+        /// tile into any direction away from the AoE effect before you receive
+        /// any damage or effect from it": nothing.
+        Nothing = "none",
+    }
+    about: "A dodged area attack: still deals 1 non-lethal damage ('one_nonlethal', Damage: \"reduced to 0 or lower because of defenses, such as damage reduction or dodging, you still deal 1 non-lethal damage\") or nothing ('none', Dodging: \"move ... away from the AoE effect before you receive any damage or effect from it\")",
 }
 
 /// The attacker, the weapon and the target's defences, as one turn's
@@ -457,14 +459,7 @@ impl AttackParams {
                 "'Only Area of Effect Attacks can be dodged': set kind = \"area\"",
             ));
         }
-        let mut cover = Cover::parse(&p.cover);
-        if p.penetrable {
-            cover = cover.penetrated();
-        }
-        let (hittable, cover_penalty) = match cover.penalty() {
-            Some(m) => (true, m),
-            None => (false, 0),
-        };
+        let (hittable, cover_penalty) = Cover::parse(&p.cover).attacked(p.penetrable);
         let bonus = p.skill + p.hit + p.circumstance - range_penalty + cover_penalty;
         let health = p.target_health as i32;
         Ok(Attack {
@@ -482,10 +477,8 @@ impl AttackParams {
             dodge: athletics,
             // read only where a dodge is tried, so only those runs name it
             dodged_deals: match athletics {
-                Some(_) if variants.word("dodge_damage")?.as_deref() == Some("none") => {
-                    DodgeDamage::Nothing
-                }
-                _ => DodgeDamage::OneNonLethal,
+                Some(_) => DodgeDamage::read(variants)?,
+                None => DodgeDamage::OneNonLethal,
             },
             rof: p.rof as u8,
             attack_ap: p.attack_ap as u8,

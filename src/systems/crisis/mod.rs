@@ -18,7 +18,7 @@ mod naive;
 pub mod rules;
 pub mod scatter;
 
-use crate::systems::{RuleSet, VariantDef};
+use crate::systems::{RuleSet, Variant};
 
 /// The seed file.
 pub const SEED: &str = "003_e08bb638dba16bed.txt";
@@ -29,11 +29,7 @@ pub static RULES: RuleSet = RuleSet {
     title: "Crisis (skill checks with Extras, attacks, armour, healing)",
     seed: SEED,
     readings: include_str!("README.md"),
-    variants: &[VariantDef {
-        name: "dodge_damage",
-        values: &["one_nonlethal", "none"],
-        about: "A dodged area attack: still deals 1 non-lethal damage ('one_nonlethal', Damage: \"reduced to 0 or lower because of defenses, such as damage reduction or dodging, you still deal 1 non-lethal damage\") or nothing ('none', Dodging: \"move ... away from the AoE effect before you receive any damage or effect from it\")",
-    }],
+    variants: &[attack::DodgeDamage::DEF],
     presets: &[],
     scenarios: &[
         check::CHECK_SCENARIO,

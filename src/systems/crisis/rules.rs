@@ -327,6 +327,17 @@ impl Cover {
         }
     }
 
+    /// Whether an attack can hit a target behind this cover, and its
+    /// penalty if so: the one reading of the cover fields (`cover`,
+    /// `penetrable`) that the attack and scatter scenarios share.
+    pub fn attacked(self, penetrable: bool) -> (bool, i64) {
+        let cover = if penetrable { self.penetrated() } else { self };
+        match cover.penalty() {
+            Some(m) => (true, m),
+            None => (false, 0),
+        }
+    }
+
     /// "When hiding behind materials that are penetrable by bullets ...
     /// decrease your Cover by one step. E.g. total cover becomes heavy
     /// cover; while in light cover you count as not being behind cover".
@@ -760,6 +771,13 @@ mod tests {
         assert_eq!(Cover::Heavy.penetrated(), Cover::Light);
         assert_eq!(Cover::Light.penetrated(), Cover::None);
         assert_eq!(Cover::Total.penalty(), None);
+        // "total cover becomes heavy cover; while in light cover you count
+        // as not being behind cover": heavy -4, total unhittable
+        assert_eq!(Cover::Total.attacked(false), (false, 0));
+        assert_eq!(Cover::Total.attacked(true), (true, -4));
+        assert_eq!(Cover::Heavy.attacked(true), (true, -2));
+        assert_eq!(Cover::Light.attacked(true), (true, 0));
+        assert_eq!(Cover::Light.attacked(false), (true, -2));
         assert_eq!(medicine_modifier(true, 0), -4);
         assert_eq!(medicine_modifier(false, 1), 0);
         assert_eq!(medicine_modifier(false, 3), 2);

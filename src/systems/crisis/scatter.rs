@@ -218,14 +218,7 @@ pub fn build(p: &Params, _variants: &Params) -> Result<Box<dyn Model>, ParamErro
     let p = ScatterParams::read(p)?;
     let roll = p.roll.skill_roll()?;
     let grid = Grid::parse(&p.grid);
-    let mut cover = Cover::parse(&p.cover);
-    if p.penetrable {
-        cover = cover.penetrated();
-    }
-    let (hittable, cover_penalty) = match cover.penalty() {
-        Some(m) => (true, m),
-        None => (false, 0),
-    };
+    let (hittable, cover_penalty) = Cover::parse(&p.cover).attacked(p.penetrable);
     let bonus = p.skill + p.hit + p.circumstance - p.range_penalty + cover_penalty;
     let increment = p.range_increment as i32;
     let radius = p.blast_radius as i32;
