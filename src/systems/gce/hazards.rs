@@ -1,4 +1,10 @@
-//! GCE grenades that miss, warriors on fire, and falls.
+//! GCE grenades that miss, warriors on fire, and falls: the rules. Each
+//! one's scenario (declaration, parameters, builder) is a child module
+//! named after it.
+
+pub mod fall;
+pub mod fire;
+pub mod grenade;
 
 use super::tables::{hit_needed, hit_with};
 use super::warrior::{Condition, Damage, Hit, Status, WarriorStats};

@@ -16,6 +16,7 @@ use crate::systems::{MetricDecl, MetricDef, MetricList, Model, Sampler};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+pub mod scenario;
 mod shot_laws;
 mod shot_tables;
 use shot_laws::ShotLaws;

@@ -4,6 +4,10 @@
 //! die's fate depends only on how many sixes it shows in a row and the face
 //! after them, so its law is a short sum, and a pool of dice is a dynamic
 //! programme over counts (passes, ones, sixes), never over rolls.
+//!
+//! The `dice` scenario built on these laws is [`scenario`].
+
+pub mod scenario;
 
 use crate::dice::{Dist, FaceSums, Roller};
 use crate::systems::{ParamError, Params};

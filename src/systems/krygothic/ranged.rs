@@ -4,6 +4,10 @@
 //! the number after the K, wounds capped at S, flanking, critical passes
 //! and fails. Exact by a dynamic programme over the pool's counts then a
 //! binomial wound roll; sampled on real dice.
+//!
+//! The `ranged` scenario (its parameters and builder) is [`scenario`].
+
+pub mod scenario;
 
 use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, depth_for, p_meets};
 use super::fast::digits;
