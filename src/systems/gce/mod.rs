@@ -15,7 +15,7 @@ pub mod warrior;
 pub mod weapon;
 
 use crate::dice::NamedDie;
-use crate::systems::{ParamError, ParamGroup, Params, RuleSet, VariantDef};
+use crate::systems::{ParamError, ParamGroup, Params, RuleSet, Variant, VariantDef};
 use shooting::ShootingModel;
 use shooting::scenario::{ShootingParams, shooting_model};
 
@@ -71,41 +71,13 @@ pub const NAMED_DICE: &[NamedDie] = &[tables::SUSTAINED_FIRE];
 
 /// Rule variants of GCE.
 pub const VARIANTS: &[VariantDef] = &[
-    VariantDef {
-        name: "overwatch",
-        values: &["current", "original"],
-        about: "Overwatch hit modifier: 'current' +1 (v1.4 changelog: \"Buffed Overwatch to give +1 to hit rather than -1\"), 'original' -1",
-    },
-    VariantDef {
-        name: "large_rake",
-        values: &["versus_small", "always"],
-        about: "Rakes: \"larger Vehicles only take D3 -1\" when raked with a small vehicle ('versus_small', the paragraph is about small vehicles) or whenever raked ('always')",
-    },
-    VariantDef {
-        name: "boarding_bonus",
-        values: &["cancelled", "plus_one"],
-        about: "Boarders' first fight: charge +1 and obstacle -1 cancel ('cancelled', Charging Vehicles Modifiers) or +1 (the Pilin' On example: \"a +1 as he has successfully boarded this turn\")",
-    },
-    VariantDef {
-        name: "boarding_loser",
-        values: &["every_loser", "down_or_out"],
-        about: "Who is thrown overboard after a round aboard: every loser ('every_loser', Step 11: \"Regardless of whether they’re Wounded or not\"; Pilin' On throws the losing lead) or only a loser who went Down or Out of Action ('down_or_out', Losing Combat)",
-    },
-    VariantDef {
-        name: "stationary_hits",
-        values: &["attacks", "ws"],
-        about: "An unopposed boarder's automatic hits on a Stationary vehicle: its Attacks ('attacks', Stationary Vehicles (Close Combat): \"a number of times equal to their Attack Statline\") or its Weapon Skill ('ws', the v1.4 changelog: \"Attacking Stationary Vehicles and Gates patched with WS only\"); a gate's hits are WS under both",
-    },
-    VariantDef {
-        name: "second_weapon",
-        values: &["only_with_bonus", "always"],
-        about: "A warrior denied the Specialisation Bonus (\"Warriors that are carrying any ranged-only weapons cannot receive this bonus\") fights with the first weapon it lists alone ('only_with_bonus': Grimgutz \"rolls a single Attack Dice\" with his Choppa, the Knife stays out) or still alternates every weapon in hand ('always')",
-    },
-    VariantDef {
-        name: "multiple_first_round",
-        values: &["phase", "first_attacker"],
-        about: "A multiple combat's first round, where a warrior 'higher up for the first round' (Forts) is higher up: every attacker's fight of the phase ('phase': a round is a turn, as Charging's \"+1 Modifier for that Round. If the combat continues into another turn then the Modifier no longer applies\") or the first attacker's alone ('first_attacker': \"Multiple Combat situations are broken down into several rounds of combat\")",
-    },
+    target::Overwatch::DEF,
+    vehicles::rams::LargeRake::DEF,
+    vehicles::boarding::BoardingBonus::DEF,
+    vehicles::boarding::LoserThrown::DEF,
+    vehicles::boarding::StationaryHits::DEF,
+    melee::weapons::SecondWeapon::DEF,
+    melee::multiple_combat::FirstRound::DEF,
 ];
 
 /// Builds the shooting model from the spec's parameters as given, for

@@ -3,6 +3,7 @@
 //! Step 2, the victim's profile, the save's score, and Overwatch's
 //! modifier under its rule variant.
 
+use crate::systems::Variant;
 use crate::systems::gce::warrior::WarriorStats;
 use crate::systems::{Opt, ParamError, Params};
 
@@ -107,11 +108,23 @@ impl VictimParams {
     }
 }
 
+crate::variant_enum! {
+    /// The Overwatch hit modifier (variant `overwatch`).
+    pub enum Overwatch = "overwatch" {
+        /// The v1.4 changelog: "Buffed Overwatch to give +1 to hit rather
+        /// than -1".
+        Current = "current",
+        /// The body text before it: -1.
+        Original = "original",
+    }
+    about: "Overwatch hit modifier: 'current' +1 (v1.4 changelog: \"Buffed Overwatch to give +1 to hit rather than -1\"), 'original' -1",
+}
+
 /// The Overwatch hit modifier under the chosen rule variant.
 pub fn overwatch_bonus(variants: &Params) -> Result<i32, ParamError> {
-    Ok(match variants.word("overwatch")?.as_deref() {
-        Some("original") => -1,
-        _ => 1,
+    Ok(match Overwatch::read(variants)? {
+        Overwatch::Original => -1,
+        Overwatch::Current => 1,
     })
 }
 

@@ -10,44 +10,38 @@
 pub mod scenario;
 
 use crate::dice::{Dist, FaceSums, Roller};
+use crate::systems::Variant;
 use crate::systems::{ParamError, Params};
 use std::sync::LazyLock;
 
-/// How a target of 7 or more is met.
-///
-/// "Rolling for 7+ targets" (Chapter 1): "you must first achieve a roll of
-/// 6 on one your dice. Any dice that roll a 6, re-roll them and compare them
-/// to the list below: 7+: Pass on a roll of 3 or higher / 8+: ... 4 or
-/// higher / 9+: ... 5 or higher / 10+: ... 6 or higher / 11+: You need a
-/// roll of a 6, then a second 6, then a 3 or higher. This pattern repeats".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reading {
-    /// The seed's table: a 6, then the target less 4 on the re-roll
-    /// (recursively: 11 is a 6, a 6, then 3+).
-    Table,
-    /// The worked examples' reading ("Rolling 6's": "the 6 is re-rolled ...
-    /// 6+3"; Ranged Example #3 passes a 7 with "8, 7 and 8"): a 6 re-rolled
-    /// and added must reach the target, so a 7 passes a 7.
-    Additive,
+crate::variant_enum! {
+    /// How a target of 7 or more is met.
+    ///
+    /// "Rolling for 7+ targets" (Chapter 1): "you must first achieve a roll of
+    /// 6 on one your dice. Any dice that roll a 6, re-roll them and compare them
+    /// to the list below: 7+: Pass on a roll of 3 or higher / 8+: ... 4 or
+    /// higher / 9+: ... 5 or higher / 10+: ... 6 or higher / 11+: You need a
+    /// roll of a 6, then a second 6, then a 3 or higher. This pattern repeats".
+    pub enum Reading = "seven_plus" {
+        /// The seed's table: a 6, then the target less 4 on the re-roll
+        /// (recursively: 11 is a 6, a 6, then 3+).
+        Table = "table",
+        /// The worked examples' reading ("Rolling 6's": "the 6 is re-rolled ...
+        /// 6+3"; Ranged Example #3 passes a 7 with "8, 7 and 8"): a 6 re-rolled
+        /// and added must reach the target, so a 7 passes a 7.
+        Additive = "additive",
+    }
+    about: "targets of 7+: 'table' = a 6, then the target less 4 on the re-roll (the seed's list: 7+ 3+, ..., 11+ 6, 6, 3+); 'additive' = a 6 re-rolled and added must reach the target (the worked examples: 8, 7 and 8 pass a 7)",
 }
 
 /// The spec's reading of targets of 7+ (variant `seven_plus`). Each variant
 /// has its own accessor, so a scenario reads only the variants it uses and
 /// reports name only those.
 pub fn seven_plus(v: &Params) -> Result<Reading, ParamError> {
-    Ok(Reading::from_word(&v.need_word("seven_plus")?))
+    Reading::read(v)
 }
 
 impl Reading {
-    /// From the variant's word.
-    pub fn from_word(w: &str) -> Reading {
-        if w == "additive" {
-            Reading::Additive
-        } else {
-            Reading::Table
-        }
-    }
-
     /// How much of the target each 6 carries past 6.
     fn step(self) -> i32 {
         match self {
@@ -313,31 +307,24 @@ pub fn keep_roll(dice: &mut impl Roller, n: u32, keep: u32, explode: bool) -> i6
     scores.iter().take(keep as usize).sum()
 }
 
-/// Which dice of a to-hit roll make "a score of 18 ... by rolling 6's"
-/// (Critical passes and fails).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Critical {
-    /// Three dice of the roll show a 6 (6 + 6 + 6 = 18): the default.
-    ThreeSixes,
-    /// One die scores 18 by exploding: a 6, a 6 and a 6 in a row.
-    OneDie,
+crate::variant_enum! {
+    /// Which dice of a to-hit roll make "a score of 18 ... by rolling 6's"
+    /// (Critical passes and fails).
+    pub enum Critical = "critical_pass" {
+        /// Three dice of the roll show a 6 (6 + 6 + 6 = 18): the default.
+        ThreeSixes = "three_sixes",
+        /// One die scores 18 by exploding: a 6, a 6 and a 6 in a row.
+        OneDie = "one_die",
+    }
+    about: "'a score of 18 ... by rolling 6's': 'three_sixes' = three dice of the to-hit roll show a 6; 'one_die' = one die scores 18 by exploding (a 6, a 6, a 6)",
 }
 
 /// What a critical pass takes (variant `critical_pass`).
 pub fn critical(v: &Params) -> Result<Critical, ParamError> {
-    Ok(Critical::from_word(&v.need_word("critical_pass")?))
+    Critical::read(v)
 }
 
 impl Critical {
-    /// From the variant's word.
-    pub fn from_word(w: &str) -> Critical {
-        if w == "one_die" {
-            Critical::OneDie
-        } else {
-            Critical::ThreeSixes
-        }
-    }
-
     fn counts(self, f: Face) -> bool {
         match self {
             Critical::ThreeSixes => f.sixes >= 1,

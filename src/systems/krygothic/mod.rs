@@ -19,7 +19,7 @@ mod naive;
 pub mod psych;
 pub mod ranged;
 
-use crate::systems::{PresetDecl, RuleSet, VariantDef};
+use crate::systems::{PresetDecl, RuleSet, Variant, VariantDef};
 
 /// The seed file.
 pub const SEED: &str = "000_e9ab87dd866033e2.txt";
@@ -48,41 +48,13 @@ pub static RULES: RuleSet = RuleSet {
 
 /// The readings the text leaves open.
 pub const VARIANTS: &[VariantDef] = &[
-    VariantDef {
-        name: "seven_plus",
-        values: &["table", "additive"],
-        about: "targets of 7+: 'table' = a 6, then the target less 4 on the re-roll (the seed's list: 7+ 3+, ..., 11+ 6, 6, 3+); 'additive' = a 6 re-rolled and added must reach the target (the worked examples: 8, 7 and 8 pass a 7)",
-    },
-    VariantDef {
-        name: "wound_target",
-        values: &["k_value", "strength"],
-        about: "what reduces the wound target: 'k_value' = the number after the K (the worked examples: 3 + 3 - 2 for 3K2S1); 'strength' = the S value ('The weapon strength reduces the targets body score when rolling for wounds'), which flanking then raises",
-    },
-    VariantDef {
-        name: "critical_pass",
-        values: &["three_sixes", "one_die"],
-        about: "'a score of 18 ... by rolling 6's': 'three_sixes' = three dice of the to-hit roll show a 6; 'one_die' = one die scores 18 by exploding (a 6, a 6, a 6)",
-    },
-    VariantDef {
-        name: "deflect_break",
-        values: &["on_six", "example"],
-        about: "a deflecting ranged weapon that negated hits breaks: 'on_six' = \"roll a D6. On a 6 the weapon breaks\" (Step 4); 'example' = below 2 + the dice negated (Example #2: \"a roll of 4 (base 2+2) ... He rolls a 4 and is ok\", two dice removed)",
-    },
-    VariantDef {
-        name: "counter_roll",
-        values: &["plain", "dodge"],
-        about: "a counter attack's \"Roll to dodge as normal, but do not take any of the attackers dice away\": 'plain' = Step 5's normal roll to avoid the hit, CC dice keeping up to Speed; 'dodge' = the Dodge defence's roll, Speed + 2 (\"Dodge: Add +2 to your speed stat\")",
-    },
-    VariantDef {
-        name: "pinning_hit",
-        values: &["rule", "example"],
-        about: "the pinning test of a hit unit: 'rule' = target 5, +1 for every unit over the first that is also firing (\"two units firing give a target number of 6 instead of 5\"); 'example' = Example #1's two units at target 5, +1 for each unit after the second",
-    },
-    VariantDef {
-        name: "horror_move",
-        values: &["unhalved", "halved"],
-        about: "pure horror's random 4\" move \"only applied to those who have a willpower attribute of 2 or less\": 'unhalved' = the unit's WILL attribute; 'halved' = the WILL halved for the test (WILL 5 or less)",
-    },
+    dice::Reading::DEF,
+    ranged::WoundBy::DEF,
+    dice::Critical::DEF,
+    close::situation::DeflectBreak::DEF,
+    close::situation::CounterRoll::DEF,
+    psych::PinningHit::DEF,
+    psych::HorrorMove::DEF,
 ];
 
 /// The Average Joe's numbers (Mind 3 is left out: no rule here reads it).

@@ -6,6 +6,7 @@ use super::dice::{Reading, attribute_check, p_attribute_check, seven_plus};
 use super::fast::{CheckRuns, p_check};
 use crate::dice::{Metric, MetricSink, Roller, enumerate};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
+use crate::systems::Variant;
 use crate::systems::{FromParam, Opt, ParamDecl, ParamGroup};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, Params};
 use crate::systems::{Refusal, Scenario};
@@ -226,19 +227,33 @@ pub const PINNING_METRICS: [MetricDecl; 5] = [
     ),
 ];
 
-/// How the target of a hit unit's pinning test counts the units firing
-/// (variant `pinning_hit`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PinningHit {
-    /// The rule: "roll against target 5. Increase the target number by 1
-    /// for every unit over the first that is also firing (so two units
-    /// firing give a target number of 6 instead of 5)".
-    Rule,
-    /// Example #1: "shot at by two elite units ... The unit is struck ...
-    /// A WILL roll of 4 dice ... is made at target 5": 5 up to the second
-    /// unit firing, +1 for each unit after it (as Example #2 counts the
-    /// missed test: "base 3 for the second unit firing, +1 for the third").
-    Example,
+crate::variant_enum! {
+    /// How the target of a hit unit's pinning test counts the units firing
+    /// (variant `pinning_hit`).
+    pub enum PinningHit = "pinning_hit" {
+        /// The rule: "roll against target 5. Increase the target number by 1
+        /// for every unit over the first that is also firing (so two units
+        /// firing give a target number of 6 instead of 5)".
+        Rule = "rule",
+        /// Example #1: "shot at by two elite units ... The unit is struck ...
+        /// A WILL roll of 4 dice ... is made at target 5": 5 up to the second
+        /// unit firing, +1 for each unit after it (as Example #2 counts the
+        /// missed test: "base 3 for the second unit firing, +1 for the third").
+        Example = "example",
+    }
+    about: "the pinning test of a hit unit: 'rule' = target 5, +1 for every unit over the first that is also firing (\"two units firing give a target number of 6 instead of 5\"); 'example' = Example #1's two units at target 5, +1 for each unit after the second",
+}
+
+crate::variant_enum! {
+    /// Pure horror's random 4" move, "only applied to those who have a
+    /// willpower attribute of 2 or less" (variant `horror_move`).
+    pub enum HorrorMove = "horror_move" {
+        /// The unit's WILL attribute as it stands.
+        Unhalved = "unhalved",
+        /// The WILL halved for the test (WILL 5 or less).
+        Halved = "halved",
+    }
+    about: "pure horror's random 4\" move \"only applied to those who have a willpower attribute of 2 or less\": 'unhalved' = the unit's WILL attribute; 'halved' = the WILL halved for the test (WILL 5 or less)",
 }
 
 /// The pinning test's target, or `None` when no test is taken.
@@ -332,8 +347,8 @@ pub fn build_pinning(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamErro
     let hit = p.shot == "hit";
     // the variant is read only where it counts: a hit unit that can be pinned
     let leader = p.squad_leader;
-    let counting = if hit && !leader && v.need_word("pinning_hit")? == "example" {
-        PinningHit::Example
+    let counting = if hit && !leader {
+        PinningHit::read(v)?
     } else {
         PinningHit::Rule
     };
@@ -456,7 +471,7 @@ pub fn build_fear(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> 
     // "(The following effect is only applied to those who have a willpower
     // attribute of 2 or less)": the unit's WILL attribute as it stands
     // (variant horror_move = "halved": the WILL halved for the test)
-    let halved = horror && v.word("horror_move")?.as_deref() == Some("halved");
+    let halved = horror && HorrorMove::read(v)? == HorrorMove::Halved;
     let mut list = MetricList::new();
     let m = [list.add(&FEAR_METRICS[0]), list.add(&FEAR_METRICS[1])];
     Ok(Box::new(OutcomeModel::new(Fear {

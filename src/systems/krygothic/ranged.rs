@@ -13,6 +13,7 @@ use super::dice::{Critical, Pool, PoolOut, Reading, binomial, count_passes, dept
 use super::fast::digits;
 use crate::dice::{BatchedRoller, GivenFaces, Metric, MetricSink, Roller, Tally, Times};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
+use crate::systems::Variant;
 use crate::systems::{MetricDecl, MetricDef, MetricList, Model, ParamError, Params, Sampler};
 use std::collections::BTreeMap;
 
@@ -60,22 +61,20 @@ impl FireMode {
     }
 }
 
-/// Which number "reduces the targets body score when rolling for wounds".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WoundBy {
-    /// The number after the K (the worked examples: 3 + 3 - 2 for 3K2S1).
-    KValue,
-    /// The S value ("The weapon strength reduces the targets body score").
-    Strength,
+crate::variant_enum! {
+    /// Which number "reduces the targets body score when rolling for wounds".
+    pub enum WoundBy = "wound_target" {
+        /// The number after the K (the worked examples: 3 + 3 - 2 for 3K2S1).
+        KValue = "k_value",
+        /// The S value ("The weapon strength reduces the targets body score").
+        Strength = "strength",
+    }
+    about: "what reduces the wound target: 'k_value' = the number after the K (the worked examples: 3 + 3 - 2 for 3K2S1); 'strength' = the S value ('The weapon strength reduces the targets body score when rolling for wounds'), which flanking then raises",
 }
 
 /// What a ranged wound roll is against (variant `wound_target`).
 pub fn wound_by(v: &Params) -> Result<WoundBy, ParamError> {
-    Ok(if v.need_word("wound_target")? == "strength" {
-        WoundBy::Strength
-    } else {
-        WoundBy::KValue
-    })
+    WoundBy::read(v)
 }
 
 /// Everything about one shot.

@@ -9,6 +9,7 @@ use super::round::{ClashLaws, Outcome, Side, StrikeLaws, draw_winner};
 use super::weapons::SecondWeapon;
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
+use crate::systems::Variant;
 use crate::systems::gce::warrior::{Condition, Status};
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
@@ -101,19 +102,22 @@ pub struct Outnumbered {
     pub first_round: FirstRound,
 }
 
-/// A multiple combat's "first round" (Forts: "their opponents will count
-/// as being higher up for the first round of Hand-to-Hand Combat"; Multiple
-/// Combats: "Multiple Combat situations are broken down into several
-/// rounds of combat").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FirstRound {
-    /// The whole phase: every attacker's fight (a round is a turn, as
-    /// Charging's "+1 Modifier for that Round. If the combat continues
-    /// into another turn then the Modifier no longer applies").
-    #[default]
-    Phase,
-    /// The first attacker's fight alone (each attacker's fight a round).
-    FirstAttacker,
+crate::variant_enum! {
+    /// A multiple combat's "first round" (Forts: "their opponents will count
+    /// as being higher up for the first round of Hand-to-Hand Combat"; Multiple
+    /// Combats: "Multiple Combat situations are broken down into several
+    /// rounds of combat").
+    #[derive(Default)]
+    pub enum FirstRound = "multiple_first_round" {
+        /// The whole phase: every attacker's fight (a round is a turn, as
+        /// Charging's "+1 Modifier for that Round. If the combat continues
+        /// into another turn then the Modifier no longer applies").
+        #[default]
+        Phase = "phase",
+        /// The first attacker's fight alone (each attacker's fight a round).
+        FirstAttacker = "first_attacker",
+    }
+    about: "A multiple combat's first round, where a warrior 'higher up for the first round' (Forts) is higher up: every attacker's fight of the phase ('phase': a round is a turn, as Charging's \"+1 Modifier for that Round. If the combat continues into another turn then the Modifier no longer applies\") or the first attacker's alone ('first_attacker': \"Multiple Combat situations are broken down into several rounds of combat\")",
 }
 
 /// The state of a multiple combat.
@@ -398,8 +402,5 @@ fn outnumbered(
 
 /// The `multiple_first_round` rule variant.
 pub(super) fn first_round(variants: &Params) -> Result<FirstRound, ParamError> {
-    Ok(match variants.word("multiple_first_round")?.as_deref() {
-        Some("first_attacker") => FirstRound::FirstAttacker,
-        _ => FirstRound::Phase,
-    })
+    FirstRound::read(variants)
 }

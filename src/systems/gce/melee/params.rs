@@ -7,6 +7,7 @@
 use super::fighter::{Causes, Fighter, HatredPolicy};
 use super::round::MAX_DAMAGE_DICE;
 use super::weapons::{Armed, Draws, MeleeStrength, MeleeWeapon, SecondWeapon};
+use crate::systems::Variant;
 use crate::systems::did_you_mean;
 use crate::systems::gce::warrior::Damage;
 use crate::systems::gce::warrior::WarriorStats;
@@ -418,10 +419,7 @@ fn custom_weapon(c: &CustomWeaponParams, prefix: &str) -> Result<MeleeWeapon, Pa
 pub(in crate::systems::gce) fn second_weapon(
     variants: &Params,
 ) -> Result<SecondWeapon, ParamError> {
-    Ok(match variants.word("second_weapon")?.as_deref() {
-        Some("always") => SecondWeapon::Always,
-        _ => SecondWeapon::OnlyWithBonus,
-    })
+    SecondWeapon::read(variants)
 }
 
 impl<R: FighterRole> FighterParams<R> {

@@ -159,19 +159,22 @@ pub enum ArmsError {
     OneHand(String),
 }
 
-/// Which weapons a warrior denied the Specialisation Bonus declares (Step
-/// 0: "each Warrior must declare what weapon(s) they wish to fight with").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SecondWeapon {
-    /// A second weapon is declared only with the bonus Attack Dice it
-    /// brings: denied the bonus, the warrior fights with the first weapon
-    /// it lists alone (Grimgutz "rolls a single Attack Dice" and strikes
-    /// with his Choppa; the Knife stays out).
-    #[default]
-    OnlyWithBonus,
-    /// Every weapon in hand is declared and the strikes alternate, bonus or
-    /// not.
-    Always,
+crate::variant_enum! {
+    /// Which weapons a warrior denied the Specialisation Bonus declares (Step
+    /// 0: "each Warrior must declare what weapon(s) they wish to fight with").
+    #[derive(Default)]
+    pub enum SecondWeapon = "second_weapon" {
+        /// A second weapon is declared only with the bonus Attack Dice it
+        /// brings: denied the bonus, the warrior fights with the first weapon
+        /// it lists alone (Grimgutz "rolls a single Attack Dice" and strikes
+        /// with his Choppa; the Knife stays out).
+        #[default]
+        OnlyWithBonus = "only_with_bonus",
+        /// Every weapon in hand is declared and the strikes alternate, bonus or
+        /// not.
+        Always = "always",
+    }
+    about: "A warrior denied the Specialisation Bonus (\"Warriors that are carrying any ranged-only weapons cannot receive this bonus\") fights with the first weapon it lists alone ('only_with_bonus': Grimgutz \"rolls a single Attack Dice\" with his Choppa, the Knife stays out) or still alternates every weapon in hand ('always')",
 }
 
 impl Armed {

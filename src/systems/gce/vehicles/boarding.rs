@@ -34,45 +34,52 @@ pub enum PileOn {
     Split,
 }
 
-/// The first fight's charge bonus for boarders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardingBonus {
-    /// "Successfully Boarding a Vehicle counts as a Charging. However,
-    /// Vehicles count as Obstacles. As a result, the normal bonus for
-    /// Charging is cancelled out for the first Combat."
-    Cancelled,
-    /// The Pilin' On example: "He would also have a +1 as he has
-    /// successfully boarded this turn."
-    PlusOne,
+crate::variant_enum! {
+    /// The first fight's charge bonus for boarders.
+    pub enum BoardingBonus = "boarding_bonus" {
+        /// "Successfully Boarding a Vehicle counts as a Charging. However,
+        /// Vehicles count as Obstacles. As a result, the normal bonus for
+        /// Charging is cancelled out for the first Combat."
+        Cancelled = "cancelled",
+        /// The Pilin' On example: "He would also have a +1 as he has
+        /// successfully boarded this turn."
+        PlusOne = "plus_one",
+    }
+    about: "Boarders' first fight: charge +1 and obstacle -1 cancel ('cancelled', Charging Vehicles Modifiers) or +1 (the Pilin' On example: \"a +1 as he has successfully boarded this turn\")",
 }
 
-/// Which loser of a round aboard a vehicle is thrown overboard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LoserThrown {
-    /// Step 11 - Aftermath: "if the fight is taking place onboard a Vehicle
-    /// the loser of a round of Hand-to-Hand Combat will be chucked
-    /// overboard! Regardless of whether they’re Wounded or not the price of
-    /// losing is being ejected from the Vehicle"; Pilin' On: "If a group of
-    /// Warriors loses a round ... whichever Warrior was taking the lead is
-    /// thrown overboard."
-    Every,
-    /// Losing Combat: "Warriors who go Down or Out of Action after a round
-    /// of Hand-to-Hand Combat have lost and are thrown overboard" (a loser
-    /// still standing stays aboard).
-    DownOrOut,
+crate::variant_enum! {
+    /// Which loser of a round aboard a vehicle is thrown overboard.
+    pub enum LoserThrown = "boarding_loser" {
+        /// Step 11 - Aftermath: "if the fight is taking place onboard a Vehicle
+        /// the loser of a round of Hand-to-Hand Combat will be chucked
+        /// overboard! Regardless of whether they’re Wounded or not the price of
+        /// losing is being ejected from the Vehicle"; Pilin' On: "If a group of
+        /// Warriors loses a round ... whichever Warrior was taking the lead is
+        /// thrown overboard."
+        Every = "every_loser",
+        /// Losing Combat: "Warriors who go Down or Out of Action after a round
+        /// of Hand-to-Hand Combat have lost and are thrown overboard" (a loser
+        /// still standing stays aboard).
+        DownOrOut = "down_or_out",
+    }
+    about: "Who is thrown overboard after a round aboard: every loser ('every_loser', Step 11: \"Regardless of whether they’re Wounded or not\"; Pilin' On throws the losing lead) or only a loser who went Down or Out of Action ('down_or_out', Losing Combat)",
 }
 
-/// How many automatic hits an unopposed boarder deals a Stationary
-/// vehicle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum StationaryHits {
-    /// Stationary Vehicles (Close Combat): "Hit it a number of times equal
-    /// to their Attack Statline".
-    #[default]
-    Attacks,
-    /// The v1.4 changelog: "Attacking Stationary Vehicles and Gates patched
-    /// with WS only": its Weapon Skill as it stands (Flesh Wounds count).
-    WeaponSkill,
+crate::variant_enum! {
+    /// How many automatic hits an unopposed boarder deals a Stationary
+    /// vehicle.
+    #[derive(Default)]
+    pub enum StationaryHits = "stationary_hits" {
+        /// Stationary Vehicles (Close Combat): "Hit it a number of times equal
+        /// to their Attack Statline".
+        #[default]
+        Attacks = "attacks",
+        /// The v1.4 changelog: "Attacking Stationary Vehicles and Gates patched
+        /// with WS only": its Weapon Skill as it stands (Flesh Wounds count).
+        WeaponSkill = "ws",
+    }
+    about: "An unopposed boarder's automatic hits on a Stationary vehicle: its Attacks ('attacks', Stationary Vehicles (Close Combat): \"a number of times equal to their Attack Statline\") or its Weapon Skill ('ws', the v1.4 changelog: \"Attacking Stationary Vehicles and Gates patched with WS only\"); a gate's hits are WS under both",
 }
 
 /// A boarding action against one vehicle.

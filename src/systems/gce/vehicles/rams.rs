@@ -146,14 +146,16 @@ impl Points {
     }
 }
 
-/// How the rake's "larger Vehicles only take D3 -1" reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LargeRake {
-    /// Only when raked with a small vehicle (the paragraph is about small
-    /// vehicles): two Trukks take D3 each.
-    VersusSmall,
-    /// Every large vehicle raked takes D3 - 1.
-    Always,
+crate::variant_enum! {
+    /// How the rake's "larger Vehicles only take D3 -1" reads.
+    pub enum LargeRake = "large_rake" {
+        /// Only when raked with a small vehicle (the paragraph is about small
+        /// vehicles): two Trukks take D3 each.
+        VersusSmall = "versus_small",
+        /// Every large vehicle raked takes D3 - 1.
+        Always = "always",
+    }
+    about: "Rakes: \"larger Vehicles only take D3 -1\" when raked with a small vehicle ('versus_small', the paragraph is about small vehicles) or whenever raked ('always')",
 }
 
 /// What one vehicle suffers: its points and whether it rolls the 4+

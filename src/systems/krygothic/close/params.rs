@@ -5,6 +5,7 @@
 //! (`counter_roll`, `deflect_break`).
 
 use super::situation::{CcWeapon, CounterRoll, DeflectBreak, Dread, Fight, Fighter};
+use crate::systems::Variant;
 use crate::systems::krygothic::dice::{critical, seven_plus};
 use crate::systems::{FromParam, Given, Opt, ParamDecl, ParamGroup};
 use crate::systems::{ParamError, Params};
@@ -258,8 +259,8 @@ pub fn dread_of(word: &str) -> Dread {
 /// The counter-attack variant, read only where a counter attack can be
 /// rolled, so only those runs name it.
 pub fn counter_roll(v: &Params, can_counter: bool) -> Result<CounterRoll, ParamError> {
-    Ok(if can_counter && v.need_word("counter_roll")? == "dodge" {
-        CounterRoll::Dodge
+    Ok(if can_counter {
+        CounterRoll::read(v)?
     } else {
         CounterRoll::Plain
     })
@@ -268,8 +269,8 @@ pub fn counter_roll(v: &Params, can_counter: bool) -> Result<CounterRoll, ParamE
 /// The deflect variant, read only where the defender could deflect (it
 /// has a ranged weapon), so only those runs name it.
 pub fn deflect_break(v: &Params, can_deflect: bool) -> Result<DeflectBreak, ParamError> {
-    Ok(match v.word("deflect_break")?.as_deref() {
-        Some("example") if can_deflect => DeflectBreak::Example,
+    Ok(match DeflectBreak::read(v)? {
+        DeflectBreak::Example if can_deflect => DeflectBreak::Example,
         _ => DeflectBreak::OnSix,
     })
 }

@@ -62,16 +62,18 @@ pub enum Dread {
     PureHorror,
 }
 
-/// When a deflecting ranged weapon breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DeflectBreak {
-    /// Step 4: "If hits are negated, roll a D6. On a 6 the weapon breaks."
-    OnSix,
-    /// Step 5, Example #2: "because he chose 'deflect' and he succeded in
-    /// removing two dice from the attacker, he must make a roll of 4 (base
-    /// 2+2) to see if the weapon breaks. He rolls a 4 and is ok": the D6
-    /// must reach 2 + the dice negated, and breaks below it.
-    Example,
+crate::variant_enum! {
+    /// When a deflecting ranged weapon breaks.
+    pub enum DeflectBreak = "deflect_break" {
+        /// Step 4: "If hits are negated, roll a D6. On a 6 the weapon breaks."
+        OnSix = "on_six",
+        /// Step 5, Example #2: "because he chose 'deflect' and he succeded in
+        /// removing two dice from the attacker, he must make a roll of 4 (base
+        /// 2+2) to see if the weapon breaks. He rolls a 4 and is ok": the D6
+        /// must reach 2 + the dice negated, and breaks below it.
+        Example = "example",
+    }
+    about: "a deflecting ranged weapon that negated hits breaks: 'on_six' = \"roll a D6. On a 6 the weapon breaks\" (Step 4); 'example' = below 2 + the dice negated (Example #2: \"a roll of 4 (base 2+2) ... He rolls a 4 and is ok\", two dice removed)",
 }
 
 impl DeflectBreak {
@@ -90,18 +92,20 @@ impl DeflectBreak {
     }
 }
 
-/// How a counter attack's roll reads "Roll to dodge as normal" (variant
-/// `counter_roll`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CounterRoll {
-    /// Step 5's normal roll to avoid the hit, "roll ccKspeed", with no
-    /// bonus of its own: "as normal, but do not take any of the attackers
-    /// dice away" sets aside Step 5's "For each dice that passes, remove
-    /// one dice of the attacker".
-    Plain,
-    /// The Dodge defence's roll: "Dodge: Add +2 to your speed stat for
-    /// avoiding the hit", so CC dice keeping up to Speed + 2.
-    Dodge,
+crate::variant_enum! {
+    /// How a counter attack's roll reads "Roll to dodge as normal" (variant
+    /// `counter_roll`).
+    pub enum CounterRoll = "counter_roll" {
+        /// Step 5's normal roll to avoid the hit, "roll ccKspeed", with no
+        /// bonus of its own: "as normal, but do not take any of the attackers
+        /// dice away" sets aside Step 5's "For each dice that passes, remove
+        /// one dice of the attacker".
+        Plain = "plain",
+        /// The Dodge defence's roll: "Dodge: Add +2 to your speed stat for
+        /// avoiding the hit", so CC dice keeping up to Speed + 2.
+        Dodge = "dodge",
+    }
+    about: "a counter attack's \"Roll to dodge as normal, but do not take any of the attackers dice away\": 'plain' = Step 5's normal roll to avoid the hit, CC dice keeping up to Speed; 'dodge' = the Dodge defence's roll, Speed + 2 (\"Dodge: Add +2 to your speed stat\")",
 }
 
 /// A close-combat situation between two fighters.

@@ -3,6 +3,7 @@
 use super::super::boarding::{Boarding, BoardingBonus, LoserThrown, PileOn, StationaryHits};
 use super::super::damage::{VehicleParams, VehicleRole};
 use super::common::*;
+use crate::systems::Variant;
 use crate::systems::gce::melee::{FighterParams, FighterRole, second_weapon};
 use crate::systems::{Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
@@ -133,14 +134,8 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
         "split" => PileOn::Split,
         _ => PileOn::None,
     };
-    let bonus = match variants.word("boarding_bonus")?.as_deref() {
-        Some("plus_one") => BoardingBonus::PlusOne,
-        _ => BoardingBonus::Cancelled,
-    };
-    let loser = match variants.word("boarding_loser")?.as_deref() {
-        Some("down_or_out") => LoserThrown::DownOrOut,
-        _ => LoserThrown::Every,
-    };
+    let bonus = BoardingBonus::read(variants)?;
+    let loser = LoserThrown::read(variants)?;
     let second = second_weapon(variants)?;
     Ok(Box::new(
         Boarding {
@@ -152,10 +147,7 @@ pub fn build_boarding(p: &Params, variants: &Params) -> Result<Box<dyn Model>, P
             crew_pile_on: pile(&p.crew_pile_on),
             vehicle,
             stationary: p.stationary,
-            stationary_hits: match variants.word("stationary_hits")?.as_deref() {
-                Some("ws") => StationaryHits::WeaponSkill,
-                _ => StationaryHits::Attacks,
-            },
+            stationary_hits: StationaryHits::read(variants)?,
             location,
             bonus,
             loser,

@@ -4,6 +4,7 @@ use super::super::damage::{VehicleParams, VehicleRole};
 use super::super::rams::{Impact, LargeRake, Mixed, Ram, head_on_equilibrium};
 use super::common::*;
 use crate::param_name;
+use crate::systems::Variant;
 use crate::systems::{Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
 
@@ -160,10 +161,7 @@ pub fn build_ram(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamE
             "no Swerve test here: head-on rams are a secret choice, and crashes cannot be swerved",
         ));
     }
-    let rake = match variants.word("large_rake")?.as_deref() {
-        Some("always") => LargeRake::Always,
-        _ => LargeRake::VersusSmall,
-    };
+    let rake = LargeRake::read(variants)?;
     let mut ram = Ram {
         impact,
         rammer,
