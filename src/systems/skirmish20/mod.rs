@@ -30,7 +30,7 @@ pub mod shooting;
 pub mod squad;
 pub mod vehicle;
 
-use crate::systems::{RuleSet, VariantDef};
+use crate::systems::{RuleSet, Variant, VariantDef};
 
 /// The seed file.
 pub const SEED: &str = "001_9921de03e7af5dba.txt";
@@ -57,26 +57,10 @@ pub static RULES: RuleSet = RuleSet {
 
 /// Rule variants: readings where the seed can be read two ways.
 pub const VARIANTS: &[VariantDef] = &[
-    VariantDef {
-        name: "no_minor_gun",
-        values: &["no_effect", "next_up"],
-        about: "a 5 on the Vehicle Damage Table on a vehicle that never had a minor gun: no effect (default: \"(if there is a minor gun)\"), or damage already suffered, take the next one up; a vehicle that lost its minor guns takes the next one up either way",
-    },
-    VariantDef {
-        name: "quick_draw_tie",
-        values: &["simultaneous", "roll_again"],
-        about: "a tie on the Quick Draw roll (the seed does not say): both fire at once (default), or roll again",
-    },
-    VariantDef {
-        name: "blast_roll",
-        values: &["each_figure", "once"],
-        about: "figures under a blast or template besides the target: each rolls its own D20 against its value, only the firing's own roll able to jam (default: \"roll 8 or less for any other target caught in the blast area\"; \"you still only get one chance of a 20\"), or the firing's one D20 is read against every value (\"Only roll once per weapon firing\")",
-    },
-    VariantDef {
-        name: "wound_allocation",
-        values: &["spread", "stack"],
-        about: "the defender allocates a Wounded result: to an unwounded figure while there is one (default: more wounded, fewer dead), or onto a wounded one, killing it (\"add the wounds to the existing wounded figures and kill them\")",
-    },
+    vehicle::NoMinorGun::DEF,
+    quick_draw::Tie::DEF,
+    shooting::BlastRoll::DEF,
+    squad::WoundAllocation::DEF,
 ];
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::chart::{
 };
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::{Mechanic, StepModel};
+use crate::systems::Variant;
 use crate::systems::{MetricDecl, MetricList, Model, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
 
@@ -68,13 +69,15 @@ impl Drawer {
     }
 }
 
-/// How a tie on the Quick Draw roll reads (the seed does not say).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tie {
-    /// Both fire at the same moment.
-    Simultaneous,
-    /// Roll again until someone is ahead.
-    RollAgain,
+crate::variant_enum! {
+    /// How a tie on the Quick Draw roll reads (the seed does not say).
+    pub enum Tie = "quick_draw_tie" {
+        /// Both fire at the same moment.
+        Simultaneous = "simultaneous",
+        /// Roll again until someone is ahead.
+        RollAgain = "roll_again",
+    }
+    about: "a tie on the Quick Draw roll (the seed does not say): both fire at once (default), or roll again",
 }
 
 /// Who fires first.
@@ -253,11 +256,7 @@ fn drawer(armour: Armour, weapon: &str, fast_draw: bool, ahead_of_turn: bool) ->
 /// Builds the model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let p = QuickDrawParams::read(p)?;
-    let tie = if v.word("quick_draw_tie")?.as_deref() == Some("roll_again") {
-        Tie::RollAgain
-    } else {
-        Tie::Simultaneous
-    };
+    let tie = Tie::read(v)?;
     Ok(Box::new(StepModel::new(QuickDrawRule::new(
         drawer(p.a_armour, &p.a_weapon, p.a_fast_draw, p.a_ahead_of_turn),
         drawer(p.b_armour, &p.b_weapon, p.b_fast_draw, p.b_ahead_of_turn),

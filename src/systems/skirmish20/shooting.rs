@@ -14,6 +14,7 @@ use super::shared_params::{EFFECT, ShotParams, TargetParams, ToughnessParams};
 use super::vehicle::{VehicleDamage, VehicleState, no_minor_gun};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
+use crate::systems::Variant;
 use crate::systems::{Given, MetricDecl, MetricList, Model, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
 
@@ -663,9 +664,17 @@ impl ShootingParams {
     }
 }
 
-/// The `blast_roll` variant: one D20 for everyone under a blast.
-fn blast_once(v: &Params) -> Result<bool, ParamError> {
-    Ok(v.word("blast_roll")?.as_deref() == Some("once"))
+crate::variant_enum! {
+    /// How the figures under a blast are rolled for (variant `blast_roll`).
+    pub enum BlastRoll = "blast_roll" {
+        /// Each figure besides the target rolls its own D20 against its
+        /// value ("roll 8 or less for any other target caught in the blast
+        /// area"), only the firing's own roll able to jam.
+        EachFigure = "each_figure",
+        /// "Only roll once per weapon firing": the firing's one D20 for all.
+        Once = "once",
+    }
+    about: "figures under a blast or template besides the target: each rolls its own D20 against its value, only the firing's own roll able to jam (default: \"roll 8 or less for any other target caught in the blast area\"; \"you still only get one chance of a 20\"), or the firing's one D20 is read against every value (\"Only roll once per weapon firing\")",
 }
 
 /// Builds the model.
@@ -731,7 +740,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         others: t,
         target_wounded: p.target_wounded,
         vehicle: p.vehicle_target(v)?,
-        one_roll: others_full + others_partly > 0 && blast_once(v)?,
+        one_roll: others_full + others_partly > 0 && BlastRoll::read(v)? == BlastRoll::Once,
     };
     Ok(Box::new(crate::engine::stages::FacesModel::new(
         shooting.into_rule(),

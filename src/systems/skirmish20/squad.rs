@@ -29,12 +29,14 @@ use super::fire::{Firer, Roll, read_d20};
 use super::hit_allocation::at_hero;
 use super::necron_repair::repair_target;
 use super::shared_params::ShotParams;
+use super::shooting::BlastRoll;
 use crate::dice::{
     BatchedRoller, Expectation, Metric, MetricSink, Roller, Tally, Times, binomial_pmf,
 };
 use crate::engine::stages::{Digits, STATE_FACES, STATE_LAWS, StateFaces, StateLaws, Steps};
 use crate::engine::{EXACT_WORK, NoExact};
 use crate::systems::Given;
+use crate::systems::Variant;
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler, TrialValues,
 };
@@ -1053,6 +1055,19 @@ impl Model for SquadModel {
 
 const MORALE: &str = "MORALE";
 
+crate::variant_enum! {
+    /// Where a squad's wounds go (variant `wound_allocation`).
+    pub enum WoundAllocation = "wound_allocation" {
+        /// A Wounded result goes to an unwounded figure while there is one
+        /// (more wounded, fewer dead).
+        Spread = "spread",
+        /// Onto a wounded figure, killing it: "add the wounds to the
+        /// existing wounded figures and kill them".
+        Stack = "stack",
+    }
+    about: "the defender allocates a Wounded result: to an unwounded figure while there is one (default: more wounded, fewer dead), or onto a wounded one, killing it (\"add the wounds to the existing wounded figures and kill them\")",
+}
+
 crate::param_struct! {
     /// Parameters of the scenario.
     pub struct SquadParams {
@@ -1191,13 +1206,13 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         others_full: full,
         others_partly: partly,
         template: area == "template",
-        one_roll: full + partly > 0 && v.word("blast_roll")?.as_deref() == Some("once"),
+        one_roll: full + partly > 0 && BlastRoll::read(v)? == BlastRoll::Once,
         modifier: p.shot.modifiers(false).total(),
         troopers: p.troopers as u8,
         hero: p.hero,
         necrons,
         near_lord: p.near_lord_or_tomb_spider,
-        stack_wounds: v.word("wound_allocation")?.as_deref() == Some("stack"),
+        stack_wounds: WoundAllocation::read(v)? == WoundAllocation::Stack,
         turns: p.turns as u32,
     };
     Ok(Box::new(squad.into_model()))

@@ -12,6 +12,7 @@ use super::chart::Effect;
 use super::chart::{VehicleResult, effect_of_hit};
 use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::step_model::Mechanic;
+use crate::systems::Variant;
 use crate::systems::{MetricDecl, MetricList, Model, Opt, ParamError, ParamGroup, Params};
 use crate::systems::{Refusal, Scenario};
 
@@ -66,16 +67,18 @@ pub fn exact_size(hits: u32, passengers: u8) -> u64 {
     u64::from(hits) * (u64::from(passengers) + 1).pow(3)
 }
 
-/// How a 5 ("A minor Gun taken out permanently- No other effect (if there
-/// is a minor gun)") reads on a vehicle that never had a minor gun. A
-/// vehicle that had minor guns and lost them all has "already suffered"
-/// the damage and takes the next up under either reading.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoMinorGun {
-    /// "(if there is a minor gun)": no effect at all (the default).
-    NoEffect,
-    /// Counted as damage already suffered: take the next one up.
-    NextUp,
+crate::variant_enum! {
+    /// How a 5 ("A minor Gun taken out permanently- No other effect (if there
+    /// is a minor gun)") reads on a vehicle that never had a minor gun. A
+    /// vehicle that had minor guns and lost them all has "already suffered"
+    /// the damage and takes the next up under either reading.
+    pub enum NoMinorGun = "no_minor_gun" {
+        /// "(if there is a minor gun)": no effect at all (the default).
+        NoEffect = "no_effect",
+        /// Counted as damage already suffered: take the next one up.
+        NextUp = "next_up",
+    }
+    about: "a 5 on the Vehicle Damage Table on a vehicle that never had a minor gun: no effect (default: \"(if there is a minor gun)\"), or damage already suffered, take the next one up; a vehicle that lost its minor guns takes the next one up either way",
 }
 
 /// The vehicle and its passengers.
@@ -406,11 +409,7 @@ impl Mechanic for VehicleRule {
 /// The `no_minor_gun` variant: how a 5 reads on a vehicle that never had
 /// a minor gun.
 pub fn no_minor_gun(v: &Params) -> Result<NoMinorGun, ParamError> {
-    Ok(if v.word("no_minor_gun")?.as_deref() == Some("next_up") {
-        NoMinorGun::NextUp
-    } else {
-        NoMinorGun::NoEffect
-    })
+    NoMinorGun::read(v)
 }
 
 const VEHICLE_TABLE: &str = "Vehicle Damage Table 1D10";
