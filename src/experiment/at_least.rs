@@ -34,46 +34,6 @@ pub struct Family {
     pub at_least: Vec<usize>,
 }
 
-/// Where a quantile of a family lies among the values listed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Quantile {
-    /// At this value.
-    At(i64),
-    /// Below the first value listed (a family that holds little of the
-    /// mass: "0 when it does not win").
-    Below(i64),
-    /// Above the last value listed.
-    Above(i64),
-}
-
-impl std::fmt::Display for Quantile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Quantile::At(k) => write!(f, "{k}"),
-            Quantile::Below(k) => write!(f, "below {k}"),
-            Quantile::Above(k) => write!(f, "more than {k}"),
-        }
-    }
-}
-
-/// The `q`-quantile of a family (`q` = 0.5 the median, 0.9 the 90th
-/// percentile), read off its at-least curve: the largest `k` with
-/// P(X >= k) >= 1 - q, "the most you get at least half the time" (the
-/// upper quantile: for 0.5/0.3/0.2 the median is 1, the 90th percentile
-/// 2). `at_least[i]` is P(X >= ks[i]), `ks` ascending and without gaps;
-/// `above_last` P(X > last k) (P(>= last) less P(= last)). Mass in no
-/// member counts as below the first value.
-pub fn quantile(ks: &[i64], at_least: &[f64], above_last: f64, q: f64) -> Quantile {
-    // an exact sum can land a rounding step below 1 - q
-    let need = 1.0 - q - 1e-12;
-    let first = ks.first().copied().unwrap_or(0);
-    match at_least.iter().rposition(|&p| p >= need) {
-        None => Quantile::Below(first),
-        Some(i) if i + 1 == ks.len() && above_last >= need => Quantile::Above(ks[i]),
-        Some(i) => Quantile::At(ks[i]),
-    }
-}
-
 /// The distribution families among `defs`, with the indices their
 /// `>=` members will have when appended after `defs` in family order.
 pub fn families(defs: &[MetricDef]) -> Vec<Family> {
@@ -495,6 +455,7 @@ mod tests {
         let exact = model.exact().unwrap();
         assert_eq!(exact[4..], [1.0, 0.5, 0.2]);
         let ks = [0, 1, 2];
+        use crate::experiment::quantiles::{Quantile, quantile};
         assert_eq!(quantile(&ks, &exact[4..], 0.0, 0.5), Quantile::At(1));
         assert_eq!(quantile(&ks, &exact[4..], 0.0, 0.9), Quantile::At(2));
         // a family holding a third of the mass, and one cut short

@@ -11,8 +11,7 @@
 //! power; baselines written by `--update` carry their own standard error,
 //! which the test includes.
 
-use super::at_least;
-use super::quantiles::{QuantileOf, Tails, quantile_p};
+use super::quantiles::{Quantile, QuantileOf, Tails, quantile_p};
 use super::run::simulate;
 use super::significance;
 use super::spec::{Expected, Experiment};
@@ -321,7 +320,7 @@ fn quantile_outcome(
         }
     };
     out.got_text = Some(got.to_string());
-    if let at_least::Quantile::At(g) = got {
+    if let Quantile::At(g) = got {
         out.got = g as f64;
     }
     // what the quantile was read from: the tails at k and k + 1
@@ -347,7 +346,7 @@ fn quantile_outcome(
     if exact.is_some() {
         out.exact = true;
         out.interval = (out.got, out.got);
-        out.passed = got == at_least::Quantile::At(k);
+        out.passed = got == Quantile::At(k);
         return out;
     }
     let p_of = |k: i64| {

@@ -1,7 +1,7 @@
 //! A quantile of a distribution family as a metric an `[[expect]]` can
 //! pin: `median(hits)`, `p90(turns)` (`pN` for N from 1 to 99), "the most
 //! hits a shooter gets at least half the time" as every report's family
-//! section shows it ([`at_least::quantile`]: the largest `k` with
+//! section shows it ([`quantile`]: the largest `k` with
 //! P(X >= k) >= 1 - q).
 //!
 //! A quantile is not a sum over trials, so it is no column of the tally;
@@ -14,9 +14,48 @@
 //! its size, so a rule that has not moved fails no more often than any
 //! other Monte Carlo check.
 
-use super::at_least::{self, Quantile};
 use crate::systems::MetricDef;
 use statrs::distribution::{Binomial, DiscreteCDF};
+
+/// Where a quantile of a family lies among the values listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantile {
+    /// At this value.
+    At(i64),
+    /// Below the first value listed (a family that holds little of the
+    /// mass: "0 when it does not win").
+    Below(i64),
+    /// Above the last value listed.
+    Above(i64),
+}
+
+impl std::fmt::Display for Quantile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Quantile::At(k) => write!(f, "{k}"),
+            Quantile::Below(k) => write!(f, "below {k}"),
+            Quantile::Above(k) => write!(f, "more than {k}"),
+        }
+    }
+}
+
+/// The `q`-quantile of a family (`q` = 0.5 the median, 0.9 the 90th
+/// percentile), read off its at-least curve: the largest `k` with
+/// P(X >= k) >= 1 - q, "the most you get at least half the time" (the
+/// upper quantile: for 0.5/0.3/0.2 the median is 1, the 90th percentile
+/// 2). `at_least[i]` is P(X >= ks[i]), `ks` ascending and without gaps;
+/// `above_last` P(X > last k) (P(>= last) less P(= last)). Mass in no
+/// member counts as below the first value.
+pub fn quantile(ks: &[i64], at_least: &[f64], above_last: f64, q: f64) -> Quantile {
+    // an exact sum can land a rounding step below 1 - q
+    let need = 1.0 - q - 1e-12;
+    let first = ks.first().copied().unwrap_or(0);
+    match at_least.iter().rposition(|&p| p >= need) {
+        None => Quantile::Below(first),
+        Some(i) if i + 1 == ks.len() && above_last >= need => Quantile::Above(ks[i]),
+        Some(i) => Quantile::At(ks[i]),
+    }
+}
 
 /// A quantile named as a metric.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,7 +158,7 @@ impl Tails {
     pub fn quantile(&self, values: &[f64], q: f64) -> Quantile {
         let tail: Vec<f64> = self.at_least.iter().map(|&(_, i)| values[i]).collect();
         let above_last = self.beyond.map_or(0.0, |i| values[i]);
-        at_least::quantile(&self.ks(), &tail, above_last, q)
+        quantile(&self.ks(), &tail, above_last, q)
     }
 
     /// The trials (of `counts`, per metric) with X >= k, for any `k`: the

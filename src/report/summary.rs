@@ -7,7 +7,7 @@ use super::files::write_atomic;
 use super::labels::{metric_def, metric_label, value_text_fine};
 use super::provenance::Provenance;
 use crate::dice::stats;
-use crate::experiment::{Experiment, Results, Row, at_least};
+use crate::experiment::{Experiment, Results, Row, at_least, quantiles};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -299,7 +299,7 @@ fn cells_by_profile(exp: &Experiment, out: &mut String, entry: impl Fn(&str, usi
 }
 
 /// The median and 90th percentile of family `f` for one profile at one
-/// cell (see [`at_least::quantile`]): from the exact values where every
+/// cell (see [`quantiles::quantile`]): from the exact values where every
 /// row has one, else from the Monte Carlo estimates (then the bool is
 /// false). `None` where the rows are missing.
 pub fn family_quantiles(
@@ -307,7 +307,7 @@ pub fn family_quantiles(
     rows: &HashMap<(&str, usize, &str), &Row>,
     profile: &str,
     cell: usize,
-) -> Option<(at_least::Quantile, at_least::Quantile, bool)> {
+) -> Option<(quantiles::Quantile, quantiles::Quantile, bool)> {
     let get = |m: String| rows.get(&(profile, cell, m.as_str())).copied();
     let got: Vec<(i64, &Row)> =
         f.ks.iter()
@@ -329,8 +329,8 @@ pub fn family_quantiles(
     // P(> last): P(>= last) less P(= last); all of it where `=` is not listed
     let above_last = pick(last_row) - last_equal.map_or(0.0, pick);
     Some((
-        at_least::quantile(&ks, &tail, above_last, 0.5),
-        at_least::quantile(&ks, &tail, above_last, 0.9),
+        quantiles::quantile(&ks, &tail, above_last, 0.5),
+        quantiles::quantile(&ks, &tail, above_last, 0.9),
         exact,
     ))
 }
