@@ -268,6 +268,22 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         ],
         &[("blast_roll", "once")],
     ),
+    (
+        "skirmish20",
+        "squad_under_fire",
+        &[
+            ("shooters", "3"),
+            ("weapon", "laser_assault_rifle"),
+            ("range", "20"),
+            ("armour", "std"),
+            ("troopers", "7"),
+            ("hero", "true"),
+            ("squad_strength", "10"),
+            ("troopers_wounded", "2"),
+            ("turns", "3"),
+        ],
+        &[("wound_allocation", "stack")],
+    ),
 ];
 
 struct Case {

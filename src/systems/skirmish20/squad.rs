@@ -35,8 +35,8 @@ use crate::dice::{
 };
 use crate::engine::stages::{Digits, STATE_FACES, STATE_LAWS, StateFaces, StateLaws, Steps};
 use crate::engine::{EXACT_WORK, NoExact};
-use crate::systems::Given;
 use crate::systems::Variant;
+use crate::systems::{Given, Opt};
 use crate::systems::{
     MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Sampler, TrialValues,
 };
@@ -54,14 +54,48 @@ pub const SQUAD_UNDER_FIRE_SCENARIO: Scenario = Scenario {
     build,
     variants: &["blast_roll", "wound_allocation"],
     test_points: TEST_POINTS,
-    refusals: &[Refusal {
-        what: "a squad beyond the weapon's range",
-        point: 0,
-        set: &[("range", "60")],
-        unset: &[],
-        field: "range",
-        words: &["maximum range of 24"],
-    }],
+    refusals: &[
+        Refusal {
+            what: "a squad beyond the weapon's range",
+            point: 0,
+            set: &[("range", "60")],
+            unset: &[],
+            field: "range",
+            words: &["maximum range of 24"],
+        },
+        Refusal {
+            what: "more troopers wounded than the squad has",
+            point: 5,
+            set: &[("troopers_wounded", "8")],
+            unset: &[],
+            field: "troopers_wounded",
+            words: &["8 troopers wounded", "7 troopers"],
+        },
+        Refusal {
+            what: "Necrons wounded at the start of a turn",
+            point: 6,
+            set: &[("troopers_wounded", "1")],
+            unset: &[],
+            field: "troopers_wounded",
+            words: &["self heal", "none wounded"],
+        },
+        Refusal {
+            what: "a squad strength below the figures fired at",
+            point: 5,
+            set: &[("squad_strength", "7")],
+            unset: &[],
+            field: "squad_strength",
+            words: &["fewer than the 8 figures"],
+        },
+        Refusal {
+            what: "a squad already running before the first turn",
+            point: 5,
+            set: &[("squad_strength", "23")],
+            unset: &[],
+            field: "squad_strength",
+            words: &["below 35%", "must run away"],
+        },
+    ],
     naive: crate::systems::skirmish20::naive::SQUAD_UNDER_FIRE,
 };
 
@@ -165,6 +199,12 @@ pub struct Squad {
     pub stack_wounds: bool,
     /// Turns played.
     pub turns: u32,
+    /// The squad's initial strength its morale is read against (troopers
+    /// and Hero, or more for a squad that starts with casualties: "Count
+    /// it as 8 men left out of a 10 man squad").
+    pub strength: u32,
+    /// Troopers already wounded at the first turn.
+    pub wounded_at_start: u8,
 }
 
 /// Every metric of the scenario.
@@ -289,8 +329,8 @@ impl Squad {
 
     fn start(&self) -> SquadState {
         SquadState {
-            healthy: self.troopers,
-            wounded: 0,
+            healthy: self.troopers - self.wounded_at_start,
+            wounded: self.wounded_at_start,
             destroyed: 0,
             dead: 0,
             hero: if self.hero {
@@ -303,8 +343,12 @@ impl Squad {
         }
     }
 
+    /// The squad's initial strength for morale ("below 35% of initial
+    /// squad strength"): the figures fired at, or more where the squad
+    /// starts with casualties (those lost before count as hurt, never as
+    /// figures on the table).
     fn size(&self) -> u32 {
-        u32::from(self.troopers) + u32::from(self.hero)
+        self.strength
     }
 
     /// A figure is killed: Necrons lie destroyed (and may repair) unless
@@ -1093,6 +1137,12 @@ crate::param_struct! {
             .default("4")
             .about("turns of fire")
             .seed(MORALE),
+        squad_strength: Opt<i64> = int(1, 40)
+            .about("the squad's initial strength its morale is read against; left out: the troopers and Hero fired at. Larger for a squad that starts with casualties: a regrouped squad counts as 2 larger (\"Count it as 8 men left out of a 10 man squad\"); the men lost before count toward shaken and running, not in the dead metrics")
+            .seed("MORALE; REGROUP"),
+        troopers_wounded: Opt<i64> = int(0, 20)
+            .about("troopers of the squad already wounded at the first turn (left out: none) (\"For morale purposes wounded still count as part of the squad\"); not Necrons, who self-heal at the end of each turn")
+            .seed("MORALE; UNIT COHESION"),
         // given, or left out (the defaults, 0, stand for "not said")
         others_under_template: Given<i64> = int(0, 12)
             .default("0")
@@ -1156,6 +1206,31 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
         ("troopers", "4"),
         ("turns", "3"),
     ],
+    // a squad that starts with casualties: "Count it as 8 men left out
+    // of a 10 man squad", one of them wounded
+    &[
+        ("shooters", "3"),
+        ("weapon", "laser_assault_rifle"),
+        ("range", "20"),
+        ("armour", "std"),
+        ("troopers", "7"),
+        ("hero", "true"),
+        ("squad_strength", "10"),
+        ("troopers_wounded", "1"),
+        ("turns", "3"),
+    ],
+    // Necrons phase out "below 35% of initial squad strength"
+    &[
+        ("shooters", "4"),
+        ("weapon", "bolt_rifle"),
+        ("range", "10"),
+        ("armour", "power"),
+        ("troopers", "5"),
+        ("necrons", "true"),
+        ("hero", "true"),
+        ("squad_strength", "9"),
+        ("turns", "3"),
+    ],
 ];
 
 /// Builds the model.
@@ -1197,6 +1272,49 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         ));
     }
     let (full, partly) = (full.unwrap_or(0) as u8, partly.unwrap_or(0) as u8);
+    let (troopers, wounded_at_start) = (
+        p.troopers as u8,
+        p.troopers_wounded.value.unwrap_or(0) as u8,
+    );
+    let wounded_field = crate::param_name!(SquadParams.troopers_wounded);
+    if wounded_at_start > troopers {
+        return Err(ParamError::new(
+            wounded_field,
+            format!("{wounded_at_start} troopers wounded, but the squad has {troopers} troopers"),
+        ));
+    }
+    if wounded_at_start > 0 && necrons {
+        return Err(ParamError::new(
+            wounded_field,
+            "\"At the end of each full turn any Necrons that are \"wounded\" self heal\": a Necron squad starts a turn with none wounded",
+        ));
+    }
+    let fired_at = u32::from(troopers) + u32::from(p.hero);
+    let strength = match p.squad_strength.value {
+        None => fired_at,
+        Some(n) => {
+            let n = n as u32;
+            let field = crate::param_name!(SquadParams.squad_strength);
+            if n < fired_at {
+                return Err(ParamError::new(
+                    field,
+                    format!(
+                        "a squad strength of {n} is fewer than the {fired_at} figures fired at (troopers and Hero)"
+                    ),
+                ));
+            }
+            // "Once a squad falls below 35% then it must run away. It can not shoot at all."
+            if 100 * fired_at < 35 * n {
+                return Err(ParamError::new(
+                    field,
+                    format!(
+                        "{fired_at} standing of a squad of {n} is already below 35%: it must run away (or, Necrons, has phased out) before the first turn"
+                    ),
+                ));
+            }
+            n
+        }
+    };
     let squad = Squad {
         shooters: p.shooters as u8,
         firer,
@@ -1208,12 +1326,14 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         template: area == "template",
         one_roll: full + partly > 0 && BlastRoll::read(v)? == BlastRoll::Once,
         modifier: p.shot.modifiers(false).total(),
-        troopers: p.troopers as u8,
+        troopers,
         hero: p.hero,
         necrons,
         near_lord: p.near_lord_or_tomb_spider,
         stack_wounds: WoundAllocation::read(v)? == WoundAllocation::Stack,
         turns: p.turns as u32,
+        strength,
+        wounded_at_start,
     };
     Ok(Box::new(squad.into_model()))
 }
@@ -1248,6 +1368,8 @@ mod tests {
             near_lord: false,
             stack_wounds: false,
             turns: 1,
+            strength: u32::from(troopers) + u32::from(hero),
+            wounded_at_start: 0,
         }
     }
 
