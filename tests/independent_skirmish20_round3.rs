@@ -8,9 +8,22 @@
 mod independent;
 
 use independent::{check, exact_all, seed_text};
+use krunch::systems::{self, ParamValue, Params};
 
 const SYS: &str = "skirmish20";
 const SEED: &str = "001_9921de03e7af5dba.txt";
+
+/// The error building `scenario` at `pairs` gives (it must be refused).
+fn refused(scenario: &str, pairs: &[(&str, &str)]) -> String {
+    let mut p = Params::new();
+    for (k, v) in pairs {
+        p.set(*k, ParamValue::from_text(v));
+    }
+    match systems::build(SYS, scenario, &p, &Params::new()) {
+        Ok(_) => panic!("{scenario} {pairs:?} should be refused"),
+        Err(e) => e.to_string(),
+    }
+}
 
 /// Asserts the seed says each of `quotes` (whitespace squashed).
 fn seed_says(quotes: &[&str]) {
@@ -126,5 +139,93 @@ fn a_strength_of_the_figures_fired_at_changes_nothing() {
     assert_eq!(
         exact_all(SYS, "squad_under_fire", &base),
         exact_all(SYS, "squad_under_fire", &said)
+    );
+}
+
+// ------------------------------------------------ the tripod set-up AP
+
+/// MOVEMENT: "Wheeled/tripod heavy weapons cost 1AP to set up after
+/// moving, and normally 2AP's to fire. So normally the best a crew can do
+/// is to move 2AP's and set it up ready to fire next turn." A heavy bolter
+/// ("Hvy Bolter / Chain Gun (+large blast) 24 | 10 | 6 | 3 | X | 2 | Jam")
+/// at a standard-armoured target 12" away, 3 AP:
+/// - set up where it stands (not moved): its 2 AP fire once at 10 or
+///   less, P(hit) = 10/20, as any heavy bolter; a 20 leaves 1 AP, too few
+///   to clear the jam: P(still jammed next turn) = 1/20;
+/// - moved 1D6 first: 1 AP moving, 1 setting up leaves 1, too few to fire
+///   a 2-AP weapon: no shot, refused like any firer left no AP to fire
+///   (without the tripod: one shot at 10 - 1 = 9, 9/20);
+/// - a Veteran Hero's 4 AP ("+1 AP"), moved 1D6: 1 + 1 leaves 2, one shot
+///   at 9, P(hit) = 9/20, and a 20 leaves no AP to clear it: 1/20;
+///   unmoved, its 2 AP left after firing clear a jam at once: 0.
+#[test]
+fn a_tripod_weapon_spends_an_ap_setting_up_after_moving() {
+    seed_says(&[
+        "Wheeled/tripod heavy weapons cost 1AP to set up after moving, and normally 2AP's to fire",
+        "So normally the best a crew can do is to move 2AP's and set it up ready to fire next turn",
+        "Veteran Hero +1 AP (use for moving or shooting)",
+    ]);
+    let gun = |extra: &[(&'static str, &'static str)]| {
+        let mut p = vec![
+            ("weapon", "heavy_bolter"),
+            ("armour", "std"),
+            ("range", "12"),
+            ("weapon_tripod", "true"),
+        ];
+        p.extend_from_slice(extra);
+        p
+    };
+    check(SYS, "shooting", &gun(&[]), "p_hit", 10.0 / 20.0);
+    check(SYS, "shooting", &gun(&[]), "p_jammed_next_turn", 1.0 / 20.0);
+    // no AP left to fire: refused as any firer with none, naming the set-up
+    let e = refused("shooting", &gun(&[("moved_d6", "1")]));
+    assert!(
+        e.contains("firing_ap") && e.contains("setting up the tripod"),
+        "{e}"
+    );
+    let no_tripod = [
+        ("weapon", "heavy_bolter"),
+        ("armour", "std"),
+        ("range", "12"),
+        ("moved_d6", "1"),
+    ];
+    check(SYS, "shooting", &no_tripod, "p_hit", 9.0 / 20.0);
+    let hero = gun(&[("firer_ap", "4"), ("moved_d6", "1")]);
+    check(SYS, "shooting", &hero, "p_hit", 9.0 / 20.0);
+    check(SYS, "shooting", &hero, "p_jammed_next_turn", 1.0 / 20.0);
+    let hero_unmoved = gun(&[("firer_ap", "4")]);
+    check(SYS, "shooting", &hero_unmoved, "p_jammed_next_turn", 0.0);
+}
+
+/// "1 uninjured Human crew member is required to fire a heavy weapon":
+/// the tripod's set-up is a heavy weapon's ("Wheeled/tripod heavy
+/// weapons"), so a tripod rifle is refused; and 2 AP given to firing after
+/// moving and setting up with 3 AP is refused, naming the set-up.
+#[test]
+fn a_tripod_is_a_heavy_weapons_and_its_ap_are_counted() {
+    let e = refused(
+        "shooting",
+        &[
+            ("weapon", "bolt_rifle"),
+            ("armour", "std"),
+            ("range", "12"),
+            ("weapon_tripod", "true"),
+        ],
+    );
+    assert!(e.contains("weapon_tripod") && e.contains("heavy"), "{e}");
+    let e = refused(
+        "shooting",
+        &[
+            ("weapon", "heavy_bolter"),
+            ("armour", "std"),
+            ("range", "12"),
+            ("weapon_tripod", "true"),
+            ("moved_d6", "1"),
+            ("firing_ap", "2"),
+        ],
+    );
+    assert!(
+        e.contains("firing_ap") && e.contains("setting up the tripod"),
+        "{e}"
     );
 }

@@ -183,6 +183,10 @@ pub struct Firer {
     pub firing_ap: u32,
     /// A 1-AP heavy weapon: its jam "means miss rest of this turn only".
     pub heavy: bool,
+    /// AP spent setting up a wheeled or tripod heavy weapon after moving
+    /// ("Wheeled/tripod heavy weapons cost 1AP to set up after moving"): 1
+    /// when it moved first, else 0.
+    pub set_up: u32,
 }
 
 /// "No more than 2AP's per turn may be used on firing."
@@ -211,6 +215,7 @@ impl Firer {
         let left = self
             .ap
             .saturating_sub(self.moved_d6)
+            .saturating_sub(self.set_up)
             .saturating_sub(if unjamming { 2 } else { 0 });
         left.min(self.firing_ap).min(MAX_FIRING_AP)
     }
@@ -229,7 +234,8 @@ impl Firer {
         if self.row.on_20 != OnTwenty::Jam || (self.heavy && self.row.ap == ApCost::One) {
             return false;
         }
-        let spent = self.moved_d6 + if unjamming { 2 } else { 0 } + fired * self.cost();
+        let spent =
+            self.moved_d6 + self.set_up + if unjamming { 2 } else { 0 } + fired * self.cost();
         self.ap.saturating_sub(spent) < 2
     }
 
@@ -257,10 +263,15 @@ impl Firer {
             return Err(ParamError::new(
                 "firing_ap",
                 format!(
-                    "no AP left to fire: a firing costs {} AP, and {} of the firer's {} AP are left for firing (at most 2)",
+                    "no AP left to fire: a firing costs {} AP, and {} of the firer's {} AP are left for firing (at most 2){}",
                     self.cost(),
                     self.firing_budget(false),
-                    self.ap
+                    self.ap,
+                    if self.set_up > 0 {
+                        " after moving and setting up the tripod (1 AP): \"the best a crew can do is to move 2AP's and set it up ready to fire next turn\""
+                    } else {
+                        ""
+                    }
                 ),
             ));
         }
@@ -328,6 +339,7 @@ mod tests {
             moved_d6: 0,
             firing_ap: 2,
             heavy: false,
+            set_up: 0,
         };
         assert_eq!((f.cost(), f.shots(false)), (1, 2));
         // jam on the first of two shots: 2 AP left, cleared at once

@@ -31,6 +31,9 @@ crate::param_struct! {
         weapon_heavy: Given<bool> = flag()
             .about("a heavy weapon (the presets say; a row of one's own left out: heavy when it costs 2 AP): no wounded human fires it, nor a firer assaulted before its turn; a 1-AP heavy weapon's jam only misses the rest of the turn")
             .seed("WEAPONS FACTOR CHART (explanation); ACTION POINTS; ASSAULT"),
+        weapon_tripod: bool = flag()
+            .about("a wheeled or tripod heavy weapon: 1 AP to set up after moving (\"So normally the best a crew can do is to move 2AP's and set it up ready to fire next turn\")")
+            .seed("MOVEMENT"),
     }
 }
 
@@ -137,16 +140,30 @@ impl ShotParams {
         let ap = f.firer_ap as u32;
         let turn_ap = ap.saturating_sub(u32::from(wounded));
         let moved_d6 = f.moved_d6 as u32;
+        // "Wheeled/tripod heavy weapons cost 1AP to set up after moving, and
+        // normally 2AP's to fire"
+        if self.weapon.weapon_tripod && !heavy {
+            return Err(ParamError::new(
+                crate::param_name!(WeaponParams.weapon_tripod),
+                "\"Wheeled/tripod heavy weapons cost 1AP to set up after moving\": a tripod weapon is a heavy weapon (weapon_heavy = true, or a heavy row)",
+            ));
+        }
+        let set_up = u32::from(self.weapon.weapon_tripod && moved_d6 > 0);
         let firing_ap = f.firing_ap.value as u32;
         // "all others must be used moving": AP given to firing that moving has
         // already spent are refused, not cut (left out, firing_ap takes what
         // is left, as before)
-        let left = turn_ap.saturating_sub(moved_d6);
-        if f.firing_ap.given && moved_d6 <= turn_ap && firing_ap > left {
+        let left = turn_ap.saturating_sub(moved_d6 + set_up);
+        if f.firing_ap.given && moved_d6 + set_up <= turn_ap && firing_ap > left {
             return Err(ParamError::new(
                 crate::param_name!(FirerParams.firing_ap),
                 format!(
-                    "{firing_ap} AP spent firing, but moving {moved_d6} D6 leaves {left} of the firer's {turn_ap} AP{}: set firing_ap to at most {left} or move less",
+                    "{firing_ap} AP spent firing, but moving {moved_d6} D6{} leaves {left} of the firer's {turn_ap} AP{}: set firing_ap to at most {left} or move less",
+                    if set_up > 0 {
+                        " and setting up the tripod (1 AP)"
+                    } else {
+                        ""
+                    },
                     if wounded { " (wounded: 1 AP less)" } else { "" }
                 ),
             ));
@@ -158,6 +175,7 @@ impl ShotParams {
             moved_d6,
             firing_ap,
             heavy,
+            set_up,
         })
     }
 

@@ -73,6 +73,16 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
             ("firer_wounded", "true"),
             ("marksman", "true"),
         ],
+        // a Veteran Hero's tripod heavy bolter, moved and set up: 4 - 1 - 1
+        // leaves 2 AP to fire, none to clear a jam
+        &[
+            ("weapon", "heavy_bolter"),
+            ("armour", "std"),
+            ("range", "12"),
+            ("weapon_tripod", "true"),
+            ("firer_ap", "4"),
+            ("moved_d6", "1"),
+        ],
     ],
     refusals: &[
         Refusal {
@@ -139,6 +149,22 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
             unset: &[],
             field: "assaulted_before_turn",
             words: &["Heavy weapons"],
+        },
+        Refusal {
+            what: "a tripod weapon that is not heavy",
+            point: 0,
+            set: &[("weapon_tripod", "true")],
+            unset: &[],
+            field: "weapon_tripod",
+            words: &["Wheeled/tripod heavy weapons", "heavy weapon"],
+        },
+        Refusal {
+            what: "a tripod moved and set up with no AP left to fire",
+            point: 6,
+            set: &[("firer_ap", "3")],
+            unset: &[],
+            field: "firing_ap",
+            words: &["no AP left to fire", "setting up the tripod"],
         },
         Refusal {
             what: "an unknown armour class",
@@ -766,6 +792,7 @@ mod tests {
                 moved_d6: 0,
                 firing_ap: 2,
                 heavy: false,
+                set_up: 0,
             },
             target_value: cell.target,
             others_value: cell.others,

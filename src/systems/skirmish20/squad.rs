@@ -1353,6 +1353,7 @@ mod tests {
                 moved_d6: 0,
                 firing_ap: 2,
                 heavy: false,
+                set_up: 0,
             },
             value: Some(8),
             others_value: Some(8),
