@@ -69,8 +69,8 @@ fn regrouped(extra: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'sta
 /// casualty with p = 8/20 * 4/6 = 4/15. The defender gives each Wounded
 /// to an unwounded man while there is one and each Kill "has to be given
 /// to an unwounded figure", so with 8 men and 3 shots every casualty is a
-/// new man: K ~ Binomial(3, 4/15). Counted as 10, the squad is shaken at 2
-/// + K >= 5, i.e. K = 3: (4/15)^3 = 64/3375. Counted as the 8 it is (the
+/// new man: K ~ Binomial(3, 4/15). Counted as 10, the squad is shaken
+/// when 2 plus K reach 5, i.e. K = 3: (4/15)^3 = 64/3375. Counted as the 8 it is (the
 /// default), K >= 4 is needed: never. The 2 men lost before are no figures
 /// on the table: mean dead = 3 * 8/20 * 2/6 = 2/5, mean dead or wounded =
 /// 3 * 4/15 = 4/5 either way; nor can it run ("falls below 35%": fewer
