@@ -237,7 +237,7 @@ impl Mechanic for SolarFlares {
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut FlareState) {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             if s.left == 0 {
                 return;
             }
