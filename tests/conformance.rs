@@ -284,6 +284,18 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         ],
         &[("wound_allocation", "stack")],
     ),
+    (
+        "bfg",
+        "solar_flare",
+        &[("turns", "3"), ("flares", "3"), ("ordnance", "2")],
+        &[("flare_once", "one_per_game")],
+    ),
+    (
+        "bfg",
+        "radiation_burst",
+        &[("leadership", "8"), ("bursts", "3")],
+        &[("burst_interference", "highest")],
+    ),
 ];
 
 struct Case {
@@ -617,6 +629,8 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("bfg", "disengage", FaceTable),
         ("bfg", "asteroid_field", FaceTable),
         ("bfg", "warp_rift", FaceTable),
+        ("bfg", "solar_flare", FaceTable),
+        ("bfg", "radiation_burst", FaceTable),
         ("krygothic", "dice", FaceTable),
         (
             "krygothic",
@@ -815,6 +829,8 @@ fn every_rule_variant_is_read_by_a_scenario() {
             "squad_under_fire",
             &["blast_roll", "wound_allocation"],
         ),
+        ("bfg", "solar_flare", &["flare_once"]),
+        ("bfg", "radiation_burst", &["burst_interference"]),
     ];
     for r in krunch::systems::RULE_SETS {
         for sc in r.scenarios {

@@ -16,14 +16,14 @@ pub(super) fn beats(dice: &mut impl Roller, armour: u32) -> bool {
 /// die: read sixteen dice a word when sampled, branched on the binomial law
 /// of its points when enumerated (`n + 1` branches, not `6^n` paths).
 #[derive(Clone, Debug)]
-struct Pool {
+pub(super) struct Pool {
     dice: u32,
     faces: FaceSums,
     law: Vec<(u32, f64)>,
 }
 
 impl Pool {
-    fn new(dice: u32, armour: u32) -> Self {
+    pub(super) fn new(dice: u32, armour: u32) -> Self {
         let scores = |face: u32| beats(&mut GivenFaces::new(&[face]), armour);
         let one = [1, 2, 3, 4, 5, 6].map(|f| u32::from(scores(f)));
         let p = f64::from(one.iter().sum::<u32>()) / 6.0;
@@ -38,7 +38,7 @@ impl Pool {
     }
 
     /// The points the pool scores.
-    fn roll(&self, dice: &mut impl Roller) -> u32 {
+    pub(super) fn roll(&self, dice: &mut impl Roller) -> u32 {
         dice.known(|| &self.law, |r| r.sum_d6_by(self.dice, &self.faces))
     }
 }

@@ -16,12 +16,14 @@ pub mod fast;
 pub mod hit_and_run;
 pub mod mechanics;
 mod naive;
+pub mod radiation_burst;
 pub mod ram;
 mod ships;
+pub mod solar_flare;
 pub mod tables;
 pub mod warp_rift;
 
-use crate::systems::{PresetDecl, RuleSet, VariantDef};
+use crate::systems::{PresetDecl, RuleSet, Variant, VariantDef};
 
 /// BFG as the registry sees it.
 pub static RULES: RuleSet = RuleSet {
@@ -38,6 +40,8 @@ pub static RULES: RuleSet = RuleSet {
         disengage::DISENGAGE_SCENARIO,
         asteroid_field::ASTEROID_FIELD_SCENARIO,
         warp_rift::WARP_RIFT_SCENARIO,
+        solar_flare::SOLAR_FLARE_SCENARIO,
+        radiation_burst::RADIATION_BURST_SCENARIO,
     ],
 };
 
@@ -78,5 +82,8 @@ pub const PRESETS: &[PresetDecl] = &[
     },
 ];
 
-/// No rule variants yet.
-pub const VARIANTS: &[VariantDef] = &[];
+/// Rule variants: readings where the seed can be read two ways.
+pub const VARIANTS: &[VariantDef] = &[
+    solar_flare::FlareOnce::DEF,
+    radiation_burst::BurstInterference::DEF,
+];

@@ -38,6 +38,18 @@ pub const WARP_RIFT: NaiveLoop = NaiveLoop {
     run: warp_rift,
 };
 
+/// `solar_flare`'s loop.
+pub const SOLAR_FLARE: NaiveLoop = NaiveLoop {
+    metric: "mean_criticals",
+    run: solar_flare,
+};
+
+/// `radiation_burst`'s loop.
+pub const RADIATION_BURST: NaiveLoop = NaiveLoop {
+    metric: "p_pass",
+    run: radiation_burst,
+};
+
 /// The Agrippa (cruiser, starting damage 8, front armour 6, Leadership 8)
 /// rams the Unclean (cruiser, 8 damage, armour 5) side on: 2D6 against
 /// Leadership (cruiser against cruiser), then a D6 per point of the
@@ -229,6 +241,42 @@ fn warp_rift(rng: &mut Rng, n: u64) -> Sums {
     for _ in 0..n {
         let lost = d(rng, 6) + d(rng, 6) + d(rng, 6) > 9;
         sums.add(u64::from(lost && d(rng, 6) == 1));
+    }
+    sums
+}
+
+/// One flare, four turns, a ship without shields: a D6 at the start of each
+/// turn until the first 6; then one hit, and critical damage on a 4+.
+fn solar_flare(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut criticals = 0;
+        for _ in 0..4 {
+            if d(rng, 6) == 6 {
+                if d(rng, 6) >= 4 {
+                    criticals += 1;
+                }
+                break;
+            }
+        }
+        sums.add(criticals);
+    }
+    sums
+}
+
+/// Two radiation bursts, Leadership 8: a D6 per burst, each 5 or 6 rolls a
+/// D6 of interference taken off Leadership for the turn; then a Leadership
+/// test on 2D6.
+fn radiation_burst(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut leadership = 8;
+        for _ in 0..2 {
+            if d(rng, 6) >= 5 {
+                leadership -= d(rng, 6) as i32;
+            }
+        }
+        sums.add(u64::from((nd(rng, 2, 6) as i32) <= leadership));
     }
     sums
 }
