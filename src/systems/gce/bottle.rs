@@ -105,10 +105,12 @@ crate::param_struct! {
             .seed(BOTTLE),
         models: Opt<i64> = int(1, 200)
             .about("Models in the Mob's total (each Warrior and each Vehicle one); absent: the test is due")
-            .seed("When to Take a Bottle Test"),
+            .seed("When to Take a Bottle Test")
+            .needs_any("casualties", "2"),
         casualties: Opt<i64> = int(0, 200)
             .about("casualties among them (Down, Out of Action, Immobilised, Destroyed, off the board)")
-            .seed("When to Take a Bottle Test"),
+            .seed("When to Take a Bottle Test")
+            .needs_any("models", "8"),
         threshold: i64 = int(1, 100)
             .default("25")
             .about("casualty percentage that triggers Bottle Tests (25% unless the scenario says)")
