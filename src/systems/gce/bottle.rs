@@ -252,6 +252,46 @@ pub const BOTTLE_METRICS: [MetricDecl; 6] = [
     ),
 ];
 
+/// The chance a test on dice passes, from every roll of its dice.
+fn pass_chance(test: impl FnMut(&mut crate::dice::Replay) -> bool) -> f64 {
+    crate::dice::enumerate(64, test)
+        .expect("a test of two dice")
+        .iter()
+        .filter(|(pass, _)| *pass)
+        .map(|(_, p)| p)
+        .sum()
+}
+
+/// How many of `n` independent tests, each passing with chance `p`, pass.
+fn count_law(n: u8, p: f64) -> Vec<(u8, f64)> {
+    (0..=n)
+        .map(|k| {
+            let pk = crate::dice::binomial_pmf(u64::from(n), u64::from(k), p);
+            (k, pk)
+        })
+        .filter(|(_, pk)| *pk > 0.0)
+        .collect()
+}
+
+/// The total of `n` D6 (the teef of `n` counters kept).
+fn d6_sum_law(n: u8) -> Vec<(u16, f64)> {
+    let mut law = vec![1.0];
+    for _ in 0..n {
+        let mut next = vec![0.0; law.len() + 6];
+        for (total, p) in law.iter().enumerate() {
+            for face in 1..=6 {
+                next[total + face] += p / 6.0;
+            }
+        }
+        law = next;
+    }
+    law.into_iter()
+        .enumerate()
+        .filter(|(_, p)| *p > 0.0)
+        .map(|(t, p)| (t as u16, p))
+        .collect()
+}
+
 /// The bottle rule with its metric handles.
 pub struct BottleRule {
     bottle: Bottle,
@@ -272,8 +312,8 @@ impl Bottle {
         }
     }
 
-    fn counters(&self) -> usize {
-        usize::from(self.carriers) + usize::from(self.aboard)
+    fn counters(&self) -> u8 {
+        self.carriers + self.aboard
     }
 }
 
@@ -288,28 +328,47 @@ impl Mechanic for BottleRule {
         }
     }
 
-    /// The Bottle Test; each carrier's test; each counter aboard; the teef
-    /// of each counter kept.
+    /// The Bottle Test; the carriers' tests; the counters aboard; the teef
+    /// of the counters kept. Each count is one draw: the sampler rolls
+    /// every die, the exact evaluator branches on the count's law.
     fn steps(&self) -> usize {
-        1 + 2 * self.bottle.counters()
+        4
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, s: &mut BottleState) {
         let b = &self.bottle;
-        let carriers = usize::from(b.carriers);
-        let counters = b.counters();
-        if i == 0 {
-            s.bottled = match b.test {
-                BottleTest::NotDue => false,
-                BottleTest::Chosen => true,
-                BottleTest::Leadership(ld) => !leadership_test(dice, ld),
-            };
-        } else if i <= carriers {
-            s.kept += u8::from(leadership_test(dice, b.carrier_leadership));
-        } else if i <= counters {
-            s.kept += u8::from(dice.d6() >= 2);
-        } else if i - counters <= usize::from(s.kept) {
-            s.teef += dice.d6() as u16;
+        match i {
+            0 => {
+                s.bottled = match b.test {
+                    BottleTest::NotDue => false,
+                    BottleTest::Chosen => true,
+                    BottleTest::Leadership(ld) => !leadership_test(dice, ld),
+                }
+            }
+            1 => {
+                let ld = b.carrier_leadership;
+                s.kept += dice.known(
+                    || count_law(b.carriers, pass_chance(|r| leadership_test(r, ld))),
+                    |d| {
+                        (0..b.carriers)
+                            .map(|_| u8::from(leadership_test(d, ld)))
+                            .sum()
+                    },
+                );
+            }
+            2 => {
+                s.kept += dice.known(
+                    || count_law(b.aboard, pass_chance(|r| r.d6() >= 2)),
+                    |d| (0..b.aboard).map(|_| u8::from(d.d6() >= 2)).sum(),
+                );
+            }
+            _ => {
+                let kept = s.kept;
+                s.teef = dice.known(
+                    || d6_sum_law(kept),
+                    |d| (0..kept).map(|_| d.d6() as u16).sum(),
+                );
+            }
         }
     }
 
@@ -319,7 +378,7 @@ impl Mechanic for BottleRule {
 
     fn record(&self, s: &BottleState, sink: &mut impl MetricSink) {
         let [bottles, kept, all, none, teef, dropped] = self.m;
-        let counters = self.bottle.counters() as u64;
+        let counters = u64::from(self.bottle.counters());
         let k = u64::from(s.kept);
         sink.record(bottles, u64::from(s.bottled));
         sink.record(kept, k);
