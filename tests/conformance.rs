@@ -611,6 +611,8 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("gce", "hand_to_hand", RoundLaws),
         ("gce", "multiple_combat", StepLaws),
         ("gce", "fall", FaceTable),
+        ("gce", "jump", FaceTable),
+        ("gce", "bottle", StepLaws),
         ("gce", "vehicle_hits", FaceTable),
         ("gce", "vehicle_fire", WideRoundLaws),
         ("gce", "thrust", FaceTable),

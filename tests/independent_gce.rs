@@ -446,6 +446,176 @@ fn fall_heights() {
     check(SYS, "fall", &seven, "mean_damage", 5.0 / 6.0 * 2.0);
 }
 
+// --------------------------------------------------------------------- jump
+
+fn jumper<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut v = vec![
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
+/// "Declare that the Warrior is attempting the jump and then roll a D6. If
+/// you get a score of equal or greater than the distance then the Warrior
+/// soars across the gap. If not, resolve fall damage (see Fall Damage)."
+/// A 3" gap: 3-6 soars across (4/6); 1-2 falls 4": a Strength 4 hit
+/// (Wound Chart S4 against T3: 3+, 4/6), no save, 1 Damage on 1 Wound:
+/// the Injury Table "3-5 DOWN ... 6 OUT OF ACTION". P(out) = 2/6 * 4/6 *
+/// 1/6 = 1/27; P(Down) = 2/6 * 4/6 * 3/6 = 1/9; Pinned when it falls and
+/// stays on its feet: 2/6 * (1 - 4/6 * 4/6) = 5/27.
+#[test]
+fn jump_across_a_gap() {
+    let p = jumper(&[("gap", "3"), ("height", "4")]);
+    check(SYS, "jump", &p, "p_made_it", 4.0 / 6.0);
+    check(SYS, "jump", &p, "p_falls", 2.0 / 6.0);
+    check(SYS, "jump", &p, "p_out_of_action", 1.0 / 27.0);
+    check(SYS, "jump", &p, "p_down", 1.0 / 9.0);
+    check(SYS, "jump", &p, "p_pinned", 5.0 / 27.0);
+    // 2.5": a 2 is not "equal or greater", a 3 is
+    check(
+        SYS,
+        "jump",
+        &jumper(&[("gap", "2.5"), ("height", "4")]),
+        "p_made_it",
+        4.0 / 6.0,
+    );
+    // 1": every roll; 7": none, every jump a fall
+    check(
+        SYS,
+        "jump",
+        &jumper(&[("gap", "1"), ("height", "4")]),
+        "p_made_it",
+        1.0,
+    );
+    check(
+        SYS,
+        "jump",
+        &jumper(&[("gap", "7"), ("height", "4")]),
+        "p_falls",
+        1.0,
+    );
+    // a gap over a 2" drop: "from height greater than 2”" only: no harm
+    let low = jumper(&[("gap", "4"), ("height", "2")]);
+    check(SYS, "jump", &low, "p_falls", 3.0 / 6.0);
+    check(SYS, "jump", &low, "p_wounded", 0.0);
+    check(SYS, "jump", &low, "p_pinned", 0.0);
+}
+
+/// "If the drop is 3” or less then take an Initiative test. Passing means
+/// the jump goes fine ... Failure should be resolved as per the Fall Damage
+/// rules" and the Initiative test: "rolling a D6 ... equal or under their
+/// Initiative value the test is passed. A roll of 6 is always a failure."
+/// Initiative 2, a 3" drop: fails on 3-6 (4/6), then a Strength 3 hit
+/// against T3 (4+, 3/6) for 1 Damage on 2 Wounds: wounded 4/6 * 3/6 = 1/3,
+/// mean Damage 1/3, never Out of Action.
+#[test]
+fn jump_down_three_inches_or_less_tests_initiative() {
+    let p = [
+        ("toughness", "3"),
+        ("wounds", "2"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+        ("height", "3"),
+        ("initiative", "2"),
+    ];
+    check(SYS, "jump", &p, "p_falls", 4.0 / 6.0);
+    check(SYS, "jump", &p, "p_wounded", 1.0 / 3.0);
+    check(SYS, "jump", &p, "mean_damage", 1.0 / 3.0);
+    check(SYS, "jump", &p, "p_out_of_action", 0.0);
+    // Initiative 6 and 10 still fail on a 6
+    for i in ["6", "10"] {
+        let p = jumper(&[("height", "3"), ("initiative", i)]);
+        check(SYS, "jump", &p, "p_falls", 1.0 / 6.0);
+    }
+}
+
+/// "If the drop is more than 3” then it works like a Fall": no test (no
+/// Initiative needed), every jump falls: 3.5" is a Strength 4 hit against
+/// T3 (3+), 1 Damage on 1 Wound, Out of Action on a 6: 4/6 * 1/6.
+#[test]
+fn jump_down_more_than_three_inches_is_a_fall() {
+    let p = jumper(&[("height", "3.5")]);
+    check(SYS, "jump", &p, "p_made_it", 0.0);
+    check(SYS, "jump", &p, "p_falls", 1.0);
+    check(SYS, "jump", &p, "p_out_of_action", 4.0 / 6.0 / 6.0);
+    // the same as the fall itself, every metric
+    let fall = independent::exact_all(SYS, "fall", &p);
+    let jump = independent::exact_all(SYS, "jump", &p);
+    for (name, v) in fall {
+        let j = jump.iter().find(|(n, _)| *n == name).unwrap().1;
+        assert!((j - v).abs() < 1e-12, "{name}: jump {j} fall {v}");
+    }
+}
+
+// ------------------------------------------------------------------- bottle
+
+/// "you’ll need to take a Leadership Test based on your leader’s
+/// Leadership (so roll 2D6 - a score equal or under their characteristic
+/// is a pass) ... If not, your Mob loses this game", then "Each Warrior
+/// carrying a Scrap Counter must pass a Leadership Test to keep it. For
+/// each Scrap Counter onboard a Vehicle roll a D6 - on a 2+ the Mob keeps
+/// it." and "For each counter a Mob manages to keep add D6 teef".
+/// Leadership 7: 2D6 of 7 or less is 21/36, so it Bottles Out on 15/36.
+/// Two carriers at Ld 7 keep 7/12 each, two counters aboard 5/6 each:
+/// kept 2*7/12 + 2*5/6 = 17/6; teef 17/6 * 7/2 = 119/12; all four
+/// (7/12)^2 (5/6)^2 = 1225/5184; none (5/12)^2 (1/6)^2 = 25/5184; dropped
+/// this turn 15/36 * (4 - 17/6) = 35/72.
+#[test]
+fn bottle_test_and_scrap_counters() {
+    let p = [
+        ("leadership", "7"),
+        ("carriers", "2"),
+        ("carrier_leadership", "7"),
+        ("aboard", "2"),
+    ];
+    check(SYS, "bottle", &p, "p_bottles_out", 15.0 / 36.0);
+    check(SYS, "bottle", &p, "mean_kept", 17.0 / 6.0);
+    check(SYS, "bottle", &p, "mean_teef", 119.0 / 12.0);
+    check(SYS, "bottle", &p, "p_keeps_all", 1225.0 / 5184.0);
+    check(SYS, "bottle", &p, "p_keeps_none", 25.0 / 5184.0);
+    check(SYS, "bottle", &p, "mean_dropped", 35.0 / 72.0);
+}
+
+/// "you can either choose to Bottle Out or take a Bottle Test": by choice
+/// it always Bottles Out; one carrier at Ld 6 keeps on 15/36, three aboard
+/// 5/6 each: kept 15/36 + 5/2 = 35/12, dropped 4 - 35/12 = 13/12.
+/// "Bottle Tests must be taken once you have suffered 25% or more
+/// casualties": 2 of 8 is 25% (a test at Ld 8 fails on 10/36), 1 of 8 and
+/// 2 of 9 are not (no test, nothing dropped), 2 of 7 is.
+#[test]
+fn bottle_by_choice_and_the_threshold() {
+    let chosen = [
+        ("voluntary", "true"),
+        ("carriers", "1"),
+        ("carrier_leadership", "6"),
+        ("aboard", "3"),
+    ];
+    check(SYS, "bottle", &chosen, "p_bottles_out", 1.0);
+    check(SYS, "bottle", &chosen, "mean_kept", 35.0 / 12.0);
+    check(SYS, "bottle", &chosen, "mean_dropped", 13.0 / 12.0);
+    let due = |models: &'static str, casualties: &'static str| {
+        [
+            ("leadership", "8"),
+            ("aboard", "1"),
+            ("models", models),
+            ("casualties", casualties),
+        ]
+    };
+    check(SYS, "bottle", &due("8", "2"), "p_bottles_out", 10.0 / 36.0);
+    check(SYS, "bottle", &due("7", "2"), "p_bottles_out", 10.0 / 36.0);
+    check(SYS, "bottle", &due("8", "1"), "p_bottles_out", 0.0);
+    check(SYS, "bottle", &due("9", "2"), "p_bottles_out", 0.0);
+    check(SYS, "bottle", &due("9", "2"), "mean_dropped", 0.0);
+    // another threshold from the scenario: "unless otherwise stated it is 25%"
+    let mut half = due("8", "3").to_vec();
+    half.push(("threshold", "50"));
+    check(SYS, "bottle", &half, "p_bottles_out", 0.0);
+}
+
 // ------------------------------------------------------------------- thrust
 
 /// The Ork Trukk: "1 2+, 2 3+, 3+ 4+". Three Thrusts of 6" after 6" of Gas

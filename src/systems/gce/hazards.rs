@@ -5,6 +5,7 @@
 pub mod fall;
 pub mod fire;
 pub mod grenade;
+pub mod jump;
 
 use super::tables::{hit_needed, hit_with};
 use super::warrior::{Condition, Damage, Hit, Status, WarriorStats};
@@ -413,6 +414,27 @@ impl Fall {
             fall: self,
             list,
             m,
+        }
+    }
+}
+
+impl FallRule {
+    /// The fall as one part of a larger rule (a failed jump): its metrics
+    /// are added to `list`, the larger rule's, and recorded there.
+    pub fn part_of(fall: Fall, list: &mut MetricList) -> FallRule {
+        let m = FALL_METRICS.map(|d| list.add(&d));
+        FallRule {
+            fall,
+            list: MetricList::new(),
+            m,
+        }
+    }
+
+    /// Records the fall's metrics for a warrior that did not fall: nothing
+    /// happened to it (every metric 0, not Pinned).
+    pub fn record_no_fall(&self, sink: &mut impl MetricSink) {
+        for m in self.m {
+            sink.record(m, 0);
         }
     }
 }

@@ -26,6 +26,18 @@ pub const FALL: NaiveLoop = NaiveLoop {
     run: fall,
 };
 
+/// `jump`'s loop.
+pub const JUMP: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: jump,
+};
+
+/// `bottle`'s loop.
+pub const BOTTLE: NaiveLoop = NaiveLoop {
+    metric: "mean_dropped",
+    run: bottle,
+};
+
 /// `thrust`'s loop.
 pub const THRUST: NaiveLoop = NaiveLoop {
     metric: "p_reaches",
@@ -240,6 +252,46 @@ fn fall(rng: &mut Rng, n: u64) -> Sums {
             let _other_hurt = d(rng, 6) >= 4;
         }
         sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// A 3" gap over a 4" drop: a D6 of 3 or more soars across; else a fall
+/// of 4": a Strength 4 hit on T3 (3+), no save, 1 Damage on a 1-Wound
+/// warrior.
+fn jump(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut w = Warrior::new(1, 3, 3);
+        if d(rng, 6) < 3 && d(rng, 6) >= 3 {
+            w.damage(rng, 1);
+        }
+        sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// A Bottle Test at Leadership 7 (2D6, 7 or under passes, 12 always
+/// fails); two carriers at Leadership 7 keep their counters on the same
+/// test, two counters aboard a Vehicle are kept on a 2+: counters dropped
+/// this turn, only when the Mob Bottles Out.
+fn bottle(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    let passes = |rng: &mut Rng, ld: u32| {
+        let roll = d(rng, 6) + d(rng, 6);
+        roll != 12 && roll <= ld
+    };
+    for _ in 0..n {
+        let mut dropped = 0;
+        if !passes(rng, 7) {
+            for _ in 0..2 {
+                dropped += u64::from(!passes(rng, 7));
+            }
+            for _ in 0..2 {
+                dropped += u64::from(d(rng, 6) < 2);
+            }
+        }
+        sums.add(dropped);
     }
     sums
 }
