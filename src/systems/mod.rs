@@ -9,6 +9,7 @@
 //! build on those; [`registry`] lists the rule sets on top and builds
 //! models. A rule set never imports the registry.
 
+pub mod attackers;
 pub mod bfg;
 pub mod crisis;
 pub mod decl;

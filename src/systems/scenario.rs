@@ -156,8 +156,9 @@ impl RuleSet {
     /// and impossible values are errors naming the parameter.
     pub fn resolve(&self, decls: &[ParamDecl], given: &Params) -> Result<Params, ParamError> {
         let mut out = Params::new();
+        let attackers = super::attackers::names(given)?;
         for (name, value) in given.iter() {
-            let Some(decl) = decls.iter().find(|d| &d.name == name) else {
+            let Some(decl) = super::attackers::decl_of(decls, &attackers, name)? else {
                 return Err(ParamError::unknown(
                     name.clone(),
                     format!(
@@ -167,13 +168,26 @@ impl RuleSet {
                     ),
                 ));
             };
-            out.set(name.clone(), decl.check(value)?);
+            // named as given (`boyz.bs`), not as declared (`attacker.bs`)
+            let checked = decl.check(value).map_err(|mut e| {
+                e.field = name.clone();
+                e
+            })?;
+            out.set(name.clone(), checked);
         }
-        for decl in decls {
+        for (decl, name) in each_name(decls, &attackers) {
             let ParamKind::Preset { catalogue, prefix } = &decl.kind else {
                 continue;
             };
-            let Some(ParamValue::Str(chosen)) = out.given(&decl.name).cloned() else {
+            // a preset each attacker sets fills that attacker's stats
+            let (owner, prefix) = match name.split_once('.') {
+                Some((who, _)) if decl.name.starts_with(super::attackers::EACH) => (
+                    format!("{who}."),
+                    format!("{}{prefix}", super::attackers::EACH),
+                ),
+                _ => (String::new(), prefix.clone()),
+            };
+            let Some(ParamValue::Str(chosen)) = out.given(&name).cloned() else {
                 continue;
             };
             if chosen == "custom" {
@@ -185,7 +199,7 @@ impl RuleSet {
                 .ok_or_else(|| {
                     let names: Vec<&str> = self.presets_of(catalogue).map(|p| p.name).collect();
                     ParamError::new(
-                        decl.name.clone(),
+                        name.clone(),
                         format!(
                             "unknown {catalogue} '{chosen}' (presets: {}, or 'custom'){}",
                             names.join(", "),
@@ -194,8 +208,12 @@ impl RuleSet {
                     )
                 })?;
             for (stat, value) in preset.sets {
-                let name = format!("{prefix}{stat}");
-                if !out.has(&name) && decls.iter().any(|d| d.name == name) {
+                let declared = format!("{prefix}{stat}");
+                let name = match declared.strip_prefix(super::attackers::EACH) {
+                    Some(own) => format!("{owner}{own}"),
+                    None => declared.clone(),
+                };
+                if !out.has(&name) && decls.iter().any(|d| d.name == declared) {
                     out.set(name, ParamValue::from_text(value));
                 }
             }
@@ -274,20 +292,18 @@ impl RuleSet {
             e
         })?;
         // (name, what to say about it)
-        let mut missing: Vec<(String, String)> = decls
-            .iter()
-            .filter(|d| d.need == Need::Required && !params.has(&d.name))
-            .map(|d| {
-                (
-                    d.name.clone(),
-                    format!("missing: set {} ({})", d.name, d.about),
-                )
+        let attackers = super::attackers::names(&params)?;
+        let mut missing: Vec<(String, String)> = each_name(&decls, &attackers)
+            .filter(|(d, name)| d.need == Need::Required && !params.has(name))
+            .map(|(d, name)| {
+                let message = format!("missing: set {name} ({})", d.about);
+                (name, message)
             })
             .collect();
         let decls: std::sync::Arc<[ParamDecl]> = decls.into();
         loop {
             for (name, _) in &missing {
-                if let Some(d) = decls.iter().find(|d| &d.name == name) {
+                if let Ok(Some(d)) = super::attackers::decl_of(&decls, &attackers, name) {
                     params.set(name.clone(), d.stand_in());
                 }
             }
@@ -303,10 +319,10 @@ impl RuleSet {
                 _ => break,
             }
         }
-        let preset_in_use = decls.iter().any(|d| {
+        let preset_in_use = each_name(&decls, &attackers).any(|(d, name)| {
             matches!(d.kind, ParamKind::Preset { .. })
                 && given
-                    .given(&d.name)
+                    .given(&name)
                     .is_some_and(|v| !v.to_string().eq_ignore_ascii_case("custom"))
         });
         let mut message = match missing.as_slice() {
@@ -330,6 +346,21 @@ impl RuleSet {
             missing: missing.into_iter().map(|(n, _)| n).collect(),
         })
     }
+}
+
+/// Each declaration with the name a spec gives it under: its own, or one
+/// per attacker (`boyz.bs`, `nob.bs` for `attacker.bs`).
+fn each_name<'a>(
+    decls: &'a [ParamDecl],
+    attackers: &'a [String],
+) -> impl Iterator<Item = (&'a ParamDecl, String)> + 'a {
+    decls.iter().flat_map(move |d| {
+        let names: Vec<String> = match d.name.strip_prefix(super::attackers::EACH) {
+            Some(own) => attackers.iter().map(|a| format!("{a}.{own}")).collect(),
+            None => vec![d.name.clone()],
+        };
+        names.into_iter().map(move |n| (d, n))
+    })
 }
 
 /// Says why a preset leaves numbers out.

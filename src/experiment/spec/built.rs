@@ -131,7 +131,7 @@ fn model_params(
     let mut lines = Lines::new();
     for g in &spec.base {
         params.set(&g.name, g.value.clone());
-        lines.insert(g.name.clone(), (g.line, format!("base.{}", g.name)));
+        lines.insert(g.name.clone(), (g.line, g.field.clone()));
     }
     for g in &profile.params {
         params.set(&g.name, g.value.clone());

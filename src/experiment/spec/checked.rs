@@ -62,6 +62,9 @@ pub(super) struct Given {
     pub value: ParamValue,
     /// 1-based line (0 when unknown).
     pub line: usize,
+    /// Where the spec gives it, as errors name it (`base.bs`,
+    /// `attacker[1].bs`).
+    pub field: String,
 }
 
 /// One `[[profile]]`, checked.
@@ -157,11 +160,29 @@ pub(super) fn check(
         "variants",
     )?;
     no_top_keys_in_tables(&file, &toml.sweep, &toml.base)?;
-    let base = given_params(&file, &toml.base, "base")?;
-    let (axes, axis_lines) = sweep_axes(&file, &toml.sweep)?;
+    let volley = systems::attackers::is_volley(&(scenario_decl.params)());
+    let mut base = given_params(&file, &dotted(&file, &toml.base, volley), "base")?;
+    base.extend(attacker_params(
+        &file,
+        &toml.attacker,
+        &scenario,
+        volley,
+        &base,
+    )?);
+    let (axes, axis_lines) = sweep_axes(&file, &dotted(&file, &toml.sweep, volley))?;
     let cells = count_cells(&file, &axes, &axis_lines, toml.profile.len())?;
-    let mut profiles =
-        check_profiles(&file, &variant_rules, &toml.profile, &variants, &axis_lines)?;
+    let profile_tables: Vec<Table> = toml
+        .profile
+        .iter()
+        .map(|t| dotted(&file, t, volley))
+        .collect();
+    let mut profiles = check_profiles(
+        &file,
+        &variant_rules,
+        &profile_tables,
+        &variants,
+        &axis_lines,
+    )?;
     let overrides = apply_overrides(
         &file,
         &variant_rules,
@@ -362,6 +383,147 @@ fn no_top_keys_in_tables(file: &SpecFile, sweep: &Table, base: &Table) -> Result
     Ok(())
 }
 
+/// `table` with one attacker's values written as TOML dotted keys
+/// (`boyz.count = 6`, a table `boyz` in TOML) as the parameters they name
+/// (`boyz.count`), each at its own line; only for a volley scenario, where
+/// such names mean something (elsewhere a table stays an error).
+fn dotted(file: &SpecFile, table: &Table, volley: bool) -> Table {
+    if !volley {
+        return table.clone();
+    }
+    let mut out = Table::new();
+    for (k, sp) in table {
+        match sp.get_ref() {
+            toml::Value::Table(inner) if k != "variants" => {
+                for (ik, v) in inner {
+                    let name = format!("{k}.{ik}");
+                    let span = dotted_key_span(&file.text, &name).unwrap_or_else(|| sp.span());
+                    out.insert(name, Spanned::new(span, v.clone()));
+                }
+            }
+            _ => {
+                out.insert(k.clone(), sp.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Where the line setting dotted key `name` (`boyz.count = ...`, with any
+/// spaces around the dot) starts in `text`, for its error line.
+fn dotted_key_span(text: &str, name: &str) -> Option<std::ops::Range<usize>> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let key: String = line
+            .split('=')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '"')
+            .collect();
+        if line.contains('=') && key == name {
+            return Some(offset..offset + line.len());
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// The parameters `[[attacker]]` entries give, as a volley's parameters
+/// are named: `attackers` listing the names in order, and each entry's
+/// values as `<name>.<parameter>`. A name is required, plain and used
+/// once; entries belong only to a volley scenario.
+fn attacker_params(
+    file: &SpecFile,
+    entries: &[Spanned<Table>],
+    scenario: &str,
+    volley: bool,
+    base: &[Given],
+) -> Result<Vec<Given>, SpecError> {
+    use systems::attackers::{ATTACKERS, MAX_ATTACKERS, check_name};
+    if let Some(g) = base.iter().find(|g| g.name == ATTACKERS) {
+        return Err(file.error(
+            g.line,
+            &format!("base.{ATTACKERS}"),
+            "the attackers are listed by their [[attacker]] entries, not in [base]".into(),
+        ));
+    }
+    let Some(first) = entries.first() else {
+        return Ok(Vec::new());
+    };
+    if !volley {
+        return Err(file.error(
+            file.line(&first.span()),
+            "attacker[0]",
+            format!(
+                "scenario '{scenario}' has one attacker, set in [base] and profiles: [[attacker]] entries are for a volley scenario (`krunch list` names them)"
+            ),
+        ));
+    }
+    if entries.len() > MAX_ATTACKERS {
+        return Err(file.error(
+            file.line(&entries[MAX_ATTACKERS].span()),
+            &format!("attacker[{MAX_ATTACKERS}]"),
+            format!(
+                "{} [[attacker]] entries: at most {MAX_ATTACKERS} kinds fire in one volley (give a kind a count instead)",
+                entries.len()
+            ),
+        ));
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let table = dotted(file, entry.get_ref(), true);
+        let entry_line = file.line(&entry.span());
+        let Some(name_sp) = table.get("name") else {
+            return Err(file.error(
+                entry_line,
+                &format!("attacker[{i}].name"),
+                "missing: set name = \"...\" (what its parameters are called: name = \"boyz\" gives boyz.count, boyz.bs)".into(),
+            ));
+        };
+        let name_line = file.line(&name_sp.span());
+        let Some(name) = name_sp.get_ref().as_str() else {
+            return Err(file.error(
+                name_line,
+                &format!("attacker[{i}].name"),
+                "expected a word such as \"boyz\"".into(),
+            ));
+        };
+        check_name(name).map_err(|m| file.error(name_line, &format!("attacker[{i}].name"), m))?;
+        if let Some(j) = names.iter().position(|n| n == name) {
+            return Err(file.error(
+                name_line,
+                &format!("attacker[{i}].name"),
+                format!(
+                    "attacker '{name}' is named twice (attacker[{j}] too): give each its own name"
+                ),
+            ));
+        }
+        names.push(name.to_string());
+        let mut rest = table.clone();
+        rest.remove("name");
+        for g in given_params(file, &rest, &format!("attacker[{i}]"))? {
+            out.push(Given {
+                name: format!("{name}.{}", g.name),
+                value: g.value,
+                line: g.line,
+                field: g.field,
+            });
+        }
+    }
+    out.insert(
+        0,
+        Given {
+            name: ATTACKERS.to_string(),
+            value: ParamValue::Str(names.join(",")),
+            line: file.line(&first.span()),
+            field: "attacker".to_string(),
+        },
+    );
+    Ok(out)
+}
+
 /// The parameters of a `[base]` or profile table, with their lines.
 fn given_params(file: &SpecFile, table: &Table, section: &str) -> Result<Vec<Given>, SpecError> {
     table
@@ -385,6 +547,7 @@ fn given_params(file: &SpecFile, table: &Table, section: &str) -> Result<Vec<Giv
                 name: k.clone(),
                 value,
                 line: file.line(&sp.span()),
+                field: format!("{section}.{k}"),
             })
         })
         .collect()

@@ -70,6 +70,8 @@ pub(super) struct SpecToml {
     #[serde(default)]
     pub base: Table,
     #[serde(default)]
+    pub attacker: Vec<Spanned<Table>>,
+    #[serde(default)]
     pub profile: Vec<Table>,
     #[serde(default)]
     pub sweep: Table,

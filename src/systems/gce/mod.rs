@@ -30,6 +30,8 @@ pub static RULES: RuleSet = RuleSet {
     presets: PRESETS,
     scenarios: &[
         shooting::scenario::SHOOTING_SCENARIO,
+        shooting::volley::VOLLEY_SCENARIO,
+        shooting::volley::TURNS_TO_KILL_SCENARIO,
         hazards::grenade::GRENADE_SCENARIO,
         hazards::fire::FIRE_SCENARIO,
         melee::hand_to_hand::HAND_TO_HAND_SCENARIO,

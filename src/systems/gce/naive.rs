@@ -8,6 +8,18 @@ pub const SHOOTING: NaiveLoop = NaiveLoop {
     run: shooting,
 };
 
+/// `volley`'s loop.
+pub const VOLLEY: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: volley,
+};
+
+/// `turns_to_kill`'s loop.
+pub const TURNS_TO_KILL: NaiveLoop = NaiveLoop {
+    metric: "p_taken_out",
+    run: turns_to_kill,
+};
+
 /// `grenade`'s loop.
 pub const GRENADE: NaiveLoop = NaiveLoop {
     metric: "p_delayed",
@@ -621,6 +633,123 @@ fn boarding(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(pens);
+    }
+    sums
+}
+
+/// The Nob the Boyz shoot at (T4, W1, 6+ save, WS 4, BS 4) as the loops
+/// below track him: wounds left, WS and BS, Down, Out of Action.
+#[derive(Clone, Copy)]
+struct Nob {
+    wounds: u32,
+    ws: u32,
+    bs: u32,
+    down: bool,
+    out: bool,
+}
+
+impl Nob {
+    fn fresh() -> Self {
+        Nob {
+            wounds: 1,
+            ws: 4,
+            bs: 4,
+            down: false,
+            out: false,
+        }
+    }
+
+    /// An Injury roll: 1-2 a Flesh Wound (-1 WS and BS, Out of Action at
+    /// both 0, else on his feet with a Wound, or still Down), 3-5 Down,
+    /// 6 Out of Action.
+    fn injury(&mut self, roll: u32, recovering: bool) {
+        match roll {
+            1 | 2 => {
+                self.ws -= 1;
+                self.bs -= 1;
+                if self.ws == 0 && self.bs == 0 {
+                    self.out = true;
+                } else if recovering || !self.down {
+                    self.down = false;
+                    self.wounds = 1;
+                }
+            }
+            3..=5 => self.down = true,
+            _ => self.out = true,
+        }
+    }
+
+    /// One unsaved wound of `damage`.
+    fn damage(&mut self, rng: &mut Rng, damage: u32) {
+        self.wounds = self.wounds.saturating_sub(damage);
+        if self.wounds == 0 {
+            let roll = d(rng, 6);
+            self.injury(roll, false);
+        }
+    }
+}
+
+/// Five Boyz with Shootas (BS 3, 8": the short band's +1, 3+; S3 against
+/// T4 wounds on 5+, the 6+ save) then a Nob's Kannon (BS 4, the long
+/// band's -1, 4+; S8 wounds on 2+, save -3 leaves none, D3 Damage), a
+/// natural 6 to hit taking the 4+ Ammo Roll; `ammo[i]` says shooter `i`
+/// still has ammo, and is cleared by a failed roll. Nothing more once the
+/// Nob is Out of Action.
+fn boyz_and_nob(rng: &mut Rng, nob: &mut Nob, ammo: &mut [bool; 6]) {
+    for (i, has_ammo) in ammo.iter_mut().enumerate() {
+        if nob.out || !*has_ammo {
+            continue;
+        }
+        let kannon = i == 5;
+        let first = d(rng, 6);
+        if first == 6 && d(rng, 6) < 4 {
+            *has_ammo = false;
+        }
+        let needed = if kannon { 4 } else { 3 };
+        if first == 1 || first < needed {
+            continue;
+        }
+        if kannon {
+            if d(rng, 6) >= 2 {
+                let damage = d(rng, 3);
+                nob.damage(rng, damage);
+            }
+        } else if d(rng, 6) >= 5 && d(rng, 6) < 6 {
+            nob.damage(rng, 1);
+        }
+    }
+}
+
+/// The Boyz and the Nob's volley at the Nob once: P(Out of Action).
+fn volley(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut nob = Nob::fresh();
+        boyz_and_nob(rng, &mut nob, &mut [true; 6]);
+        sums.add(u64::from(nob.out));
+    }
+    sums
+}
+
+/// The same volley every turn for 8 turns, the Recovery Phase between
+/// ("Warriors that are Down must roll on the Injury Table"), a shooter out
+/// of ammo silent for the rest of the game: P(Out of Action by then).
+fn turns_to_kill(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut nob = Nob::fresh();
+        let mut ammo = [true; 6];
+        for _ in 0..8 {
+            boyz_and_nob(rng, &mut nob, &mut ammo);
+            if nob.down && !nob.out {
+                let roll = d(rng, 6);
+                nob.injury(roll, true);
+            }
+            if nob.out || !ammo.contains(&true) {
+                break;
+            }
+        }
+        sums.add(u64::from(nob.out));
     }
     sums
 }

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub mod scenario;
 mod shot_laws;
 mod shot_tables;
+pub mod volley;
 use shot_laws::ShotLaws;
 use shot_tables::{NoTable, ShotTables};
 

@@ -163,6 +163,15 @@ pub(in crate::systems::gce) fn shooting_model(
     p: &Params,
     variants: &Params,
 ) -> Result<ShootingModel, ParamError> {
+    Ok(ShootingModel::new(shooting_of(p, variants)?))
+}
+
+/// The shooting attack [`ShootingParams`] describe: the one shot of this
+/// scenario, and each attacker's of a volley.
+pub(in crate::systems::gce) fn shooting_of(
+    p: &Params,
+    variants: &Params,
+) -> Result<Shooting, ParamError> {
     let p = ShootingParams::read(p)?;
     let overwatch_bonus = overwatch_bonus(variants)?;
     let weapon = Weapon::from_params(&p.weapon)?;
@@ -238,7 +247,7 @@ pub(in crate::systems::gce) fn shooting_model(
         }
         None => None,
     };
-    Ok(ShootingModel::new(Shooting {
+    Ok(Shooting {
         weapon,
         bs: p.bs as i32,
         user_strength: p.user_strength as u8,
@@ -248,7 +257,7 @@ pub(in crate::systems::gce) fn shooting_model(
         coverage,
         target,
         firer,
-    }))
+    })
 }
 
 #[cfg(test)]
