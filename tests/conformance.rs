@@ -606,6 +606,8 @@ fn the_engine_picks_the_sampler_the_design_names() {
             "shooting",
             Custom("shot face tables (sixteen D6 a word)"),
         ),
+        ("gce", "volley", StepLaws),
+        ("gce", "turns_to_kill", WideRoundLaws),
         ("gce", "grenade", FaceTable),
         ("gce", "fire", WideRoundLaws),
         ("gce", "hand_to_hand", RoundLaws),
@@ -762,6 +764,8 @@ fn every_rule_variant_is_read_by_a_scenario() {
     // vanish from `krunch new`, `list` and the reports; this says so.
     let pinned: &[(&str, &str, &[&str])] = &[
         ("gce", "shooting", &["overwatch"]),
+        ("gce", "volley", &["overwatch"]),
+        ("gce", "turns_to_kill", &["overwatch"]),
         ("gce", "grenade", &["overwatch"]),
         ("gce", "vehicle_hits", &["overwatch"]),
         ("gce", "ram", &["large_rake"]),

@@ -41,16 +41,33 @@ fn spec_of(system: &str, sc: &Scenario, refusal: &Refusal) -> (String, Option<us
         "name = \"cat\"\ntitle = \"Refusals\"\nsystem = \"{system}\"\nscenario = \"{}\"\ntrials = 2000\nseed = 1\n\n[base]\n",
         sc.name
     );
+    let volley = krunch::systems::attackers::is_volley(&(sc.params)());
+    // (parameter, its line's text): [base], then a volley's attackers as
+    // [[attacker]] entries, each `<name>.<parameter>` under its name
+    let mut lines: Vec<(&str, String)> = base
+        .iter()
+        .filter(|(k, _)| !k.contains('.') && !(volley && *k == "attackers"))
+        .map(|(k, v)| (*k, toml_line(k, v)))
+        .collect();
+    if let Some((_, names)) = base.iter().find(|(k, _)| volley && *k == "attackers") {
+        for who in names.split(',') {
+            lines.push(("", String::new()));
+            lines.push(("", "[[attacker]]".to_string()));
+            lines.push(("", toml_line("name", who)));
+            for (k, v) in &base {
+                if let Some(own) = k.strip_prefix(&format!("{who}.")) {
+                    lines.push((k, toml_line(own, v)));
+                }
+            }
+        }
+    }
     let first_base_line = head.lines().count() + 1;
-    let line = base
+    let line = lines
         .iter()
         .position(|(k, _)| *k == refusal.field)
         .map(|i| first_base_line + i);
-    let lines: Vec<String> = base.iter().map(|(k, v)| toml_line(k, v)).collect();
-    let text = format!(
-        "{head}{}\n\n[[profile]]\nname = \"one\"\n",
-        lines.join("\n")
-    );
+    let text: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+    let text = format!("{head}{}\n\n[[profile]]\nname = \"one\"\n", text.join("\n"));
     (text, line)
 }
 
@@ -105,8 +122,14 @@ fn refused_as_it_should(system: &str, sc: &Scenario, refusal: &Refusal) -> Resul
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     // a field the spec gives is named at its line; one it leaves out (a
     // missing parameter) at the table's, without the `base.` of a value
+    // (an attacker's value is named `<attacker>.<parameter>` at its entry)
+    let section = if refusal.field.contains('.') {
+        ""
+    } else {
+        "base."
+    };
     let place = match line {
-        Some(n) => format!("cat.toml:{n}: base.{}:", refusal.field),
+        Some(n) => format!("cat.toml:{n}: {section}{}:", refusal.field),
         None => format!(": {}: ", refusal.field),
     };
     let result = if let Err(e) = well_formed(sc, refusal, &place) {

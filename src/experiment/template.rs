@@ -182,16 +182,86 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
         }
     }
     o.push_str("\n# Parameters every profile starts from. Required ones are set (from an\n# example); the others are commented out at their default.\n[base]\n");
+    // a volley's attackers go in [[attacker]] entries after [base]
+    let each = crate::systems::attackers::EACH;
+    let volley = crate::systems::attackers::is_volley(&params);
+    let listed = |d: &ParamDecl| volley && d.name == crate::systems::attackers::ATTACKERS;
+    let base: Vec<(String, String, &ParamDecl)> = params
+        .iter()
+        .filter(|d| !d.name.starts_with(each) && !listed(d))
+        .map(|d| (d.name.clone(), d.name.clone(), d))
+        .collect();
+    let mut swept: Option<(String, &ParamDecl)> = None;
+    write_block(&mut o, rules, sc.name, point, &base, &mut swept);
+    let attackers = point
+        .iter()
+        .find(|(k, _)| volley && *k == crate::systems::attackers::ATTACKERS)
+        .map(|(_, v)| v.split(',').map(str::trim).collect::<Vec<_>>())
+        .unwrap_or_default();
+    if !attackers.is_empty() {
+        o.push_str("\n# The attackers, in the order they fire: one [[attacker]] entry each, with a\n# name (its parameters are then called boyz.count, boyz.bs in profiles,\n# sweeps, charts and expects), how many fire, and what each sets.\n");
+    }
+    for who in attackers {
+        let _ = write!(o, "[[attacker]]\nname = \"{who}\"\n");
+        let own: Vec<(String, String, &ParamDecl)> = params
+            .iter()
+            .filter_map(|d| {
+                let stripped = d.name.strip_prefix(each)?;
+                Some((stripped.to_string(), format!("{who}.{stripped}"), d))
+            })
+            .collect();
+        write_block(&mut o, rules, sc.name, point, &own, &mut swept);
+        o.push('\n');
+    }
+    o.push_str("\n# One [[profile]] per thing compared: a name, and the parameters that differ\n# from [base] (and `variants = { ... }` of its own, if any).\n[[profile]]\nname = \"first\"\n");
+    o.push_str("\n# A sweep runs every combination of the values listed (one axis per line).\n");
+    match swept {
+        Some((name, d)) => {
+            let ParamKind::Int { lo, hi } = d.kind else {
+                unreachable!("only whole-number parameters are picked")
+            };
+            let values: Vec<String> = (lo.max(1)..=hi.min(lo.max(1) + 3))
+                .map(|v| v.to_string())
+                .collect();
+            let _ = writeln!(o, "# [sweep]\n# {name} = [{}]", values.join(", "));
+            // a metric a chart can name: not a family's `{k}` pattern, and
+            // one the run reports
+            let first = shown.first().map_or("", |m| m.id);
+            let _ = writeln!(
+                o,
+                "\n# Charts: bar (every cell), line (along one sweep axis: x; `by` another axis\n# for a line per value, `at = {{ axis = value }}` for a slice), heatmap (x, y),\n# distribution (a family such as hits={{k}} along k: P(= k) and P(>= k)).\n# [[chart]]\n# kind = \"line\"\n# metric = \"{first}\"\n# x = \"{name}\""
+            );
+        }
+        None => {
+            o.push_str("# [sweep]\n# parameter = [value, value]\n");
+        }
+    }
+    o.push_str("\n# Pinned expectations for `krunch check` (or let `krunch check --update` write\n# baselines):\n# [[expect]]\n# metric = \"...\"\n# value = 0.5\n");
+    Ok(o)
+}
+
+/// Writes `entries` (the name shown, the key in the test point, the
+/// declaration) as commented parameter lines: [base]'s, or one attacker's
+/// under its [[attacker]] entry. The first required whole number becomes
+/// the sweep suggested.
+fn write_block<'a>(
+    o: &mut String,
+    rules: &RuleSet,
+    scenario: &str,
+    point: &[(&str, &str)],
+    entries: &[(String, String, &'a ParamDecl)],
+    swept: &mut Option<(String, &'a ParamDecl)>,
+) {
     // what the presets chosen above fill in: those required parameters are
     // left commented at the preset's value (setting one overrides the preset)
     let mut from_preset: Vec<(String, &str, &str)> = Vec::new();
-    for d in &params {
+    for (_, key, d) in entries {
         let ParamKind::Preset { catalogue, prefix } = &d.kind else {
             continue;
         };
         let chosen = point
             .iter()
-            .find(|(k, _)| *k == d.name)
+            .find(|(k, _)| k == key)
             .map(|(_, v)| v.to_ascii_lowercase())
             .or_else(|| {
                 rules
@@ -208,84 +278,60 @@ pub fn new_spec(system: &str, scenario: &str) -> Result<String, ParamError> {
             }
         }
     }
-    let mut swept = None;
-    for d in &params {
+    for (name, key, d) in entries {
+        let d: &ParamDecl = d;
         let given = point
             .iter()
-            .find(|(k, _)| *k == d.name)
+            .find(|(k, _)| k == key)
             .map(|(_, v)| toml_value(v));
         let mut about = d.about.clone();
         if !d.seed.is_empty() {
             about = format!("{about} ({})", d.seed);
         }
         comment(
-            &mut o,
+            o,
             &format!(
                 "{}: {} [{}; {}]",
-                d.name,
+                name,
                 about,
                 d.type_text(),
                 // what it is used with goes after its commented value
                 d.need_alone_text()
             ),
         );
-        let preset = from_preset.iter().find(|(name, ..)| *name == d.name);
+        let preset = from_preset.iter().find(|(stat, ..)| stat == name);
         match (&d.need, given) {
             (_, None) if preset.is_some() => {
                 let (_, preset, value) = preset.expect("checked");
                 let _ = writeln!(
                     o,
-                    "# {} = {}   # from the preset \"{preset}\"; set it to override",
-                    d.name,
+                    "# {name} = {}   # from the preset \"{preset}\"; set it to override",
                     toml_value(value)
                 );
             }
             (Need::Required, given) => {
                 let value = given.unwrap_or_else(|| stand_in(rules, d));
-                let _ = writeln!(o, "{} = {value}", d.name);
+                let _ = writeln!(o, "{name} = {value}");
                 if swept.is_none() && matches!(d.kind, ParamKind::Int { .. }) {
-                    swept = Some(d);
+                    *swept = Some((key.clone(), d));
                 }
             }
             (_, Some(value)) => {
-                let _ = writeln!(o, "{} = {value}", d.name);
+                let _ = writeln!(o, "{name} = {value}");
             }
             (Need::Default(v), None) => {
-                let _ = writeln!(o, "# {} = {}{}", d.name, toml_value(v), needs_note(d));
+                let _ = writeln!(o, "# {name} = {}{}", toml_value(v), needs_note(d));
             }
             (Need::Optional, None) => {
-                let value = accepted_stand_in(rules, sc.name, point, d)
+                // (an attacker's value is tried as its own, not the target's)
+                let value = (name == key)
+                    .then(|| accepted_stand_in(rules, scenario, point, d))
+                    .flatten()
                     .unwrap_or_else(|| stand_in(rules, d));
-                let _ = writeln!(o, "# {} = {}{}", d.name, value, needs_note(d));
+                let _ = writeln!(o, "# {name} = {value}{}", needs_note(d));
             }
         }
     }
-    o.push_str("\n# One [[profile]] per thing compared: a name, and the parameters that differ\n# from [base] (and `variants = { ... }` of its own, if any).\n[[profile]]\nname = \"first\"\n");
-    o.push_str("\n# A sweep runs every combination of the values listed (one axis per line).\n");
-    match swept {
-        Some(d) => {
-            let ParamKind::Int { lo, hi } = d.kind else {
-                unreachable!("only whole-number parameters are picked")
-            };
-            let values: Vec<String> = (lo.max(1)..=hi.min(lo.max(1) + 3))
-                .map(|v| v.to_string())
-                .collect();
-            let _ = writeln!(o, "# [sweep]\n# {} = [{}]", d.name, values.join(", "));
-            // a metric a chart can name: not a family's `{k}` pattern, and
-            // one the run reports
-            let first = shown.first().map_or("", |m| m.id);
-            let _ = writeln!(
-                o,
-                "\n# Charts: bar (every cell), line (along one sweep axis: x; `by` another axis\n# for a line per value, `at = {{ axis = value }}` for a slice), heatmap (x, y),\n# distribution (a family such as hits={{k}} along k: P(= k) and P(>= k)).\n# [[chart]]\n# kind = \"line\"\n# metric = \"{first}\"\n# x = \"{}\"",
-                d.name
-            );
-        }
-        None => {
-            o.push_str("# [sweep]\n# parameter = [value, value]\n");
-        }
-    }
-    o.push_str("\n# Pinned expectations for `krunch check` (or let `krunch check --update` write\n# baselines):\n# [[expect]]\n# metric = \"...\"\n# value = 0.5\n");
-    Ok(o)
 }
 
 #[cfg(test)]

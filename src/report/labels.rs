@@ -126,11 +126,14 @@ fn param_about(exp: &Experiment, name: &str) -> Option<String> {
     let scenario = rules.scenario(&exp.scenario).ok()?;
     let decls = (scenario.params)();
     let variants = rules.variant_decls();
-    let decl = decls
-        .iter()
-        .chain(variants.iter())
-        .find(|d| d.name == name)?;
-    about_words(decl)
+    if let Some(decl) = decls.iter().chain(variants.iter()).find(|d| d.name == name) {
+        return about_words(decl);
+    }
+    // one attacker's (`boyz.count`): what each attacker's means, by name
+    let (who, own) = name.split_once('.')?;
+    let each = format!("{}{own}", crate::systems::attackers::EACH);
+    let decl = decls.iter().find(|d| d.name == each)?;
+    about_words(decl).map(|about| format!("{who}: {about}"))
 }
 
 /// What a parameter is, from its about up to the first `;`, `:` or `(`.

@@ -161,6 +161,9 @@ pub fn reference_markdown() -> String {
                     }
                 );
             }
+            if crate::systems::attackers::is_volley(&(sc.params)()) {
+                let _ = writeln!(o, "Attackers: {VOLLEY_FORM}\n");
+            }
             let _ = writeln!(
                 o,
                 "| parameter | type | need | meaning | seed |\n|---|---|---|---|---|"
@@ -275,6 +278,9 @@ pub fn list_text(system: Option<&str>, scenario: Option<&str>) -> Result<String,
                 }
             );
         }
+        if crate::systems::attackers::is_volley(&(sc.params)()) {
+            let _ = writeln!(o, "  attackers: {VOLLEY_FORM}");
+        }
         let _ = writeln!(o, "  parameters:");
         for d in (sc.params)() {
             let _ = writeln!(
@@ -336,3 +342,6 @@ fn readings_section(readme: &str) -> String {
     }
     out
 }
+
+/// How a volley's attackers are written, for `krunch list` and RULES.md.
+const VOLLEY_FORM: &str = "one [[attacker]] entry each, in firing order: name = \"boyz\", count = 5, then its attacker.* parameters (weapon = \"shoota\", bs = 3); the target's parameters go in [base]. One attacker's value is addressed as boyz.count, boyz.bs in profiles, sweeps, charts and expects.";

@@ -29,12 +29,10 @@ pub fn volley_decls(each: Vec<ParamDecl>, target: Vec<ParamDecl>) -> Vec<ParamDe
     let mut decls = vec![
         ParamDecl::text(ATTACKERS, "boyz,nob")
             .required()
-            .about("the attackers' names in the order they fire: one [[attacker]] entry each")
-            .seed("-"),
+            .about("the attackers' names in the order they fire: one [[attacker]] entry each"),
         ParamDecl::int("count", 1, MAX_COUNT)
             .default("1")
-            .about("how many attackers of this kind fire, one after another")
-            .seed("-"),
+            .about("how many of this attacker fire, one after another"),
     ];
     decls.extend(each);
     let mut decls: Vec<ParamDecl> = decls
@@ -105,6 +103,16 @@ pub fn names(given: &Params) -> Result<Vec<String>, ParamError> {
         }
     }
     Ok(names)
+}
+
+/// The attackers' names where `decls` are a volley's; none elsewhere
+/// (another scenario's `attackers` may be a count).
+pub fn names_for(decls: &[ParamDecl], given: &Params) -> Result<Vec<String>, ParamError> {
+    if is_volley(decls) {
+        names(given)
+    } else {
+        Ok(Vec::new())
+    }
 }
 
 /// An attacker's name: it heads parameter names (`boyz.bs`), so it is

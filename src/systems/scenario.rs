@@ -156,7 +156,7 @@ impl RuleSet {
     /// and impossible values are errors naming the parameter.
     pub fn resolve(&self, decls: &[ParamDecl], given: &Params) -> Result<Params, ParamError> {
         let mut out = Params::new();
-        let attackers = super::attackers::names(given)?;
+        let attackers = super::attackers::names_for(decls, given)?;
         for (name, value) in given.iter() {
             let Some(decl) = super::attackers::decl_of(decls, &attackers, name)? else {
                 return Err(ParamError::unknown(
@@ -292,7 +292,7 @@ impl RuleSet {
             e
         })?;
         // (name, what to say about it)
-        let attackers = super::attackers::names(&params)?;
+        let attackers = super::attackers::names_for(&decls, &params)?;
         let mut missing: Vec<(String, String)> = each_name(&decls, &attackers)
             .filter(|(d, name)| d.need == Need::Required && !params.has(name))
             .map(|(d, name)| {

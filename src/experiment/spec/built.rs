@@ -673,20 +673,31 @@ fn ran_on(
             Some(f) if f.starts_with("sweep.") => continue,
             Some(f) if f.starts_with("base.") => Source::Base,
             Some(f) if f.starts_with("--variant") => Source::Override,
-            Some(_) => Source::Profile,
+            Some(f) if f.starts_with("profile[") => Source::Profile,
+            // an [[attacker]] entry's value, given for every profile
+            Some(_) => Source::Base,
             None => decls
                 .iter()
                 .find_map(|d| {
                     let systems::ParamKind::Preset { prefix, catalogue } = &d.kind else {
                         return None;
                     };
-                    let stat = name.strip_prefix(prefix.as_str())?;
-                    let chosen = resolved.given(&d.name)?.to_string();
+                    // an attacker's preset fills that attacker's stats
+                    let (owner, preset_param) = match d.name.strip_prefix(systems::attackers::EACH)
+                    {
+                        Some(own) => {
+                            let (who, _) = name.split_once('.')?;
+                            (format!("{who}."), format!("{who}.{own}"))
+                        }
+                        None => (String::new(), d.name.clone()),
+                    };
+                    let stat = name.strip_prefix(&owner)?.strip_prefix(prefix.as_str())?;
+                    let chosen = resolved.given(&preset_param)?.to_string();
                     rules
                         .presets_of(catalogue)
                         .any(|p| p.name == chosen && p.sets.iter().any(|(s, _)| *s == stat))
                         .then(|| Source::Preset {
-                            param: d.name.clone(),
+                            param: preset_param.clone(),
                             preset: chosen,
                         })
                 })

@@ -441,7 +441,7 @@ fn attacker_params(
     base: &[Given],
 ) -> Result<Vec<Given>, SpecError> {
     use systems::attackers::{ATTACKERS, MAX_ATTACKERS, check_name};
-    if let Some(g) = base.iter().find(|g| g.name == ATTACKERS) {
+    if let Some(g) = base.iter().find(|g| volley && g.name == ATTACKERS) {
         return Err(file.error(
             g.line,
             &format!("base.{ATTACKERS}"),
@@ -504,11 +504,12 @@ fn attacker_params(
         let mut rest = table.clone();
         rest.remove("name");
         for g in given_params(file, &rest, &format!("attacker[{i}]"))? {
+            // named as a sweep or expect names it, at its entry's line
             out.push(Given {
                 name: format!("{name}.{}", g.name),
                 value: g.value,
                 line: g.line,
-                field: g.field,
+                field: format!("{name}.{}", g.name),
             });
         }
     }

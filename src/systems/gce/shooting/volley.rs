@@ -79,7 +79,9 @@ fn turns_params() -> Vec<ParamDecl> {
 }
 
 /// The test point both scenarios share: five Boyz with Shootas and a Nob
-/// with a Kannon at a Nob (T4, W1, 6+ save) 8" away.
+/// with a Kannon at a Nob (T4, W1, 6+ save) 8" away. The seed gives the
+/// Kannon's bands only; its Strength 8, save modifier -3, D3 Damage and
+/// 4+ Ammo Roll are this point's own.
 const BOYZ_AND_NOB: &[(&str, &str)] = &[
     ("attackers", "boyz,nob"),
     ("boyz.count", "5"),
@@ -87,6 +89,11 @@ const BOYZ_AND_NOB: &[(&str, &str)] = &[
     ("boyz.bs", "3"),
     ("boyz.range", "8"),
     ("nob.weapon", "kannon"),
+    ("nob.short_hit", "0"),
+    ("nob.strength", "8"),
+    ("nob.save_mod", "-3"),
+    ("nob.damage", "D3"),
+    ("nob.ammo", "4"),
     ("nob.bs", "4"),
     ("nob.range", "8"),
     ("toughness", "4"),
@@ -149,9 +156,15 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
             what: "an attacker without a weapon",
             point: 0,
             set: &[],
-            unset: &["nob.weapon"],
+            unset: &[
+                "nob.weapon",
+                "nob.strength",
+                "nob.save_mod",
+                "nob.damage",
+                "nob.ammo",
+            ],
             field: "nob.strength",
-            words: &["nob.strength"],
+            words: &["nob.ammo", "nob.damage"],
         },
     ],
     naive: crate::systems::gce::naive::VOLLEY,

@@ -1,0 +1,788 @@
+//! GCE `volley` and `turns_to_kill` (seed `002_8c1a109281471897.txt`):
+//! expected values derived by hand from the seed text, or by a small
+//! enumeration over the target's condition written here from the seed,
+//! never from the rule code; krunch's numbers come only through the public
+//! build entry and its exact evaluator ([`independent::exact_all`]).
+//!
+//! Rules used throughout (seed sentences):
+//! - Step 2, to hit: "Any roll of 1 always misses regardless of Modifiers
+//!   ... Dice Roll + Ballistic Skill + Hit Modifiers = Shooting score ...
+//!   If the result is 7 or more the Warrior Hits"; the Shoota's statline
+//!   "0” - 12” | 12” - 18” | +1 | - | 3 | 0 | 1 | 4+": a BS 3 Boy at 8"
+//!   needs 3+ (4/6); "the Kannon’s long range band (4”-18”) ... -1": a BS 4
+//!   Nob at 8" needs 4+ (3/6).
+//! - Step 3, the Wound Chart rows "3 | 2 | 3 | 4 | 5 | 6 | 6 | N" (S3 needs
+//!   5+ against T4) and "8 | 2 | 2 | 2 | 2 | 2 | 2 | 3 | 4 | 5 | 6" (S8
+//!   needs 2+ against T4).
+//! - Step 4: "Roll a D6, if the score is high enough then all of the
+//!   Damage ... has been stopped"; "It is impossible to make a save if the
+//!   score required is greater than 6" (a 6+ save at -3 needs 9: none).
+//! - Damage: "each point of Damage removes one Wound from their profile but
+//!   never below zero"; Injuries: "When a Warrior has been reduced to zero
+//!   Wounds they have been Injured ... 1-2 FLESH WOUND: -1 WS and -1 BS
+//!   ... 3-5 DOWN ... 6 OUT OF ACTION".
+//! - Flesh Wound: "continue to fight so long as both their WS and BS
+//!   characteristics do not reach 0. When this does happen the Warrior
+//!   automatically goes Out of Action"; "treating the Warrior as if they
+//!   regain a single Wound by losing WS and BS".
+//! - Shooting A Warrior Who Is Down: "If a Warrior who is Down suffers
+//!   additional Wounds then roll on the Injury Table again and apply any
+//!   results to the Warrior as normal." A Flesh Wound rolled by a warrior
+//!   already Down is read as leaving it Down with WS and BS lowered (the
+//!   reading src/systems/gce/README.md "Readings" states: "the worse
+//!   condition holds"); Out of Action is "Remove the Model from play", so
+//!   no later shooter of a volley shoots at it.
+//! - Pinned (Glossary): "If a Warrior susceptible to Pinning is Hit but not
+//!   Wounded or receives a Flesh Wound they will be placed face up until
+//!   their Recovery Phase": hit, and on its feet when the volley is over.
+//! - Recovery Phase: "Warriors that started their turn Pinned now
+//!   automatically recover"; "Warriors that are Down must roll on the
+//!   Injury Table ... If the result is Flesh Wound the Warrior will be stood
+//!   back up and regain a single Wound at the expense of -1 WS and -1 BS.
+//!   However, if the Warrior would be reduced to both 0 WS and 0 BS then
+//!   they will automatically go Out of Action instead."
+//! - Ammo Rolls: "If you roll a 6 when testing to Hit a Target something
+//!   has gone wrong with the weapon and an Ammo Roll is required. The
+//!   Target is still Hit ... if you score less than the number indicated
+//!   then the weapon has run out of ammo and may not be used for the rest
+//!   of the game": the Shoota (4+) runs dry on a natural 6 then 1-3, 1/12
+//!   a shot.
+
+#[path = "common/independent.rs"]
+mod independent;
+
+use independent::{TOL, exact_all};
+use std::collections::BTreeMap;
+
+const SYS: &str = "gce";
+
+// ------------------------------------------------- the independent model
+
+/// Where the target stands (the seed's Injury Table outcomes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum St {
+    Standing,
+    Flesh,
+    Down,
+    Out,
+}
+
+/// The target's condition: Wounds left, WS, BS and where it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Tgt {
+    wounds: u8,
+    ws: u8,
+    bs: u8,
+    st: St,
+}
+
+impl Tgt {
+    fn fresh(wounds: u8, ws: u8, bs: u8) -> Self {
+        Tgt {
+            wounds,
+            ws,
+            bs,
+            st: St::Standing,
+        }
+    }
+
+    /// The Injury Table's result on `face` for a warrior reduced to zero
+    /// Wounds (or Down and wounded again).
+    fn injured(self, face: u32) -> Tgt {
+        let mut t = self;
+        match face {
+            1 | 2 => {
+                t.ws = t.ws.saturating_sub(1);
+                t.bs = t.bs.saturating_sub(1);
+                if t.ws == 0 && t.bs == 0 {
+                    t.st = St::Out;
+                } else if t.st != St::Down {
+                    // "regain a single Wound by losing WS and BS"
+                    t.st = St::Flesh;
+                    t.wounds = 1;
+                }
+                // Down stays Down (the worse condition holds)
+            }
+            3..=5 => t.st = St::Down,
+            _ => t.st = St::Out,
+        }
+        t
+    }
+
+    /// Damage `d` (> 0): Wounds lost, never below zero; at zero, the
+    /// Injury Table (a D6, each face 1/6).
+    fn damaged(self, d: u32) -> Vec<(Tgt, f64)> {
+        let mut t = self;
+        t.wounds = t.wounds.saturating_sub(d as u8);
+        if t.wounds > 0 {
+            return vec![(t, 1.0)];
+        }
+        (1..=6).map(|f| (t.injured(f), 1.0 / 6.0)).collect()
+    }
+
+    /// One Recovery Phase roll for a Down warrior.
+    fn recovered(self) -> Vec<(Tgt, f64)> {
+        if self.st != St::Down {
+            return vec![(self, 1.0)];
+        }
+        (1..=6)
+            .map(|f| {
+                let mut t = self;
+                match f {
+                    1 | 2 => {
+                        t.ws = t.ws.saturating_sub(1);
+                        t.bs = t.bs.saturating_sub(1);
+                        if t.ws == 0 && t.bs == 0 {
+                            t.st = St::Out;
+                        } else {
+                            t.st = St::Flesh;
+                            t.wounds = 1;
+                        }
+                    }
+                    3..=5 => {}
+                    _ => t.st = St::Out,
+                }
+                (t, 1.0 / 6.0)
+            })
+            .collect()
+    }
+
+    /// P(Out of Action, now or later) for a warrior left alone: a Down
+    /// warrior rolls each Recovery Phase until it stands (1-2) or goes Out
+    /// of Action (6); 3-5 roll again, so each of the three settling faces
+    /// is 1/3; a Flesh Wound at WS 1 and BS 1 is Out of Action too.
+    fn eventually_out(self) -> f64 {
+        match self.st {
+            St::Out => 1.0,
+            St::Down if self.ws <= 1 && self.bs <= 1 => 1.0,
+            St::Down => 1.0 / 3.0,
+            _ => 0.0,
+        }
+    }
+}
+
+/// A single-shot gun, its numbers read off the seed by hand: the D6 score
+/// that hits, the Ammo Roll's score, the score that wounds, the save score
+/// after the modifier (`None`: no save) and the Damage's law.
+#[derive(Clone)]
+struct Gun {
+    hit_on: u32,
+    ammo: u32,
+    wound_on: u32,
+    save_on: Option<u32>,
+    damage: Vec<(u32, f64)>,
+}
+
+/// One shot at `t`: each outcome (target after, hit, out of ammo) with
+/// its probability, over the raw dice: to hit, the Ammo Roll on a natural
+/// 6, to wound, the save, the Damage, the Injury roll.
+fn shoot(g: &Gun, t: Tgt) -> Vec<(Tgt, bool, bool, f64)> {
+    let mut out = Vec::new();
+    for face in 1..=6u32 {
+        let hit = face != 1 && face >= g.hit_on;
+        // "if you score less than the number indicated": faces 1..ammo-1
+        let dry_p = if face == 6 {
+            f64::from(g.ammo - 1) / 6.0
+        } else {
+            0.0
+        };
+        for (dry, pd) in [(true, dry_p), (false, 1.0 - dry_p)] {
+            if pd == 0.0 {
+                continue;
+            }
+            let p = pd / 6.0;
+            if !hit {
+                out.push((t, false, dry, p));
+                continue;
+            }
+            for w in 1..=6u32 {
+                let pw = p / 6.0;
+                if w < g.wound_on {
+                    out.push((t, true, dry, pw));
+                    continue;
+                }
+                for s in 1..=6u32 {
+                    let ps = pw / 6.0;
+                    if g.save_on.is_some_and(|n| s >= n) {
+                        out.push((t, true, dry, ps));
+                        continue;
+                    }
+                    for &(d, pdmg) in &g.damage {
+                        for (after, pi) in t.damaged(d) {
+                            out.push((after, true, dry, ps * pdmg * pi));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The Boy: Shoota, BS 3 at 8" (3+), S3 against T4 (5+), 6+ save, 1
+/// Damage, Ammo 4+.
+fn boy() -> Gun {
+    Gun {
+        hit_on: 3,
+        ammo: 4,
+        wound_on: 5,
+        save_on: Some(6),
+        damage: vec![(1, 1.0)],
+    }
+}
+
+/// The Nob: Kannon, BS 4 at 8" in its long band (-1: 4+), S8 against T4
+/// (2+), 6+ save at -3 (none), D3 Damage ("D3" read as 1, 2, 3 each 1/3),
+/// Ammo 4+.
+fn nob() -> Gun {
+    Gun {
+        hit_on: 4,
+        ammo: 4,
+        wound_on: 2,
+        save_on: None,
+        damage: vec![(1, 1.0 / 3.0), (2, 1.0 / 3.0), (3, 1.0 / 3.0)],
+    }
+}
+
+/// Where a volley ends: the target, the hits it took, probability.
+type Ends = BTreeMap<(Tgt, u8), f64>;
+
+/// A volley of `guns`, in order, at `start`; a target Out of Action is
+/// "removed from play" and shot no more.
+fn volley(guns: &[Gun], start: Tgt) -> Ends {
+    let mut d: Ends = BTreeMap::from([((start, 0u8), 1.0)]);
+    for g in guns {
+        let mut next = Ends::new();
+        for (&(t, hits), &p) in &d {
+            if t.st == St::Out {
+                *next.entry((t, hits)).or_default() += p;
+                continue;
+            }
+            for (after, hit, _, q) in shoot(g, t) {
+                *next.entry((after, hits + u8::from(hit))).or_default() += p * q;
+            }
+        }
+        d = next;
+    }
+    d
+}
+
+/// The volley's metrics from where it ends (no friend within 2", so a
+/// Pinned target on its feet stays Pinned through its turn).
+fn volley_metrics(d: &Ends, shots: u8) -> Vec<(String, f64)> {
+    let sum = |f: &dyn Fn(Tgt, u8) -> f64| d.iter().map(|(&(t, h), &p)| p * f(t, h)).sum::<f64>();
+    let on_feet = |t: Tgt| t.st <= St::Flesh;
+    let pinned = sum(&|t, h| f64::from(u8::from(h > 0 && on_feet(t))));
+    let mut m = vec![
+        ("p_hit".into(), sum(&|_, h| f64::from(u8::from(h > 0)))),
+        ("mean_hits".into(), sum(&|_, h| f64::from(h))),
+        ("p_pinned".into(), pinned),
+        ("p_pinned_through_turn".into(), pinned),
+        (
+            "p_flesh_wound".into(),
+            sum(&|t, _| f64::from(u8::from(t.st == St::Flesh))),
+        ),
+        (
+            "p_down".into(),
+            sum(&|t, _| f64::from(u8::from(t.st == St::Down))),
+        ),
+        (
+            "p_out_of_action".into(),
+            sum(&|t, _| f64::from(u8::from(t.st == St::Out))),
+        ),
+        (
+            "p_down_or_out".into(),
+            sum(&|t, _| f64::from(u8::from(t.st >= St::Down))),
+        ),
+        (
+            "p_eventually_out_of_action".into(),
+            sum(&|t, _| t.eventually_out()),
+        ),
+        ("p_catches_fire".into(), 0.0),
+    ];
+    for k in 0..=shots {
+        m.push((
+            format!("hits={k}"),
+            sum(&|_, h| f64::from(u8::from(h == k))),
+        ));
+    }
+    m
+}
+
+// ------------------------------------------------------------- helpers
+
+/// The target every test shoots at: a Nob, T4, W1, 6+ save, WS 4, BS 4.
+const TARGET: &[(&str, &str)] = &[
+    ("toughness", "4"),
+    ("wounds", "1"),
+    ("save", "6"),
+    ("target_ws", "4"),
+    ("target_bs", "4"),
+];
+
+/// `n` Boyz with Shootas (BS 3, 8" away) at [`TARGET`] plus `extra`.
+fn boyz<'a>(n: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut v = vec![
+        ("attackers", "boyz"),
+        ("boyz.count", n),
+        ("boyz.weapon", "shoota"),
+        ("boyz.bs", "3"),
+        ("boyz.range", "8"),
+    ];
+    v.extend_from_slice(TARGET);
+    v.extend_from_slice(extra);
+    v
+}
+
+fn get(all: &[(String, f64)], name: &str) -> f64 {
+    all.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| *v)
+        .unwrap_or_else(|| panic!("no metric {name} in {all:?}"))
+}
+
+/// Asserts each `(metric, value)` of `want` against krunch's exact values.
+#[track_caller]
+fn check_all(scenario: &str, p: &[(&str, &str)], want: &[(String, f64)]) {
+    let got = exact_all(SYS, scenario, p);
+    let differ: Vec<String> = want
+        .iter()
+        .filter_map(|(name, w)| {
+            let g = get(&got, name);
+            ((g - w).abs() >= TOL).then(|| format!("{name}: krunch {g:.15}, derived {w:.15}"))
+        })
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{scenario} {p:?}:\n{}",
+        differ.join("\n")
+    );
+}
+
+#[track_caller]
+fn near(a: f64, b: f64, what: &str) {
+    assert!((a - b).abs() < TOL, "{what}: {a:.15} vs {b:.15}");
+}
+
+// --------------------------------------------------------------- tests
+
+/// (1) One Boy at the Nob, by hand. P(hit) = 4/6 = 2/3 (3+); P(wound) =
+/// 2/6 = 1/3 (S3 v T4: 5+); P(unsaved) = 5/6 (6+ save); 1 Damage takes the
+/// single Wound, so every unsaved wound rolls on the Injury Table. Let
+/// q = 2/3 · 1/3 · 5/6 = 5/27. Then
+/// - P(Out of Action) = q · 1/6 = 5/162;
+/// - P(Down) = q · 3/6 = 5/54, P(Down or Out of Action) = 20/162 = 10/81;
+/// - P(Flesh Wound) = q · 2/6 = 5/81;
+/// - P(Pinned) = P(hit) less P(Down or Out) = 2/3 - 10/81 = 44/81 (the
+///   Glossary: "Hit but not Wounded or receives a Flesh Wound"), and with
+///   no friend within 2" it stays Pinned through its turn: 44/81;
+/// - P(eventually Out of Action) = 5/162 + 5/54 · 1/3 = 5/81 (left Down it
+///   rolls until 1-2 stands it up at WS 3 BS 3 or 6 takes it out);
+/// - mean hits 2/3, hits=0 1/3, hits=1 2/3; nothing catches fire.
+///
+/// The small model above gives the same numbers (asserted too).
+#[test]
+fn volley_one_boy_by_hand() {
+    let want: Vec<(String, f64)> = vec![
+        ("p_hit".into(), 2.0 / 3.0),
+        ("mean_hits".into(), 2.0 / 3.0),
+        ("hits=0".into(), 1.0 / 3.0),
+        ("hits=1".into(), 2.0 / 3.0),
+        ("p_out_of_action".into(), 5.0 / 162.0),
+        ("p_down".into(), 5.0 / 54.0),
+        ("p_down_or_out".into(), 10.0 / 81.0),
+        ("p_flesh_wound".into(), 5.0 / 81.0),
+        ("p_pinned".into(), 44.0 / 81.0),
+        ("p_pinned_through_turn".into(), 44.0 / 81.0),
+        ("p_eventually_out_of_action".into(), 5.0 / 81.0),
+        ("p_catches_fire".into(), 0.0),
+    ];
+    let model = volley_metrics(&volley(&[boy()], Tgt::fresh(1, 4, 4)), 1);
+    for (name, w) in &want {
+        near(get(&model, name), *w, name);
+    }
+    check_all("volley", &boyz("1", &[]), &want);
+}
+
+/// (2) Two Boyz: the second's hit on a target already Down rolls on the
+/// Injury Table again ("If a Warrior who is Down suffers additional
+/// Wounds then roll on the Injury Table again"). With q = 5/27 as in test
+/// 1 and p = q/6 = 5/162 one shot's P(Out of Action):
+/// - P(Out of Action) = p + (1 - p) · p: a W1 target, standing, Flesh
+///   Wounded (back to one Wound) or Down (no Wounds left), is taken out by
+///   the second shot alike. The Down-then-hit-again path is q/2 · p = q²/12
+///   of it: a reading where a Down target takes no more harm would give
+///   p + (1 - p - q/2) · p, which krunch must not.
+/// - P(Down) = q/2 · (1 - p) (Down stays Down on Flesh Wound or Down) +
+///   (1 - q/2 - p) · q/2 (standing or Flesh Wounded, then Down).
+/// - P(Flesh Wound) = (1 - q)·q/3 + q/3·(1 - q) + q/3·q/3.
+///
+/// Every metric also from the enumeration over the target's condition.
+#[test]
+fn volley_two_boyz_down_then_hit_again() {
+    let q: f64 = 5.0 / 27.0;
+    let p = q / 6.0;
+    let out = p + (1.0 - p) * p;
+    let down = q / 2.0 * (1.0 - p) + (1.0 - q / 2.0 - p) * q / 2.0;
+    let flesh = (1.0 - q) * q / 3.0 + q / 3.0 * (1.0 - q) + q / 3.0 * q / 3.0;
+    let spared = p + (1.0 - p - q / 2.0) * p;
+    assert!(
+        (out - spared).abs() > 1e-4,
+        "the Down-then-hit-again path must matter"
+    );
+    let model = volley_metrics(&volley(&[boy(), boy()], Tgt::fresh(1, 4, 4)), 2);
+    near(get(&model, "p_out_of_action"), out, "model OOA");
+    near(get(&model, "p_down"), down, "model Down");
+    near(get(&model, "p_flesh_wound"), flesh, "model Flesh Wound");
+    let p2 = boyz("2", &[]);
+    let got = exact_all(SYS, "volley", &p2);
+    assert!(
+        (get(&got, "p_out_of_action") - spared).abs() > 1e-4,
+        "krunch spares the Down target"
+    );
+    check_all("volley", &p2, &model);
+}
+
+/// (2b) A mixed volley, two Boyz then a Nob with a Kannon (D3
+/// Damage, no save), at a W2 target: one Shoota wound leaves it standing
+/// on one Wound; the Kannon's 2 or 3 Damage Injures it outright; a Down
+/// target (no Wounds left) rolls again on any Damage. Here a shot's chance
+/// to take the target out depends on its condition, so P(Out of Action) is
+/// not 1 - Π(1 - p_i) of the shots alone; the enumeration gives it.
+#[test]
+fn volley_boyz_and_kannon_at_two_wounds() {
+    let p = vec![
+        ("attackers", "boyz,nob"),
+        ("boyz.count", "2"),
+        ("boyz.weapon", "shoota"),
+        ("boyz.bs", "3"),
+        ("boyz.range", "8"),
+        ("nob.weapon", "kannon"),
+        ("nob.short_hit", "0"),
+        ("nob.strength", "8"),
+        ("nob.save_mod", "-3"),
+        ("nob.damage", "D3"),
+        ("nob.ammo", "4"),
+        ("nob.bs", "4"),
+        ("nob.range", "8"),
+        ("toughness", "4"),
+        ("wounds", "2"),
+        ("save", "6"),
+        ("target_ws", "4"),
+        ("target_bs", "4"),
+    ];
+    let ends = volley(&[boy(), boy(), nob()], Tgt::fresh(2, 4, 4));
+    let model = volley_metrics(&ends, 3);
+    // each shot alone at a fresh W2 target: a Shoota never Injures it
+    // (one Damage), the Kannon does on 2-3 Damage
+    let alone = |g: &Gun| -> f64 {
+        shoot(g, Tgt::fresh(2, 4, 4))
+            .iter()
+            .filter(|(t, ..)| t.st == St::Out)
+            .map(|(.., q)| q)
+            .sum()
+    };
+    let independent = 1.0 - (1.0 - alone(&boy())).powi(2) * (1.0 - alone(&nob()));
+    assert!((get(&model, "p_out_of_action") - independent).abs() > 1e-4);
+    check_all("volley", &p, &model);
+}
+
+/// The `shooting` scenario's metrics a volley also has, by id.
+const SHARED: &[&str] = &[
+    "p_hit",
+    "mean_hits",
+    "p_pinned",
+    "p_flesh_wound",
+    "p_down",
+    "p_out_of_action",
+    "p_eventually_out_of_action",
+    "p_pinned_through_turn",
+    "p_catches_fire",
+];
+
+/// Asserts a one-attacker volley (`gunner.`-prefixed attacker parameters)
+/// equals the `shooting` scenario at the same parameters, for every metric
+/// the two share by id.
+#[track_caller]
+fn volley_of_one_is_shooting(own: &[(&str, &str)], target: &[(&str, &str)]) {
+    let prefixed: Vec<(String, String)> = own
+        .iter()
+        .map(|(k, v)| (format!("gunner.{k}"), v.to_string()))
+        .collect();
+    let mut vp: Vec<(&str, &str)> = vec![("attackers", "gunner")];
+    vp.extend(prefixed.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    vp.extend_from_slice(target);
+    let mut sp: Vec<(&str, &str)> = own.to_vec();
+    sp.extend_from_slice(target);
+    let v = exact_all(SYS, "volley", &vp);
+    let s = exact_all(SYS, "shooting", &sp);
+    let mut compared = Vec::new();
+    let mut differ = Vec::new();
+    for (name, sv) in &s {
+        let shared = SHARED.contains(&name.as_str()) || name.starts_with("hits=");
+        if !shared {
+            continue;
+        }
+        let vv = get(&v, name);
+        if (vv - sv).abs() >= TOL {
+            differ.push(format!("{name}: volley {vv:.15}, shooting {sv:.15}"));
+        }
+        compared.push(name.clone());
+    }
+    assert!(differ.is_empty(), "{sp:?}:\n{}", differ.join("\n"));
+    for name in SHARED {
+        assert!(compared.iter().any(|c| c == name), "{name} not compared");
+    }
+    assert!(compared.iter().any(|c| c == "hits=1"));
+}
+
+/// (3) A volley of one attacker is the `shooting` scenario's attack ("a
+/// volley of one attacker is that scenario's attack step for step"): the
+/// Boy's single shot.
+#[test]
+fn volley_of_one_equals_shooting_single_shot() {
+    volley_of_one_is_shooting(&[("weapon", "shoota"), ("bs", "3"), ("range", "8")], TARGET);
+}
+
+/// Parameters as text pairs.
+type Pairs = Vec<(&'static str, &'static str)>;
+
+/// The full-auto 'Eavy Shoota point: two Sustained Fire dice ("An ‘Eavy
+/// Shoota can use both dice"), each "1, 1, 2, 2, 3, and "JAM!"", BS 2 at
+/// 18" in the long band (no modifier): 5+ to hit, 1/3 a shot, at a W2
+/// target with a friend within 2" (the escape test).
+fn eavy_shoota() -> (Pairs, Pairs) {
+    (
+        vec![
+            ("weapon", "eavy_shoota"),
+            ("long_range", "18"),
+            ("short_hit", "0"),
+            ("long_hit", "0"),
+            ("strength", "4"),
+            ("damage", "D3"),
+            ("ammo", "auto"),
+            ("fire_mode", "full_auto"),
+            ("bs", "2"),
+            ("range", "18"),
+        ],
+        vec![
+            ("toughness", "4"),
+            ("wounds", "2"),
+            ("save", "4"),
+            ("target_ws", "1"),
+            ("target_bs", "1"),
+            ("friend_within_2in", "true"),
+            ("target_initiative", "3"),
+        ],
+    )
+}
+
+/// (3b) The full-auto burst: "Roll to Hit with each shot before working out
+/// any Wounds", so every shot of the burst rolls to hit whatever the
+/// earlier shots did to the target. Shots per burst: the sum of two
+/// Sustained Fire dice, mean 2 · 9/6 = 3; hits are Binomial(shots, 1/3):
+/// mean hits 3 · 1/3 = 1 exactly, and P(k hits) = Σ_n P(n shots) ·
+/// C(n, k) (1/3)^k (2/3)^(n-k). The one-attacker volley must give these,
+/// as the `shooting` scenario does, and equal it on every shared metric.
+#[test]
+fn volley_of_one_equals_shooting_full_auto() {
+    // shots of one Sustained Fire die: 1, 1, 2, 2, 3, JAM (0)
+    let die = [1u64, 1, 2, 2, 3, 0];
+    let mut shots = [0.0f64; 7];
+    for a in die {
+        for b in die {
+            shots[(a + b) as usize] += 1.0 / 36.0;
+        }
+    }
+    let hits = |k: u64| -> f64 {
+        (0..=6u64)
+            .map(|n| shots[n as usize] * independent::binom(n, k, 1.0 / 3.0))
+            .sum()
+    };
+    let mut want: Vec<(String, f64)> = vec![("mean_hits".into(), 1.0)];
+    for k in 0..=6 {
+        want.push((format!("hits={k}"), hits(k)));
+    }
+    want.push(("p_hit".into(), 1.0 - hits(0)));
+    let (own, target) = eavy_shoota();
+    let mut sp = own.clone();
+    sp.extend_from_slice(&target);
+    check_all("shooting", &sp, &want);
+    let mut vp: Vec<(String, String)> = vec![("attackers".into(), "gunner".into())];
+    vp.extend(
+        own.iter()
+            .map(|(k, v)| (format!("gunner.{k}"), v.to_string())),
+    );
+    vp.extend(target.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let vp: Vec<(&str, &str)> = vp.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    check_all("volley", &vp, &want);
+    volley_of_one_is_shooting(&own, &target);
+}
+
+/// How turns to kill ends, by the forward chain below.
+struct Curve {
+    /// P(taken out on exactly turn k), k = 1..
+    on_turn: Vec<f64>,
+    /// P(the Boy's Shoota out of ammo with the target not taken out).
+    runs_dry: f64,
+}
+
+/// One Boy shooting each turn, then the Recovery Phase ("Warriors that
+/// started their turn Pinned now automatically recover"; "Warriors that
+/// are Down must roll on the Injury Table"; a target that counts as taken
+/// out rolls nothing), for `turns` turns. `taken` says what takes the
+/// target out. The chain stops when the target is taken out (that turn),
+/// or when the Shoota has run out of ammo ("may not be used for the rest
+/// of the game"): that stop is the scenario's own definition ("until the
+/// target is taken out, every shooter is out of ammo, or the turns run
+/// out"; `p_runs_dry` takes that mass), not a seed rule. By the seed a
+/// target left Down when the Shoota runs dry would go on rolling in each
+/// Recovery Phase; counting those rolls, taken out by turn 2 would be
+/// 0.0937417 (39845/839808 on turn 2) instead of 0.0927772.
+fn boy_turns(turns: usize, taken: fn(Tgt) -> bool) -> Curve {
+    let g = boy();
+    let mut d: BTreeMap<Tgt, f64> = BTreeMap::from([(Tgt::fresh(1, 4, 4), 1.0)]);
+    let mut on_turn = Vec::new();
+    let mut runs_dry = 0.0;
+    for _ in 0..turns {
+        // the shot: (target, Shoota dry) after it
+        let mut shot: BTreeMap<(Tgt, bool), f64> = BTreeMap::new();
+        for (&t, &p) in &d {
+            for (after, _, dry, q) in shoot(&g, t) {
+                *shot.entry((after, dry)).or_default() += p * q;
+            }
+        }
+        // the Recovery Phase
+        let mut rec: BTreeMap<(Tgt, bool), f64> = BTreeMap::new();
+        for (&(t, dry), &p) in &shot {
+            let after = if taken(t) {
+                vec![(t, 1.0)]
+            } else {
+                t.recovered()
+            };
+            for (t2, q) in after {
+                *rec.entry((t2, dry)).or_default() += p * q;
+            }
+        }
+        let mut out = 0.0;
+        let mut next = BTreeMap::new();
+        for (&(t, dry), &p) in &rec {
+            if taken(t) {
+                out += p;
+            } else if dry {
+                runs_dry += p;
+            } else {
+                *next.entry(t).or_default() += p;
+            }
+        }
+        on_turn.push(out);
+        d = next;
+    }
+    Curve { on_turn, runs_dry }
+}
+
+fn out_of_action(t: Tgt) -> bool {
+    t.st == St::Out
+}
+
+fn down_or_out(t: Tgt) -> bool {
+    t.st >= St::Down
+}
+
+/// (4) Turns to kill, one Boy, until Out of Action, 3 turns. Turn 1 by
+/// hand (q = 5/27 as in test 1): Out of Action from the shot, q/6 =
+/// 5/162, or Down (q/2 = 5/54) then a 6 in the Recovery Phase, 5/324:
+/// taken out on turn 1 with 5/162 + 5/324 = 5/108. The Shoota runs dry
+/// on a natural 6 and an Ammo Roll of 1-3, 1/12 a shot ("The Target is
+/// still Hit"), so P(dry on turn 1, the target not taken out) is
+/// 1/12 - P(a natural 6 and 1-3, and Out of Action on turn 1) where that
+/// last is 1/12 · 1/3 · 5/6 · (1/6 + 3/6 · 1/6) = 1/12 · 5/18 · 1/4 =
+/// 5/864 (given the 6 the hit is certain): 1/12 - 5/864 = 67/864.
+/// Turns 2 and 3 from the forward chain over the target's
+/// condition (`boy_turns`), and, as a second derivation, the same chain
+/// run apart in exact rational arithmetic (Python `fractions`, not kept):
+/// taken out on turn 2 39035/839808, on turn 3 93306845/2176782336, runs
+/// dry 3544651177/17414258688.
+#[test]
+fn turns_to_kill_one_boy_until_out_of_action() {
+    let p = boyz("1", &[("until", "out_of_action"), ("turns", "3")]);
+    let c = boy_turns(3, out_of_action);
+    near(c.on_turn[0], 5.0 / 108.0, "turn 1 by hand");
+    let c1 = boy_turns(1, out_of_action);
+    near(c1.runs_dry, 67.0 / 864.0, "dry on turn 1 by hand");
+    near(
+        c.on_turn[1],
+        39035.0 / 839808.0,
+        "turn 2, the rational chain",
+    );
+    near(
+        c.on_turn[2],
+        93306845.0 / 2176782336.0,
+        "turn 3, the rational chain",
+    );
+    near(
+        c.runs_dry,
+        3544651177.0 / 17414258688.0,
+        "dry, the rational chain",
+    );
+    let mut want: Vec<(String, f64)> = Vec::new();
+    let mut by = 0.0;
+    for (k, &on) in c.on_turn.iter().enumerate() {
+        by += on;
+        want.push((format!("turns={}", k + 1), on));
+        want.push((format!("taken_out_by_turn={}", k + 1), by));
+    }
+    want.push(("p_taken_out".into(), by));
+    want.push(("p_out_of_action".into(), by));
+    want.push(("p_runs_dry".into(), c.runs_dry));
+    check_all("turns_to_kill", &p, &want);
+    // and a single turn's curve alone
+    let p1 = boyz("1", &[("until", "out_of_action"), ("turns", "1")]);
+    check_all(
+        "turns_to_kill",
+        &p1,
+        &[
+            ("turns=1".into(), 5.0 / 108.0),
+            ("p_runs_dry".into(), 67.0 / 864.0),
+        ],
+    );
+}
+
+/// (5) Until Down or Out of Action: a target Down after the first volley
+/// is already taken out (it rolls no Recovery), so turn 1's value is the
+/// volley's P(Down or Out of Action): 10/81 for one Boy (test 1), and for
+/// two Boyz the volley's own number; later turns from the chain.
+#[test]
+fn turns_to_kill_down_or_out_first_turn_is_the_volley() {
+    for n in ["1", "2"] {
+        let v = exact_all(SYS, "volley", &boyz(n, &[]));
+        let t = exact_all(
+            SYS,
+            "turns_to_kill",
+            &boyz(n, &[("until", "down_or_out"), ("turns", "3")]),
+        );
+        near(
+            get(&t, "taken_out_by_turn=1"),
+            get(&v, "p_down_or_out"),
+            &format!("{n} Boyz: turn 1 against the volley"),
+        );
+    }
+    let t = exact_all(
+        SYS,
+        "turns_to_kill",
+        &boyz("1", &[("until", "down_or_out"), ("turns", "3")]),
+    );
+    near(get(&t, "taken_out_by_turn=1"), 10.0 / 81.0, "by hand");
+    let c = boy_turns(3, down_or_out);
+    let mut by = 0.0;
+    for (k, &on) in c.on_turn.iter().enumerate() {
+        by += on;
+        near(get(&t, &format!("turns={}", k + 1)), on, "turns=k");
+        near(
+            get(&t, &format!("taken_out_by_turn={}", k + 1)),
+            by,
+            "taken_out_by_turn=k",
+        );
+    }
+    near(get(&t, "p_runs_dry"), c.runs_dry, "p_runs_dry");
+}
