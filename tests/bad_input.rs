@@ -292,6 +292,101 @@ fn bfg_teleport_cases() -> Vec<Case> {
     ]
 }
 
+/// A valid GCE volley: Boyz and a Nob at a target (line numbers below
+/// refer to it).
+const VOLLEY: &str = r#"name = "cat"
+system = "gce"
+scenario = "volley"
+trials = 2000
+seed = 1
+
+[base]
+toughness = 4
+wounds = 1
+target_ws = 4
+target_bs = 4
+
+[[attacker]]
+name = "boyz"
+count = 2
+weapon = "shoota"
+bs = 3
+range = 8
+
+[[attacker]]
+name = "nob"
+weapon = "slugga"
+bs = 4
+range = 8
+
+[[profile]]
+name = "one"
+
+[sweep]
+boyz.count = [1, 2]
+"#;
+
+/// Issue 26's volley refusals, each at its line: two attackers with one
+/// name, an attacker without a name, a count of 0, a target's parameter on
+/// an attacker, an attacker's parameter in [base], an attacker misspelt in
+/// a sweep and in a profile, an attacker without a weapon, [[attacker]]
+/// entries for a one-shooter scenario, and `attackers` written by hand.
+fn volley_cases() -> Vec<Case> {
+    let v = |n: usize, text: &str| replace_line(VOLLEY, n, text);
+    vec![
+        spec_case(
+            "two attackers with one name",
+            v(21, "name = \"boyz\""),
+            &["cat.toml:21:", "attacker[1].name", "named twice"],
+        ),
+        spec_case(
+            "an attacker without a name",
+            v(21, ""),
+            &["cat.toml:", "attacker[1].name", "missing: set name"],
+        ),
+        spec_case(
+            "an attacker's count of 0",
+            v(24, "range = 8\ncount = 0"),
+            &["cat.toml:25:", "nob.count", "must be from 1 to 20"],
+        ),
+        spec_case(
+            "the target's Toughness on an attacker",
+            v(24, "range = 8\ntoughness = 3"),
+            &["cat.toml:25:", "nob.toughness", "the target's"],
+        ),
+        spec_case(
+            "an attacker's BS in [base]",
+            v(11, "target_bs = 4\nbs = 3"),
+            &["cat.toml:12:", "base.bs", "[[attacker]]"],
+        ),
+        spec_case(
+            "a misspelt attacker in a sweep",
+            v(30, "boys.count = [1, 2]"),
+            &["cat.toml:30:", "boys.count", "did you mean 'boyz'"],
+        ),
+        spec_case(
+            "a misspelt attacker in a profile",
+            v(27, "name = \"one\"\nnbo.bs = 3"),
+            &["cat.toml:28:", "nbo.bs", "did you mean 'nob'"],
+        ),
+        spec_case(
+            "an attacker without a weapon",
+            v(22, ""),
+            &["nob.strength", "nob.damage", "nob.ammo"],
+        ),
+        spec_case(
+            "attackers for a one-shooter scenario",
+            v(3, "scenario = \"shooting\""),
+            &["cat.toml:", "attacker[0]", "volley scenario"],
+        ),
+        spec_case(
+            "the attackers listed by hand",
+            v(11, "target_bs = 4\nattackers = \"boyz,nob\""),
+            &["cat.toml:12:", "base.attackers", "[[attacker]] entries"],
+        ),
+    ]
+}
+
 fn catalogue() -> Vec<Case> {
     let mut c = vec![
         // --- specs: the name (item 1) ---
@@ -1245,6 +1340,7 @@ fn catalogue() -> Vec<Case> {
     // profile's count, both swept, under `check` and as a `compare
     // --variant` override.
     c.extend(bfg_teleport_cases());
+    c.extend(volley_cases());
     c.push(cmd_case(
         "prob chart of a bad type",
         &["prob", "d6", "--chart", "{dir}/x.gif"],

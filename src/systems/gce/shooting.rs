@@ -99,6 +99,9 @@ pub struct ShotState {
     pinned_through_turn: bool,
     /// Out of Action now, or later through Recovery rolls if left Down.
     eventually_out: bool,
+    /// A volley's shooter whose attack began with the target already Out
+    /// of Action, and so holds its fire (always false for one shooter).
+    holds_fire: bool,
 }
 
 impl Shooting {
@@ -118,6 +121,7 @@ impl Shooting {
             on_fire: false,
             pinned_through_turn: false,
             eventually_out: false,
+            holds_fire: false,
         }
     }
 

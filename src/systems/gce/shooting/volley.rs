@@ -265,17 +265,22 @@ impl Volley {
 
     /// Shooter `j`'s own step `i` on `s`. A shooter starts with its own
     /// burst (one shot, or none until its Sustained Fire dice are rolled);
-    /// a target already Out of Action is shot no more (nothing changes).
+    /// one whose attack begins on a target already Out of Action ("Remove
+    /// the Model from play") holds its fire, while a burst that takes the
+    /// target out rolls its remaining shots ("Roll to Hit with each shot
+    /// before working out any Wounds"), as the `shooting` scenario does.
     /// What no later step reads (wound rolls, Damage, a spent weapon) is
     /// cleared after each step, so equal targets are equal states.
     fn shoot<R: Roller>(&self, (j, i): (usize, usize), dice: &mut R, s: &mut ShotState) {
-        if s.target.status == Status::OutOfAction {
-            return;
-        }
         let shooting = &self.shooters[j].1;
         if i == 0 {
+            s.holds_fire = s.target.status == Status::OutOfAction;
             s.shots_left = if shooting.full_auto_dice == 0 { 1 } else { 0 };
             s.jams_left = 0;
+        }
+        if s.holds_fire {
+            s.shots_left = 0;
+            return;
         }
         shooting.step(i, dice, s);
         s.wounds = 0;
@@ -522,7 +527,12 @@ impl Repeated for TurnsRule {
     }
 
     fn over(&self, s: &TurnState) -> bool {
-        self.taken_out(s) || self.all_dry(s) || s.turn >= self.turns
+        // with every weapon out of ammo, a Down target still rolls in each
+        // Recovery Phase ("Warriors that are Down must roll on the Injury
+        // Table") until he stands or goes Out of Action
+        self.taken_out(s)
+            || s.turn >= self.turns
+            || (self.all_dry(s) && s.shot.target.status != Status::Down)
     }
 
     /// Every shooter's attack, then the Recovery Phase.
@@ -562,6 +572,7 @@ impl Repeated for TurnsRule {
     }
 
     fn end_round(&self, s: &mut TurnState) {
+        s.shot.holds_fire = false;
         s.turn += 1;
     }
 
