@@ -6,22 +6,31 @@
 //! when any of them hit (the unit "only has to be hit, not wounded"), or,
 //! when none hit, against 3 + 1 per unit beyond the second from two units
 //! on ([`pinning_target`]). Each unit fires as the `ranged` scenario's
-//! shot (its fire mode, so suppressive fire's +2 RC raises the chance to
-//! hit and so to pin, wounding only on a critical pass).
+//! shot (its fire mode, so suppressive fire's "increase their RC attribute
+//! by 2 points" raises the chance to hit and so to pin, and it wounds only
+//! on a critical pass: "do NOT roll to wound. The only time you are
+//! allowed to roll to wound is if you get a critical hit ... If the unit is
+//! hit, follow the pinning rules as if they have been struck by normal
+//! fire"). A unit whose weapon cannot reach ("it is too far for the weapon
+//! to shoot") does not fire: the target is not shot at, and takes no test.
 //!
 //! Exact: one unit's law of (hit, wounds) from the ranged rule's attack
 //! law, convolved over the units, then the test's exact pass chance on
-//! each branch. Monte Carlo: every unit's attacks on real dice, then the
-//! WILL dice.
+//! each branch. Monte Carlo, reference: every unit's attacks on real dice,
+//! then the WILL dice. Fast ([`UnitDraws`]): each unit's (hit, wounds) one
+//! word drawn from that unit's law (an alias table), the test a 32-bit
+//! draw of its fail chance worked out from one die of the rule's own check.
 
 use super::dice::{Reading, attribute_check, p_attribute_check};
+use super::fast::{p_check, record_counts, threshold};
 use super::psych::{PinningHit, pinning_target};
 use super::ranged::scenario::RangedParams;
 use super::ranged::{RangedRule, Resolved};
-use crate::dice::{Metric, MetricSink, Roller};
+use crate::dice::{Alias, BatchedRoller, Metric, MetricSink, Roller, Tally};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{
-    MetricDecl, MetricList, Model, ParamError, ParamGroup, Params, Refusal, Scenario, Variant,
+    MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Refusal, Sampler,
+    Scenario, Variant,
 };
 use std::collections::BTreeMap;
 
@@ -301,19 +310,22 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         ));
     }
     let leader = p.squad_leader;
+    // "it is too far for the weapon to shoot": units out of reach do not
+    // fire, so the target is not shot at (no test, no variant read)
+    let shooters = if r.can_shoot { units as i32 } else { 0 };
     // read only where a hit test can be taken, as the pinning scenario does
-    let counting = if leader {
+    let counting = if leader || shooters == 0 {
         PinningHit::Rule
     } else {
         PinningHit::read(v)?
     };
-    let shooters = units as i32;
     let mut list = MetricList::new();
     let [a, b, c, d, e, f, family] = &METRICS;
     let m = [a, b, c, d, e, f].map(|x| list.add(x));
-    let per_unit = i32::from(r.attacks) * r.keep.max(0) * 2;
+    // at most S wounds an attack, doubled on a critical pass
+    let per_unit = i32::from(r.attacks) * r.keep.max(0).min(r.cap) * 2;
     let wounds = list.family(family, 0..=per_unit * shooters);
-    Ok(Box::new(OutcomeModel::new(PinningFire {
+    let rule = PinningFire {
         ranged,
         r,
         units,
@@ -324,11 +336,130 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         list,
         m,
         wounds,
-    })))
+    };
+    let draws = UnitDraws::new(&rule, (per_unit * shooters) as usize);
+    Ok(Box::new(PinningFireModel {
+        model: OutcomeModel::new(rule),
+        draws,
+    }))
 }
+
+/// The fast sampler's tables: one unit's fire a word, the test half a
+/// word. A unit's (hit, wounds) is drawn from its law (the ranged rule's
+/// exact attack law over the unit's attacks) by an alias table, packed as
+/// `wounds << 1 | hit`; the units' wounds add up and their hits or
+/// together. The test is failed when a 32-bit draw falls below the fail
+/// chance of the branch's target (0 where no test is taken), that chance
+/// worked out from one die of the rule's own check ([`p_check`]), not
+/// from the exact evaluator's. A trial is counted in a dense table indexed
+/// `(wounds << 1 | hit) << 1 | pinned`, four histograms side by side.
+struct UnitDraws {
+    unit: Alias<u32>,
+    units: u32,
+    /// 32-bit thresholds of failing the test after a hit, and after none.
+    fail_hit: u64,
+    fail_missed: u64,
+    /// Each dense index's outcome.
+    ends: Vec<FireOut>,
+}
+
+impl UnitDraws {
+    fn new(rule: &PinningFire, most_wounds: usize) -> Self {
+        let law: Vec<(u32, f64)> = rule
+            .unit_law()
+            .into_iter()
+            .map(|((hit, wounds), p)| (u32::from(wounds) << 1 | u32::from(hit), p))
+            .collect();
+        let fail = |target: Option<i32>| match target {
+            Some(t) => threshold(1.0 - p_check(rule.will, t, rule.reading)),
+            None => 0,
+        };
+        let ends = (0..(most_wounds + 1) * 4)
+            .map(|i| (i >> 1 & 1 == 1, (i >> 2) as u16, i & 1 == 1))
+            .collect();
+        UnitDraws {
+            unit: Alias::new(&law),
+            units: rule.units,
+            fail_hit: fail(rule.target_hit),
+            fail_missed: fail(rule.target_missed),
+            ends,
+        }
+    }
+
+    /// Trials counted by their dense index.
+    fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
+        let cells = self.ends.len();
+        let mut counts = vec![0u64; 4 * cells];
+        // the test's 32-bit draws, two a word
+        let mut spare: Option<u32> = None;
+        for t in 0..trials {
+            let (mut hit, mut wounds) = (0u32, 0u32);
+            for _ in 0..self.units {
+                let e = *self.unit.sample(roller.next_word());
+                hit |= e & 1;
+                wounds += e >> 1;
+            }
+            let draw = match spare.take() {
+                Some(d) => d,
+                None => {
+                    let w = roller.next_word();
+                    spare = Some((w >> 32) as u32);
+                    w as u32
+                }
+            };
+            let fail = if hit == 1 {
+                self.fail_hit
+            } else {
+                self.fail_missed
+            };
+            let pinned = u32::from(u64::from(draw) < fail);
+            let i = ((wounds << 1 | hit) << 1 | pinned) as usize;
+            counts[4 * i + (t & 3) as usize] += 1;
+        }
+        counts.chunks_exact(4).map(|c| c.iter().sum()).collect()
+    }
+}
+
+/// The pinning_fire model: the chain's exact law and reference sampler
+/// ([`OutcomeModel`]), and [`UnitDraws`] for the fast sampler.
+struct PinningFireModel {
+    model: OutcomeModel<PinningFire>,
+    draws: UnitDraws,
+}
+
+impl Model for PinningFireModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let counts = self.draws.count(roller, trials);
+        record_counts(self.model.rule(), &self.draws.ends, &counts, trials, tally);
+    }
+
+    fn sampler(&self) -> Sampler {
+        Sampler::Custom(UNIT_LAWS)
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_reference(roller, trials, tally);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
+    }
+}
+
+/// The fast sampler's name.
+pub const UNIT_LAWS: &str = "unit laws (a unit's fire a word from its law, the test half a word)";
 
 #[cfg(test)]
 mod tests {
+    use crate::systems::Params;
     use crate::systems::krygothic::RULES;
     use crate::systems::testing::{exact, model};
 
@@ -388,6 +519,186 @@ mod tests {
             "{}",
             get("mean_wounds")
         );
+    }
+
+    /// Suppressive fire, two units: "When using suppressive fire, the
+    /// attacking unit can increase their RC attribute by 2 points ... do
+    /// NOT roll to wound. The only time you are allowed to roll to wound is
+    /// if you get a critical hit ... If the unit is hit, follow the pinning
+    /// rules as if they have been struck by normal fire." Average Joes (RC
+    /// 2, so 4 dice; Body 2, Speed 3, WILL 3) with a 6K2S2 autocannon at
+    /// 10" (no range bands): each die hits on 5+, 1/3, so a unit misses
+    /// with (2/3)^4 = 16/81 and both with q = (16/81)^2. Hit by either:
+    /// "two units firing give a target number of 6": three dice fail a 6
+    /// with (5/6)^3 = 125/216; missed by both ("2 or more different
+    /// units"): target 3, failed with (1/3)^3 = 1/27. Standard fire rolls
+    /// 2 dice: a unit misses with 4/9, both with 16/81, so suppressive fire
+    /// pins more ("gain a greater chance to pin the unit"). Wounds only on
+    /// a critical pass (three or four sixes among the 4 dice: (4 x 5 +
+    /// 1)/6^4 = 21/1296 a unit), and then every kept die wounds
+    /// (target 2 + 0 - 2 = 0: any die), capped at S2 and doubled: 4. The
+    /// target pinned unhurt: no critical pass by either unit, then as
+    /// above.
+    #[test]
+    fn suppressive_fire_pins_more_and_wounds_only_on_a_critical() {
+        let point = |mode: &'static str| {
+            model(
+                &RULES,
+                "pinning_fire",
+                &[
+                    ("weapon", "autocannon"),
+                    ("weapon_strength", "2"),
+                    ("weapon_suppressive", "true"),
+                    ("fire_mode", mode),
+                    ("firer", "average_joe"),
+                    ("target", "average_joe"),
+                    ("range", "10"),
+                    ("units", "2"),
+                ],
+            )
+        };
+        let (sup, std) = (point("suppressive"), point("standard"));
+        let q = (16.0f64 / 81.0).powi(2);
+        let pinned = (1.0 - q) * 125.0 / 216.0 + q / 27.0;
+        let q_std = 16.0 / 81.0;
+        let pinned_std = (1.0 - q_std) * 125.0 / 216.0 + q_std / 27.0;
+        let crit: f64 = 21.0 / 1296.0;
+        let unhurt = ((1.0 - crit).powi(2) - q) * 125.0 / 216.0 + q / 27.0;
+        let want = [
+            ("p_hit", 1.0 - q),
+            ("p_test", 1.0),
+            ("p_pinned", pinned),
+            ("p_pinned_unhurt", unhurt),
+            ("p_wound", 1.0 - (1.0 - crit).powi(2)),
+            ("mean_wounds", 2.0 * 4.0 * crit),
+            ("wounds=4", 2.0 * crit * (1.0 - crit)),
+            ("wounds=8", crit * crit),
+        ];
+        for (name, v) in want {
+            let got = exact(sup.as_ref(), name);
+            assert!((got - v).abs() < 1e-12, "{name}: {got} against {v}");
+        }
+        let got = exact(std.as_ref(), "p_pinned");
+        assert!(
+            (got - pinned_std).abs() < 1e-12,
+            "{got} against {pinned_std}"
+        );
+        assert!(pinned > pinned_std + 0.06, "{pinned} against {pinned_std}");
+    }
+
+    /// Pinning Example #1, "shot at by two elite units ... The unit is
+    /// struck ... A WILL roll of 4 dice ... is made at target 5", is the
+    /// `pinning_hit = "example"` variant; the rule, "two units firing give
+    /// a target number of 6 instead of 5", the default. WILL 4 after the
+    /// suppressive autocannons above (both miss with q = (16/81)^2): hit,
+    /// four dice fail a 6 with (5/6)^4 = 625/1296 (the rule) or a 5 with
+    /// (2/3)^4 = 16/81 (the example); missed, a 3 with (1/3)^4 = 1/81.
+    #[test]
+    fn two_units_hit_test_at_six_by_the_rule_at_five_by_example_one() {
+        let pairs = [
+            ("weapon", "autocannon"),
+            ("weapon_strength", "2"),
+            ("weapon_suppressive", "true"),
+            ("fire_mode", "suppressive"),
+            ("firer", "average_joe"),
+            ("target_body", "2"),
+            ("target_speed", "3"),
+            ("target_will", "4"),
+            ("range", "10"),
+            ("units", "2"),
+        ];
+        let q = (16.0f64 / 81.0).powi(2);
+        for (reading, fail_hit) in [("rule", 625.0 / 1296.0), ("example", 16.0 / 81.0)] {
+            let m = RULES
+                .build(
+                    "pinning_fire",
+                    &Params::from_pairs(&pairs),
+                    &Params::from_pairs(&[("pinning_hit", reading)]),
+                )
+                .unwrap();
+            let want = (1.0 - q) * fail_hit + q / 81.0;
+            let got = exact(m.as_ref(), "p_pinned");
+            assert!(
+                (got - want).abs() < 1e-12,
+                "{reading}: {got} against {want}"
+            );
+        }
+    }
+
+    /// Pinning Example #2: "shot at by 4 units ... a score of only 2.
+    /// Although the enemy misses the shot ... A WILL roll is made at target
+    /// 3+2 ... so the target number is 5": two dice fail a 5 with (2/3)^2
+    /// = 4/9. Firers of RC 0 roll no dice, so never hit. One unit missing:
+    /// "If a unit is shot by 2 or more different units in a row ... but is
+    /// not hit": no test.
+    #[test]
+    fn example_two_four_units_missing_test_at_five() {
+        let pairs = |units: &'static str| {
+            [
+                ("weapon", "pistol"),
+                ("firer_rc", "0"),
+                ("range", "4"),
+                ("target_body", "2"),
+                ("target_speed", "3"),
+                ("target_will", "2"),
+                ("units", units),
+            ]
+        };
+        let four = model(&RULES, "pinning_fire", &pairs("4"));
+        assert_eq!(exact(four.as_ref(), "p_hit"), 0.0);
+        assert!((exact(four.as_ref(), "p_test") - 1.0).abs() < 1e-12);
+        let got = exact(four.as_ref(), "p_pinned");
+        assert!((got - 4.0 / 9.0).abs() < 1e-12, "{got}");
+        let one = model(&RULES, "pinning_fire", &pairs("1"));
+        for name in ["p_test", "p_pinned"] {
+            assert_eq!(exact(one.as_ref(), name), 0.0, "{name}");
+        }
+    }
+
+    /// "If the distance is so great that the penalties drop the weapons
+    /// statistics to 0 or below, it is too far for the weapon to shoot":
+    /// pistols (LR 6) at 30" do not fire, so the target is not "shot by 2
+    /// or more different units": no test, not pinned.
+    #[test]
+    fn units_out_of_reach_do_not_shoot_so_no_test() {
+        let m = model(
+            &RULES,
+            "pinning_fire",
+            &[
+                ("weapon", "pistol"),
+                ("firer_rc", "2"),
+                ("range", "30"),
+                ("target", "average_joe"),
+                ("units", "2"),
+            ],
+        );
+        for name in ["p_hit", "p_test", "p_pinned", "p_wound"] {
+            assert_eq!(exact(m.as_ref(), name), 0.0, "{name}");
+        }
+    }
+
+    /// The sentences quoted above are the seed's.
+    #[test]
+    fn the_seed_says_so() {
+        use crate::systems::seed_text;
+        if !seed_text::available(crate::systems::krygothic::SEED) {
+            return;
+        }
+        let text = seed_text::seed(crate::systems::krygothic::SEED);
+        for quote in [
+            "the attacking unit can increase their RC attribute by 2 points",
+            "The only time you are allowed to roll to wound is if you get a critical hit.",
+            "If the unit is hit, follow the pinning rules as if they have been struck by normal fire.",
+            "Units using suppressive fire gain a greater chance to pin the unit",
+            "The more units they are shot at by, the higher chance they have of being pinned.",
+            "(NOTE: The unit only has to be hit, not wounded)",
+            "Increase the target number by 1 for every unit over the first that is also firing",
+            "If a unit is shot by 2 or more different units in a row",
+            "A WILL roll is made at target 3+2",
+            "it is too far for the weapon to shoot",
+        ] {
+            assert!(text.contains(quote), "seed has '{quote}'");
+        }
     }
 
     /// "Squad leaders can never be pinned": no test, whatever the fire.
