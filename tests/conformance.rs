@@ -685,7 +685,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         (
             "krygothic",
             "pinning_fire",
-            Custom("unit laws (a unit's fire a word from its law, the test half a word)"),
+            Custom("unit laws (a unit's fire and the test each half a word from its law)"),
         ),
         (
             "skirmish20",

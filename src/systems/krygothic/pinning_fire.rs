@@ -17,8 +17,8 @@
 //! Exact: one unit's law of (hit, wounds) from the ranged rule's attack
 //! law, convolved over the units, then the test's exact pass chance on
 //! each branch. Monte Carlo, reference: every unit's attacks on real dice,
-//! then the WILL dice. Fast ([`UnitDraws`]): each unit's (hit, wounds) one
-//! word drawn from that unit's law (an alias table), the test a 32-bit
+//! then the WILL dice. Fast ([`UnitDraws`]): each unit's (hit, wounds) a
+//! 32-bit draw from that unit's law (an alias table), the test a 32-bit
 //! draw of its fail chance worked out from one die of the rule's own check.
 
 use super::dice::{Reading, attribute_check, p_attribute_check};
@@ -344,7 +344,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     }))
 }
 
-/// The fast sampler's tables: one unit's fire a word, the test half a
+/// The fast sampler's tables: one unit's fire half a word, the test half a
 /// word. A unit's (hit, wounds) is drawn from its law (the ranged rule's
 /// exact attack law over the unit's attacks) by an alias table, packed as
 /// `wounds << 1 | hit`; the units' wounds add up and their hits or
@@ -354,11 +354,13 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
 /// from the exact evaluator's. A trial is counted in a dense table indexed
 /// `(wounds << 1 | hit) << 1 | pinned`, four histograms side by side.
 struct UnitDraws {
-    unit: Alias<u32>,
+    /// One unit's law as alias columns: (32-bit threshold, own outcome,
+    /// alias), outcomes packed `wounds << 1 | hit`.
+    unit: Vec<(u64, u32, u32)>,
     units: u32,
-    /// 32-bit thresholds of failing the test after a hit, and after none.
-    fail_hit: u64,
-    fail_missed: u64,
+    /// 32-bit thresholds of failing the test after no hit, and after a
+    /// hit (indexed by the hit bit).
+    fail: [u64; 2],
     /// Each dense index's outcome.
     ends: Vec<FireOut>,
 }
@@ -378,43 +380,80 @@ impl UnitDraws {
             .map(|i| (i >> 1 & 1 == 1, (i >> 2) as u16, i & 1 == 1))
             .collect();
         UnitDraws {
-            unit: Alias::new(&law),
+            // the 64-bit thresholds rounded to 32 bits (an outcome's
+            // probability within `n * 2^-33`)
+            unit: Alias::new(&law)
+                .columns()
+                .map(|(keep, &own, &alias)| {
+                    let keep = if keep == u64::MAX {
+                        1 << 32
+                    } else {
+                        ((u128::from(keep) + (1 << 31)) >> 32) as u64
+                    };
+                    (keep, own, alias)
+                })
+                .collect(),
             units: rule.units,
-            fail_hit: fail(rule.target_hit),
-            fail_missed: fail(rule.target_missed),
+            fail: [fail(rule.target_missed), fail(rule.target_hit)],
             ends,
         }
+    }
+
+    /// One unit's packed outcome from a 32-bit uniform `d`: its high part
+    /// (by multiply-high) picks a column, its low part decides between the
+    /// column's own outcome and its alias.
+    #[inline(always)]
+    fn unit(&self, d: u32) -> u32 {
+        let wide = u64::from(d) * self.unit.len() as u64;
+        let (keep, own, alias) = self.unit[(wide >> 32) as usize];
+        if u64::from(wide as u32) < keep {
+            own
+        } else {
+            alias
+        }
+    }
+
+    /// One trial's dense index: the units' draws two a word, then the
+    /// test on the next half word.
+    #[inline(always)]
+    fn trial(&self, roller: &mut BatchedRoller) -> usize {
+        let (mut hit, mut wounds) = (0u32, 0u32);
+        let mut add = |e: u32| {
+            hit |= e & 1;
+            wounds += e >> 1;
+        };
+        for _ in 0..self.units / 2 {
+            let w = roller.next_word();
+            add(self.unit(w as u32));
+            add(self.unit((w >> 32) as u32));
+        }
+        let w = roller.next_word();
+        let draw = if self.units % 2 == 1 {
+            add(self.unit(w as u32));
+            (w >> 32) as u32
+        } else {
+            w as u32
+        };
+        let pinned = u32::from(u64::from(draw) < self.fail[hit as usize]);
+        ((wounds << 1 | hit) << 1 | pinned) as usize
     }
 
     /// Trials counted by their dense index.
     fn count(&self, roller: &mut BatchedRoller, trials: u64) -> Vec<u64> {
         let cells = self.ends.len();
+        // four histograms side by side, trial after trial in turn
         let mut counts = vec![0u64; 4 * cells];
-        // the test's 32-bit draws, two a word
-        let mut spare: Option<u32> = None;
-        for t in 0..trials {
-            let (mut hit, mut wounds) = (0u32, 0u32);
-            for _ in 0..self.units {
-                let e = *self.unit.sample(roller.next_word());
-                hit |= e & 1;
-                wounds += e >> 1;
+        let mut left = trials;
+        while left >= 4 {
+            for lane in 0..4 {
+                let i = self.trial(roller);
+                counts[4 * i + lane] += 1;
             }
-            let draw = match spare.take() {
-                Some(d) => d,
-                None => {
-                    let w = roller.next_word();
-                    spare = Some((w >> 32) as u32);
-                    w as u32
-                }
-            };
-            let fail = if hit == 1 {
-                self.fail_hit
-            } else {
-                self.fail_missed
-            };
-            let pinned = u32::from(u64::from(draw) < fail);
-            let i = ((wounds << 1 | hit) << 1 | pinned) as usize;
-            counts[4 * i + (t & 3) as usize] += 1;
+            left -= 4;
+        }
+        for _ in 0..left {
+            let i = self.trial(roller);
+            counts[4 * i] += 1;
         }
         counts.chunks_exact(4).map(|c| c.iter().sum()).collect()
     }
@@ -455,7 +494,7 @@ impl Model for PinningFireModel {
 }
 
 /// The fast sampler's name.
-pub const UNIT_LAWS: &str = "unit laws (a unit's fire a word from its law, the test half a word)";
+pub const UNIT_LAWS: &str = "unit laws (a unit's fire and the test each half a word from its law)";
 
 #[cfg(test)]
 mod tests {
