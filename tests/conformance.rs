@@ -225,6 +225,21 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("pinning_hit", "example")],
     ),
     (
+        "krygothic",
+        "pinning_fire",
+        &[
+            ("weapon", "autocannon"),
+            ("weapon_strength", "2"),
+            ("weapon_suppressive", "true"),
+            ("fire_mode", "suppressive"),
+            ("firer", "average_joe"),
+            ("target", "average_joe"),
+            ("range", "10"),
+            ("units", "3"),
+        ],
+        &[("pinning_hit", "example")],
+    ),
+    (
         "skirmish20",
         "shooting",
         &[
@@ -670,6 +685,11 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ),
         ("krygothic", "damaged_structure", FaceTable),
         (
+            "krygothic",
+            "pinning_fire",
+            Custom("unit laws (a unit's fire and the test each half a word from its law)"),
+        ),
+        (
             "skirmish20",
             "shooting",
             Custom("state face tables (a group of steps' dice drawn at once)"),
@@ -824,6 +844,11 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ("krygothic", "pinning", &["seven_plus", "pinning_hit"]),
         ("krygothic", "fear", &["seven_plus", "horror_move"]),
         ("krygothic", "order_combo", &["seven_plus"]),
+        (
+            "krygothic",
+            "pinning_fire",
+            &["seven_plus", "wound_target", "critical_pass", "pinning_hit"],
+        ),
         ("crisis", "attack", &["dodge_damage"]),
         ("crisis", "fight", &["dodge_damage"]),
         ("skirmish20", "shooting", &["no_minor_gun", "blast_roll"]),

@@ -16,6 +16,7 @@ pub mod fast;
 pub mod fight;
 pub mod game;
 mod naive;
+pub mod pinning_fire;
 pub mod psych;
 pub mod ranged;
 
@@ -43,6 +44,7 @@ pub static RULES: RuleSet = RuleSet {
         psych::ACTION_POINTS_SCENARIO,
         psych::ORDER_COMBO_SCENARIO,
         psych::DAMAGED_STRUCTURE_SCENARIO,
+        pinning_fire::PINNING_FIRE_SCENARIO,
     ],
 };
 

@@ -31,6 +31,12 @@ pub const PINNING: NaiveLoop = NaiveLoop {
     run: pinning,
 };
 
+/// `pinning_fire`'s loop.
+pub const PINNING_FIRE: NaiveLoop = NaiveLoop {
+    metric: "p_pinned",
+    run: pinning_fire,
+};
+
 /// `fear`'s loop.
 pub const FEAR: NaiveLoop = NaiveLoop {
     metric: "p_fail",
@@ -208,6 +214,25 @@ fn pinning(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(spent);
+    }
+    sums
+}
+
+/// Three units fire `ranged`'s pistol shot (RC 3 at 4": three dice against
+/// 5) at a WILL 4 target: any die of 5+ is a hit; hit, the test is four
+/// dice against 5 + 2 = 7 (a 6, then 3+); no hit from three units, against
+/// 3 + 1 = 4. Pinned when no die meets it.
+fn pinning_fire(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut hit = false;
+        for _ in 0..3 {
+            for _ in 0..3 {
+                hit |= d(rng, 6) >= 5;
+            }
+        }
+        let target = if hit { 7 } else { 4 };
+        sums.add(u64::from(!attribute_check(rng, 4, target)));
     }
     sums
 }
