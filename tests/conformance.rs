@@ -612,6 +612,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("gce", "multiple_combat", StepLaws),
         ("gce", "fall", FaceTable),
         ("gce", "jump", FaceTable),
+        ("gce", "edge", FaceTable),
         ("gce", "bottle", StepLaws),
         ("gce", "vehicle_hits", FaceTable),
         ("gce", "vehicle_fire", WideRoundLaws),

@@ -551,6 +551,78 @@ fn jump_down_more_than_three_inches_is_a_fall() {
     }
 }
 
+// --------------------------------------------------------------------- edge
+
+/// "Falling Due to Pinning": "If a Warrior on foot (not embarked on a
+/// Vehicle) becomes Pinned within 2” of a drop ... they must pass an
+/// Initiative test (roll a D6 – the Warrior needs equal or under their
+/// Initiative characteristic). If they fail then they fall over the edge!"
+/// Initiative 3 at a 4" drop: 4-6 fails (1/2), then a Strength 4 hit
+/// (Wound Chart S4 against T3: 3+, 4/6), no save, 1 Damage on 1 Wound, the
+/// Injury Table "1-2 FLESH WOUND ... 3-5 DOWN ... 6 OUT OF ACTION":
+/// out 1/2 * 4/6 * 1/6 = 1/18, Down 1/2 * 4/6 * 3/6 = 1/6, Flesh Wound
+/// 1/2 * 4/6 * 2/6 = 1/9; "Falling like this will Pin" the faller left
+/// standing: 1/2 * (1 - 4/6 * 4/6) = 5/18; one that holds on is not Pinned
+/// by a fall (it was Pinned by the shot already).
+#[test]
+fn edge_pinned_within_two_inches_of_a_drop() {
+    let p = jumper(&[("height", "4"), ("initiative", "3")]);
+    check(SYS, "edge", &p, "p_falls", 0.5);
+    check(SYS, "edge", &p, "p_wounded", 1.0 / 3.0);
+    check(SYS, "edge", &p, "p_out_of_action", 1.0 / 18.0);
+    check(SYS, "edge", &p, "p_down", 1.0 / 6.0);
+    check(SYS, "edge", &p, "p_flesh_wound", 1.0 / 9.0);
+    check(SYS, "edge", &p, "p_pinned", 5.0 / 18.0);
+    // "A roll of 6 is always a failure": Initiative 6 and 10 fall on a 6
+    for i in ["6", "10"] {
+        let p = jumper(&[("height", "4"), ("initiative", i)]);
+        check(SYS, "edge", &p, "p_falls", 1.0 / 6.0);
+    }
+    // a 2" drop: "from height greater than 2”" only: it goes over, unharmed
+    let low = jumper(&[("height", "2"), ("initiative", "3")]);
+    check(SYS, "edge", &low, "p_falls", 0.5);
+    check(SYS, "edge", &low, "p_wounded", 0.0);
+    check(SYS, "edge", &low, "p_pinned", 0.0);
+    // 10": "a fall of 10” or more will take a Warrior Out of Action
+    // instantly": out exactly when it falls
+    let deep = jumper(&[("height", "10"), ("initiative", "4")]);
+    check(SYS, "edge", &deep, "p_out_of_action", 2.0 / 6.0);
+}
+
+/// Injuries, "Down": "If a Warrior is on foot ... and goes Down within 2” of
+/// a drop then they may fall. The Warrior must pass an Initiative test or
+/// will fall and take damage as described in the Fall Damage section", and
+/// "If a Warrior who is Down suffers additional Wounds then roll on the
+/// Injury Table again". Initiative 2 at a 7" drop: 3-6 falls (4/6); a
+/// Strength 7 hit (S7 against T4: 2+, 5/6), D3 Damage ("6” or more inflicts
+/// D3 Damage"), a new Injury roll: Out of Action on a 6, so 4/6 * 5/6 * 1/6
+/// = 5/54; a Flesh Wound or Down leaves it Down, as does holding on: Down
+/// 1 - 5/54 = 49/54. Mean Damage 4/6 * 5/6 * 2 = 10/9; never Pinned (it is
+/// Down). Landing on a warrior, "On a 4+ the other Warrior takes the same
+/// damage": 4/6 * 5/6 * 1/2 = 5/18, mean 5/18 * 2 = 5/9.
+#[test]
+fn edge_down_within_two_inches_of_a_drop() {
+    let p = [
+        ("toughness", "4"),
+        ("wounds", "2"),
+        ("target_ws", "4"),
+        ("target_bs", "3"),
+        ("height", "7"),
+        ("initiative", "2"),
+        ("down", "true"),
+        ("lands_on_warrior", "true"),
+    ];
+    check(SYS, "edge", &p, "p_falls", 4.0 / 6.0);
+    check(SYS, "edge", &p, "p_out_of_action", 5.0 / 54.0);
+    check(SYS, "edge", &p, "p_down", 49.0 / 54.0);
+    check(SYS, "edge", &p, "p_flesh_wound", 0.0);
+    check(SYS, "edge", &p, "mean_damage", 10.0 / 9.0);
+    check(SYS, "edge", &p, "p_wounded", 4.0 / 6.0 * 5.0 / 6.0);
+    check(SYS, "edge", &p, "p_pinned", 0.0);
+    check(SYS, "edge", &p, "p_other_hurt", 5.0 / 18.0);
+    check(SYS, "edge", &p, "mean_other_damage", 5.0 / 9.0);
+}
+
 // ------------------------------------------------------------------- bottle
 
 /// "you’ll need to take a Leadership Test based on your leader’s

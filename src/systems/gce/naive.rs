@@ -32,6 +32,12 @@ pub const JUMP: NaiveLoop = NaiveLoop {
     run: jump,
 };
 
+/// `edge`'s loop.
+pub const EDGE: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: edge,
+};
+
 /// `bottle`'s loop.
 pub const BOTTLE: NaiveLoop = NaiveLoop {
     metric: "mean_dropped",
@@ -264,6 +270,21 @@ fn jump(rng: &mut Rng, n: u64) -> Sums {
     for _ in 0..n {
         let mut w = Warrior::new(1, 3, 3);
         if d(rng, 6) < 3 && d(rng, 6) >= 3 {
+            w.damage(rng, 1);
+        }
+        sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// Pinned within 2" of a 4" drop at Initiative 3: a D6 of 1-3 passes the
+/// Initiative test; else a fall of 4": a Strength 4 hit on T3 (3+), no
+/// save, 1 Damage on a 1-Wound warrior.
+fn edge(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut w = Warrior::new(1, 3, 3);
+        if d(rng, 6) > 3 && d(rng, 6) >= 3 {
             w.damage(rng, 1);
         }
         sums.add(u64::from(w.status == Status::Out));
