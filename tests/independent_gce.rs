@@ -623,6 +623,86 @@ fn edge_down_within_two_inches_of_a_drop() {
     check(SYS, "edge", &p, "mean_other_damage", 5.0 / 9.0);
 }
 
+// ------------------------------------------------------------------- terror
+
+/// "Warriors that start their Movement within 8” of an opponent that causes
+/// Terror must immediately take a Leadership Test. If they pass they may
+/// move as normal but if they fail they must immediately move 2D6” away! If
+/// this move is more than their Movement characteristic they count as
+/// running", and the Glossary's Leadership Test (2D6, "Equal or less is a
+/// pass. A score of 12 is always a failure"). Leadership 7: 21 of the 36
+/// rolls pass, so it flees 15/36 = 5/12; 2D6" is more than Movement 4 on 30
+/// of 36, so it runs 5/12 * 5/6 = 25/72; mean 5/12 * 7 = 35/12"; exactly
+/// 7" on 6 of 36: 5/72; exactly 2" on 1 of 36: 5/432.
+#[test]
+fn terror_a_failed_leadership_test_flees_two_d6() {
+    let p = [("leadership", "7"), ("movement", "4")];
+    check(SYS, "terror", &p, "p_flees", 5.0 / 12.0);
+    check(SYS, "terror", &p, "p_runs", 25.0 / 72.0);
+    check(SYS, "terror", &p, "mean_flee", 35.0 / 12.0);
+    check(SYS, "terror", &p, "flee=7", 5.0 / 72.0);
+    check(SYS, "terror", &p, "flee=2", 5.0 / 432.0);
+    check(SYS, "terror", &p, "p_calm", 0.0);
+    // Leadership 10: 11 and 12 fail (3/36); Movement 10: only 11" and 12"
+    // count as running
+    let p = [("leadership", "10"), ("movement", "10")];
+    check(SYS, "terror", &p, "p_flees", 3.0 / 36.0);
+    check(SYS, "terror", &p, "p_runs", 3.0 / 36.0 * 3.0 / 36.0);
+}
+
+/// Who does not flee: "Warriors who cause Terror are immune to both Fear
+/// and Terror"; "Warriors who cause Fear treat opponents that cause Terror
+/// in the same way a normal Warrior would treat an opponent that causes
+/// Fear" (Fear moves no one); Stupidity: "The Warrior automatically passes
+/// Tests against being affected by Fear or Terror"; "Frenzied Warriors
+/// ignore Fear, Terror, Stupidity, and Hatred". Each at Leadership 2,
+/// which fails 35 of 36 otherwise.
+#[test]
+fn terror_spares_the_terrible_the_fearsome_the_stupid_and_the_frenzied() {
+    let base = [("leadership", "2"), ("movement", "4")];
+    check(SYS, "terror", &base, "p_flees", 35.0 / 36.0);
+    for extra in [
+        ("causes", "terror"),
+        ("causes", "fear"),
+        ("stupid", "true"),
+        ("frenzy", "true"),
+    ] {
+        let mut p = base.to_vec();
+        p.push(extra);
+        check(SYS, "terror", &p, "p_flees", 0.0);
+        check(SYS, "terror", &p, "mean_flee", 0.0);
+    }
+}
+
+/// Frenzy: "If you would like to you can see if your Frenzied Warrior can
+/// calm down. If you choose to do this, have the Warrior take a Leadership
+/// Test. If they pass they keep their cool for this turn." Calm, it is not
+/// Frenzied, so Terror tests it again, and Hatred (which Frenzy ignores)
+/// holds: "If there are Hated enemies in Line Of Sight the affected Warrior
+/// counts as having Leadership 10." Leadership 8 calms on 26 of 36 (13/18);
+/// the Terror test on Leadership 10 fails 3/36: flees 13/18 * 1/12 =
+/// 13/216. With no Hated enemy in sight, on its own 8 (fails 10/36): 13/18
+/// * 10/36 = 65/324.
+#[test]
+fn terror_after_frenzys_calm_down_test() {
+    let p = [
+        ("leadership", "8"),
+        ("movement", "4"),
+        ("frenzy", "true"),
+        ("calm_down", "true"),
+        ("hated_in_sight", "true"),
+    ];
+    check(SYS, "terror", &p, "p_calm", 13.0 / 18.0);
+    check(SYS, "terror", &p, "p_flees", 13.0 / 216.0);
+    let p = [
+        ("leadership", "8"),
+        ("movement", "4"),
+        ("frenzy", "true"),
+        ("calm_down", "true"),
+    ];
+    check(SYS, "terror", &p, "p_flees", 65.0 / 324.0);
+}
+
 // ------------------------------------------------------------------- bottle
 
 /// "you’ll need to take a Leadership Test based on your leader’s

@@ -38,6 +38,12 @@ pub const EDGE: NaiveLoop = NaiveLoop {
     run: edge,
 };
 
+/// `terror`'s loop.
+pub const TERROR: NaiveLoop = NaiveLoop {
+    metric: "p_runs",
+    run: terror,
+};
+
 /// `bottle`'s loop.
 pub const BOTTLE: NaiveLoop = NaiveLoop {
     metric: "mean_dropped",
@@ -288,6 +294,20 @@ fn edge(rng: &mut Rng, n: u64) -> Sums {
             w.damage(rng, 1);
         }
         sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// An Ork Boy (Leadership 7, Movement 4) within 8" of a Terror-causing
+/// opponent: 2D6 of 7 or under holds (12 always fails); else it flees 2D6"
+/// and runs when that is more than 4".
+fn terror(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let test = d(rng, 6) + d(rng, 6);
+        let holds = test != 12 && test <= 7;
+        let runs = !holds && d(rng, 6) + d(rng, 6) > 4;
+        sums.add(u64::from(runs));
     }
     sums
 }
