@@ -615,6 +615,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("gce", "edge", FaceTable),
         ("gce", "bottle", StepLaws),
         ("gce", "terror", FaceTable),
+        ("gce", "stupidity", FaceTable),
         ("gce", "vehicle_hits", FaceTable),
         ("gce", "vehicle_fire", WideRoundLaws),
         ("gce", "thrust", FaceTable),

@@ -703,6 +703,75 @@ fn terror_after_frenzys_calm_down_test() {
     check(SYS, "terror", &p, "p_flees", 65.0 / 324.0);
 }
 
+// --------------------------------------------------------------- stupidity
+
+/// Stupidity: "must pass a Leadership at the start of each of their turns.
+/// If they pass then they manage to function normally. If not ... Roll a
+/// D6. On a 1 - 3 they do not move, on a 4+ they move their full normal
+/// Movement in a random direction ... If they’re on a Vehicle they fall off
+/// and take a S3 Hit". Leadership 7 fails 15/36 = 5/12 (Glossary: 2D6,
+/// "Equal or less is a pass. A score of 12 is always a failure"); half of
+/// that stands still and half wanders off, aboard: falls off 5/24. The S3
+/// hit: Wound Chart S3 against T4 5+ (1/3), no armour, 1 Damage on 1 Wound,
+/// the Injury Table: wounded 5/24 * 1/3 = 5/72, out 5/72 * 1/6 = 5/432,
+/// Down 5/72 * 1/2 = 5/144, Flesh Wound 5/72 * 1/3 = 5/216; Pinned (Hit and
+/// still on its feet) 5/24 * (1 - 1/3 * 4/6) = 35/216.
+#[test]
+fn stupidity_wanders_off_a_vehicle_and_takes_a_strength_3_hit() {
+    let p = [
+        ("leadership", "7"),
+        ("aboard", "true"),
+        ("toughness", "4"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+    ];
+    check(SYS, "stupidity", &p, "p_stupid", 5.0 / 12.0);
+    check(SYS, "stupidity", &p, "p_stands_still", 5.0 / 24.0);
+    check(SYS, "stupidity", &p, "p_wanders", 5.0 / 24.0);
+    check(SYS, "stupidity", &p, "p_falls_off", 5.0 / 24.0);
+    check(SYS, "stupidity", &p, "p_wounded", 5.0 / 72.0);
+    check(SYS, "stupidity", &p, "p_out_of_action", 5.0 / 432.0);
+    check(SYS, "stupidity", &p, "p_down", 5.0 / 144.0);
+    check(SYS, "stupidity", &p, "p_flesh_wound", 5.0 / 216.0);
+    check(SYS, "stupidity", &p, "p_pinned", 35.0 / 216.0);
+    // on foot: it wanders, nothing falls
+    let foot: Vec<_> = p.iter().copied().filter(|(k, _)| *k != "aboard").collect();
+    check(SYS, "stupidity", &foot, "p_wanders", 5.0 / 24.0);
+    check(SYS, "stupidity", &foot, "p_falls_off", 0.0);
+    check(SYS, "stupidity", &foot, "p_wounded", 0.0);
+    check(SYS, "stupidity", &foot, "p_pinned", 0.0);
+}
+
+/// The S3 hit is saved as any hit: the Armour Modifiers table gives 0 for
+/// Strength 3, so a 6+ save stops 1/6. A Grot (Leadership 5: passes on 10
+/// of 36, fails 13/18), T3 (S3: 4+, 1/2): wanders off 13/36, wounded 13/36
+/// * 1/2 * 5/6 = 65/432, out 65/2592. Frenzy: "Frenzied Warriors ignore
+/// ... Stupidity": no test failed. Hatred: "counts as having Leadership
+/// 10": fails on 11 and 12 only, 3/36.
+#[test]
+fn stupidity_saves_frenzy_and_hatred() {
+    let p = [
+        ("leadership", "5"),
+        ("aboard", "true"),
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("save", "6"),
+        ("target_ws", "2"),
+        ("target_bs", "3"),
+    ];
+    check(SYS, "stupidity", &p, "p_falls_off", 13.0 / 36.0);
+    check(SYS, "stupidity", &p, "p_wounded", 65.0 / 432.0);
+    check(SYS, "stupidity", &p, "p_out_of_action", 65.0 / 2592.0);
+    let mut frenzied = p.to_vec();
+    frenzied.push(("frenzy", "true"));
+    check(SYS, "stupidity", &frenzied, "p_stupid", 0.0);
+    check(SYS, "stupidity", &frenzied, "p_wounded", 0.0);
+    let mut hating = p.to_vec();
+    hating.push(("hated_in_sight", "true"));
+    check(SYS, "stupidity", &hating, "p_stupid", 3.0 / 36.0);
+}
+
 // ------------------------------------------------------------------- bottle
 
 /// "you’ll need to take a Leadership Test based on your leader’s

@@ -2,7 +2,7 @@
 //! list of its scenarios, its rule variants, presets and named dice. Each
 //! scenario is one module in the folder of the mechanic it builds:
 //! `shooting/scenario.rs`, `hazards/{grenade,fire,fall,jump,edge}.rs`,
-//! `bottle.rs`, `psychology/terror.rs`,
+//! `bottle.rs`, `psychology/{terror,stupidity}.rs`,
 //! `melee/{hand_to_hand,multiple_combat}.rs`, `vehicles/params/*.rs`.
 
 pub mod bottle;
@@ -41,6 +41,7 @@ pub static RULES: RuleSet = RuleSet {
         hazards::edge::EDGE_SCENARIO,
         bottle::BOTTLE_SCENARIO,
         psychology::terror::TERROR_SCENARIO,
+        psychology::stupidity::STUPIDITY_SCENARIO,
         vehicles::params::hits::VEHICLE_HITS_SCENARIO,
         vehicles::params::fire::VEHICLE_FIRE_SCENARIO,
         vehicles::params::thrust::THRUST_SCENARIO,

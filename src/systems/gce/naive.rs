@@ -44,6 +44,12 @@ pub const TERROR: NaiveLoop = NaiveLoop {
     run: terror,
 };
 
+/// `stupidity`'s loop.
+pub const STUPIDITY: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: stupidity,
+};
+
 /// `bottle`'s loop.
 pub const BOTTLE: NaiveLoop = NaiveLoop {
     metric: "mean_dropped",
@@ -308,6 +314,23 @@ fn terror(rng: &mut Rng, n: u64) -> Sums {
         let holds = test != 12 && test <= 7;
         let runs = !holds && d(rng, 6) + d(rng, 6) > 4;
         sums.add(u64::from(runs));
+    }
+    sums
+}
+
+/// A Stupid Ork Boy (Leadership 7, T4, W1, no save) aboard a Trukk: 2D6 of
+/// 7 or under passes (12 always fails); failed, a D6 of 4+ wanders off the
+/// Vehicle: a Strength 3 hit on T4 (5+), 1 Damage.
+fn stupidity(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut w = Warrior::new(1, 3, 3);
+        let test = d(rng, 6) + d(rng, 6);
+        let fails = test == 12 || test > 7;
+        if fails && d(rng, 6) >= 4 && d(rng, 6) >= 5 {
+            w.damage(rng, 1);
+        }
+        sums.add(u64::from(w.status == Status::Out));
     }
     sums
 }

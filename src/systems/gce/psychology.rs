@@ -3,4 +3,5 @@
 //! movement (`stupidity.rs`). The hand-to-hand effects of Fear, Terror,
 //! Stupidity, Hatred and Frenzy are in `melee/`.
 
+pub mod stupidity;
 pub mod terror;
