@@ -681,8 +681,8 @@ fn terror_spares_the_terrible_the_fearsome_the_stupid_and_the_frenzied() {
 /// holds: "If there are Hated enemies in Line Of Sight the affected Warrior
 /// counts as having Leadership 10." Leadership 8 calms on 26 of 36 (13/18);
 /// the Terror test on Leadership 10 fails 3/36: flees 13/18 * 1/12 =
-/// 13/216. With no Hated enemy in sight, on its own 8 (fails 10/36): 13/18
-/// * 10/36 = 65/324.
+/// 13/216. With no Hated enemy in sight, on its own 8 (fails 10/36):
+/// 13/18 * 10/36 = 65/324.
 #[test]
 fn terror_after_frenzys_calm_down_test() {
     let p = [
@@ -745,10 +745,10 @@ fn stupidity_wanders_off_a_vehicle_and_takes_a_strength_3_hit() {
 
 /// The S3 hit is saved as any hit: the Armour Modifiers table gives 0 for
 /// Strength 3, so a 6+ save stops 1/6. A Grot (Leadership 5: passes on 10
-/// of 36, fails 13/18), T3 (S3: 4+, 1/2): wanders off 13/36, wounded 13/36
-/// * 1/2 * 5/6 = 65/432, out 65/2592. Frenzy: "Frenzied Warriors ignore
-/// ... Stupidity": no test failed. Hatred: "counts as having Leadership
-/// 10": fails on 11 and 12 only, 3/36.
+/// of 36, fails 13/18), T3 (S3: 4+, 1/2): wanders off 13/36, wounded
+/// 13/36 * 1/2 * 5/6 = 65/432, out 65/2592. Frenzy: "Frenzied Warriors
+/// ignore ... Stupidity": no test failed. Hatred: "counts as having
+/// Leadership 10": fails on 11 and 12 only, 3/36.
 #[test]
 fn stupidity_saves_frenzy_and_hatred() {
     let p = [
