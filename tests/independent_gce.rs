@@ -551,6 +551,227 @@ fn jump_down_more_than_three_inches_is_a_fall() {
     }
 }
 
+// --------------------------------------------------------------------- edge
+
+/// "Falling Due to Pinning": "If a Warrior on foot (not embarked on a
+/// Vehicle) becomes Pinned within 2” of a drop ... they must pass an
+/// Initiative test (roll a D6 – the Warrior needs equal or under their
+/// Initiative characteristic). If they fail then they fall over the edge!"
+/// Initiative 3 at a 4" drop: 4-6 fails (1/2), then a Strength 4 hit
+/// (Wound Chart S4 against T3: 3+, 4/6), no save, 1 Damage on 1 Wound, the
+/// Injury Table "1-2 FLESH WOUND ... 3-5 DOWN ... 6 OUT OF ACTION":
+/// out 1/2 * 4/6 * 1/6 = 1/18, Down 1/2 * 4/6 * 3/6 = 1/6, Flesh Wound
+/// 1/2 * 4/6 * 2/6 = 1/9; "Falling like this will Pin" the faller left
+/// standing: 1/2 * (1 - 4/6 * 4/6) = 5/18; one that holds on is not Pinned
+/// by a fall (it was Pinned by the shot already).
+#[test]
+fn edge_pinned_within_two_inches_of_a_drop() {
+    let p = jumper(&[("height", "4"), ("initiative", "3")]);
+    check(SYS, "edge", &p, "p_falls", 0.5);
+    check(SYS, "edge", &p, "p_wounded", 1.0 / 3.0);
+    check(SYS, "edge", &p, "p_out_of_action", 1.0 / 18.0);
+    check(SYS, "edge", &p, "p_down", 1.0 / 6.0);
+    check(SYS, "edge", &p, "p_flesh_wound", 1.0 / 9.0);
+    check(SYS, "edge", &p, "p_pinned", 5.0 / 18.0);
+    // "A roll of 6 is always a failure": Initiative 6 and 10 fall on a 6
+    for i in ["6", "10"] {
+        let p = jumper(&[("height", "4"), ("initiative", i)]);
+        check(SYS, "edge", &p, "p_falls", 1.0 / 6.0);
+    }
+    // a 2" drop: "from height greater than 2”" only: it goes over, unharmed
+    let low = jumper(&[("height", "2"), ("initiative", "3")]);
+    check(SYS, "edge", &low, "p_falls", 0.5);
+    check(SYS, "edge", &low, "p_wounded", 0.0);
+    check(SYS, "edge", &low, "p_pinned", 0.0);
+    // 10": "a fall of 10” or more will take a Warrior Out of Action
+    // instantly": out exactly when it falls
+    let deep = jumper(&[("height", "10"), ("initiative", "4")]);
+    check(SYS, "edge", &deep, "p_out_of_action", 2.0 / 6.0);
+}
+
+/// Injuries, "Down": "If a Warrior is on foot ... and goes Down within 2” of
+/// a drop then they may fall. The Warrior must pass an Initiative test or
+/// will fall and take damage as described in the Fall Damage section", and
+/// "If a Warrior who is Down suffers additional Wounds then roll on the
+/// Injury Table again". Initiative 2 at a 7" drop: 3-6 falls (4/6); a
+/// Strength 7 hit (S7 against T4: 2+, 5/6), D3 Damage ("6” or more inflicts
+/// D3 Damage"), a new Injury roll: Out of Action on a 6, so 4/6 * 5/6 * 1/6
+/// = 5/54; a Flesh Wound or Down leaves it Down, as does holding on: Down
+/// 1 - 5/54 = 49/54. Mean Damage 4/6 * 5/6 * 2 = 10/9; never Pinned (it is
+/// Down). Landing on a warrior, "On a 4+ the other Warrior takes the same
+/// damage": 4/6 * 5/6 * 1/2 = 5/18, mean 5/18 * 2 = 5/9.
+#[test]
+fn edge_down_within_two_inches_of_a_drop() {
+    let p = [
+        ("toughness", "4"),
+        ("wounds", "2"),
+        ("target_ws", "4"),
+        ("target_bs", "3"),
+        ("height", "7"),
+        ("initiative", "2"),
+        ("down", "true"),
+        ("lands_on_warrior", "true"),
+    ];
+    check(SYS, "edge", &p, "p_falls", 4.0 / 6.0);
+    check(SYS, "edge", &p, "p_out_of_action", 5.0 / 54.0);
+    check(SYS, "edge", &p, "p_down", 49.0 / 54.0);
+    check(SYS, "edge", &p, "p_flesh_wound", 0.0);
+    check(SYS, "edge", &p, "mean_damage", 10.0 / 9.0);
+    check(SYS, "edge", &p, "p_wounded", 4.0 / 6.0 * 5.0 / 6.0);
+    check(SYS, "edge", &p, "p_pinned", 0.0);
+    check(SYS, "edge", &p, "p_other_hurt", 5.0 / 18.0);
+    check(SYS, "edge", &p, "mean_other_damage", 5.0 / 9.0);
+}
+
+// ------------------------------------------------------------------- terror
+
+/// "Warriors that start their Movement within 8” of an opponent that causes
+/// Terror must immediately take a Leadership Test. If they pass they may
+/// move as normal but if they fail they must immediately move 2D6” away! If
+/// this move is more than their Movement characteristic they count as
+/// running", and the Glossary's Leadership Test (2D6, "Equal or less is a
+/// pass. A score of 12 is always a failure"). Leadership 7: 21 of the 36
+/// rolls pass, so it flees 15/36 = 5/12; 2D6" is more than Movement 4 on 30
+/// of 36, so it runs 5/12 * 5/6 = 25/72; mean 5/12 * 7 = 35/12"; exactly
+/// 7" on 6 of 36: 5/72; exactly 2" on 1 of 36: 5/432.
+#[test]
+fn terror_a_failed_leadership_test_flees_two_d6() {
+    let p = [("leadership", "7"), ("movement", "4")];
+    check(SYS, "terror", &p, "p_flees", 5.0 / 12.0);
+    check(SYS, "terror", &p, "p_runs", 25.0 / 72.0);
+    check(SYS, "terror", &p, "mean_flee", 35.0 / 12.0);
+    check(SYS, "terror", &p, "flee=7", 5.0 / 72.0);
+    check(SYS, "terror", &p, "flee=2", 5.0 / 432.0);
+    check(SYS, "terror", &p, "p_calm", 0.0);
+    // Leadership 10: 11 and 12 fail (3/36); Movement 10: only 11" and 12"
+    // count as running
+    let p = [("leadership", "10"), ("movement", "10")];
+    check(SYS, "terror", &p, "p_flees", 3.0 / 36.0);
+    check(SYS, "terror", &p, "p_runs", 3.0 / 36.0 * 3.0 / 36.0);
+}
+
+/// Who does not flee: "Warriors who cause Terror are immune to both Fear
+/// and Terror"; "Warriors who cause Fear treat opponents that cause Terror
+/// in the same way a normal Warrior would treat an opponent that causes
+/// Fear" (Fear moves no one); Stupidity: "The Warrior automatically passes
+/// Tests against being affected by Fear or Terror"; "Frenzied Warriors
+/// ignore Fear, Terror, Stupidity, and Hatred". Each at Leadership 2,
+/// which fails 35 of 36 otherwise.
+#[test]
+fn terror_spares_the_terrible_the_fearsome_the_stupid_and_the_frenzied() {
+    let base = [("leadership", "2"), ("movement", "4")];
+    check(SYS, "terror", &base, "p_flees", 35.0 / 36.0);
+    for extra in [
+        ("causes", "terror"),
+        ("causes", "fear"),
+        ("stupid", "true"),
+        ("frenzy", "true"),
+    ] {
+        let mut p = base.to_vec();
+        p.push(extra);
+        check(SYS, "terror", &p, "p_flees", 0.0);
+        check(SYS, "terror", &p, "mean_flee", 0.0);
+    }
+}
+
+/// Frenzy: "If you would like to you can see if your Frenzied Warrior can
+/// calm down. If you choose to do this, have the Warrior take a Leadership
+/// Test. If they pass they keep their cool for this turn." Calm, it is not
+/// Frenzied, so Terror tests it again, and Hatred (which Frenzy ignores)
+/// holds: "If there are Hated enemies in Line Of Sight the affected Warrior
+/// counts as having Leadership 10." Leadership 8 calms on 26 of 36 (13/18);
+/// the Terror test on Leadership 10 fails 3/36: flees 13/18 * 1/12 =
+/// 13/216. With no Hated enemy in sight, on its own 8 (fails 10/36):
+/// 13/18 * 10/36 = 65/324.
+#[test]
+fn terror_after_frenzys_calm_down_test() {
+    let p = [
+        ("leadership", "8"),
+        ("movement", "4"),
+        ("frenzy", "true"),
+        ("calm_down", "true"),
+        ("hated_in_sight", "true"),
+    ];
+    check(SYS, "terror", &p, "p_calm", 13.0 / 18.0);
+    check(SYS, "terror", &p, "p_flees", 13.0 / 216.0);
+    let p = [
+        ("leadership", "8"),
+        ("movement", "4"),
+        ("frenzy", "true"),
+        ("calm_down", "true"),
+    ];
+    check(SYS, "terror", &p, "p_flees", 65.0 / 324.0);
+}
+
+// --------------------------------------------------------------- stupidity
+
+/// Stupidity: "must pass a Leadership at the start of each of their turns.
+/// If they pass then they manage to function normally. If not ... Roll a
+/// D6. On a 1 - 3 they do not move, on a 4+ they move their full normal
+/// Movement in a random direction ... If they’re on a Vehicle they fall off
+/// and take a S3 Hit". Leadership 7 fails 15/36 = 5/12 (Glossary: 2D6,
+/// "Equal or less is a pass. A score of 12 is always a failure"); half of
+/// that stands still and half wanders off, aboard: falls off 5/24. The S3
+/// hit: Wound Chart S3 against T4 5+ (1/3), no armour, 1 Damage on 1 Wound,
+/// the Injury Table: wounded 5/24 * 1/3 = 5/72, out 5/72 * 1/6 = 5/432,
+/// Down 5/72 * 1/2 = 5/144, Flesh Wound 5/72 * 1/3 = 5/216; Pinned (Hit and
+/// still on its feet) 5/24 * (1 - 1/3 * 4/6) = 35/216.
+#[test]
+fn stupidity_wanders_off_a_vehicle_and_takes_a_strength_3_hit() {
+    let p = [
+        ("leadership", "7"),
+        ("aboard", "true"),
+        ("toughness", "4"),
+        ("wounds", "1"),
+        ("target_ws", "3"),
+        ("target_bs", "3"),
+    ];
+    check(SYS, "stupidity", &p, "p_stupid", 5.0 / 12.0);
+    check(SYS, "stupidity", &p, "p_stands_still", 5.0 / 24.0);
+    check(SYS, "stupidity", &p, "p_wanders", 5.0 / 24.0);
+    check(SYS, "stupidity", &p, "p_falls_off", 5.0 / 24.0);
+    check(SYS, "stupidity", &p, "p_wounded", 5.0 / 72.0);
+    check(SYS, "stupidity", &p, "p_out_of_action", 5.0 / 432.0);
+    check(SYS, "stupidity", &p, "p_down", 5.0 / 144.0);
+    check(SYS, "stupidity", &p, "p_flesh_wound", 5.0 / 216.0);
+    check(SYS, "stupidity", &p, "p_pinned", 35.0 / 216.0);
+    // on foot: it wanders, nothing falls
+    let foot: Vec<_> = p.iter().copied().filter(|(k, _)| *k != "aboard").collect();
+    check(SYS, "stupidity", &foot, "p_wanders", 5.0 / 24.0);
+    check(SYS, "stupidity", &foot, "p_falls_off", 0.0);
+    check(SYS, "stupidity", &foot, "p_wounded", 0.0);
+    check(SYS, "stupidity", &foot, "p_pinned", 0.0);
+}
+
+/// The S3 hit is saved as any hit: the Armour Modifiers table gives 0 for
+/// Strength 3, so a 6+ save stops 1/6. A Grot (Leadership 5: passes on 10
+/// of 36, fails 13/18), T3 (S3: 4+, 1/2): wanders off 13/36, wounded
+/// 13/36 * 1/2 * 5/6 = 65/432, out 65/2592. Frenzy: "Frenzied Warriors
+/// ignore ... Stupidity": no test failed. Hatred: "counts as having
+/// Leadership 10": fails on 11 and 12 only, 3/36.
+#[test]
+fn stupidity_saves_frenzy_and_hatred() {
+    let p = [
+        ("leadership", "5"),
+        ("aboard", "true"),
+        ("toughness", "3"),
+        ("wounds", "1"),
+        ("save", "6"),
+        ("target_ws", "2"),
+        ("target_bs", "3"),
+    ];
+    check(SYS, "stupidity", &p, "p_falls_off", 13.0 / 36.0);
+    check(SYS, "stupidity", &p, "p_wounded", 65.0 / 432.0);
+    check(SYS, "stupidity", &p, "p_out_of_action", 65.0 / 2592.0);
+    let mut frenzied = p.to_vec();
+    frenzied.push(("frenzy", "true"));
+    check(SYS, "stupidity", &frenzied, "p_stupid", 0.0);
+    check(SYS, "stupidity", &frenzied, "p_wounded", 0.0);
+    let mut hating = p.to_vec();
+    hating.push(("hated_in_sight", "true"));
+    check(SYS, "stupidity", &hating, "p_stupid", 3.0 / 36.0);
+}
+
 // ------------------------------------------------------------------- bottle
 
 /// "you’ll need to take a Leadership Test based on your leader’s

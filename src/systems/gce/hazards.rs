@@ -2,6 +2,7 @@
 //! one's scenario (declaration, parameters, builder) is a child module
 //! named after it.
 
+pub mod edge;
 pub mod fall;
 pub mod fire;
 pub mod grenade;
@@ -492,6 +493,19 @@ impl Mechanic for FallRule {
     }
 
     fn record(&self, s: &FallState, sink: &mut impl MetricSink) {
+        self.record_state(s, true, sink);
+    }
+}
+
+impl FallRule {
+    /// Records the fall's metrics for a warrior that did not fall but may
+    /// not be unhurt (Down at the edge of a drop): its condition as it
+    /// stands, no Damage, not Pinned by a fall.
+    pub fn record_stayed(&self, s: &FallState, sink: &mut impl MetricSink) {
+        self.record_state(s, false, sink);
+    }
+
+    fn record_state(&self, s: &FallState, fell: bool, sink: &mut impl MetricSink) {
         let c = &s.condition;
         let f = &self.fall;
         let [
@@ -514,7 +528,7 @@ impl Mechanic for FallRule {
         sink.record(out, u64::from(c.status == Status::OutOfAction));
         sink.record(
             pinned,
-            u64::from(f.height > 2.0 && !f.victim.pin_immune && !c.is_down_or_out()),
+            u64::from(fell && f.height > 2.0 && !f.victim.pin_immune && !c.is_down_or_out()),
         );
         sink.record(other_hurt, u64::from(s.other_damage > 0 || s.other_out));
         sink.record(other_damage, u64::from(s.other_damage));

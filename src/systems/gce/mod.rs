@@ -1,13 +1,15 @@
 //! Gorkamorka Community Edition (`seeds/002_8c1a109281471897.txt`): the
 //! list of its scenarios, its rule variants, presets and named dice. Each
 //! scenario is one module in the folder of the mechanic it builds:
-//! `shooting/scenario.rs`, `hazards/{grenade,fire,fall,jump}.rs`, `bottle.rs`,
+//! `shooting/scenario.rs`, `hazards/{grenade,fire,fall,jump,edge}.rs`,
+//! `bottle.rs`, `psychology/{terror,stupidity}.rs`,
 //! `melee/{hand_to_hand,multiple_combat}.rs`, `vehicles/params/*.rs`.
 
 pub mod bottle;
 pub mod hazards;
 pub mod melee;
 mod naive;
+pub mod psychology;
 pub mod shooting;
 pub mod tables;
 pub mod target;
@@ -38,7 +40,10 @@ pub static RULES: RuleSet = RuleSet {
         melee::multiple_combat::MULTIPLE_COMBAT_SCENARIO,
         hazards::fall::FALL_SCENARIO,
         hazards::jump::JUMP_SCENARIO,
+        hazards::edge::EDGE_SCENARIO,
         bottle::BOTTLE_SCENARIO,
+        psychology::terror::TERROR_SCENARIO,
+        psychology::stupidity::STUPIDITY_SCENARIO,
         vehicles::params::hits::VEHICLE_HITS_SCENARIO,
         vehicles::params::fire::VEHICLE_FIRE_SCENARIO,
         vehicles::params::thrust::THRUST_SCENARIO,

@@ -44,6 +44,24 @@ pub const JUMP: NaiveLoop = NaiveLoop {
     run: jump,
 };
 
+/// `edge`'s loop.
+pub const EDGE: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: edge,
+};
+
+/// `terror`'s loop.
+pub const TERROR: NaiveLoop = NaiveLoop {
+    metric: "p_runs",
+    run: terror,
+};
+
+/// `stupidity`'s loop.
+pub const STUPIDITY: NaiveLoop = NaiveLoop {
+    metric: "p_out_of_action",
+    run: stupidity,
+};
+
 /// `bottle`'s loop.
 pub const BOTTLE: NaiveLoop = NaiveLoop {
     metric: "mean_dropped",
@@ -276,6 +294,52 @@ fn jump(rng: &mut Rng, n: u64) -> Sums {
     for _ in 0..n {
         let mut w = Warrior::new(1, 3, 3);
         if d(rng, 6) < 3 && d(rng, 6) >= 3 {
+            w.damage(rng, 1);
+        }
+        sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// Pinned within 2" of a 4" drop at Initiative 3: a D6 of 1-3 passes the
+/// Initiative test; else a fall of 4": a Strength 4 hit on T3 (3+), no
+/// save, 1 Damage on a 1-Wound warrior.
+fn edge(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut w = Warrior::new(1, 3, 3);
+        if d(rng, 6) > 3 && d(rng, 6) >= 3 {
+            w.damage(rng, 1);
+        }
+        sums.add(u64::from(w.status == Status::Out));
+    }
+    sums
+}
+
+/// An Ork Boy (Leadership 7, Movement 4) within 8" of a Terror-causing
+/// opponent: 2D6 of 7 or under holds (12 always fails); else it flees 2D6"
+/// and runs when that is more than 4".
+fn terror(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let test = d(rng, 6) + d(rng, 6);
+        let holds = test != 12 && test <= 7;
+        let runs = !holds && d(rng, 6) + d(rng, 6) > 4;
+        sums.add(u64::from(runs));
+    }
+    sums
+}
+
+/// A Stupid Ork Boy (Leadership 7, T4, W1, no save) aboard a Trukk: 2D6 of
+/// 7 or under passes (12 always fails); failed, a D6 of 4+ wanders off the
+/// Vehicle: a Strength 3 hit on T4 (5+), 1 Damage.
+fn stupidity(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut w = Warrior::new(1, 3, 3);
+        let test = d(rng, 6) + d(rng, 6);
+        let fails = test == 12 || test > 7;
+        if fails && d(rng, 6) >= 4 && d(rng, 6) >= 5 {
             w.damage(rng, 1);
         }
         sums.add(u64::from(w.status == Status::Out));
