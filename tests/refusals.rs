@@ -44,9 +44,16 @@ fn spec_of(system: &str, sc: &Scenario, refusal: &Refusal) -> (String, Option<us
     let volley = krunch::systems::attackers::is_volley(&(sc.params)());
     // (parameter, its line's text): [base], then a volley's attackers as
     // [[attacker]] entries, each `<name>.<parameter>` under its name
+    let listed: Vec<&str> = base
+        .iter()
+        .find(|(k, _)| volley && *k == "attackers")
+        .map(|(_, v)| v.split(',').collect())
+        .unwrap_or_default();
+    let own = |k: &str| k.split_once('.').is_some_and(|(w, _)| listed.contains(&w));
+    // (a dotted name no listed attacker owns stays in [base], as written)
     let mut lines: Vec<(&str, String)> = base
         .iter()
-        .filter(|(k, _)| !k.contains('.') && !(volley && *k == "attackers"))
+        .filter(|(k, _)| !own(k) && !(volley && *k == "attackers"))
         .map(|(k, v)| (*k, toml_line(k, v)))
         .collect();
     if let Some((_, names)) = base.iter().find(|(k, _)| volley && *k == "attackers") {
@@ -123,11 +130,16 @@ fn refused_as_it_should(system: &str, sc: &Scenario, refusal: &Refusal) -> Resul
     // a field the spec gives is named at its line; one it leaves out (a
     // missing parameter) at the table's, without the `base.` of a value
     // (an attacker's value is named `<attacker>.<parameter>` at its entry)
-    let section = if refusal.field.contains('.') {
-        ""
-    } else {
-        "base."
-    };
+    let point: &[(&str, &str)] = sc.test_points.get(refusal.point).copied().unwrap_or(&[]);
+    let listed = point
+        .iter()
+        .find(|(k, _)| *k == "attackers")
+        .map_or("", |(_, v)| *v);
+    let owned = refusal
+        .field
+        .split_once('.')
+        .is_some_and(|(w, _)| listed.split(',').any(|l| l == w));
+    let section = if owned { "" } else { "base." };
     let place = match line {
         Some(n) => format!("cat.toml:{n}: {section}{}:", refusal.field),
         None => format!(": {}: ", refusal.field),

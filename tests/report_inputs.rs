@@ -53,9 +53,43 @@ fn ran_on(spec: &Path) -> BTreeSet<String> {
             }
         }
     }
+    // a volley's dotted keys (`boyz.count = [1, 2]` is a table in TOML)
+    // and its [[attacker]] entries, named `<attacker>.<parameter>`
+    let mut who: Vec<String> = Vec::new();
+    if let Some(entries) = doc.get("attacker").and_then(|a| a.as_array()) {
+        for e in entries {
+            let e = e.as_table().unwrap();
+            let name = e["name"].as_str().unwrap().to_string();
+            for (k, v) in e.iter().filter(|(k, _)| *k != "name") {
+                given.push((format!("{name}.{k}"), v.clone()));
+            }
+            who.push(name);
+        }
+        given.push(("attackers".into(), toml::Value::String(who.join(","))));
+    }
+    let given: Vec<(String, toml::Value)> = given
+        .into_iter()
+        .flat_map(|(k, v)| match v {
+            toml::Value::Table(t) => t
+                .into_iter()
+                .map(|(ik, iv)| (format!("{k}.{ik}"), iv))
+                .collect::<Vec<_>>(),
+            v => vec![(k, v)],
+        })
+        .collect();
+    // the declaration a name is read by, and the prefix its preset's stats
+    // take (`boyz.` for an attacker's)
+    let decl_of = |k: &str| -> Option<(&krunch::systems::ParamDecl, String)> {
+        if let Some(d) = decls.iter().find(|d| d.name == k) {
+            return Some((d, String::new()));
+        }
+        let (owner, own) = k.split_once('.')?;
+        let d = decls.iter().find(|d| d.name == format!("attacker.{own}"))?;
+        Some((d, format!("{owner}.")))
+    };
     for (k, v) in &given {
         names.insert(k.clone());
-        let Some(decl) = decls.iter().find(|d| &d.name == k) else {
+        let Some((decl, owner)) = decl_of(k) else {
             continue;
         };
         if let ParamKind::Preset { catalogue, prefix } = &decl.kind {
@@ -75,7 +109,11 @@ fn ran_on(spec: &Path) -> BTreeSet<String> {
                 for (stat, _) in preset.sets {
                     let name = format!("{prefix}{stat}");
                     if decls.iter().any(|d| d.name == name) {
-                        names.insert(name);
+                        names.insert(format!("{owner}{name}"));
+                    } else if !owner.is_empty()
+                        && decls.iter().any(|d| d.name == format!("attacker.{name}"))
+                    {
+                        names.insert(format!("{owner}{name}"));
                     }
                 }
             }
@@ -83,7 +121,12 @@ fn ran_on(spec: &Path) -> BTreeSet<String> {
     }
     for d in &decls {
         if matches!(d.need, Need::Default(_)) {
-            names.insert(d.name.clone());
+            match d.name.strip_prefix("attacker.") {
+                Some(own) => names.extend(who.iter().map(|w| format!("{w}.{own}"))),
+                None => {
+                    names.insert(d.name.clone());
+                }
+            }
         }
     }
     names

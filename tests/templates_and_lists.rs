@@ -40,6 +40,46 @@ fn base_lines(spec: &str) -> Vec<(String, String, bool)> {
     out
 }
 
+/// The `[[attacker]]` lines of a volley's template, each named
+/// `<attacker>.<parameter>`: (name, value text, commented).
+fn attacker_lines(spec: &str) -> Vec<(String, String, bool)> {
+    let mut out = Vec::new();
+    let mut who: Option<String> = None;
+    let mut in_attacker = false;
+    for line in spec.lines() {
+        if line.starts_with('[') {
+            in_attacker = line == "[[attacker]]";
+            who = None;
+            continue;
+        }
+        if !in_attacker || line.is_empty() {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix("name = ") {
+            who = Some(name.trim_matches('"').to_string());
+            continue;
+        }
+        let Some(w) = &who else { continue };
+        let (text, commented) = match line.strip_prefix("# ") {
+            Some(t) => (t, true),
+            None => (line, false),
+        };
+        let Some((name, value)) = text.split_once(" = ") else {
+            continue;
+        };
+        if name.contains(' ') || name.is_empty() {
+            continue;
+        }
+        let value = value.split("   #").next().unwrap_or(value).trim();
+        out.push((
+            format!("{w}.{name}"),
+            value.trim_matches('"').to_string(),
+            commented,
+        ));
+    }
+    out
+}
+
 /// Every commented value is run on the template's own set values together
 /// with what its declaration says it is used with (`needs`: "crew_ws"
 /// with `crew = 1`, a custom weapon's stats with `a_weapons = "custom"`):
@@ -52,14 +92,44 @@ fn every_commented_template_value_is_accepted() {
         for sc in r.scenarios {
             let spec = new_spec(r.name, sc.name).unwrap();
             let decls = (sc.params)();
-            let lines = base_lines(&spec);
+            let mut lines = base_lines(&spec);
+            let attackers = attacker_lines(&spec);
+            let who: Vec<String> = attackers
+                .iter()
+                .filter_map(|(k, _, _)| k.split_once('.').map(|(w, _)| w.to_string()))
+                .fold(Vec::new(), |mut v, w| {
+                    if !v.contains(&w) {
+                        v.push(w);
+                    }
+                    v
+                });
+            if !who.is_empty() {
+                lines.push(("attackers".into(), who.join(","), false));
+            }
+            lines.extend(attackers);
             let set: Vec<_> = lines.iter().filter(|l| !l.2).collect();
             for (name, value, _) in lines.iter().filter(|l| l.2) {
                 let mut p = Params::new();
                 for (k, v, _) in &set {
                     p.set(k, ParamValue::from_text(v));
                 }
-                let d = decls.iter().find(|d| &d.name == name).unwrap();
+                // an attacker's value is read by `attacker.<parameter>`,
+                // what it is used with that attacker's too
+                let d = match name.split_once('.') {
+                    Some((w, own)) => {
+                        let mut d = decls
+                            .iter()
+                            .find(|d| d.name == format!("attacker.{own}"))
+                            .unwrap()
+                            .clone();
+                        for (other, _) in &mut d.needs {
+                            *other = other.replacen("attacker.", &format!("{w}."), 1);
+                        }
+                        d
+                    }
+                    None => decls.iter().find(|d| &d.name == name).unwrap().clone(),
+                };
+                let d = &d;
                 if !d.needs.is_empty() {
                     with_needs += 1;
                 }

@@ -709,19 +709,27 @@ fn ran_on(
             source,
         });
     }
+    // a default each attacker takes is that attacker's (`boyz.coverage`)
+    let attackers = systems::attackers::names_for(decls, given).unwrap_or_default();
     for d in decls {
-        if let systems::Need::Default(text) = d.need
-            && !resolved.iter().any(|(n, _)| *n == d.name)
-            && !lines.contains_key(&d.name)
-        {
-            let value = d
-                .check(&ParamValue::from_text(text))
-                .unwrap_or_else(|_| ParamValue::from_text(text));
-            out.push(Input {
-                name: d.name.clone(),
-                value: Some(value),
-                source: Source::Default,
-            });
+        let names: Vec<String> = match d.name.strip_prefix(systems::attackers::EACH) {
+            Some(own) => attackers.iter().map(|w| format!("{w}.{own}")).collect(),
+            None => vec![d.name.clone()],
+        };
+        for name in names {
+            if let systems::Need::Default(text) = d.need
+                && !resolved.iter().any(|(n, _)| *n == name)
+                && !lines.contains_key(&name)
+            {
+                let value = d
+                    .check(&ParamValue::from_text(text))
+                    .unwrap_or_else(|_| ParamValue::from_text(text));
+                out.push(Input {
+                    name,
+                    value: Some(value),
+                    source: Source::Default,
+                });
+            }
         }
     }
     out
