@@ -19,6 +19,8 @@ use crate::engine::{
 use crate::systems::attackers::{self, Attacker};
 use crate::systems::gce::weapon::WeaponParams;
 use crate::systems::{ParamDecl, ParamError, ParamGroup, Params, Refusal, Scenario};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// The seed sections a volley follows.
 const SEED: &str = "Shooting, Steps 1-6; Shooting A Warrior Who Is Down; Injuries; Recovery Phase";
@@ -618,14 +620,37 @@ impl TurnsModel {
         let mut d = StateDist::certain(rule.start());
         let mut mean = 0.0;
         let mut work = 0u64;
+        // each sub-step's law from each state, kept across turns: no
+        // sub-step reads the turn, so a state met again on a later turn
+        // is not enumerated again
+        let mut laws: HashMap<(usize, TurnState), Vec<(TurnState, f64)>> = HashMap::new();
         for k in 1..=usize::from(rule.turns) {
             for i in 0..rule.sub_steps() {
-                d = d
-                    .step_counted(PATHS, &mut work, |r: &mut Replay, s| rule.sub_step(i, r, s))
-                    .map_err(|_| NoExact::TooManyPaths { limit: PATHS })?;
-                if work > EXACT_WORK {
-                    return Err(NoExact::TooMuchWork { limit: EXACT_WORK });
+                let mut next: Vec<(TurnState, f64)> = Vec::new();
+                for (s, p) in d.iter() {
+                    let mut key = s.clone();
+                    key.turn = 0;
+                    let law = match laws.entry((i, key)) {
+                        Entry::Occupied(law) => law.into_mut(),
+                        Entry::Vacant(slot) => {
+                            let law = StateDist::certain(slot.key().1.clone())
+                                .step_counted(PATHS, &mut work, |r: &mut Replay, s| {
+                                    rule.sub_step(i, r, s)
+                                })
+                                .map_err(|_| NoExact::TooManyPaths { limit: PATHS })?;
+                            if work > EXACT_WORK {
+                                return Err(NoExact::TooMuchWork { limit: EXACT_WORK });
+                            }
+                            slot.insert(law.iter().map(|(t, q)| (t.clone(), q)).collect())
+                        }
+                    };
+                    next.extend(law.iter().map(|(t, q)| {
+                        let mut t = t.clone();
+                        t.turn = s.turn;
+                        (t, p * q)
+                    }));
                 }
+                d = StateDist::from_pairs(next);
             }
             let mut going = Vec::new();
             let mut over = 0.0;
