@@ -380,6 +380,42 @@ fn volley_cases() -> Vec<Case> {
             &["cat.toml:", "attacker[0]", "volley scenario"],
         ),
         spec_case(
+            "a volley without attackers",
+            VOLLEY.split("\n[[attacker]]").next().unwrap().to_string()
+                + "\n[[profile]]\nname = \"one\"\n",
+            &["cat.toml:", "attackers", "[[attacker]] entry each"],
+        ),
+        spec_case(
+            "an attacker's value in [base] and in its entry",
+            v(11, "target_bs = 4\nboyz.bs = 4"),
+            &["cat.toml:18:", "boyz.bs", "given in [base] too"],
+        ),
+        spec_case(
+            "the same dotted key in two tables, each at its own line",
+            v(
+                27,
+                "name = \"one\"\nnob.bs = 3\n\n[[profile]]\nname = \"two\"\nnob.bss = 3",
+            ),
+            &["cat.toml:32:", "nob.bss", "did you mean 'bs'"],
+        ),
+        spec_case(
+            "the attackers swept",
+            v(30, "boyz.count = [1, 2]\nattackers = [\"boyz\", \"nob\"]"),
+            &["cat.toml:31:", "sweep.attackers", "[[attacker]] entries"],
+        ),
+        spec_case(
+            "more shots than a volley counts",
+            v(15, "count = 20\nfire_mode = \"full_auto\"\nsf_dice = 6")
+                .replace("boyz.count = [1, 2]", "nob.bs = [3, 4]"),
+            &["cat.toml:", "boyz.count", "more than the 250"],
+        ),
+        spec_case(
+            "a weapon that sets the target alight, turn after turn",
+            v(3, "scenario = \"turns_to_kill\"")
+                .replace("weapon = \"slugga\"", "weapon = \"slugga\"\ncatch_fire = 4"),
+            &["cat.toml:", "nob.catch_fire", "Warriors on Fire"],
+        ),
+        spec_case(
             "the attackers listed by hand",
             v(11, "target_bs = 4\nattackers = \"boyz,nob\""),
             &["cat.toml:12:", "base.attackers", "[[attacker]] entries"],

@@ -730,6 +730,9 @@ fn turns_to_kill_one_boy_until_out_of_action() {
         want.push((format!("taken_out_by_turn={}", k + 1), by));
     }
     want.push(("p_taken_out".into(), by));
+    // the leftover: not taken out in the three turns (a survivor counts
+    // above every k in the family's tails and quantiles)
+    want.push(("turns>3".into(), 1.0 - by));
     want.push(("p_out_of_action".into(), by));
     want.push(("p_runs_dry".into(), c.runs_dry));
     check_all("turns_to_kill", &p, &want);

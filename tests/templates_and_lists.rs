@@ -8,6 +8,25 @@ use krunch::experiment::template::{self, new_spec};
 use krunch::systems::{self, ParamValue, Params, RULE_SETS};
 use krunch::systems::{Needed, ParamKind};
 
+/// One parameter line of a template, set or commented out: (name, value
+/// text, commented), or `None` for any other line.
+fn param_line(line: &str) -> Option<(String, String, bool)> {
+    let (text, commented) = match line.strip_prefix("# ") {
+        Some(t) => (t, true),
+        None => (line, false),
+    };
+    let (name, value) = text.split_once(" = ")?;
+    if name.contains(' ') || name.is_empty() {
+        return None;
+    }
+    let value = value.split("   #").next().unwrap_or(value).trim();
+    Some((
+        name.to_string(),
+        value.trim_matches('"').to_string(),
+        commented,
+    ))
+}
+
 /// The `[base]` lines of a template: (name, value text, commented).
 fn base_lines(spec: &str) -> Vec<(String, String, bool)> {
     let mut out = Vec::new();
@@ -20,22 +39,9 @@ fn base_lines(spec: &str) -> Vec<(String, String, bool)> {
         if line == "# [sweep]" || line.starts_with("# [[") {
             in_base = false;
         }
-        if !in_base {
-            continue;
+        if in_base {
+            out.extend(param_line(line));
         }
-        let (text, commented) = match line.strip_prefix("# ") {
-            Some(t) => (t, true),
-            None => (line, false),
-        };
-        let Some((name, value)) = text.split_once(" = ") else {
-            continue;
-        };
-        if name.contains(' ') || name.is_empty() {
-            continue;
-        }
-        let value = value.split("   #").next().unwrap_or(value).trim();
-        let value = value.trim_matches('"').to_string();
-        out.push((name.to_string(), value, commented));
     }
     out
 }
@@ -59,23 +65,9 @@ fn attacker_lines(spec: &str) -> Vec<(String, String, bool)> {
             who = Some(name.trim_matches('"').to_string());
             continue;
         }
-        let Some(w) = &who else { continue };
-        let (text, commented) = match line.strip_prefix("# ") {
-            Some(t) => (t, true),
-            None => (line, false),
-        };
-        let Some((name, value)) = text.split_once(" = ") else {
-            continue;
-        };
-        if name.contains(' ') || name.is_empty() {
-            continue;
+        if let (Some(w), Some((name, value, commented))) = (&who, param_line(line)) {
+            out.push((format!("{w}.{name}"), value, commented));
         }
-        let value = value.split("   #").next().unwrap_or(value).trim();
-        out.push((
-            format!("{w}.{name}"),
-            value.trim_matches('"').to_string(),
-            commented,
-        ));
     }
     out
 }

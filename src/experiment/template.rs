@@ -54,7 +54,9 @@ fn accepted_stand_in(
         return None;
     };
     let first = lo.max(1).min(hi);
+    // (the lowest, 0 say, only where no value from 1 up is taken)
     (first..=hi.min(first + 11))
+        .chain(std::iter::once(lo))
         .map(|v| v.to_string())
         .find(|v| {
             let mut p = Params::new();
@@ -323,10 +325,17 @@ fn write_block<'a>(
                 let _ = writeln!(o, "# {name} = {}{}", toml_value(v), needs_note(d));
             }
             (Need::Optional, None) => {
-                // (an attacker's value is tried as its own, not the target's)
-                let value = (name == key)
-                    .then(|| accepted_stand_in(rules, scenario, point, d))
-                    .flatten()
+                // an attacker's value is tried as its own (`boyz.catch_fire`,
+                // with what it needs of that attacker)
+                let mut own = d.clone();
+                if let Some((who, _)) = key.split_once('.') {
+                    own.name = key.clone();
+                    for (other, _) in &mut own.needs {
+                        *other =
+                            other.replacen(crate::systems::attackers::EACH, &format!("{who}."), 1);
+                    }
+                }
+                let value = accepted_stand_in(rules, scenario, point, &own)
                     .unwrap_or_else(|| stand_in(rules, d));
                 let _ = writeln!(o, "# {name} = {value}{}", needs_note(d));
             }

@@ -118,6 +118,12 @@ pub fn names_for(decls: &[ParamDecl], given: &Params) -> Result<Vec<String>, Par
 /// An attacker's name: it heads parameter names (`boyz.bs`), so it is
 /// letters, digits and `_`, starting with a letter.
 pub fn check_name(name: &str) -> Result<(), String> {
+    // (a profile's `variants` and an entry's `name` are taken)
+    if ["variants", "name", "attacker"].contains(&name) {
+        return Err(format!(
+            "'{name}' is a word specs use already: give the attacker another name"
+        ));
+    }
     let ok = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if ok {

@@ -293,6 +293,14 @@ impl RuleSet {
         })?;
         // (name, what to say about it)
         let attackers = super::attackers::names_for(&decls, &params)?;
+        // every attacker's parameter hangs on the list: without it, say so
+        // alone rather than name a stand-in's attackers
+        if super::attackers::is_volley(&decls) && attackers.is_empty() {
+            return Err(ParamError::missing(
+                super::attackers::ATTACKERS,
+                "missing: list the attackers, one [[attacker]] entry each (name = \"boyz\", count, and what each sets)",
+            ));
+        }
         let mut missing: Vec<(String, String)> = each_name(&decls, &attackers)
             .filter(|(d, name)| d.need == Need::Required && !params.has(name))
             .map(|(d, name)| {

@@ -63,7 +63,8 @@ pub(super) struct Given {
     /// 1-based line (0 when unknown).
     pub line: usize,
     /// Where the spec gives it, as errors name it (`base.bs`,
-    /// `attacker[1].bs`).
+    /// `profile[0].bs`; an `[[attacker]]` entry's value as sweeps and
+    /// expects address it, `nob.bs`).
     pub field: String,
 }
 
@@ -161,21 +162,46 @@ pub(super) fn check(
     )?;
     no_top_keys_in_tables(&file, &toml.sweep, &toml.base)?;
     let volley = systems::attackers::is_volley(&(scenario_decl.params)());
-    let mut base = given_params(&file, &dotted(&file, &toml.base, volley), "base")?;
-    base.extend(attacker_params(
+    let mut base = given_params(
         &file,
-        &toml.attacker,
-        &scenario,
-        volley,
-        &base,
-    )?);
-    let (axes, axis_lines) = sweep_axes(&file, &dotted(&file, &toml.sweep, volley))?;
-    let cells = count_cells(&file, &axes, &axis_lines, toml.profile.len())?;
-    let profile_tables: Vec<Table> = toml
-        .profile
+        &dotted(&file, &toml.base, volley, ("[base]", 0)),
+        "base",
+    )?;
+    let entries = attacker_params(&file, &toml.attacker, &scenario, volley, &base)?;
+    // one attacker's value given twice, in [base] and in its entry, would
+    // leave one of them unread
+    if let Some(g) = entries
         .iter()
-        .map(|t| dotted(&file, t, volley))
-        .collect();
+        .find(|g| base.iter().any(|b| b.name == g.name))
+    {
+        return Err(file.error(
+            g.line,
+            &g.field,
+            format!(
+                "{} is given in [base] too: give it once, in its [[attacker]] entry",
+                g.name
+            ),
+        ));
+    }
+    base.extend(entries);
+    let sweep = dotted(&file, &toml.sweep, volley, ("[sweep]", 0));
+    no_attackers_list(&file, volley, &sweep, "sweep")?;
+    let (axes, axis_lines) = sweep_axes(&file, &sweep)?;
+    let cells = count_cells(&file, &axes, &axis_lines, toml.profile.len())?;
+    let mut profile_tables: Vec<Table> = Vec::new();
+    for (i, t) in toml.profile.iter().enumerate() {
+        let t = dotted(&file, t, volley, ("[[profile]]", i));
+        no_attackers_list(&file, volley, &t, &format!("profile[{i}]"))?;
+        profile_tables.push(t);
+    }
+    let mut charts = toml.chart;
+    for c in &mut charts {
+        c.get_mut().at = flat(std::mem::take(&mut c.get_mut().at));
+    }
+    let mut expects = toml.expect;
+    for e in &mut expects {
+        e.get_mut().cell = flat(std::mem::take(&mut e.get_mut().cell));
+    }
     let mut profiles = check_profiles(
         &file,
         &variant_rules,
@@ -214,8 +240,8 @@ pub(super) fn check(
         profiles,
         overrides,
         metrics: toml.metrics,
-        charts: toml.chart,
-        expects: toml.expect,
+        charts,
+        expects,
         file,
     })
 }
@@ -385,9 +411,10 @@ fn no_top_keys_in_tables(file: &SpecFile, sweep: &Table, base: &Table) -> Result
 
 /// `table` with one attacker's values written as TOML dotted keys
 /// (`boyz.count = 6`, a table `boyz` in TOML) as the parameters they name
-/// (`boyz.count`), each at its own line; only for a volley scenario, where
-/// such names mean something (elsewhere a table stays an error).
-fn dotted(file: &SpecFile, table: &Table, volley: bool) -> Table {
+/// (`boyz.count`), each at its own line within the table `header` (its
+/// `n`th, for an array of tables); only for a volley scenario, where such
+/// names mean something (elsewhere a table stays an error).
+fn dotted(file: &SpecFile, table: &Table, volley: bool, header: (&str, usize)) -> Table {
     if !volley {
         return table.clone();
     }
@@ -397,7 +424,8 @@ fn dotted(file: &SpecFile, table: &Table, volley: bool) -> Table {
             toml::Value::Table(inner) if k != "variants" => {
                 for (ik, v) in inner {
                     let name = format!("{k}.{ik}");
-                    let span = dotted_key_span(&file.text, &name).unwrap_or_else(|| sp.span());
+                    let span =
+                        dotted_key_span(&file.text, header, &name).unwrap_or_else(|| sp.span());
                     out.insert(name, Spanned::new(span, v.clone()));
                 }
             }
@@ -409,24 +437,78 @@ fn dotted(file: &SpecFile, table: &Table, volley: bool) -> Table {
     out
 }
 
+/// A `cell` or `at` table with dotted keys (`cell = { boyz.count = 1 }`,
+/// nested in TOML) flattened to the names they address (`boyz.count`).
+fn flat(table: toml::Table) -> toml::Table {
+    let mut out = toml::Table::new();
+    for (k, v) in table {
+        match v {
+            toml::Value::Table(inner) => {
+                for (ik, iv) in inner {
+                    out.insert(format!("{k}.{ik}"), iv);
+                }
+            }
+            v => {
+                out.insert(k, v);
+            }
+        }
+    }
+    out
+}
+
 /// Where the line setting dotted key `name` (`boyz.count = ...`, with any
-/// spaces around the dot) starts in `text`, for its error line.
-fn dotted_key_span(text: &str, name: &str) -> Option<std::ops::Range<usize>> {
+/// spaces around the dot) starts in `text`, looked for only inside the
+/// table `header` opens (its `n`th, for an array of tables), for its error
+/// line.
+fn dotted_key_span(
+    text: &str,
+    (header, n): (&str, usize),
+    name: &str,
+) -> Option<std::ops::Range<usize>> {
     let mut offset = 0;
+    let mut seen = 0;
+    let mut inside = false;
     for line in text.split_inclusive('\n') {
-        let key: String = line
-            .split('=')
-            .next()
-            .unwrap_or("")
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '"')
-            .collect();
-        if line.contains('=') && key == name {
-            return Some(offset..offset + line.len());
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            inside = trimmed == header && seen == n;
+            if trimmed == header {
+                seen += 1;
+            }
+        } else if inside {
+            let key: String = line
+                .split('=')
+                .next()
+                .unwrap_or("")
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != '"')
+                .collect();
+            if line.contains('=') && key == name {
+                return Some(offset..offset + line.len());
+            }
         }
         offset += line.len();
     }
     None
+}
+
+/// A volley's attackers are listed by its `[[attacker]]` entries alone:
+/// `attackers` in a profile or the sweep is refused at its line.
+fn no_attackers_list(
+    file: &SpecFile,
+    volley: bool,
+    table: &Table,
+    section: &str,
+) -> Result<(), SpecError> {
+    match table.get(systems::attackers::ATTACKERS) {
+        Some(sp) if volley => Err(file.error(
+            file.line(&sp.span()),
+            &format!("{section}.{}", systems::attackers::ATTACKERS),
+            "the attackers are listed by their [[attacker]] entries, not in a profile or the sweep"
+                .into(),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The parameters `[[attacker]]` entries give, as a volley's parameters
@@ -473,7 +555,7 @@ fn attacker_params(
     let mut names: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
-        let table = dotted(file, entry.get_ref(), true);
+        let table = dotted(file, entry.get_ref(), true, ("[[attacker]]", i));
         let entry_line = file.line(&entry.span());
         let Some(name_sp) = table.get("name") else {
             return Err(file.error(

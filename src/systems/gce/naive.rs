@@ -809,7 +809,8 @@ fn turns_to_kill(rng: &mut Rng, n: u64) -> Sums {
                 let roll = d(rng, 6);
                 nob.injury(roll, true);
             }
-            if nob.out || !ammo.contains(&true) {
+            // a Nob left Down rolls on after the last weapon runs dry
+            if nob.out || (!ammo.contains(&true) && !nob.down) {
                 break;
             }
         }

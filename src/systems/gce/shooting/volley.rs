@@ -185,11 +185,9 @@ pub const TURNS_TO_KILL_SCENARIO: Scenario = Scenario {
             _ => Status::OutOfAction,
         };
         let turns = p.need_int("turns")? as u8;
-        Ok(Box::new(TurnsModel(TurnsRule::model(
-            volley(p, v)?,
-            until,
-            turns,
-        ))))
+        let volley = volley(p, v)?;
+        no_fire_between_turns(&volley, p)?;
+        Ok(Box::new(TurnsModel(TurnsRule::model(volley, until, turns))))
     },
     variants: &["overwatch"],
     test_points: &[
@@ -234,14 +232,45 @@ fn volley(p: &Params, variants: &Params) -> Result<Volley, ParamError> {
     let list: Vec<Attacker> = attackers::attackers(p, &reads)?;
     let mut shooters = Vec::new();
     let mut counts = Vec::new();
+    let mut most_shots = 0;
     for (kind, a) in list.iter().enumerate() {
         let shooting = shooting_of(&a.params, variants).map_err(|e| a.owns(e, p.decls()))?;
+        most_shots += a.count * shooting.max_shots();
+        // the volley counts its hits in a byte
+        if most_shots > MAX_SHOTS {
+            return Err(ParamError::new(
+                format!("{}.count", a.name),
+                format!(
+                    "the volley could fire {most_shots} shots, more than the {MAX_SHOTS} one volley may: fewer attackers or Sustained Fire dice"
+                ),
+            ));
+        }
         counts.push(a.count as u8);
         for _ in 0..a.count {
             shooters.push((kind, shooting.clone()));
         }
     }
     Ok(Volley { shooters, counts })
+}
+
+/// Most shots one volley may fire (its hits are counted in a byte).
+const MAX_SHOTS: u32 = 250;
+
+/// Turns to kill does not play "Warriors on Fire" between turns: a weapon
+/// that can set the target alight is refused there, not run without it.
+fn no_fire_between_turns(volley: &Volley, p: &Params) -> Result<(), ParamError> {
+    let names = attackers::names(p)?;
+    match volley
+        .shooters
+        .iter()
+        .find(|(_, s)| s.weapon.catch_fire.is_some_and(|f| f > 0))
+    {
+        Some((kind, _)) => Err(ParamError::new(
+            format!("{}.catch_fire", names[*kind]),
+            "turns_to_kill does not yet play Warriors on Fire between turns: run this weapon in `volley` (one turn), or set catch_fire = 0",
+        )),
+        None => Ok(()),
+    }
 }
 
 impl Volley {
@@ -409,11 +438,18 @@ const TAKEN_OUT_BY: MetricDecl = MetricDecl::probability(
     "P(taken out by turn {k})",
     "P(taken out within k turns), k = 1..turns: the turns-to-kill curve",
 );
-/// P(every shooter out of ammo first).
+/// P(not taken out within the turns played): `turns={k}`'s leftover, so
+/// its tails and quantiles count a survivor as "more than the turns".
+const TURNS_BEYOND: MetricDecl = MetricDecl::probability(
+    "turns>{k}",
+    "P(not taken out in {k} turns)",
+    "P(not taken out within the turns played)",
+);
+/// P(every shooter out of ammo, the target not taken out).
 const P_RUNS_DRY: MetricDecl = MetricDecl::probability(
     "p_runs_dry",
     "P(attackers out of ammo first)",
-    "P(every attacker's weapon out of ammo before the target is taken out)",
+    "P(not taken out, with every attacker's weapon out of ammo)",
 );
 /// P(taken out within the turns played).
 const P_TAKEN_OUT: MetricDecl = MetricDecl::probability(
@@ -429,6 +465,7 @@ fn turns_metrics() -> Vec<MetricDecl> {
         super::P_OUT_OF_ACTION,
         P_RUNS_DRY,
         TURNS,
+        TURNS_BEYOND,
         TAKEN_OUT_BY,
     ];
     m.extend(crate::engine::repeat_model::round_metrics("turns_played"));
@@ -462,6 +499,7 @@ pub struct TurnsRule {
     out_of_action: crate::dice::Metric,
     runs_dry: crate::dice::Metric,
     on_turn: Vec<crate::dice::Metric>,
+    beyond: crate::dice::Metric,
     by_turn: Vec<crate::dice::Metric>,
 }
 
@@ -483,6 +521,7 @@ impl TurnsRule {
         let out_of_action = list.add(&super::P_OUT_OF_ACTION);
         let runs_dry = list.add(&P_RUNS_DRY);
         let on_turn = list.family(&TURNS, 1..=u32::from(turns));
+        let beyond = list.add_k(&TURNS_BEYOND, turns);
         let by_turn = list.family(&TAKEN_OUT_BY, 1..=u32::from(turns));
         let rule = TurnsRule {
             volley,
@@ -495,6 +534,7 @@ impl TurnsRule {
             out_of_action,
             runs_dry,
             on_turn,
+            beyond,
             by_turn,
         };
         RepeatModel::new(rule, usize::from(turns))
@@ -592,6 +632,8 @@ impl Repeated for TurnsRule {
             for by in &self.by_turn[k - 1..] {
                 sink.record(*by, 1);
             }
+        } else {
+            sink.record(self.beyond, 1);
         }
     }
 }
