@@ -53,7 +53,7 @@ fn spec_of(system: &str, sc: &Scenario, refusal: &Refusal) -> (String, Option<us
     // (a dotted name no listed attacker owns stays in [base], as written)
     let mut lines: Vec<(&str, String)> = base
         .iter()
-        .filter(|(k, _)| !own(k) && !(volley && *k == "attackers"))
+        .filter(|(k, _)| !(own(k) || (volley && *k == "attackers")))
         .map(|(k, v)| (*k, toml_line(k, v)))
         .collect();
     if let Some((_, names)) = base.iter().find(|(k, _)| volley && *k == "attackers") {

@@ -108,11 +108,13 @@ fn ran_on(spec: &Path) -> BTreeSet<String> {
             {
                 for (stat, _) in preset.sets {
                     let name = format!("{prefix}{stat}");
-                    if decls.iter().any(|d| d.name == name) {
-                        names.insert(format!("{owner}{name}"));
-                    } else if !owner.is_empty()
-                        && decls.iter().any(|d| d.name == format!("attacker.{name}"))
-                    {
+                    // the scenario's own stat, or (for an attacker's
+                    // preset) one each attacker sets
+                    let read = decls.iter().any(|d| {
+                        d.name == name
+                            || (!owner.is_empty() && d.name == format!("attacker.{name}"))
+                    });
+                    if read {
                         names.insert(format!("{owner}{name}"));
                     }
                 }
