@@ -786,3 +786,32 @@ fn turns_to_kill_down_or_out_first_turn_is_the_volley() {
     }
     near(get(&t, "p_runs_dry"), c.runs_dry, "p_runs_dry");
 }
+
+/// A target that starts hurt (issue 27: "a target that starts Down or
+/// flesh-wounded"). One Boy (unsaved on 5/27, test 1) at a Nob of 2 Wounds:
+/// unhurt, one unsaved wound leaves him a Wound, so nothing worse happens
+/// (P(Down or Out of Action) 0); after a Flesh Wound he has one Wound left
+/// ("as if they regain a single Wound"), so the Injury roll comes at once:
+/// Down or Out of Action on 4/6, 10/81, Out of Action 5/162; Down, "If a
+/// Warrior who is Down suffers additional Wounds then roll on the Injury
+/// Table again": Out of Action on a 6, 5/162, and he is Down or worse
+/// whatever happens (1).
+#[test]
+fn a_target_that_starts_hurt() {
+    // (a later pair replaces an earlier one: the Nob's Wounds become 2)
+    let two_wounds = |starts: &str| {
+        exact_all(
+            SYS,
+            "volley",
+            &boyz("1", &[("wounds", "2"), ("target_starts", starts)]),
+        )
+    };
+    let unhurt = two_wounds("unhurt");
+    near(get(&unhurt, "p_down_or_out"), 0.0, "unhurt, 2 Wounds");
+    let flesh = two_wounds("flesh_wounded");
+    near(get(&flesh, "p_down_or_out"), 10.0 / 81.0, "flesh-wounded");
+    near(get(&flesh, "p_out_of_action"), 5.0 / 162.0, "flesh-wounded");
+    let down = two_wounds("down");
+    near(get(&down, "p_down_or_out"), 1.0, "Down");
+    near(get(&down, "p_out_of_action"), 5.0 / 162.0, "Down");
+}

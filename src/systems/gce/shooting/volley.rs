@@ -17,6 +17,7 @@ use crate::engine::{
     Sampler, StepModel,
 };
 use crate::systems::attackers::{self, Attacker};
+use crate::systems::gce::warrior::Condition;
 use crate::systems::gce::weapon::WeaponParams;
 use crate::systems::{ParamDecl, ParamError, ParamGroup, Params, Refusal, Scenario};
 use std::collections::HashMap;
@@ -59,7 +60,14 @@ fn split() -> (Vec<ParamDecl>, Vec<ParamDecl>) {
 /// The `volley` scenario's parameters.
 fn volley_params() -> Vec<ParamDecl> {
     let (each, target) = split();
-    attackers::volley_decls(each, target)
+    let mut decls = attackers::volley_decls(each, target);
+    decls.push(
+        ParamDecl::choice("target_starts", &["unhurt", "flesh_wounded", "down"])
+            .default("unhurt")
+            .about("how the target starts: unhurt; on his feet after a Flesh Wound (-1 WS and BS, one Wound left); or Down (no Wounds left, so any further Wound rolls on the Injury Table again)")
+            .seed("Injuries"),
+    );
+    decls
 }
 
 /// The `turns_to_kill` scenario's parameters: a volley's, with when to stop.
@@ -136,6 +144,20 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
             ("friend_within_2in", "true"),
             ("target_initiative", "3"),
         ],
+        // a target already flesh-wounded: one Wound left
+        &[
+            ("attackers", "boyz"),
+            ("boyz.count", "2"),
+            ("boyz.weapon", "shoota"),
+            ("boyz.bs", "3"),
+            ("boyz.range", "8"),
+            ("toughness", "4"),
+            ("wounds", "2"),
+            ("save", "5"),
+            ("target_ws", "3"),
+            ("target_bs", "3"),
+            ("target_starts", "flesh_wounded"),
+        ],
     ],
     refusals: &[
         Refusal {
@@ -153,6 +175,14 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
             unset: &[],
             field: "nob.toughness",
             words: &["the target's"],
+        },
+        Refusal {
+            what: "a WS 1, BS 1 target starting flesh-wounded",
+            point: 1,
+            set: &[("target_starts", "flesh_wounded")],
+            unset: &[],
+            field: "target_starts",
+            words: &["cannot start flesh-wounded"],
         },
         Refusal {
             what: "an attacker without a weapon",
@@ -186,6 +216,12 @@ pub const TURNS_TO_KILL_SCENARIO: Scenario = Scenario {
         };
         let turns = p.need_int("turns")? as u8;
         let volley = volley(p, v)?;
+        if volley.starts.status >= until {
+            return Err(ParamError::new(
+                "target_starts",
+                "the target starts taken out already (Down, and until = \"down_or_out\"): nothing is left to count",
+            ));
+        }
         no_fire_between_turns(&volley, p)?;
         Ok(Box::new(TurnsModel(TurnsRule::model(volley, until, turns))))
     },
@@ -206,15 +242,39 @@ pub const TURNS_TO_KILL_SCENARIO: Scenario = Scenario {
             ("until", "down_or_out"),
             ("turns", "5"),
         ],
+        // a target already Down: Recovery rolls from the first turn on
+        &[
+            ("attackers", "boyz"),
+            ("boyz.weapon", "shoota"),
+            ("boyz.bs", "3"),
+            ("boyz.range", "8"),
+            ("toughness", "4"),
+            ("wounds", "2"),
+            ("save", "5"),
+            ("target_ws", "3"),
+            ("target_bs", "3"),
+            ("target_starts", "down"),
+            ("turns", "4"),
+        ],
     ],
-    refusals: &[Refusal {
-        what: "a misspelt attacker",
-        point: 0,
-        set: &[("boys.bs", "3")],
-        unset: &[],
-        field: "boys.bs",
-        words: &["did you mean 'boyz'"],
-    }],
+    refusals: &[
+        Refusal {
+            what: "a misspelt attacker",
+            point: 0,
+            set: &[("boys.bs", "3")],
+            unset: &[],
+            field: "boys.bs",
+            words: &["did you mean 'boyz'"],
+        },
+        Refusal {
+            what: "a target taken out before the first turn",
+            point: 1,
+            set: &[("target_starts", "down")],
+            unset: &[],
+            field: "target_starts",
+            words: &["starts taken out already"],
+        },
+    ],
     naive: crate::systems::gce::naive::TURNS_TO_KILL,
 };
 
@@ -224,6 +284,8 @@ pub struct Volley {
     shooters: Vec<(usize, Shooting)>,
     /// How many shooters of each kind.
     counts: Vec<u8>,
+    /// The target's condition before the first shot.
+    starts: Condition,
 }
 
 /// The volley `p` describes.
@@ -250,7 +312,33 @@ fn volley(p: &Params, variants: &Params) -> Result<Volley, ParamError> {
             shooters.push((kind, shooting.clone()));
         }
     }
-    Ok(Volley { shooters, counts })
+    let mut starts = shooters[0].1.target.stats.fresh();
+    match p.need_word("target_starts")?.as_str() {
+        // Flesh Wound: "-1 WS and -1 BS for the rest of the game", "as if
+        // they regain a single Wound"
+        "flesh_wounded" => {
+            starts.ws = starts.ws.saturating_sub(1);
+            starts.bs = starts.bs.saturating_sub(1);
+            if starts.ws == 0 && starts.bs == 0 {
+                return Err(ParamError::new(
+                    "target_starts",
+                    "a target of WS 1 and BS 1 is Out of Action at his first Flesh Wound (\"so long as both their WS and BS characteristics do not reach 0\"): he cannot start flesh-wounded",
+                ));
+            }
+            starts.wounds_left = 1;
+            starts.status = Status::FleshWound;
+        }
+        "down" => {
+            starts.wounds_left = 0;
+            starts.status = Status::Down;
+        }
+        _ => {}
+    }
+    Ok(Volley {
+        shooters,
+        counts,
+        starts,
+    })
 }
 
 /// Most shots one volley may fire (its hits are counted in a byte).
@@ -274,6 +362,14 @@ fn no_fire_between_turns(volley: &Volley, p: &Params) -> Result<(), ParamError> 
 }
 
 impl Volley {
+    /// The state before the first shot: the target as he starts.
+    fn start(&self) -> ShotState {
+        let mut s = self.target().start();
+        s.shots_left = 0;
+        s.target = self.starts;
+        s
+    }
+
     /// Steps of one shooter's attack: its Sustained Fire dice, their jams'
     /// Ammo Rolls and each shot it may make (the `shooting` scenario's).
     fn attack_steps(shooting: &Shooting) -> usize {
@@ -378,9 +474,7 @@ impl Mechanic for VolleyRule {
     type State = ShotState;
 
     fn start(&self) -> ShotState {
-        let mut s = self.volley.target().start();
-        s.shots_left = 0;
-        s
+        self.volley.start()
     }
 
     fn steps(&self) -> usize {
@@ -559,10 +653,8 @@ impl Repeated for TurnsRule {
     const ROUND: &'static str = "turns_played";
 
     fn start(&self) -> TurnState {
-        let mut shot = self.volley.target().start();
-        shot.shots_left = 0;
         TurnState {
-            shot,
+            shot: self.volley.start(),
             turn: 0,
             dry: [0; attackers::MAX_ATTACKERS],
         }
