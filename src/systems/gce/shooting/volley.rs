@@ -71,7 +71,7 @@ fn volley_params() -> Vec<ParamDecl> {
     );
     decls.push(
         ParamDecl::choice("best_for", &["out_of_action", "down_or_out"])
-            .about("with order = \"best\": what the order aims at, Out of Action (the default) or Down or Out of Action")
+            .about("what the best order aims at: Out of Action (when left out), or Down or Out of Action")
             .seed("Injuries")
             .needs("order", "best"),
     );
