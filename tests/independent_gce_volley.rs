@@ -815,3 +815,233 @@ fn a_target_that_starts_hurt() {
     near(get(&down, "p_down_or_out"), 1.0, "Down");
     near(get(&down, "p_out_of_action"), 5.0 / 162.0, "Down");
 }
+
+// ------------------------------------------------ the best firing order
+
+/// The Nob's Kannon with a fixed 2 Damage: any unsaved wound takes both
+/// Wounds of a W2 target (or its last), so it always rolls on the Injury
+/// Table; hits on 4+, wounds on 2+, no save (as [`nob`]).
+fn kannon_2() -> Gun {
+    Gun {
+        damage: vec![(2, 1.0)],
+        ..nob()
+    }
+}
+
+/// Boyz (`boyz.count` = `n`) listed before a Nob with a 2-Damage Kannon,
+/// at a W2 Nob (T4, 6+ save, WS 4, BS 4), plus `extra`.
+fn boyz_then_kannon<'a>(n: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut v = vec![
+        ("attackers", "boyz,nob"),
+        ("boyz.count", n),
+        ("boyz.weapon", "shoota"),
+        ("boyz.bs", "3"),
+        ("boyz.range", "8"),
+        ("nob.weapon", "kannon"),
+        ("nob.short_hit", "0"),
+        ("nob.strength", "8"),
+        ("nob.save_mod", "-3"),
+        ("nob.damage", "2"),
+        ("nob.ammo", "4"),
+        ("nob.bs", "4"),
+        ("nob.range", "8"),
+        ("toughness", "4"),
+        ("wounds", "2"),
+        ("save", "6"),
+        ("target_ws", "4"),
+        ("target_bs", "4"),
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
+/// (B1) Who fires first, by hand. "Work through each of your Models one at
+/// a time. Choose which Warrior is going to shoot ... Once this is done,
+/// you move on to the next Warrior": the player picks each next shooter
+/// after seeing the last one's result. A Boy's unsaved wound is
+/// b = 2/3 · 1/3 · 5/6 = 5/27 (test 1) and takes one of the W2 Nob's
+/// Wounds; the Kannon's is k = 3/6 · 5/6 = 5/12 and always Injures him
+/// (2 Damage). The Injury Table: 6 Out of Action (1/6), 3-5 Down, 1-2 a
+/// Flesh Wound that leaves him standing on one Wound; a Down or
+/// one-Wound Nob is Injured again by any unsaved wound.
+/// - One Boy, then the Kannon (as listed): the Boy can only take one
+///   Wound, so P(Out of Action) = k/6 = 5/72.
+/// - The Kannon first: k · (1/6 + 5/6 · b/6) = 5/72 · 187/162 = 935/11664,
+///   so `order = "best"` fires the Kannon first.
+/// - Two Boyz listed first: b²/6 + (1 - b²/6) · k/6; the Kannon first
+///   then both Boyz: k · (1 - 5/6 · (1 - b/6)²) + (1 - k) · b²/6
+///   = 177395/1889568; a Boy, then the Kannon, then a Boy (the best
+///   order after a Boy's shot, wounded or not) is less: the best order is
+///   the Kannon first, and listing it first gives the same.
+/// - Aiming at Down or Out of Action (`best_for`), one Boy: listed, only
+///   the Kannon's Injury can, on 3-6: k · 2/3 = 5/18; the Kannon first,
+///   then a Flesh Wound (1/3) leaves one Wound for the Boy:
+///   k · (2/3 + 1/3 · b · 2/3) = 215/729.
+#[test]
+fn the_best_order_fires_the_kannon_first() {
+    let (b, k): (f64, f64) = (5.0 / 27.0, 5.0 / 12.0);
+    let out = |p: &[(&str, &str)]| get(&exact_all(SYS, "volley", p), "p_out_of_action");
+    near(
+        out(&boyz_then_kannon("1", &[])),
+        5.0 / 72.0,
+        "one Boy listed first",
+    );
+    near(
+        out(&boyz_then_kannon("1", &[("order", "best")])),
+        935.0 / 11664.0,
+        "best, one Boy",
+    );
+    let listed = b * b / 6.0 + (1.0 - b * b / 6.0) * k / 6.0;
+    let kannon_first = 177395.0 / 1889568.0;
+    near(
+        k * (1.0 - 5.0 / 6.0 * (1.0 - b / 6.0).powi(2)) + (1.0 - k) * b * b / 6.0,
+        kannon_first,
+        "the fraction",
+    );
+    near(
+        out(&boyz_then_kannon("2", &[])),
+        listed,
+        "two Boyz listed first",
+    );
+    near(
+        out(&boyz_then_kannon("2", &[("order", "best")])),
+        kannon_first,
+        "best, two Boyz",
+    );
+    let mut nob_first = boyz_then_kannon("2", &[]);
+    nob_first[0] = ("attackers", "nob,boyz");
+    near(out(&nob_first), kannon_first, "the Kannon listed first");
+    let down = |p: &[(&str, &str)]| get(&exact_all(SYS, "volley", p), "p_down_or_out");
+    near(
+        down(&boyz_then_kannon("1", &[])),
+        5.0 / 18.0,
+        "Down or out, listed",
+    );
+    near(
+        down(&boyz_then_kannon(
+            "1",
+            &[("order", "best"), ("best_for", "down_or_out")],
+        )),
+        215.0 / 729.0,
+        "Down or out, best",
+    );
+    // the model above agrees with the hand values
+    near(
+        get(
+            &volley_metrics(&volley(&[kannon_2(), boy(), boy()], Tgt::fresh(2, 4, 4)), 3),
+            "p_out_of_action",
+        ),
+        kannon_first,
+        "model, the Kannon first",
+    );
+}
+
+/// The best chance over every way of choosing each next shooter from
+/// `left` (one count per gun of `guns`), with the target at `t`, to bring
+/// it to `aim` or worse: the test's own dynamic programming over the
+/// model above.
+fn best_chance(
+    guns: &[Gun],
+    left: &mut Vec<u8>,
+    t: Tgt,
+    aim: St,
+    memo: &mut BTreeMap<(Vec<u8>, Tgt), f64>,
+) -> f64 {
+    if t.st >= aim {
+        return 1.0;
+    }
+    if left.iter().all(|&n| n == 0) {
+        return 0.0;
+    }
+    if let Some(&p) = memo.get(&(left.clone(), t)) {
+        return p;
+    }
+    let mut best: f64 = 0.0;
+    for (g, gun) in guns.iter().enumerate() {
+        if left[g] == 0 {
+            continue;
+        }
+        left[g] -= 1;
+        let p: f64 = shoot(gun, t)
+            .into_iter()
+            .map(|(after, _, _, q)| q * best_chance(guns, left, after, aim, memo))
+            .sum();
+        left[g] += 1;
+        best = best.max(p);
+    }
+    memo.insert((left.clone(), t), best);
+    best
+}
+
+/// (B2) The best order against the test's own search over every choice of
+/// next shooter, and against every fixed order: three Boyz, two Kannons
+/// (D3 Damage) and a BS 2 Boy at a W3 Nob. The best order is at least as
+/// good as each fixed order, and strictly better than the listed one.
+#[test]
+fn the_best_order_is_the_best_of_every_choice() {
+    let mut p = boyz_then_kannon("3", &[("order", "best")]);
+    p[0] = ("attackers", "boyz,nob,grot");
+    p.retain(|(k, _)| *k != "wounds" && *k != "nob.damage");
+    p.extend([
+        ("wounds", "3"),
+        ("nob.damage", "D3"),
+        ("nob.count", "2"),
+        ("grot.weapon", "shoota"),
+        ("grot.bs", "2"),
+        ("grot.range", "8"),
+    ]);
+    // the BS 2 Grot needs 4+ at 8" (the Shoota's +1 short)
+    let grot = Gun { hit_on: 4, ..boy() };
+    let guns = [boy(), nob(), grot.clone()];
+    let start = Tgt::fresh(3, 4, 4);
+    let want = best_chance(
+        &guns,
+        &mut vec![3, 2, 1],
+        start,
+        St::Out,
+        &mut BTreeMap::new(),
+    );
+    let got = exact_all(SYS, "volley", &p);
+    near(get(&got, "p_out_of_action"), want, "best order");
+    let fixed = |order: &[&Gun]| {
+        let guns: Vec<Gun> = order.iter().map(|g| (*g).clone()).collect();
+        get(&volley_metrics(&volley(&guns, start), 6), "p_out_of_action")
+    };
+    let (b, n, g) = (boy(), nob(), grot);
+    let listed = fixed(&[&b, &b, &b, &n, &n, &g]);
+    assert!(
+        want > listed + 1e-3,
+        "the best order beats the listed one: {want} against {listed}"
+    );
+    let pool = [&b, &b, &b, &n, &n, &g];
+    let mut order: Vec<usize> = (0..6).collect();
+    // every permutation (Heap's algorithm)
+    let mut c = [0usize; 6];
+    let mut i = 0;
+    let mut worst_gap = f64::INFINITY;
+    let mut check = |order: &[usize]| {
+        let v = fixed(&order.iter().map(|&j| pool[j]).collect::<Vec<_>>());
+        worst_gap = worst_gap.min(want - v);
+    };
+    check(&order);
+    while i < 6 {
+        if c[i] < i {
+            if i % 2 == 0 {
+                order.swap(0, i);
+            } else {
+                order.swap(c[i], i);
+            }
+            check(&order);
+            c[i] += 1;
+            i = 0;
+        } else {
+            c[i] = 0;
+            i += 1;
+        }
+    }
+    assert!(
+        worst_gap > -1e-12,
+        "a fixed order beats the best: by {}",
+        -worst_gap
+    );
+}

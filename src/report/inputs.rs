@@ -33,13 +33,26 @@ pub fn value_of(input: &Input) -> String {
     }
 }
 
-/// The scenario's one-line description of parameter `name`, if any.
+/// The scenario's one-line description of parameter `name`, if any; an
+/// attacker's own (`boyz.bs`) is its `attacker.` declaration's, named for
+/// whose it is.
 fn about(exp: &Experiment, name: &str) -> String {
-    crate::systems::rule_set(&exp.system)
+    let Some(decls) = crate::systems::rule_set(&exp.system)
         .ok()
         .and_then(|r| r.scenario(&exp.scenario).ok())
-        .and_then(|sc| (sc.params)().into_iter().find(|d| d.name == name))
-        .map(|d| d.about)
+        .map(|sc| (sc.params)())
+    else {
+        return String::new();
+    };
+    if let Some(d) = decls.iter().find(|d| d.name == name) {
+        return d.about.clone();
+    }
+    let each = crate::systems::attackers::EACH;
+    name.split_once('.')
+        .and_then(|(who, own)| {
+            let d = decls.iter().find(|d| d.name == format!("{each}{own}"))?;
+            Some(format!("{who}: {}", d.about))
+        })
         .unwrap_or_default()
 }
 

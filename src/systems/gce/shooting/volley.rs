@@ -23,6 +23,8 @@ use crate::systems::{ParamDecl, ParamError, ParamGroup, Params, Refusal, Scenari
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
+mod best;
+
 /// The seed sections a volley follows.
 const SEED: &str = "Shooting, Steps 1-6; Shooting A Warrior Who Is Down; Injuries; Recovery Phase";
 
@@ -57,8 +59,28 @@ fn split() -> (Vec<ParamDecl>, Vec<ParamDecl>) {
     attackers::split(all, &each)
 }
 
-/// The `volley` scenario's parameters.
+/// The `volley` scenario's parameters: the attackers' and the target's,
+/// how the target starts, and the order they fire in.
 fn volley_params() -> Vec<ParamDecl> {
+    let mut decls = shared_params();
+    decls.push(
+        ParamDecl::choice("order", &["listed", "best"])
+            .default("listed")
+            .about("the order the attackers fire in: as listed, or the best, each next shooter chosen after seeing what the last one did, to take the target out (best_for)")
+            .seed("Shooting"),
+    );
+    decls.push(
+        ParamDecl::choice("best_for", &["out_of_action", "down_or_out"])
+            .about("what the best order aims at: Out of Action (when left out), or Down or Out of Action")
+            .seed("Injuries")
+            .needs("order", "best"),
+    );
+    decls
+}
+
+/// The parameters `volley` and `turns_to_kill` share: the attackers', the
+/// target's and how the target starts.
+fn shared_params() -> Vec<ParamDecl> {
     let (each, target) = split();
     let mut decls = attackers::volley_decls(each, target);
     decls.push(
@@ -72,7 +94,7 @@ fn volley_params() -> Vec<ParamDecl> {
 
 /// The `turns_to_kill` scenario's parameters: a volley's, with when to stop.
 fn turns_params() -> Vec<ParamDecl> {
-    let mut decls = volley_params();
+    let mut decls = shared_params();
     decls.push(
         ParamDecl::choice("until", &["out_of_action", "down_or_out"])
             .default("out_of_action")
@@ -113,6 +135,31 @@ const BOYZ_AND_NOB: &[(&str, &str)] = &[
     ("target_bs", "4"),
 ];
 
+/// [`BOYZ_AND_NOB`] at a W3 Nob, fired in the best order: the Kannon's
+/// D3 Damage takes more of his Wounds than a Shoota's one, so the order
+/// matters.
+const BEST_ORDER: &[(&str, &str)] = &[
+    ("attackers", "boyz,nob"),
+    ("boyz.count", "3"),
+    ("boyz.weapon", "shoota"),
+    ("boyz.bs", "3"),
+    ("boyz.range", "8"),
+    ("nob.weapon", "kannon"),
+    ("nob.short_hit", "0"),
+    ("nob.strength", "8"),
+    ("nob.save_mod", "-3"),
+    ("nob.damage", "D3"),
+    ("nob.ammo", "4"),
+    ("nob.bs", "4"),
+    ("nob.range", "8"),
+    ("toughness", "4"),
+    ("wounds", "3"),
+    ("save", "6"),
+    ("target_ws", "4"),
+    ("target_bs", "4"),
+    ("order", "best"),
+];
+
 /// The `volley` scenario.
 pub const VOLLEY_SCENARIO: Scenario = Scenario {
     name: "volley",
@@ -120,7 +167,24 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
     seed_section: SEED,
     params: volley_params,
     metrics: volley_metrics,
-    build: |p, v| Ok(Box::new(StepModel::new(VolleyRule::new(volley(p, v)?)))),
+    build: |p, v| {
+        let volley = volley(p, v)?;
+        let aim = p.word("best_for")?;
+        if p.need_word("order")? == "listed" {
+            if aim.is_some() {
+                return Err(ParamError::new(
+                    "best_for",
+                    "best_for says what order = \"best\" aims at: set order = \"best\", or leave best_for out",
+                ));
+            }
+            return Ok(Box::new(StepModel::new(VolleyRule::new(volley))));
+        }
+        let aim = match aim.as_deref() {
+            Some("down_or_out") => Status::Down,
+            _ => Status::OutOfAction,
+        };
+        Ok(Box::new(StepModel::new(best::BestRule::new(volley, aim)?)))
+    },
     variants: &["overwatch"],
     test_points: &[
         BOYZ_AND_NOB,
@@ -144,6 +208,7 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
             ("friend_within_2in", "true"),
             ("target_initiative", "3"),
         ],
+        BEST_ORDER,
         // a target already flesh-wounded: one Wound left
         &[
             ("attackers", "boyz"),
@@ -175,6 +240,14 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
             unset: &[],
             field: "nob.toughness",
             words: &["the target's"],
+        },
+        Refusal {
+            what: "what the best order aims at, with the order as listed",
+            point: 0,
+            set: &[("best_for", "down_or_out")],
+            unset: &[],
+            field: "best_for",
+            words: &["order = \"best\""],
         },
         Refusal {
             what: "a WS 1, BS 1 target starting flesh-wounded",
@@ -399,7 +472,11 @@ impl Volley {
     /// What no later step reads (wound rolls, Damage, a spent weapon) is
     /// cleared after each step, so equal targets are equal states.
     fn shoot<R: Roller>(&self, (j, i): (usize, usize), dice: &mut R, s: &mut ShotState) {
-        let shooting = &self.shooters[j].1;
+        Self::shoot_with(&self.shooters[j].1, i, dice, s);
+    }
+
+    /// Step `i` of `shooting`'s attack on `s` (see [`Volley::shoot`]).
+    fn shoot_with<R: Roller>(shooting: &Shooting, i: usize, dice: &mut R, s: &mut ShotState) {
         if i == 0 {
             s.holds_fire = s.target.status == Status::OutOfAction;
             s.shots_left = if shooting.full_auto_dice == 0 { 1 } else { 0 };
@@ -498,6 +575,13 @@ impl Mechanic for VolleyRule {
     }
 
     fn record(&self, s: &ShotState, sink: &mut impl MetricSink) {
+        self.record_shot(s, sink);
+    }
+}
+
+impl VolleyRule {
+    /// Records a finished volley's metrics (whatever order it fired in).
+    fn record_shot(&self, s: &ShotState, sink: &mut impl MetricSink) {
         let status = s.target.status;
         let values = [
             (0, s.hits > 0),
