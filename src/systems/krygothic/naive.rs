@@ -252,7 +252,7 @@ fn pinning_fire(rng: &mut Rng, n: u64) -> Sums {
 /// One volley at an Average Joe (Body 2, armour 1, Speed 3) with 2
 /// wounds, from `wounds` taken before: an autocannon (6K2, S2 here) on RC
 /// 3 at 10", three dice against 5, every kept die wounding (2 + 1 - 2 =
-/// 1), at most 2, doubled on three sixes; then three Average Joes (RC 2)
+/// 1), at most 2, doubled on three sixes; then five Average Joes (RC 2)
 /// with pistols (3K2S1) at 5", two dice against 5, at most 1 wound each.
 /// Nobody fires at a target with 2 wounds. The wounds after it.
 fn gun_and_pistols(rng: &mut Rng, mut wounds: u64) -> u64 {
@@ -269,7 +269,7 @@ fn gun_and_pistols(rng: &mut Rng, mut wounds: u64) -> u64 {
         }
         wounds += w;
     }
-    for _ in 0..3 {
+    for _ in 0..5 {
         if wounds >= 2 {
             break;
         }

@@ -134,15 +134,16 @@ fn turns_params() -> Vec<ParamDecl> {
 }
 
 /// The test point both scenarios share: a heavy weapon (the autocannon,
-/// 6K2, S2 given here) on RC 3 and three Average Joes with pistols at 5"
-/// at an Average Joe (Body 2, Speed 3, WILL 3) with armour 1.
+/// 6K2, S2 given here) on RC 3 and five Average Joes with pistols at 5"
+/// at an Average Joe (Body 2, Speed 3, WILL 3) with armour 1: six units,
+/// the benchmarks' volley.
 const GUN_AND_PISTOLS: &[(&str, &str)] = &[
     ("attackers", "gun,joes"),
     ("gun.weapon", "autocannon"),
     ("gun.weapon_strength", "2"),
     ("gun.firer_rc", "3"),
     ("gun.range", "10"),
-    ("joes.count", "3"),
+    ("joes.count", "5"),
     ("joes.firer", "average_joe"),
     ("joes.weapon", "pistol"),
     ("joes.range", "5"),
