@@ -240,6 +240,42 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("pinning_hit", "example")],
     ),
     (
+        "krygothic",
+        "volley",
+        &[
+            ("attackers", "sup,joes"),
+            ("sup.weapon", "autocannon"),
+            ("sup.weapon_strength", "2"),
+            ("sup.weapon_suppressive", "true"),
+            ("sup.fire_mode", "suppressive"),
+            ("sup.firer", "average_joe"),
+            ("sup.range", "10"),
+            ("joes.count", "2"),
+            ("joes.firer", "average_joe"),
+            ("joes.weapon", "pistol"),
+            ("joes.range", "5"),
+            ("target", "average_joe"),
+            ("target_will", "5"),
+        ],
+        &[("pinning_hit", "example"), ("seven_plus", "additive")],
+    ),
+    (
+        "krygothic",
+        "turns_to_kill",
+        &[
+            ("attackers", "joes"),
+            ("joes.count", "3"),
+            ("joes.firer", "average_joe"),
+            ("joes.weapon", "pistol"),
+            ("joes.range", "5"),
+            ("target", "average_joe"),
+            ("target_armour", "2"),
+            ("until", "pinned_or_out"),
+            ("turns", "6"),
+        ],
+        &[("pinning_hit", "example"), ("wound_target", "strength")],
+    ),
+    (
         "skirmish20",
         "shooting",
         &[
@@ -693,6 +729,16 @@ fn the_engine_picks_the_sampler_the_design_names() {
             Custom("unit laws (a unit's fire and the test each half a word from its law)"),
         ),
         (
+            "krygothic",
+            "volley",
+            Custom("volley unit laws (each unit's fire and each test a 32-bit draw from its law)"),
+        ),
+        (
+            "krygothic",
+            "turns_to_kill",
+            Custom("volley unit laws (each unit's fire and each test a 32-bit draw from its law)"),
+        ),
+        (
             "skirmish20",
             "shooting",
             Custom("state face tables (a group of steps' dice drawn at once)"),
@@ -850,6 +896,16 @@ fn every_rule_variant_is_read_by_a_scenario() {
         (
             "krygothic",
             "pinning_fire",
+            &["seven_plus", "wound_target", "critical_pass", "pinning_hit"],
+        ),
+        (
+            "krygothic",
+            "volley",
+            &["seven_plus", "wound_target", "critical_pass", "pinning_hit"],
+        ),
+        (
+            "krygothic",
+            "turns_to_kill",
             &["seven_plus", "wound_target", "critical_pass", "pinning_hit"],
         ),
         ("crisis", "attack", &["dodge_damage"]),

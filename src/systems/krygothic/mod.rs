@@ -19,6 +19,7 @@ mod naive;
 pub mod pinning_fire;
 pub mod psych;
 pub mod ranged;
+pub mod volley;
 
 use crate::systems::{PresetDecl, RuleSet, Variant, VariantDef};
 
@@ -45,6 +46,8 @@ pub static RULES: RuleSet = RuleSet {
         psych::ORDER_COMBO_SCENARIO,
         psych::DAMAGED_STRUCTURE_SCENARIO,
         pinning_fire::PINNING_FIRE_SCENARIO,
+        volley::VOLLEY_SCENARIO,
+        volley::TURNS_TO_KILL_SCENARIO,
     ],
 };
 

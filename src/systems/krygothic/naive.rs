@@ -37,6 +37,18 @@ pub const PINNING_FIRE: NaiveLoop = NaiveLoop {
     run: pinning_fire,
 };
 
+/// `volley`'s loop.
+pub const VOLLEY: NaiveLoop = NaiveLoop {
+    metric: "p_out",
+    run: volley,
+};
+
+/// `turns_to_kill`'s loop.
+pub const TURNS_TO_KILL: NaiveLoop = NaiveLoop {
+    metric: "mean_turns_played",
+    run: turns_to_kill,
+};
+
 /// `fear`'s loop.
 pub const FEAR: NaiveLoop = NaiveLoop {
     metric: "p_fail",
@@ -233,6 +245,60 @@ fn pinning_fire(rng: &mut Rng, n: u64) -> Sums {
         }
         let target = if hit { 7 } else { 4 };
         sums.add(u64::from(!attribute_check(rng, 4, target)));
+    }
+    sums
+}
+
+/// One volley at an Average Joe (Body 2, armour 1, Speed 3) with 2
+/// wounds, from `wounds` taken before: an autocannon (6K2, S2 here) on RC
+/// 3 at 10", three dice against 5, every kept die wounding (2 + 1 - 2 =
+/// 1), at most 2, doubled on three sixes; then five Average Joes (RC 2)
+/// with pistols (3K2S1) at 5", two dice against 5, at most 1 wound each.
+/// Nobody fires at a target with 2 wounds. The wounds after it.
+fn gun_and_pistols(rng: &mut Rng, mut wounds: u64) -> u64 {
+    if wounds < 2 {
+        let (mut passes, mut sixes) = (0, 0);
+        for _ in 0..3 {
+            let face = d(rng, 6);
+            passes += u64::from(face >= 5);
+            sixes += u64::from(face == 6);
+        }
+        let mut w = passes.min(2);
+        if sixes == 3 {
+            w *= 2;
+        }
+        wounds += w;
+    }
+    for _ in 0..5 {
+        if wounds >= 2 {
+            break;
+        }
+        let passes = u64::from(d(rng, 6) >= 5) + u64::from(d(rng, 6) >= 5);
+        wounds += passes.min(1);
+    }
+    wounds
+}
+
+/// The volley above: the target out at 2 wounds.
+fn volley(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        sums.add(u64::from(gun_and_pistols(rng, 0) >= 2));
+    }
+    sums
+}
+
+/// The volley above again and again, up to 8, until the target is out:
+/// volleys fired.
+fn turns_to_kill(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let (mut wounds, mut turns) = (0, 0);
+        while turns < 8 && wounds < 2 {
+            wounds = gun_and_pistols(rng, wounds);
+            turns += 1;
+        }
+        sums.add(turns);
     }
     sums
 }

@@ -24,8 +24,8 @@
 use super::dice::{Reading, attribute_check, p_attribute_check};
 use super::fast::{p_check, record_counts, threshold};
 use super::psych::{PinningHit, pinning_target};
+use super::ranged::RangedRule;
 use super::ranged::scenario::RangedParams;
-use super::ranged::{RangedRule, Resolved};
 use crate::dice::{Alias, BatchedRoller, Metric, MetricSink, Roller, Tally};
 use crate::engine::outcome_model::{OutcomeModel, Outcomes};
 use crate::systems::{
@@ -170,7 +170,6 @@ type FireOut = (bool, u16, bool);
 /// The chain: `units` shots of one rule, then the test.
 struct PinningFire {
     ranged: RangedRule,
-    r: Resolved,
     units: u32,
     will: u32,
     /// The test's target after a hit, and after no hit (`None`: no test).
@@ -185,30 +184,12 @@ struct PinningFire {
 impl PinningFire {
     /// One unit's fire: whether any attack kept a to-hit die, and wounds.
     fn unit_fire<R: Roller>(&self, dice: &mut R) -> (bool, u16) {
-        if !self.r.can_shoot {
-            return (false, 0);
-        }
-        let (mut hit, mut wounds) = (false, 0u16);
-        for _ in 0..self.r.attacks {
-            let o = self.ranged.attack(dice);
-            hit |= o.hits > 0;
-            wounds += u16::from(o.wounds);
-        }
-        (hit, wounds)
+        fire_on(&self.ranged, dice)
     }
 
     /// One unit's law of (hit, wounds).
     fn unit_law(&self) -> Vec<((bool, u16), f64)> {
-        if !self.r.can_shoot {
-            return vec![((false, 0), 1.0)];
-        }
-        let one: Vec<((bool, u16), f64)> = fold(
-            self.ranged
-                .attack_law()
-                .into_iter()
-                .map(|(o, p)| ((o.hits > 0, u16::from(o.wounds)), p)),
-        );
-        power(&one, self.r.attacks.into())
+        fire_law(&self.ranged)
     }
 
     fn target(&self, hit: bool) -> Option<i32> {
@@ -217,6 +198,69 @@ impl PinningFire {
         } else {
             self.target_missed
         }
+    }
+}
+
+/// One unit's fire with `ranged`'s shot on real dice: whether any attack
+/// kept a to-hit die, and its wounds (none out of reach).
+pub(crate) fn fire_on<R: Roller>(ranged: &RangedRule, dice: &mut R) -> (bool, u16) {
+    let r = ranged.resolved();
+    if !r.can_shoot {
+        return (false, 0);
+    }
+    let (mut hit, mut wounds) = (false, 0u16);
+    for _ in 0..r.attacks {
+        let o = ranged.attack(dice);
+        hit |= o.hits > 0;
+        wounds += u16::from(o.wounds);
+    }
+    (hit, wounds)
+}
+
+/// One unit's law of (hit, wounds) with `ranged`'s shot: the rule's exact
+/// attack law over the unit's attacks.
+pub(crate) fn fire_law(ranged: &RangedRule) -> Vec<((bool, u16), f64)> {
+    let r = ranged.resolved();
+    if !r.can_shoot {
+        return vec![((false, 0), 1.0)];
+    }
+    let one: Vec<((bool, u16), f64)> = fold(
+        ranged
+            .attack_law()
+            .into_iter()
+            .map(|(o, p)| ((o.hits > 0, u16::from(o.wounds)), p)),
+    );
+    power(&one, r.attacks.into())
+}
+
+/// A law of packed outcomes as 32-bit alias columns: (threshold, own
+/// outcome, alias), the 64-bit thresholds rounded to 32 bits (an
+/// outcome's probability within `n * 2^-33`).
+pub(crate) fn alias32(law: &[(u32, f64)]) -> Vec<(u64, u32, u32)> {
+    Alias::new(law)
+        .columns()
+        .map(|(keep, &own, &alias)| {
+            let keep = if keep == u64::MAX {
+                1 << 32
+            } else {
+                ((u128::from(keep) + (1 << 31)) >> 32) as u64
+            };
+            (keep, own, alias)
+        })
+        .collect()
+}
+
+/// An outcome of `columns` ([`alias32`]) from a 32-bit uniform `d`: its
+/// high part (by multiply-high) picks a column, its low part decides
+/// between the column's own outcome and its alias.
+#[inline(always)]
+pub(crate) fn pick32(columns: &[(u64, u32, u32)], d: u32) -> u32 {
+    let wide = u64::from(d) * columns.len() as u64;
+    let (keep, own, alias) = columns[(wide >> 32) as usize];
+    if u64::from(wide as u32) < keep {
+        own
+    } else {
+        alias
     }
 }
 
@@ -327,7 +371,6 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
     let wounds = list.family(family, 0..=per_unit * shooters);
     let rule = PinningFire {
         ranged,
-        r,
         units,
         will: p.target_will as u32,
         target_hit: pinning_target(true, shooters, leader, counting),
@@ -380,37 +423,17 @@ impl UnitDraws {
             .map(|i| (i >> 1 & 1 == 1, (i >> 2) as u16, i & 1 == 1))
             .collect();
         UnitDraws {
-            // the 64-bit thresholds rounded to 32 bits (an outcome's
-            // probability within `n * 2^-33`)
-            unit: Alias::new(&law)
-                .columns()
-                .map(|(keep, &own, &alias)| {
-                    let keep = if keep == u64::MAX {
-                        1 << 32
-                    } else {
-                        ((u128::from(keep) + (1 << 31)) >> 32) as u64
-                    };
-                    (keep, own, alias)
-                })
-                .collect(),
+            unit: alias32(&law),
             units: rule.units,
             fail: [fail(rule.target_missed), fail(rule.target_hit)],
             ends,
         }
     }
 
-    /// One unit's packed outcome from a 32-bit uniform `d`: its high part
-    /// (by multiply-high) picks a column, its low part decides between the
-    /// column's own outcome and its alias.
+    /// One unit's packed outcome from a 32-bit uniform `d`.
     #[inline(always)]
     fn unit(&self, d: u32) -> u32 {
-        let wide = u64::from(d) * self.unit.len() as u64;
-        let (keep, own, alias) = self.unit[(wide >> 32) as usize];
-        if u64::from(wide as u32) < keep {
-            own
-        } else {
-            alias
-        }
+        pick32(&self.unit, d)
     }
 
     /// One trial's dense index: the units' draws two a word, then the
