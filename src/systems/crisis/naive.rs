@@ -272,27 +272,36 @@ fn ambusher(rng: &mut Rng, target: &mut Target, skill: i32, index: i32, dl: i32,
     }
 }
 
-/// The ambush's target: Health 8, armour DR 1 with Durability 4.
+/// The ambush's target: Health 14, armour DR 1 with Durability 4.
 fn ambushed() -> Target {
     Target {
-        health: 8,
-        full_health: 8,
+        health: 14,
+        full_health: 14,
         nonlethal: 0,
         durability: 4,
         overwhelmed: false,
     }
 }
 
-/// One round of the ambush: two gunmen (skill 3, damage 4, `shots`
-/// attacks each at DL 4) then a knifeman (skill 2, damage 3, against Parry
-/// 7); each holds if the target is already down when his turn begins.
+/// One round of the ambush: two gunmen (skill 1, damage 3, `shots`
+/// attacks each at DL 4), a grenadier (skill 2, RNG -1, damage 4 without
+/// Extras; a miss scatters on a d8) then a knifeman (skill 2, damage 3,
+/// against Parry 7); each holds if the target is already down when his
+/// turn begins.
 fn ambush_round(rng: &mut Rng, target: &mut Target, shots: i32) {
     for _ in 0..2 {
         if target.incapacitated() {
             continue;
         }
         for index in 0..shots {
-            ambusher(rng, target, 3, index, 4, 4);
+            ambusher(rng, target, 1, index, 4, 3);
+        }
+    }
+    if !target.incapacitated() {
+        if (d(rng, 6) + d(rng, 6)) as i32 + 2 - 1 >= 4 {
+            target.take(4, 1);
+        } else {
+            d(rng, 8);
         }
     }
     if !target.incapacitated() {

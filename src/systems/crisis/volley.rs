@@ -111,21 +111,26 @@ fn turns_params() -> Vec<ParamDecl> {
     decls
 }
 
-/// The ambush both scenarios test first: two gunmen (skill 3, RoF 2,
-/// damage 4) and a knifeman (melee, skill 2, damage 3) at a target with
-/// Health 8, Parry 7 and armour DR 1, Durability 4.
+/// The ambush both scenarios test first: two gunmen (skill 1, RoF 2,
+/// damage 3), a grenadier (area, skill 2, RNG -1, damage 4) and a knifeman
+/// (melee, skill 2, damage 3) at a target with Health 14, Parry 7 and
+/// armour DR 1, Durability 4.
 const AMBUSH: &[(&str, &str)] = &[
-    ("attackers", "gunmen,knife"),
+    ("attackers", "gunmen,grenadier,knife"),
     ("gunmen.count", "2"),
-    ("gunmen.skill", "3"),
-    ("gunmen.damage", "4"),
+    ("gunmen.skill", "1"),
+    ("gunmen.damage", "3"),
     ("gunmen.rof", "2"),
     ("gunmen.attacks", "2"),
+    ("grenadier.kind", "area"),
+    ("grenadier.skill", "2"),
+    ("grenadier.range_penalty", "1"),
+    ("grenadier.damage", "4"),
     ("knife.kind", "melee"),
     ("knife.skill", "2"),
     ("knife.damage", "3"),
     ("target_parry", "7"),
-    ("target_health", "8"),
+    ("target_health", "14"),
     ("armour_dr", "1"),
     ("armour_durability", "4"),
 ];
@@ -133,17 +138,21 @@ const AMBUSH: &[(&str, &str)] = &[
 /// The same ambush round after round (the gunmen fire all the RoF their AP
 /// allow).
 const AMBUSH_TURNS: &[(&str, &str)] = &[
-    ("attackers", "gunmen,knife"),
+    ("attackers", "gunmen,grenadier,knife"),
     ("gunmen.count", "2"),
-    ("gunmen.skill", "3"),
-    ("gunmen.damage", "4"),
+    ("gunmen.skill", "1"),
+    ("gunmen.damage", "3"),
     ("gunmen.rof", "2"),
     ("gunmen.policy", "all"),
+    ("grenadier.kind", "area"),
+    ("grenadier.skill", "2"),
+    ("grenadier.range_penalty", "1"),
+    ("grenadier.damage", "4"),
     ("knife.kind", "melee"),
     ("knife.skill", "2"),
     ("knife.damage", "3"),
     ("target_parry", "7"),
-    ("target_health", "8"),
+    ("target_health", "14"),
     ("armour_dr", "1"),
     ("armour_durability", "4"),
 ];
@@ -202,7 +211,7 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
             set: &[],
             unset: &["knife.damage"],
             field: "knife.damage",
-            words: &["knife.damage"],
+            words: &["missing"],
         },
         Refusal {
             what: "more attacks than an attacker's RoF",
@@ -223,7 +232,7 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
         Refusal {
             what: "a dodge with no area attacker",
             point: 0,
-            set: &[("target_athletics", "3")],
+            set: &[("target_athletics", "3"), ("grenadier.kind", "ranged")],
             unset: &[],
             field: "target_athletics",
             words: &["Only Area of Effect Attacks can be dodged"],
@@ -246,8 +255,8 @@ pub const TURNS_TO_KILL_SCENARIO: Scenario = Scenario {
         // a 2-AP first attack: 4 AP pay for three (2 + 1 + 1), until dead
         &[
             ("attackers", "sniper,brawler"),
-            ("sniper.skill", "1"),
-            ("sniper.damage", "5"),
+            ("sniper.skill", "0"),
+            ("sniper.damage", "3"),
             ("sniper.rof", "3"),
             ("sniper.attack_ap", "2"),
             ("sniper.policy", "all"),
@@ -256,11 +265,11 @@ pub const TURNS_TO_KILL_SCENARIO: Scenario = Scenario {
             ("brawler.damage", "2"),
             ("brawler.intent", "knock_out"),
             ("target_parry", "8"),
-            ("target_health", "5"),
-            ("armour_dr", "2"),
-            ("armour_durability", "2"),
+            ("target_health", "4"),
+            ("armour_dr", "1"),
+            ("armour_durability", "8"),
             ("until", "dead"),
-            ("turns", "6"),
+            ("turns", "3"),
         ],
         &[
             ("attackers", "grenadier"),
@@ -295,6 +304,7 @@ pub const TURNS_TO_KILL_SCENARIO: Scenario = Scenario {
             set: &[
                 ("until", "dead"),
                 ("gunmen.intent", "knock_out"),
+                ("grenadier.intent", "knock_out"),
                 ("knife.intent", "knock_out"),
             ],
             unset: &[],
