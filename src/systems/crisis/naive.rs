@@ -298,7 +298,9 @@ fn ambush_round(rng: &mut Rng, target: &mut Target, shots: i32) {
         }
     }
     if !target.incapacitated() {
-        if (d(rng, 6) + d(rng, 6)) as i32 + 2 - 1 >= 4 {
+        // skill 2, RNG penalty 1, against DL 4
+        let total = (d(rng, 6) + d(rng, 6)) as i32 + 2 - 1;
+        if total >= 4 {
             target.take(4, 1);
         } else {
             d(rng, 8);
