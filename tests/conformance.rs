@@ -777,6 +777,8 @@ fn the_engine_picks_the_sampler_the_design_names() {
             "healing",
             Custom("blocks of days drawn at once (four a word) from face tables of each state"),
         ),
+        ("crisis", "volley", StepLaws),
+        ("crisis", "turns_to_kill", WideRoundLaws),
     ];
     // on a change, the whole list as it now stands, to read and paste
     let now: String = got
@@ -910,6 +912,8 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ),
         ("crisis", "attack", &["dodge_damage"]),
         ("crisis", "fight", &["dodge_damage"]),
+        ("crisis", "volley", &["dodge_damage"]),
+        ("crisis", "turns_to_kill", &["dodge_damage"]),
         ("skirmish20", "shooting", &["no_minor_gun", "blast_roll"]),
         ("skirmish20", "vehicle_damage", &["no_minor_gun"]),
         ("skirmish20", "close_combat", &["no_minor_gun"]),

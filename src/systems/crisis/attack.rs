@@ -229,21 +229,21 @@ pub struct Attack {
     /// DL 4, or the target's Parry.
     difficulty: i64,
     /// `None` behind total cover.
-    hittable: bool,
-    kind: Kind,
+    pub(super) hittable: bool,
+    pub(super) kind: Kind,
     /// Weapon damage + damage circumstance.
-    damage: i32,
-    armour_piercing: bool,
-    defence: Defence,
+    pub(super) damage: i32,
+    pub(super) armour_piercing: bool,
+    pub(super) defence: Defence,
     /// The target's Athletics + modifiers when it dodges area attacks.
-    dodge: Option<i64>,
+    pub(super) dodge: Option<i64>,
     /// What a dodged attack still deals.
     dodged_deals: DodgeDamage,
-    rof: u8,
-    attack_ap: u8,
-    durability: i32,
+    pub(super) rof: u8,
+    pub(super) attack_ap: u8,
+    pub(super) durability: i32,
     /// Kill, or knock out instead of killing.
-    intent: Intent,
+    pub(super) intent: Intent,
 }
 
 /// How one attack went.
@@ -271,9 +271,24 @@ impl Attack {
     /// to 0 or lower because of defenses, such as damage reduction or
     /// dodging"), or nothing under the variant `dodge_damage = "none"`.
     pub fn resolve<R: Roller>(&self, index: u8, dice: &mut R, target: &mut Target) -> Shot {
+        self.resolve_dodging(index, index == 0, dice, target)
+    }
+
+    /// [`Attack::resolve`], with the target trying its dodge on this attack
+    /// when `dodges` (and it can dodge this attack at all): "Once per round
+    /// you can try to dodge an incoming Area of Effect Attack". One
+    /// attacker's turn tries it on its first attack; a volley
+    /// (`super::volley`) on the round's first area attack, whoever makes it.
+    pub fn resolve_dodging<R: Roller>(
+        &self,
+        index: u8,
+        dodges: bool,
+        dice: &mut R,
+        target: &mut Target,
+    ) -> Shot {
         let total = self.roll.dice(dice) + self.bonus + ROF_PENALTY * i64::from(index);
         let dodge = match self.dodge {
-            Some(athletics) if index == 0 => Some(self.roll.dice(dice) + athletics),
+            Some(athletics) if dodges => Some(self.roll.dice(dice) + athletics),
             _ => None,
         };
         let extras = if self.hittable {
@@ -419,7 +434,7 @@ crate::param_struct! {
 impl AttackParams {
     /// The attack these parameters describe; `variants` are read only
     /// where they matter (a dodge), so only those runs name them.
-    fn attack(&self, variants: &Params) -> Result<Attack, ParamError> {
+    pub(super) fn attack(&self, variants: &Params) -> Result<Attack, ParamError> {
         let p = self;
         let roll = p.roll.skill_roll()?;
         let kind = match p.kind.as_str() {
@@ -627,29 +642,7 @@ impl Mechanic for Turn {
 
 /// Builds the attack scenario.
 pub fn build_turn(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
-    let p = TurnParams::read(p)?;
-    let attack = p.attack.attack(variants)?;
-    let attacks = p.attacks as u8;
-    if attacks > attack.rof {
-        return Err(ParamError::new(
-            crate::param_name!(TurnParams.attacks),
-            format!(
-                "{attacks} attacks need RoF {attacks} or more; the weapon has RoF {}",
-                attack.rof
-            ),
-        ));
-    }
-    let ap = p.ap as u8;
-    let cost = attacks_cost(attacks, attack.attack_ap);
-    if cost > ap {
-        return Err(ParamError::new(
-            crate::param_name!(TurnParams.attacks),
-            format!(
-                "{attacks} attacks cost {cost} AP ({} for the first, 1 per extra) but the attacker has {ap}: 'Actions that require more than the remaining AP are disabled'",
-                attack.attack_ap
-            ),
-        ));
-    }
+    let (attack, attacks) = turn_of(&TurnParams::read(p)?, variants)?;
     let mut list = MetricList::new();
     let d = &TURN_METRICS;
     let p_hit = list.add(&d[0]);
@@ -678,6 +671,35 @@ pub fn build_turn(p: &Params, variants: &Params) -> Result<Box<dyn Model>, Param
         dodged,
         spared,
     })))
+}
+
+/// One turn's attack and how many attacks it makes, checked against the
+/// RoF and the AP: the `attack` scenario's, and each attacker's of a
+/// volley.
+pub(super) fn turn_of(p: &TurnParams, variants: &Params) -> Result<(Attack, u8), ParamError> {
+    let attack = p.attack.attack(variants)?;
+    let attacks = p.attacks as u8;
+    if attacks > attack.rof {
+        return Err(ParamError::new(
+            crate::param_name!(TurnParams.attacks),
+            format!(
+                "{attacks} attacks need RoF {attacks} or more; the weapon has RoF {}",
+                attack.rof
+            ),
+        ));
+    }
+    let ap = p.ap as u8;
+    let cost = attacks_cost(attacks, attack.attack_ap);
+    if cost > ap {
+        return Err(ParamError::new(
+            crate::param_name!(TurnParams.attacks),
+            format!(
+                "{attacks} attacks cost {cost} AP ({} for the first, 1 per extra) but the attacker has {ap}: 'Actions that require more than the remaining AP are disabled'",
+                attack.attack_ap
+            ),
+        ));
+    }
+    Ok((attack, attacks))
 }
 
 // ------------------------------------------------------------ the fight

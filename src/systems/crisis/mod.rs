@@ -1,7 +1,8 @@
 //! Crisis (`seeds/003_e08bb638dba16bed.txt`), a chapter of a tabletop RPG:
 //! Skill checks with Extras against the difficulty ladder, contests, turn
 //! order, attacks with RoF and action points, damage through armour with
-//! Durability, a fight over turns, and healing.
+//! Durability, a fight over turns, healing, and an ambush: several
+//! attackers on one target (a volley) and the rounds it takes.
 //!
 //! The chapter never says which dice make a Skill roll nor how Extras are
 //! counted; both are parameters of every scenario (`roll`, a dice
@@ -17,6 +18,7 @@ pub mod healing;
 mod naive;
 pub mod rules;
 pub mod scatter;
+pub mod volley;
 
 use crate::systems::{RuleSet, Variant};
 
@@ -39,5 +41,7 @@ pub static RULES: RuleSet = RuleSet {
         damage::DAMAGE_SCENARIO,
         scatter::SCATTER_SCENARIO,
         healing::HEALING_SCENARIO,
+        volley::VOLLEY_SCENARIO,
+        volley::TURNS_TO_KILL_SCENARIO,
     ],
 };

@@ -249,3 +249,96 @@ fn scatter(rng: &mut Rng, n: u64) -> Sums {
     }
     sums
 }
+
+/// `volley`'s loop.
+pub const VOLLEY: NaiveLoop = NaiveLoop {
+    metric: "p_incapacitated",
+    run: volley,
+};
+
+/// `turns_to_kill`'s loop.
+pub const TURNS_TO_KILL: NaiveLoop = NaiveLoop {
+    metric: "p_taken_out",
+    run: turns_to_kill,
+};
+
+/// One attack of an ambusher: `skill` on 2D6 with the `index`-th RoF
+/// penalty against `dl`, on a hit `damage` + Extras through DR 1.
+fn ambusher(rng: &mut Rng, target: &mut Target, skill: i32, index: i32, dl: i32, damage: i32) {
+    let total = (d(rng, 6) + d(rng, 6)) as i32 + skill - 2 * index;
+    if total >= dl {
+        let extras = (total - dl) / 4;
+        target.take(damage + extras, 1);
+    }
+}
+
+/// The ambush's target: Health 14, armour DR 1 with Durability 4.
+fn ambushed() -> Target {
+    Target {
+        health: 14,
+        full_health: 14,
+        nonlethal: 0,
+        durability: 4,
+        overwhelmed: false,
+    }
+}
+
+/// One round of the ambush: two gunmen (skill 1, damage 3, `shots`
+/// attacks each at DL 4), a grenadier (skill 2, RNG -1, damage 4 without
+/// Extras; a miss scatters on a d8) then a knifeman (skill 2, damage 3,
+/// against Parry 7); each holds if the target is already down when his
+/// turn begins.
+fn ambush_round(rng: &mut Rng, target: &mut Target, shots: i32) {
+    for _ in 0..2 {
+        if target.incapacitated() {
+            continue;
+        }
+        for index in 0..shots {
+            ambusher(rng, target, 1, index, 4, 3);
+        }
+    }
+    if !target.incapacitated() {
+        // skill 2, RNG penalty 1, against DL 4
+        let total = (d(rng, 6) + d(rng, 6)) as i32 + 2 - 1;
+        if total >= 4 {
+            target.take(4, 1);
+        } else {
+            d(rng, 8);
+        }
+    }
+    if !target.incapacitated() {
+        ambusher(rng, target, 2, 0, 7, 3);
+    }
+}
+
+/// The ambush, one round, two attacks a gunman: P(the target is
+/// incapacitated).
+fn volley(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut target = ambushed();
+        ambush_round(rng, &mut target, 2);
+        sums.add(u64::from(target.incapacitated()));
+    }
+    sums
+}
+
+/// The ambush round after round (8 at most), the gunmen firing all the
+/// RoF 2 their AP allow: 4 AP a round pay for both (1 + 1), carrying 2,
+/// then 6, which still pays for the two: P(down within 8 rounds).
+fn turns_to_kill(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut target = ambushed();
+        let mut down = false;
+        for _ in 0..8 {
+            ambush_round(rng, &mut target, 2);
+            if target.incapacitated() {
+                down = true;
+                break;
+            }
+        }
+        sums.add(u64::from(down));
+    }
+    sums
+}
