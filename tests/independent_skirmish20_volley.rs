@@ -364,3 +364,42 @@ fn turns_to_kill_until_the_hero_is_dead_first_turn_is_the_volleys() {
         "taken_out_by_turn=1",
     );
 }
+
+/// (5) The bundled spec's `[[expect]]` (experiments/d20_squad_vs_necrons.toml,
+/// "the Lord and his last Necron", one rifleman): a Bolt Rifle's two
+/// firings at 4 or less, the Heavy Bolter's one at 3 or less (its blast
+/// over none), the Plasma Pistol's two at 6 or less (a 20 ends each one's
+/// fire: "jam", "broken"), at a Necron Lord and one Necron: a destroyed
+/// Necron is down for this volley as a dead one is.
+#[test]
+fn the_bundled_spec_expect_by_enumeration() {
+    let mut d = BTreeMap::from([((0u8, 0u8), 1.0)]);
+    for (firings, value) in [(2, 4), (1, 3), (2, 6)] {
+        d = attacker(d, firings, value);
+    }
+    let hero_dead: f64 = d.iter().filter(|((_, h), _)| *h == 2).map(|(_, p)| p).sum();
+    let p = [
+        ("attackers", "riflemen,heavy,sergeant"),
+        ("riflemen.weapon", "bolt_rifle"),
+        ("riflemen.range", "10"),
+        ("heavy.weapon", "heavy_bolter"),
+        ("heavy.range", "20"),
+        ("heavy.others_under_template", "0"),
+        ("sergeant.weapon", "plasma_pistol"),
+        ("sergeant.range", "8"),
+        ("armour", "power"),
+        ("troopers", "1"),
+        ("hero", "true"),
+        ("necrons", "true"),
+    ];
+    near(
+        get(&exact_all(SYS, "volley", &p), "p_hero_dead"),
+        hero_dead,
+        "p_hero_dead",
+    );
+    // the value the spec pins
+    near(hero_dead, EXPECT, "the spec's expect");
+}
+
+/// experiments/d20_squad_vs_necrons.toml's pinned value.
+const EXPECT: f64 = 0.054065744670210296;
