@@ -134,9 +134,10 @@ fn gun_then_pistol() -> Vec<(&'static str, &'static str)> {
 /// P(Hero dead) = 1/6 · 13/20 · 1/6 = 13/720; the trooper (5/6) dies on
 /// 5-6 (2/6): 5/6 · 13/20 · 2/6 = 13/72. Mean dead 13/720 + 130/720 =
 /// 143/720. Shaken ("at least 50% of it's force wounded or dead": one of
-/// two hurt): the Hero hurt on 4-6, the trooper on 3-6: 1/6 · 13/20 · 3/6
-/// + 5/6 · 13/20 · 4/6 = 13/240 + 13/36 = 299/720. Running (below 35%
-/// of two: none left) cannot happen from one firing.
+/// two hurt): the Hero hurt on 4-6, the trooper on 3-6, so
+/// 1/6 · 13/20 · 3/6 plus 5/6 · 13/20 · 4/6, that is 13/240 + 13/36 =
+/// 299/720. Running (below 35% of two: none left) cannot happen from one
+/// firing.
 #[test]
 fn one_heavy_plasma_rifle_at_a_trooper_and_hero_by_hand() {
     let p = [
