@@ -186,7 +186,7 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
                 "launcher.others_partly_under",
             ],
             field: "launcher.others_under_template",
-            words: &["others_under_template"],
+            words: &["covers others of the squad", "0 for none"],
         },
         Refusal {
             what: "an attacker without a weapon",
@@ -194,7 +194,7 @@ pub const VOLLEY_SCENARIO: Scenario = Scenario {
             set: &[],
             unset: &["heavy.weapon"],
             field: "heavy.weapon_row",
-            words: &["heavy.weapon_row"],
+            words: &["the weapon's chart row", "krunch invents none"],
         },
     ],
     naive: super::naive::VOLLEY,
