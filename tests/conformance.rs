@@ -766,6 +766,8 @@ fn the_engine_picks_the_sampler_the_design_names() {
             "squad_under_fire",
             Custom("state laws (a turn or step drawn from its law on the state, a word a draw)"),
         ),
+        ("skirmish20", "volley", StepLaws),
+        ("skirmish20", "turns_to_kill", WideRoundLaws),
         ("crisis", "check", FaceTable),
         ("crisis", "turn_order", FaceTable),
         ("crisis", "attack", FaceTable),
@@ -921,6 +923,12 @@ fn every_rule_variant_is_read_by_a_scenario() {
         (
             "skirmish20",
             "squad_under_fire",
+            &["blast_roll", "wound_allocation"],
+        ),
+        ("skirmish20", "volley", &["blast_roll", "wound_allocation"]),
+        (
+            "skirmish20",
+            "turns_to_kill",
             &["blast_roll", "wound_allocation"],
         ),
         ("bfg", "solar_flare", &["flare_once"]),

@@ -29,6 +29,7 @@ pub mod shared_params;
 pub mod shooting;
 pub mod squad;
 pub mod vehicle;
+pub mod volley;
 
 use crate::systems::{RuleSet, Variant, VariantDef};
 
@@ -52,6 +53,8 @@ pub static RULES: RuleSet = RuleSet {
         necron_repair::NECRON_REPAIR_SCENARIO,
         close::CLOSE_COMBAT_SCENARIO,
         squad::SQUAD_UNDER_FIRE_SCENARIO,
+        volley::VOLLEY_SCENARIO,
+        volley::TURNS_TO_KILL_SCENARIO,
     ],
 };
 

@@ -50,6 +50,18 @@ pub const SQUAD_UNDER_FIRE: NaiveLoop = NaiveLoop {
     run: squad_under_fire,
 };
 
+/// `volley`'s loop.
+pub const VOLLEY: NaiveLoop = NaiveLoop {
+    metric: "p_broken",
+    run: volley,
+};
+
+/// `turns_to_kill`'s loop.
+pub const TURNS_TO_KILL: NaiveLoop = NaiveLoop {
+    metric: "p_taken_out",
+    run: turns_to_kill,
+};
+
 /// A common trooper's Effect of Hit Chart (D6): 1-2 duck back, 3-4
 /// wounded, 5-6 dead; a second wound kills. Returns (wounds, dead) after
 /// one hit.
@@ -355,6 +367,175 @@ fn squad_under_fire(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(u64::from(running));
+    }
+    sums
+}
+
+/// Five Necrons (power armour) and their Lord, by figure: (wounded,
+/// destroyed, dead for good), the Lord last.
+#[derive(Clone, Copy, Default)]
+struct Necron {
+    wounded: bool,
+    destroyed: bool,
+    dead: bool,
+}
+
+impl Necron {
+    fn up(&self) -> bool {
+        !self.destroyed && !self.dead
+    }
+}
+
+/// One firing at the Necrons: the D6 picks the Lord on a 6 (while his men
+/// stand), the D20 hits at `value` or less (a 1 always; a 1 kills for
+/// good), a 20 jams; the hit's D6 on the Effect of Hit Chart (troopers 1-2
+/// duck back, 3-4 wounded, 5-6 dead; the Lord 1-3, 4-5, 6); a Wounded
+/// result goes to an unwounded trooper while there is one, a kill to an
+/// unwounded one. A blast covers `others` more troopers standing besides
+/// the one aimed at (counted as it goes off), each its own D20 against the
+/// same value (a 20 misses). Returns false on a 20.
+fn fire_at_necrons(rng: &mut Rng, squad: &mut [Necron; 6], value: u32, others: usize) -> bool {
+    let men_up = squad[..5].iter().filter(|n| n.up()).count();
+    let lord_up = squad[5].up();
+    if men_up == 0 && !lord_up {
+        return true;
+    }
+    let at_lord = if lord_up && men_up > 0 {
+        d(rng, 6) == 6
+    } else {
+        lord_up
+    };
+    let roll = d(rng, 20);
+    if roll == 20 {
+        return false;
+    }
+    let covered = others.min(men_up - usize::from(!at_lord));
+    if roll == 1 || roll <= value {
+        hit_necron(rng, squad, at_lord, roll == 1);
+    }
+    for _ in 0..covered {
+        let own = d(rng, 20);
+        if own != 20 && (own == 1 || own <= value) {
+            hit_necron(rng, squad, false, own == 1);
+        }
+    }
+    true
+}
+
+/// A hit's D6 on the Effect of Hit Chart, on the Lord or his men.
+fn hit_necron(rng: &mut Rng, squad: &mut [Necron; 6], at_lord: bool, one: bool) {
+    let effect = d(rng, 6);
+    let kill = |n: &mut Necron| {
+        if one {
+            n.dead = true;
+        } else {
+            n.destroyed = true;
+        }
+    };
+    if at_lord {
+        let lord = &mut squad[5];
+        match effect {
+            1..=3 => {}
+            4 | 5 if !lord.wounded => lord.wounded = true,
+            _ => kill(lord),
+        }
+        return;
+    }
+    let unwounded = (0..5).find(|&i| squad[i].up() && !squad[i].wounded);
+    let wounded = (0..5).find(|&i| squad[i].up() && squad[i].wounded);
+    if unwounded.is_none() && wounded.is_none() {
+        return;
+    }
+    match effect {
+        1 | 2 => {}
+        3 | 4 => match unwounded {
+            Some(i) => squad[i].wounded = true,
+            None => kill(&mut squad[wounded.unwrap_or(0)]),
+        },
+        _ => kill(&mut squad[unwounded.or(wounded).unwrap_or(0)]),
+    }
+}
+
+/// One turn of four Bolt Rifles (8 or less against power armour: 2
+/// firings of 1 AP at 10"), a Heavy Bolter (3 or less, one 2-AP firing)
+/// (its large blast over one more trooper) and a Plasma Pistol (6 or
+/// less, 2 firings, lost for good on a 20), in that order, at the Necrons. `jammed` (the rifles' and the Heavy
+/// Bolter's) carry a jam into the next turn, where 2 AP go on clearing it;
+/// `pistol` is false once lost. Then the wounded self-heal and the squad
+/// phases out below 35% of its six. Returns whether it phased out.
+fn necron_turn(
+    rng: &mut Rng,
+    squad: &mut [Necron; 6],
+    jammed: &mut [bool; 5],
+    pistol: &mut bool,
+) -> bool {
+    // destroyed Necrons roll to repair on 5+, the Lord first
+    for i in [5, 0, 1, 2, 3, 4] {
+        if squad[i].destroyed {
+            squad[i].destroyed = false;
+            if d(rng, 6) < 5 {
+                squad[i].dead = true;
+            }
+        }
+    }
+    for (k, jam) in jammed.iter_mut().enumerate() {
+        let (value, cost) = if k < 4 { (4, 1) } else { (3, 2) };
+        // 3 AP, at most 2 on firing, 2 of them on a jam from last turn
+        let budget: u32 = if *jam { 1 } else { 2 };
+        let was = *jam;
+        *jam = false;
+        let mut spent = if was { 2 } else { 0 };
+        for _ in 0..budget / cost {
+            spent += cost;
+            if !fire_at_necrons(rng, squad, value, if k < 4 { 0 } else { 1 }) {
+                // cleared at once with 2 AP left this turn, else next turn
+                *jam = 3 - spent < 2;
+                break;
+            }
+        }
+    }
+    if *pistol {
+        for _ in 0..2 {
+            if !fire_at_necrons(rng, squad, 6, 0) {
+                *pistol = false;
+                break;
+            }
+        }
+    }
+    for n in squad.iter_mut() {
+        n.wounded = false;
+    }
+    let standing = squad.iter().filter(|n| n.up()).count();
+    100 * standing < 35 * 6
+}
+
+/// The riflemen, Heavy Bolter and sergeant's one turn at five Necrons and
+/// their Lord: P(phased out).
+fn volley(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut squad = [Necron::default(); 6];
+        let broken = necron_turn(rng, &mut squad, &mut [false; 5], &mut true);
+        sums.add(u64::from(broken));
+    }
+    sums
+}
+
+/// The same every turn for 8 turns (repair, self-heal, jams and the
+/// pistol lost between): P(phased out by then).
+fn turns_to_kill(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut squad = [Necron::default(); 6];
+        let (mut jammed, mut pistol) = ([false; 5], true);
+        let mut broken = false;
+        for _ in 0..8 {
+            broken = necron_turn(rng, &mut squad, &mut jammed, &mut pistol);
+            if broken {
+                break;
+            }
+        }
+        sums.add(u64::from(broken));
     }
     sums
 }

@@ -115,7 +115,7 @@ pub enum Hero {
 }
 
 impl Hero {
-    fn standing(self) -> bool {
+    pub(super) fn standing(self) -> bool {
         matches!(self, Hero::Healthy | Hero::Wounded)
     }
 }
@@ -123,22 +123,22 @@ impl Hero {
 /// The squad, by counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SquadState {
-    healthy: u8,
-    wounded: u8,
+    pub(super) healthy: u8,
+    pub(super) wounded: u8,
     /// Necrons destroyed this turn who roll to repair next turn.
-    destroyed: u8,
-    dead: u8,
-    hero: Hero,
-    shaken: bool,
-    broken: bool,
+    pub(super) destroyed: u8,
+    pub(super) dead: u8,
+    pub(super) hero: Hero,
+    pub(super) shaken: bool,
+    pub(super) broken: bool,
 }
 
 impl SquadState {
-    fn troopers_standing(&self) -> u8 {
+    pub(super) fn troopers_standing(&self) -> u8 {
         self.healthy + self.wounded
     }
 
-    fn standing(&self) -> u8 {
+    pub(super) fn standing(&self) -> u8 {
         self.troopers_standing() + u8::from(self.hero.standing())
     }
 }
@@ -146,8 +146,8 @@ impl SquadState {
 /// The shooters between turns: weapons still jammed, weapons lost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Shooters {
-    jammed: u8,
-    lost: u8,
+    pub(super) jammed: u8,
+    pub(super) lost: u8,
 }
 
 /// What a shooter's weapon is after its turn.
@@ -327,7 +327,7 @@ impl Squad {
         }
     }
 
-    fn start(&self) -> SquadState {
+    pub(super) fn start(&self) -> SquadState {
         SquadState {
             healthy: self.troopers - self.wounded_at_start,
             wounded: self.wounded_at_start,
@@ -347,7 +347,7 @@ impl Squad {
     /// squad strength"): the figures fired at, or more where the squad
     /// starts with casualties (those lost before count as hurt, never as
     /// figures on the table).
-    fn size(&self) -> u32 {
+    pub(super) fn size(&self) -> u32 {
         self.strength
     }
 
@@ -516,7 +516,7 @@ impl Squad {
     /// The exact law of the squad after one firing whose D20 was not a 20:
     /// whom it is aimed at, its D20 and effect, then the others under the
     /// blast one by one (the sampler's order).
-    fn firing_law(&self, st: &SquadState, work: &mut u64) -> Vec<(SquadState, f64)> {
+    pub(super) fn firing_law(&self, st: &SquadState, work: &mut u64) -> Vec<(SquadState, f64)> {
         let p_hero = match (st.hero.standing(), st.troopers_standing() > 0) {
             (true, true) => 1.0 / 6.0,
             (true, false) => 1.0,
@@ -622,7 +622,7 @@ impl Squad {
     }
 
     /// The law of a turn of fire from `sh`: (D20s not a 20, shooters after).
-    fn volley_law(&self, sh: Shooters) -> Vec<((u32, Shooters), f64)> {
+    pub(super) fn volley_law(&self, sh: Shooters) -> Vec<((u32, Shooters), f64)> {
         let ready = self.shooters - sh.jammed - sh.lost;
         let mut d: BTreeMap<(u32, Shooters), f64> = BTreeMap::new();
         d.insert(
@@ -657,8 +657,58 @@ impl Squad {
         d.into_iter().collect()
     }
 
+    /// A turn of fire from shooters `sh` on the squad's law `squad`, every
+    /// outcome given to `emit` as (shooters after, squad after, its
+    /// probability): the law of how many D20s that were not a 20 the
+    /// shooters roll, then that many draws of one firing's law (`laws`
+    /// keeps each squad's, `work` counts the outcomes merged).
+    pub(super) fn turn_of_fire(
+        &self,
+        sh: Shooters,
+        squad: BTreeMap<SquadState, f64>,
+        laws: &mut BTreeMap<SquadState, Vec<(SquadState, f64)>>,
+        work: &mut u64,
+        mut emit: impl FnMut(Shooters, SquadState, f64),
+    ) -> Result<(), NoExact> {
+        let volley = self.volley_law(sh);
+        let most = volley.iter().map(|((n, _), _)| *n).max().unwrap_or(0);
+        // the squad after n firings that were not a 20, n = 0, 1, ... most
+        let mut after_n = squad;
+        for n in 0..=most {
+            for &((k, sh2), q) in &volley {
+                if k == n {
+                    for (&st, &p) in &after_n {
+                        emit(sh2, st, p * q);
+                    }
+                }
+            }
+            if n == most {
+                break;
+            }
+            let mut stepped: BTreeMap<SquadState, f64> = BTreeMap::new();
+            for (&st, &p) in &after_n {
+                if st.broken || st.standing() == 0 {
+                    *stepped.entry(st).or_insert(0.0) += p;
+                    continue;
+                }
+                let law = laws
+                    .entry(st)
+                    .or_insert_with(|| self.firing_law(&st, &mut *work));
+                *work += law.len() as u64;
+                if *work > EXACT_WORK {
+                    return Err(NoExact::TooMuchWork { limit: EXACT_WORK });
+                }
+                for &(st2, q) in law.iter() {
+                    *stepped.entry(st2).or_insert(0.0) += p * q;
+                }
+            }
+            after_n = stepped;
+        }
+        Ok(())
+    }
+
     /// Start of a turn: destroyed Necrons roll to stand back up; the law.
-    fn repair_law(&self, st: &SquadState) -> Vec<(SquadState, f64)> {
+    pub(super) fn repair_law(&self, st: &SquadState) -> Vec<(SquadState, f64)> {
         let hero_down = st.hero == Hero::Destroyed;
         let n = u64::from(st.destroyed) + u64::from(hero_down);
         if n == 0 || st.broken {
@@ -689,7 +739,7 @@ impl Squad {
     }
 
     /// The sampler's repair rolls.
-    fn repair(&self, st: &mut SquadState, dice: &mut impl Roller) {
+    pub(super) fn repair(&self, st: &mut SquadState, dice: &mut impl Roller) {
         if st.broken {
             return;
         }
@@ -712,7 +762,7 @@ impl Squad {
     }
 
     /// End of a turn: Necrons self-heal, then morale.
-    fn end_turn(&self, st: &mut SquadState) {
+    pub(super) fn end_turn(&self, st: &mut SquadState) {
         if st.broken {
             return;
         }
@@ -743,7 +793,7 @@ impl Squad {
     }
 
     /// The sampler: one turn of fire, shooter by shooter, shot by shot.
-    fn fire(&self, st: &mut SquadState, sh: &mut Shooters, dice: &mut impl Roller) {
+    pub(super) fn fire(&self, st: &mut SquadState, sh: &mut Shooters, dice: &mut impl Roller) {
         if st.broken {
             return;
         }
@@ -761,7 +811,7 @@ impl Squad {
     }
 
     /// One shooter's turn, shot by shot: its jam noted in `next`.
-    fn shooter_turn(
+    pub(super) fn shooter_turn(
         &self,
         st: &mut SquadState,
         unjamming: bool,
@@ -859,7 +909,7 @@ impl Squad {
         }
     }
 
-    fn dead_count(&self, st: &SquadState) -> u64 {
+    pub(super) fn dead_count(&self, st: &SquadState) -> u64 {
         u64::from(st.dead)
             + u64::from(st.destroyed)
             + u64::from(matches!(st.hero, Hero::Dead | Hero::Destroyed))
@@ -1027,7 +1077,6 @@ impl Model for SquadModel {
     fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
         let s = &self.s;
         let mut work: u64 = 0;
-        let too_much = NoExact::TooMuchWork { limit: EXACT_WORK };
         let mut e = Expectation::new(self.list.len());
         let mut joint: BTreeMap<(Shooters, SquadState), f64> = BTreeMap::new();
         joint.insert((Shooters::default(), s.start()), 1.0);
@@ -1042,40 +1091,9 @@ impl Model for SquadModel {
             }
             let mut next: BTreeMap<(Shooters, SquadState), f64> = BTreeMap::new();
             for (sh, squad) in by_shooters {
-                let volley = s.volley_law(sh);
-                let most = volley.iter().map(|((n, _), _)| *n).max().unwrap_or(0);
-                // the squad after n firings that were not a 20, n = 0, 1, ... most
-                let mut after_n = squad;
-                for n in 0..=most {
-                    for &((k, sh2), q) in &volley {
-                        if k == n {
-                            for (&st, &p) in &after_n {
-                                *next.entry((sh2, st)).or_insert(0.0) += p * q;
-                            }
-                        }
-                    }
-                    if n == most {
-                        break;
-                    }
-                    let mut stepped: BTreeMap<SquadState, f64> = BTreeMap::new();
-                    for (&st, &p) in &after_n {
-                        if st.broken || st.standing() == 0 {
-                            *stepped.entry(st).or_insert(0.0) += p;
-                            continue;
-                        }
-                        let law = laws
-                            .entry(st)
-                            .or_insert_with(|| s.firing_law(&st, &mut work));
-                        work += law.len() as u64;
-                        if work > EXACT_WORK {
-                            return Err(too_much);
-                        }
-                        for &(st2, q) in law.iter() {
-                            *stepped.entry(st2).or_insert(0.0) += p * q;
-                        }
-                    }
-                    after_n = stepped;
-                }
+                s.turn_of_fire(sh, squad, &mut laws, &mut work, |sh2, st, p| {
+                    *next.entry((sh2, st)).or_insert(0.0) += p;
+                })?;
             }
             joint = BTreeMap::new();
             for ((sh, mut st), p) in next {
@@ -1235,6 +1253,12 @@ pub const TEST_POINTS: &[&[(&str, &str)]] = &[
 
 /// Builds the model.
 pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
+    Ok(Box::new(squad_of(p, v)?.into_model()))
+}
+
+/// The squad under fire `p` describes, checked (the `volley` reads each
+/// attacker as this scenario's shooters).
+pub fn squad_of(p: &Params, v: &Params) -> Result<Squad, ParamError> {
     let p = SquadParams::read(p)?;
     let firer = p.shot.firer()?;
     firer.check()?;
@@ -1335,7 +1359,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         strength,
         wounded_at_start,
     };
-    Ok(Box::new(squad.into_model()))
+    Ok(squad)
 }
 
 #[cfg(test)]
