@@ -311,6 +311,12 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("leadership", "8"), ("bursts", "3")],
         &[("burst_interference", "highest")],
     ),
+    (
+        "bfg",
+        "gas_cloud",
+        &[("leadership", "8"), ("ships", "4"), ("escort", "true")],
+        &[("gas_check", "squadron")],
+    ),
 ];
 
 struct Case {
@@ -653,6 +659,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("bfg", "warp_rift", FaceTable),
         ("bfg", "solar_flare", FaceTable),
         ("bfg", "radiation_burst", FaceTable),
+        ("bfg", "gas_cloud", StepLaws),
         ("krygothic", "dice", FaceTable),
         (
             "krygothic",
@@ -865,6 +872,7 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ),
         ("bfg", "solar_flare", &["flare_once"]),
         ("bfg", "radiation_burst", &["burst_interference"]),
+        ("bfg", "gas_cloud", &["gas_check"]),
     ];
     for r in krunch::systems::RULE_SETS {
         for sc in r.scenarios {

@@ -13,6 +13,7 @@ pub mod asteroid_field;
 pub mod boarding;
 pub mod disengage;
 pub mod fast;
+pub mod gas_cloud;
 pub mod hit_and_run;
 pub mod mechanics;
 mod naive;
@@ -42,6 +43,7 @@ pub static RULES: RuleSet = RuleSet {
         warp_rift::WARP_RIFT_SCENARIO,
         solar_flare::SOLAR_FLARE_SCENARIO,
         radiation_burst::RADIATION_BURST_SCENARIO,
+        gas_cloud::GAS_CLOUD_SCENARIO,
     ],
 };
 
@@ -86,4 +88,5 @@ pub const PRESETS: &[PresetDecl] = &[
 pub const VARIANTS: &[VariantDef] = &[
     solar_flare::FlareOnce::DEF,
     radiation_burst::BurstInterference::DEF,
+    gas_cloud::GasCheck::DEF,
 ];

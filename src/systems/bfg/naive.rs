@@ -50,6 +50,12 @@ pub const RADIATION_BURST: NaiveLoop = NaiveLoop {
     run: radiation_burst,
 };
 
+/// `gas_cloud`'s loop.
+pub const GAS_CLOUD: NaiveLoop = NaiveLoop {
+    metric: "mean_under_cloud",
+    run: gas_cloud,
+};
+
 /// The Agrippa (cruiser, starting damage 8, front armour 6, Leadership 8)
 /// rams the Unclean (cruiser, 8 damage, armour 5) side on: 2D6 against
 /// Leadership (cruiser against cruiser), then a D6 per point of the
@@ -277,6 +283,23 @@ fn radiation_burst(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(u64::from((nd(rng, 2, 6) as i32) <= leadership));
+    }
+    sums
+}
+
+/// Three Eldar escorts at Leadership 8 in contact with a gas cloud: each
+/// rolls 2D6 against 8, and a failed roll once more; a ship that fails
+/// both is under the cloud.
+fn gas_cloud(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut under = 0;
+        for _ in 0..3 {
+            if nd(rng, 2, 6) > 8 && nd(rng, 2, 6) > 8 {
+                under += 1;
+            }
+        }
+        sums.add(under);
     }
     sums
 }
