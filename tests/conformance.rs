@@ -317,6 +317,12 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("leadership", "8"), ("ships", "4"), ("escort", "true")],
         &[("gas_check", "squadron")],
     ),
+    (
+        "bfg",
+        "low_orbit",
+        &[("weapon", "lances"), ("strength", "4")],
+        &[("orbit_fire_roll", "each_weapon")],
+    ),
 ];
 
 struct Case {
@@ -660,6 +666,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("bfg", "solar_flare", FaceTable),
         ("bfg", "radiation_burst", FaceTable),
         ("bfg", "gas_cloud", StepLaws),
+        ("bfg", "low_orbit", FaceTable),
         ("krygothic", "dice", FaceTable),
         (
             "krygothic",
@@ -873,6 +880,7 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ("bfg", "solar_flare", &["flare_once"]),
         ("bfg", "radiation_burst", &["burst_interference"]),
         ("bfg", "gas_cloud", &["gas_check"]),
+        ("bfg", "low_orbit", &["orbit_fire_roll"]),
     ];
     for r in krunch::systems::RULE_SETS {
         for sc in r.scenarios {

@@ -105,3 +105,39 @@ fn gas_cloud_leadership_limits() {
     let low = [("leadership", "1"), ("ships", "2"), ("escort", "true")];
     check(SYS, "gas_cloud", &low, "under_cloud=2", 1.0);
 }
+
+// ----------------------------------------------------------------- low orbit
+
+/// FIGHTING IN LOW ORBIT: "lances and nova cannons require a 4+ roll to
+/// fire". Three lances, each its own D6 (the default `each_lance`): the
+/// lances that fire are Binomial(3, 1/2): 1/8, 3/8, 3/8, 1/8, checked
+/// against every roll of three dice.
+#[test]
+fn low_orbit_three_lances() {
+    quoted(
+        "all firepower shooting in low orbit suffers one column shift to the right, lances and nova cannons require a 4+ roll to fire and torpedoes may not be fired by ships at all.",
+    );
+    let pairs = [("weapon", "lances"), ("strength", "3")];
+    for k in 0..=3usize {
+        let by_dice = prob(3, 6, |r| r.iter().filter(|&&x| x >= 4).count() == k);
+        assert!((by_dice - binom(3, k as u64, 0.5)).abs() < 1e-15);
+        check(SYS, "low_orbit", &pairs, &format!("fired={k}"), by_dice);
+    }
+    check(SYS, "low_orbit", &pairs, "mean_fired", 1.5);
+    check(SYS, "low_orbit", &pairs, "p_fires", 7.0 / 8.0);
+    check(SYS, "low_orbit", &pairs, "p_all_fire", 1.0 / 8.0);
+}
+
+/// One 4+ for the weapon (`each_weapon`): three lances all fire or none,
+/// 1/2 each; the mean is the same 3/2. A nova cannon is one shot: 1/2.
+#[test]
+fn low_orbit_one_roll_and_nova_cannon() {
+    let pairs = [("weapon", "lances"), ("strength", "3")];
+    let one = [("orbit_fire_roll", "each_weapon")];
+    check_with(SYS, "low_orbit", &pairs, &one, "fired=3", 0.5);
+    check_with(SYS, "low_orbit", &pairs, &one, "fired=1", 0.0);
+    check_with(SYS, "low_orbit", &pairs, &one, "mean_fired", 1.5);
+    let nova = [("weapon", "nova_cannon")];
+    check(SYS, "low_orbit", &nova, "p_fires", 0.5);
+    check(SYS, "low_orbit", &nova, "mean_fired", 0.5);
+}

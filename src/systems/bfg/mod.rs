@@ -15,6 +15,7 @@ pub mod disengage;
 pub mod fast;
 pub mod gas_cloud;
 pub mod hit_and_run;
+pub mod low_orbit;
 pub mod mechanics;
 mod naive;
 pub mod radiation_burst;
@@ -44,6 +45,7 @@ pub static RULES: RuleSet = RuleSet {
         solar_flare::SOLAR_FLARE_SCENARIO,
         radiation_burst::RADIATION_BURST_SCENARIO,
         gas_cloud::GAS_CLOUD_SCENARIO,
+        low_orbit::LOW_ORBIT_SCENARIO,
     ],
 };
 
@@ -89,4 +91,5 @@ pub const VARIANTS: &[VariantDef] = &[
     solar_flare::FlareOnce::DEF,
     radiation_burst::BurstInterference::DEF,
     gas_cloud::GasCheck::DEF,
+    low_orbit::OrbitFireRoll::DEF,
 ];

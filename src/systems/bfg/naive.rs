@@ -56,6 +56,12 @@ pub const GAS_CLOUD: NaiveLoop = NaiveLoop {
     run: gas_cloud,
 };
 
+/// `low_orbit`'s loop.
+pub const LOW_ORBIT: NaiveLoop = NaiveLoop {
+    metric: "mean_fired",
+    run: low_orbit,
+};
+
 /// The Agrippa (cruiser, starting damage 8, front armour 6, Leadership 8)
 /// rams the Unclean (cruiser, 8 damage, armour 5) side on: 2D6 against
 /// Leadership (cruiser against cruiser), then a D6 per point of the
@@ -300,6 +306,21 @@ fn gas_cloud(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(under);
+    }
+    sums
+}
+
+/// Three lances fired in low orbit: each needs a D6 of 4 or more to fire.
+fn low_orbit(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut fired = 0;
+        for _ in 0..3 {
+            if d(rng, 6) >= 4 {
+                fired += 1;
+            }
+        }
+        sums.add(fired);
     }
     sums
 }
