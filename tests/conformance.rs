@@ -323,6 +323,12 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("weapon", "lances"), ("strength", "4")],
         &[("orbit_fire_roll", "each_weapon")],
     ),
+    (
+        "bfg",
+        "battlezone",
+        &[("areas", "4"), ("generator", "outer_reaches")],
+        &[("rings_on", "four_or_more")],
+    ),
 ];
 
 struct Case {
@@ -667,6 +673,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("bfg", "radiation_burst", FaceTable),
         ("bfg", "gas_cloud", StepLaws),
         ("bfg", "low_orbit", FaceTable),
+        ("bfg", "battlezone", StepLaws),
         ("krygothic", "dice", FaceTable),
         (
             "krygothic",
@@ -881,6 +888,7 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ("bfg", "radiation_burst", &["burst_interference"]),
         ("bfg", "gas_cloud", &["gas_check"]),
         ("bfg", "low_orbit", &["orbit_fire_roll"]),
+        ("bfg", "battlezone", &["rings_on"]),
     ];
     for r in krunch::systems::RULE_SETS {
         for sc in r.scenarios {

@@ -141,3 +141,80 @@ fn low_orbit_one_roll_and_nova_cannon() {
     check(SYS, "low_orbit", &nova, "p_fires", 0.5);
     check(SYS, "low_orbit", &nova, "mean_fired", 0.5);
 }
+
+// ---------------------------------------------------------------- battlezones
+
+/// Method 2: "roll a D6 for each area. On a 4 or more the area contains
+/// celestial phenomena"; "Roll a D6 to determine which of the generators
+/// to use". One area, the generator rolled: phenomena 1/2; a solar flare
+/// from rows "1 Solar flare 2 Solar flare" (Flare Region, 2/6), "1 Solar
+/// flare" (Mercurial Zone, 1/6), "1 Roll again: 1-3=Radiation burst
+/// 4-6=solar flare" (Inner Biosphere, 1/12): 1/2 x (1/3 + 1/6 + 1/12)/6
+/// = 7/144.
+#[test]
+fn battlezone_one_area_rolled() {
+    quoted(
+        "Next roll a D6 for each area. On a 4 or more the area contains celestial phenomena which is determined using the appropriate battlezone generator.",
+    );
+    let one = [("areas", "1")];
+    check(SYS, "battlezone", &one, "mean_areas_with_phenomena", 0.5);
+    check(SYS, "battlezone", &one, "p_solar_flare", 7.0 / 144.0);
+    check(SYS, "battlezone", &one, "mean_solar_flares", 7.0 / 144.0);
+}
+
+/// "In all cases a maximum of one planet will be present on the tabletop:
+/// if a second planet is generated roll again." Two areas of the Primary
+/// Biosphere (rows "3 Gas/dust clouds", read as one, "4 D3 gas/dust
+/// clouds", "5 Planet", "6 Planet"): a planet per area 1/2 x 2/6 = 1/6
+/// while none is there, so P(a planet) = 1 - (5/6)^2 = 11/36. Gas clouds:
+/// the first area 1/2 x (1 + 2)/6 = 1/4; the second 1/4 without a planet
+/// (5/6), and with one (1/6) rolled again among rows 1-4: 1/2 x (1 + 2)/4
+/// = 3/8; in all 1/4 + 5/6 x 1/4 + 1/6 x 3/8 = 25/48 (1/2 if the planet
+/// rows were not rolled again).
+#[test]
+fn battlezone_one_planet_at_most() {
+    quoted(
+        "In all cases a maximum of one planet will be present on the tabletop: if a second planet is generated roll again.",
+    );
+    let two = [("areas", "2"), ("generator", "primary_biosphere")];
+    check(SYS, "battlezone", &two, "p_planet", 11.0 / 36.0);
+    check(SYS, "battlezone", &two, "mean_gas_clouds", 25.0 / 48.0);
+    check(SYS, "battlezone", &two, "p_large_planet", 0.0);
+}
+
+/// The rings read two ways: the footnote, "If a large planet is generated,
+/// it will have rings around it on a D6 roll of 4 or more", and RINGED
+/// PLANETS, "roll a D6. On a 5 or 6 it has rings around it. Place D3 rings
+/// around the planet, then roll a D6 to see what sort each ring is: 1-4 =
+/// gas/dust, 5-6 = asteroid." One area of the Outer Reaches: a large
+/// planet 1/2 x 2/6 x 3/6 = 1/12; rings on 5-6 (default) 1/12 x 1/3 =
+/// 1/36, on 4+ (`four_or_more`) 1/24; the rings are D3 (mean 2), gas 4/6
+/// of them: 1/36 x 2 x 2/3 = 1/27 gas rings, 1/54 asteroid rings (1/18 and
+/// 1/36 on 4+). Asteroid fields from "1 D3+1 asteroid fields 2 D3 asteroid
+/// fields": 1/2 x (3 + 2)/6 = 5/12.
+#[test]
+fn battlezone_rings_both_readings() {
+    quoted(
+        "If a large planet is generated, it will have rings around it on a D6 roll of 4 or more.",
+    );
+    quoted(
+        "If there is a large planet on the table roll a D6. On a 5 or 6 it has rings around it.",
+    );
+    let p = [("areas", "1"), ("generator", "outer_reaches")];
+    check(SYS, "battlezone", &p, "p_large_planet", 1.0 / 12.0);
+    check(SYS, "battlezone", &p, "p_rings", 1.0 / 36.0);
+    check(SYS, "battlezone", &p, "mean_gas_rings", 1.0 / 27.0);
+    check(SYS, "battlezone", &p, "mean_asteroid_rings", 1.0 / 54.0);
+    check(SYS, "battlezone", &p, "mean_asteroid_fields", 5.0 / 12.0);
+    let four = [("rings_on", "four_or_more")];
+    check_with(SYS, "battlezone", &p, &four, "p_rings", 1.0 / 24.0);
+    check_with(SYS, "battlezone", &p, &four, "mean_gas_rings", 1.0 / 18.0);
+    check_with(
+        SYS,
+        "battlezone",
+        &p,
+        &four,
+        "mean_asteroid_rings",
+        1.0 / 36.0,
+    );
+}

@@ -10,6 +10,7 @@
 //! `tables.rs`. Here: the list, the ship presets and the variants.
 
 pub mod asteroid_field;
+pub mod battlezone;
 pub mod boarding;
 pub mod disengage;
 pub mod fast;
@@ -46,6 +47,7 @@ pub static RULES: RuleSet = RuleSet {
         radiation_burst::RADIATION_BURST_SCENARIO,
         gas_cloud::GAS_CLOUD_SCENARIO,
         low_orbit::LOW_ORBIT_SCENARIO,
+        battlezone::BATTLEZONE_SCENARIO,
     ],
 };
 
@@ -92,4 +94,5 @@ pub const VARIANTS: &[VariantDef] = &[
     radiation_burst::BurstInterference::DEF,
     gas_cloud::GasCheck::DEF,
     low_orbit::OrbitFireRoll::DEF,
+    battlezone::RingsOn::DEF,
 ];

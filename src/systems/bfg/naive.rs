@@ -62,6 +62,12 @@ pub const LOW_ORBIT: NaiveLoop = NaiveLoop {
     run: low_orbit,
 };
 
+/// `battlezone`'s loop.
+pub const BATTLEZONE: NaiveLoop = NaiveLoop {
+    metric: "mean_gas_clouds",
+    run: battlezone,
+};
+
 /// The Agrippa (cruiser, starting damage 8, front armour 6, Leadership 8)
 /// rams the Unclean (cruiser, 8 damage, armour 5) side on: 2D6 against
 /// Leadership (cruiser against cruiser), then a D6 per point of the
@@ -321,6 +327,48 @@ fn low_orbit(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(fired);
+    }
+    sums
+}
+
+/// Method 2 on six areas, the generator rolled: a D6 per area, 4+ rolls on
+/// the generator; the gas/dust clouds each row places (0 none, 1 one, 3
+/// D3), a planet row (9) rolled again once a planet is on the table.
+fn battlezone(rng: &mut Rng, n: u64) -> Sums {
+    // rows 1-6 of generators 1-6: gas clouds placed; 9 a planet
+    const GAS: [[u32; 6]; 6] = [
+        [0, 0, 0, 0, 3, 9],
+        [0, 0, 0, 3, 3, 9],
+        [0, 0, 0, 3, 3, 9],
+        [0, 0, 1, 3, 9, 9],
+        [0, 0, 3, 1, 9, 9],
+        [0, 0, 3, 1, 0, 9],
+    ];
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let g = d(rng, 6) as usize - 1;
+        let mut planet = false;
+        let mut gas = 0;
+        for _ in 0..6 {
+            if d(rng, 6) < 4 {
+                continue;
+            }
+            loop {
+                let row = GAS[g][d(rng, 6) as usize - 1];
+                if row == 9 {
+                    if planet {
+                        continue;
+                    }
+                    planet = true;
+                } else if row == 3 {
+                    gas += d(rng, 3);
+                } else {
+                    gas += row;
+                }
+                break;
+            }
+        }
+        sums.add(u64::from(gas));
     }
     sums
 }
