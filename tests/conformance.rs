@@ -347,6 +347,24 @@ const VARIANT_POINTS: &[VariantPoint] = &[
         &[("leadership", "8"), ("bursts", "3")],
         &[("burst_interference", "highest")],
     ),
+    (
+        "bfg",
+        "gas_cloud",
+        &[("leadership", "8"), ("ships", "4"), ("escort", "true")],
+        &[("gas_check", "squadron")],
+    ),
+    (
+        "bfg",
+        "low_orbit",
+        &[("weapon", "lances"), ("strength", "4")],
+        &[("orbit_fire_roll", "each_weapon")],
+    ),
+    (
+        "bfg",
+        "battlezone",
+        &[("areas", "4"), ("generator", "outer_reaches")],
+        &[("rings_on", "four_or_more")],
+    ),
 ];
 
 struct Case {
@@ -689,6 +707,9 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("bfg", "warp_rift", FaceTable),
         ("bfg", "solar_flare", FaceTable),
         ("bfg", "radiation_burst", FaceTable),
+        ("bfg", "gas_cloud", StepLaws),
+        ("bfg", "low_orbit", FaceTable),
+        ("bfg", "battlezone", StepLaws),
         ("krygothic", "dice", FaceTable),
         (
             "krygothic",
@@ -933,6 +954,9 @@ fn every_rule_variant_is_read_by_a_scenario() {
         ),
         ("bfg", "solar_flare", &["flare_once"]),
         ("bfg", "radiation_burst", &["burst_interference"]),
+        ("bfg", "gas_cloud", &["gas_check"]),
+        ("bfg", "low_orbit", &["orbit_fire_roll"]),
+        ("bfg", "battlezone", &["rings_on"]),
     ];
     for r in krunch::systems::RULE_SETS {
         for sc in r.scenarios {

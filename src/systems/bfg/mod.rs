@@ -10,10 +10,13 @@
 //! `tables.rs`. Here: the list, the ship presets and the variants.
 
 pub mod asteroid_field;
+pub mod battlezone;
 pub mod boarding;
 pub mod disengage;
 pub mod fast;
+pub mod gas_cloud;
 pub mod hit_and_run;
+pub mod low_orbit;
 pub mod mechanics;
 mod naive;
 pub mod radiation_burst;
@@ -42,6 +45,9 @@ pub static RULES: RuleSet = RuleSet {
         warp_rift::WARP_RIFT_SCENARIO,
         solar_flare::SOLAR_FLARE_SCENARIO,
         radiation_burst::RADIATION_BURST_SCENARIO,
+        gas_cloud::GAS_CLOUD_SCENARIO,
+        low_orbit::LOW_ORBIT_SCENARIO,
+        battlezone::BATTLEZONE_SCENARIO,
     ],
 };
 
@@ -86,4 +92,7 @@ pub const PRESETS: &[PresetDecl] = &[
 pub const VARIANTS: &[VariantDef] = &[
     solar_flare::FlareOnce::DEF,
     radiation_burst::BurstInterference::DEF,
+    gas_cloud::GasCheck::DEF,
+    low_orbit::OrbitFireRoll::DEF,
+    battlezone::RingsOn::DEF,
 ];

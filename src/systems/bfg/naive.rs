@@ -50,6 +50,24 @@ pub const RADIATION_BURST: NaiveLoop = NaiveLoop {
     run: radiation_burst,
 };
 
+/// `gas_cloud`'s loop.
+pub const GAS_CLOUD: NaiveLoop = NaiveLoop {
+    metric: "mean_under_cloud",
+    run: gas_cloud,
+};
+
+/// `low_orbit`'s loop.
+pub const LOW_ORBIT: NaiveLoop = NaiveLoop {
+    metric: "mean_fired",
+    run: low_orbit,
+};
+
+/// `battlezone`'s loop.
+pub const BATTLEZONE: NaiveLoop = NaiveLoop {
+    metric: "mean_gas_clouds",
+    run: battlezone,
+};
+
 /// The Agrippa (cruiser, starting damage 8, front armour 6, Leadership 8)
 /// rams the Unclean (cruiser, 8 damage, armour 5) side on: 2D6 against
 /// Leadership (cruiser against cruiser), then a D6 per point of the
@@ -277,6 +295,80 @@ fn radiation_burst(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(u64::from((nd(rng, 2, 6) as i32) <= leadership));
+    }
+    sums
+}
+
+/// Three Eldar escorts at Leadership 8 in contact with a gas cloud: each
+/// rolls 2D6 against 8, and a failed roll once more; a ship that fails
+/// both is under the cloud.
+fn gas_cloud(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut under = 0;
+        for _ in 0..3 {
+            if nd(rng, 2, 6) > 8 && nd(rng, 2, 6) > 8 {
+                under += 1;
+            }
+        }
+        sums.add(under);
+    }
+    sums
+}
+
+/// Three lances fired in low orbit: each needs a D6 of 4 or more to fire.
+fn low_orbit(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let mut fired = 0;
+        for _ in 0..3 {
+            if d(rng, 6) >= 4 {
+                fired += 1;
+            }
+        }
+        sums.add(fired);
+    }
+    sums
+}
+
+/// Method 2 on six areas, the generator rolled: a D6 per area, 4+ rolls on
+/// the generator; the gas/dust clouds each row places (0 none, 1 one, 3
+/// D3), a planet row (9) rolled again once a planet is on the table.
+fn battlezone(rng: &mut Rng, n: u64) -> Sums {
+    // rows 1-6 of generators 1-6: gas clouds placed; 9 a planet
+    const GAS: [[u32; 6]; 6] = [
+        [0, 0, 0, 0, 3, 9],
+        [0, 0, 0, 3, 3, 9],
+        [0, 0, 0, 3, 3, 9],
+        [0, 0, 1, 3, 9, 9],
+        [0, 0, 3, 1, 9, 9],
+        [0, 0, 3, 1, 0, 9],
+    ];
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let g = d(rng, 6) as usize - 1;
+        let mut planet = false;
+        let mut gas = 0;
+        for _ in 0..6 {
+            if d(rng, 6) < 4 {
+                continue;
+            }
+            loop {
+                let row = GAS[g][d(rng, 6) as usize - 1];
+                if row == 9 {
+                    if planet {
+                        continue;
+                    }
+                    planet = true;
+                } else if row == 3 {
+                    gas += d(rng, 3);
+                } else {
+                    gas += row;
+                }
+                break;
+            }
+        }
+        sums.add(u64::from(gas));
     }
     sums
 }
