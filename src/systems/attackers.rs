@@ -292,6 +292,28 @@ pub fn split(all: Vec<ParamDecl>, each: &[&str]) -> (Vec<ParamDecl>, Vec<ParamDe
         .partition(|d| each.contains(&d.name.as_str()))
 }
 
+/// Records where a turns-to-kill run ended: taken out on turn `k`
+/// (counting from 1) counts in `on_turn[k - 1]` and in every `by_turn`
+/// from `k` on (the curve); a target never taken out counts in `beyond`,
+/// the leftover that lets `turns={k}`'s tails count a survivor.
+pub fn record_turn_taken(
+    sink: &mut impl crate::dice::MetricSink,
+    taken_on: Option<usize>,
+    on_turn: &[crate::dice::Metric],
+    by_turn: &[crate::dice::Metric],
+    beyond: crate::dice::Metric,
+) {
+    match taken_on {
+        Some(k) => {
+            sink.record(on_turn[k - 1], 1);
+            for by in &by_turn[k - 1..] {
+                sink.record(*by, 1);
+            }
+        }
+        None => sink.record(beyond, 1),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,9 @@
 //!
 //! What a Blast marker in contact does is counted where the seed gives it a
 //! number: an enemy boarding the ship adds "+1" (Boarding Modifiers, "Enemy
-//! ship has Blast markers in contact"), and a squadron's Command checks
+//! ship has Blast markers in contact"), a ship disengaging adds "+1" to its
+//! Leadership test for "Each Blast marker within 5cm" (DISENGAGING FROM
+//! COMBAT, `disengage`'s own parameter), and a squadron's Command checks
 //! take the under-fire modifier "even if only some of the ships in a
 //! squadron have Blast markers in base contact" (SQUADRON COMMAND CHECKS;
 //! the modifier's size is not in the seed). Firing, movement and shields
@@ -122,7 +124,7 @@ pub const METRICS: [MetricDecl; 5] = [
     MetricDecl::probability(
         "p_under_fire",
         "P(a ship keeps the cloud's Blast marker)",
-        "P(at least one ship in contact fails: the squadron's Command checks take the under-fire modifier; an enemy boarding that ship adds +1)",
+        "P(at least one ship in contact fails: the squadron's Command checks take the under-fire modifier; an enemy boarding that ship adds +1, and so does its disengage test)",
     ),
     MetricDecl::mean(
         "mean_under_cloud",
@@ -157,23 +159,6 @@ pub struct GasState {
     first_passed: bool,
     /// Ships in contact that failed.
     under: u8,
-}
-
-/// "can make a leadership check ... their escorts may re-roll this result
-/// for free": 2D6 at most Leadership, `p`, and an escort's two tries
-/// `1 - (1 - p)^2`.
-fn check_law(leadership: i32, escort: bool) -> Vec<(bool, f64)> {
-    let ways = (1..=6)
-        .flat_map(|a| (1..=6).map(move |b| a + b))
-        .filter(|&t| t <= leadership)
-        .count();
-    let p = ways as f64 / 36.0;
-    let pass = if escort {
-        1.0 - (1.0 - p) * (1.0 - p)
-    } else {
-        p
-    };
-    vec![(true, pass), (false, 1.0 - pass)]
 }
 
 impl Mechanic for GasCloud {
@@ -237,7 +222,7 @@ fn build_gas_cloud(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError>
         ships,
         escort: p.escort,
         check: GasCheck::read(v)?,
-        law: check_law(leadership, p.escort),
+        law: super::tables::eldar_check_law(leadership, p.escort),
         list,
         m,
         under,

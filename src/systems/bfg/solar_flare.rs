@@ -199,22 +199,6 @@ pub struct FlareState {
     ordnance_left: u8,
 }
 
-/// A Leadership check on 2D6 passed, with a second try for an escort:
-/// `1 - (1 - p)^2`.
-fn check_law(leadership: i32, escort: bool) -> Vec<(bool, f64)> {
-    let ways = (1..=6)
-        .flat_map(|a| (1..=6).map(move |b| a + b))
-        .filter(|&t| t <= leadership)
-        .count();
-    let p = ways as f64 / 36.0;
-    let pass = if escort {
-        1.0 - (1.0 - p) * (1.0 - p)
-    } else {
-        p
-    };
-    vec![(true, pass), (false, 1.0 - pass)]
-}
-
 impl Mechanic for SolarFlares {
     type State = FlareState;
 
@@ -259,7 +243,7 @@ impl Mechanic for SolarFlares {
             s.flares += 1;
             let ignored = self.eldar.is_some_and(|(ld, escort)| {
                 dice.known(
-                    || check_law(ld, escort),
+                    || super::tables::eldar_check_law(ld, escort),
                     |r| leadership_test(r, 2, ld) || (escort && leadership_test(r, 2, ld)),
                 )
             });

@@ -45,6 +45,24 @@ pub fn leadership_test(dice: &mut impl Roller, count: u32, leadership: i32) -> b
     dice.sum(count, 6) as i32 <= leadership
 }
 
+/// The Eldar's check against a solar flare or a gas cloud: "can make a
+/// leadership check ... their escorts may re-roll this result for free":
+/// 2D6 at most Leadership passes (`p`, as [`leadership_test`]), an
+/// escort's two tries `1 - (1 - p)^2`. The law of (passed, probability).
+pub fn eldar_check_law(leadership: i32, escort: bool) -> Vec<(bool, f64)> {
+    let ways = (1..=6)
+        .flat_map(|a| (1..=6).map(move |b| a + b))
+        .filter(|&t| t <= leadership)
+        .count();
+    let p = ways as f64 / 36.0;
+    let pass = if escort {
+        1.0 - (1.0 - p) * (1.0 - p)
+    } else {
+        p
+    };
+    vec![(true, pass), (false, 1.0 - pass)]
+}
+
 /// Boarding Action Results: the scores on which the loser and the winner
 /// suffer a critical hit, by the difference in scores: "1 Stalemate 5+/5+,
 /// 2 Heavy Fighting 4+/5+, 3 Driven Back 3+/6+, 4 Stormed 2+/6+, 5+

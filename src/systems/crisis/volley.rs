@@ -828,15 +828,8 @@ impl Repeated for TurnsRule {
         if let Some(m) = self.spared {
             sink.record(m, u64::from(t.spared));
         }
-        if out {
-            let k = usize::from(s.turn);
-            sink.record(self.on_turn[k - 1], 1);
-            for by in &self.by_turn[k - 1..] {
-                sink.record(*by, 1);
-            }
-        } else {
-            sink.record(self.beyond, 1);
-        }
+        let taken_on = out.then_some(usize::from(s.turn));
+        attackers::record_turn_taken(sink, taken_on, &self.on_turn, &self.by_turn, self.beyond);
     }
 }
 

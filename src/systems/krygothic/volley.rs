@@ -954,15 +954,8 @@ impl Outcomes for TurnsRule {
         sink.record(pinned, u64::from(o.pinned));
         sink.record(turns_pinned, u64::from(o.turns_pinned));
         sink.record(played, u64::from(o.played));
-        if o.taken {
-            let k = usize::from(o.played);
-            sink.record(self.on_turn[k - 1], 1);
-            for by in &self.by_turn[k - 1..] {
-                sink.record(*by, 1);
-            }
-        } else {
-            sink.record(self.beyond, 1);
-        }
+        let taken_on = o.taken.then_some(usize::from(o.played));
+        attackers::record_turn_taken(sink, taken_on, &self.on_turn, &self.by_turn, self.beyond);
     }
 }
 

@@ -781,14 +781,8 @@ impl TurnsModel {
         );
         sink.record(self.mean_dead, self.v.target().dead_count(&s.st));
         let k = usize::from(s.turn);
-        if out {
-            sink.record(self.on_turn[k - 1], 1);
-            for by in &self.by_turn[k - 1..] {
-                sink.record(*by, 1);
-            }
-        } else {
-            sink.record(self.beyond, 1);
-        }
+        let taken_on = out.then_some(k);
+        attackers::record_turn_taken(sink, taken_on, &self.on_turn, &self.by_turn, self.beyond);
         sink.record(self.mean_turns, k as u64);
         sink.record(self.played[k - 1], 1);
     }

@@ -802,15 +802,8 @@ impl Repeated for TurnsRule {
             u64::from(s.shot.target.status == Status::OutOfAction),
         );
         sink.record(self.runs_dry, u64::from(!out && self.all_dry(s)));
-        if out {
-            let k = usize::from(s.turn);
-            sink.record(self.on_turn[k - 1], 1);
-            for by in &self.by_turn[k - 1..] {
-                sink.record(*by, 1);
-            }
-        } else {
-            sink.record(self.beyond, 1);
-        }
+        let taken_on = out.then_some(usize::from(s.turn));
+        attackers::record_turn_taken(sink, taken_on, &self.on_turn, &self.by_turn, self.beyond);
     }
 }
 

@@ -61,14 +61,18 @@ fn too_big(why: &str) -> ParamError {
     )
 }
 
+/// From each condition (numbered), each kind's attack as the conditions it
+/// ends in, numbered, with their probabilities.
+type Laws = Vec<Vec<Vec<(usize, f64)>>>;
+
 /// Each kind's attack from each condition the volley can reach, as the
 /// conditions it ends in (numbered), found from the target's start.
 fn attack_laws(
     volley: &Volley,
     kinds: &[&Shooting],
-) -> Result<(Vec<Condition>, Vec<Vec<Vec<(usize, f64)>>>), ParamError> {
+) -> Result<(Vec<Condition>, Laws), ParamError> {
     let mut conds = vec![volley.starts];
-    let mut laws: Vec<Vec<Vec<(usize, f64)>>> = Vec::new();
+    let mut laws: Laws = Vec::new();
     let mut work = 0u64;
     let mut c = 0;
     while c < conds.len() {
