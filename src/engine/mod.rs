@@ -26,6 +26,7 @@
 //! import runs from the engine up to the registry.
 
 pub mod faces;
+pub mod forward_turns;
 mod metrics;
 pub mod outcome_model;
 pub mod repeat_model;
@@ -33,6 +34,7 @@ pub mod stages;
 pub mod step_model;
 pub mod walk;
 
+pub use forward_turns::{ForwardTurns, TurnCounted};
 pub use metrics::{MetricDecl, MetricDef, MetricKind, MetricList};
 pub use outcome_model::{OutcomeModel, Outcomes};
 pub use repeat_model::{RepeatModel, Repeated};

@@ -24,17 +24,13 @@
 
 use super::attack::{Attack, FIGHT_METRICS, FightParams, Shot, TURN_METRICS, TurnParams, turn_of};
 use super::rules::{Intent, Target, affordable_attacks, ap_at_turn_start, attacks_cost};
-use crate::dice::{
-    BatchedRoller, Expectation, Metric, MetricSink, Replay, Roller, StateDist, Tally,
-};
+use crate::dice::{Metric, MetricSink, Roller};
 use crate::engine::{
-    EXACT_WORK, Mechanic, MetricDecl, MetricDef, MetricList, Model, NoExact, RepeatModel, Repeated,
-    Sampler, StepModel,
+    ForwardTurns, Mechanic, MetricDecl, MetricList, Model, RepeatModel, Repeated, StepModel,
+    TurnCounted,
 };
 use crate::systems::attackers::{self, Attacker};
 use crate::systems::{ParamDecl, ParamError, ParamGroup, Params, Refusal, Scenario};
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 /// The seed sections a volley follows.
 const SEED: &str = "Turns; Action Points; Attacks; RoF; Ranged Attacks; Melee Attacks; Area of Effect; Dodging; Cover; Damage; Damage Reduction; Non-lethal damage; Wounds; Lethal";
@@ -659,7 +655,9 @@ fn build_turns(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamErr
             "every attacker knocks the target out rather than kill it (intent = \"knock_out\"), so it never dies: until = \"incapacitated\"",
         ));
     }
-    Ok(Box::new(TurnsModel(TurnsRule::model(volley, dead, turns))))
+    Ok(Box::new(ForwardTurns(TurnsRule::model(
+        volley, dead, turns,
+    ))))
 }
 
 /// Where turns to kill stands: the target, its dodge this round, whether
@@ -833,114 +831,24 @@ impl Repeated for TurnsRule {
     }
 }
 
-/// Turns to kill as a model: sampled as the repeated rule it is, and
-/// solved exactly forward, round by round, each attack's law from each
-/// state kept across rounds (an attack reads the round only through the
-/// attacks its attacker makes, which settle after a few rounds).
-pub struct TurnsModel(RepeatModel<TurnsRule>);
-
-/// Most dice paths one attack from one state may have.
-const PATHS: usize = 1 << 16;
-
-impl TurnsModel {
-    fn forward(&self) -> Result<Vec<f64>, NoExact> {
-        let model = &self.0;
-        let rule = model.rule();
-        let defs = model.metrics();
-        let index = |id: &str| defs.iter().position(|d| d.name == id).map(Metric::at);
-        let settled = rule.settled();
-        let mut e = Expectation::new(defs.len());
-        let mut d = StateDist::certain(rule.start());
-        let mut mean = 0.0;
-        let mut work = 0u64;
-        let mut laws: HashMap<(usize, TurnState), Vec<(TurnState, f64)>> = HashMap::new();
-        for k in 1..=usize::from(rule.turns) {
-            for i in 0..rule.sub_steps() {
-                let mut next: Vec<(TurnState, f64)> = Vec::new();
-                for (s, p) in d.iter() {
-                    let mut key = *s;
-                    key.turn = key.turn.min(settled);
-                    let law = match laws.entry((i, key)) {
-                        Entry::Occupied(law) => law.into_mut(),
-                        Entry::Vacant(slot) => {
-                            let law = StateDist::certain(slot.key().1)
-                                .step_counted(PATHS, &mut work, |r: &mut Replay, s| {
-                                    rule.sub_step(i, r, s)
-                                })
-                                .map_err(|_| NoExact::TooManyPaths { limit: PATHS })?;
-                            if work > EXACT_WORK {
-                                return Err(NoExact::TooMuchWork { limit: EXACT_WORK });
-                            }
-                            slot.insert(law.iter().map(|(t, q)| (*t, q)).collect())
-                        }
-                    };
-                    next.extend(law.iter().map(|(t, q)| {
-                        let mut t = *t;
-                        t.turn = s.turn;
-                        (t, p * q)
-                    }));
-                }
-                d = StateDist::from_pairs(next);
-            }
-            let mut going = Vec::new();
-            let mut over = 0.0;
-            for (s, p) in d.iter() {
-                let mut s = *s;
-                rule.end_round(&mut s);
-                if rule.over(&s) {
-                    e.set_weight(p);
-                    rule.record(&s, &mut e);
-                    over += p;
-                } else {
-                    going.push((s, p));
-                }
-            }
-            mean += k as f64 * over;
-            if let Some(m) = index(&format!("turns_played={k}")) {
-                e.set_weight(over);
-                e.record(m, 1);
-            }
-            d = StateDist::from_pairs(going);
-        }
-        if let Some(m) = index("mean_turns_played") {
-            e.set_weight(mean);
-            e.record(m, 1);
-        }
-        Ok(e.into_values())
-    }
-}
-
-impl Model for TurnsModel {
-    fn metrics(&self) -> &[MetricDef] {
-        self.0.metrics()
+/// Turns to kill is solved forward, round by round ([`ForwardTurns`]):
+/// the attackers' AP schedule reads the round only until it settles, so a
+/// sub-step's law is kept by the state with its round held there.
+impl TurnCounted for TurnsRule {
+    fn turns(&self) -> usize {
+        usize::from(self.turns)
     }
 
-    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        self.0.run_chunk(roller, trials, tally);
+    fn law_key(&self, s: &TurnState) -> TurnState {
+        let mut key = *s;
+        key.turn = key.turn.min(self.settled());
+        key
     }
 
-    fn exact(&self) -> Option<Vec<f64>> {
-        self.forward().ok()
-    }
-
-    fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
-        self.forward()
-    }
-
-    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        self.0.sample_one(roller, values);
-    }
-
-    fn plan(&self, trials: u64) {
-        self.0.plan(trials);
-    }
-
-    fn sampler(&self) -> Sampler {
-        self.0.sampler()
-    }
-
-    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        self.0.run_reference(roller, trials, tally);
+    fn on_turn_of(&self, after: &TurnState, from: &TurnState) -> TurnState {
+        let mut t = *after;
+        t.turn = from.turn;
+        t
     }
 }
 

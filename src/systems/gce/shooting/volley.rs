@@ -11,17 +11,14 @@
 
 use super::scenario::{ShootingParams, shooting_of};
 use super::{Shooting, ShotState, Status};
-use crate::dice::{BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally};
+use crate::dice::{MetricSink, Roller};
 use crate::engine::{
-    EXACT_WORK, Mechanic, MetricDecl, MetricDef, MetricList, Model, NoExact, RepeatModel, Repeated,
-    Sampler, StepModel,
+    ForwardTurns, Mechanic, MetricDecl, MetricList, RepeatModel, Repeated, StepModel, TurnCounted,
 };
 use crate::systems::attackers::{self, Attacker};
 use crate::systems::gce::warrior::Condition;
 use crate::systems::gce::weapon::WeaponParams;
 use crate::systems::{ParamDecl, ParamError, ParamGroup, Params, Refusal, Scenario};
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 mod best;
 
@@ -296,7 +293,9 @@ pub const TURNS_TO_KILL_SCENARIO: Scenario = Scenario {
             ));
         }
         no_fire_between_turns(&volley, p)?;
-        Ok(Box::new(TurnsModel(TurnsRule::model(volley, until, turns))))
+        Ok(Box::new(ForwardTurns(TurnsRule::model(
+            volley, until, turns,
+        ))))
     },
     variants: &["overwatch"],
     test_points: &[
@@ -807,121 +806,25 @@ impl Repeated for TurnsRule {
     }
 }
 
-/// Turns to kill as a model: sampled as the repeated rule it is, and
-/// solved exactly forward, turn by turn: every state a turn can start from
-/// is stepped through that turn's shots together (equal states merged
-/// after each), so no state's turn is enumerated once per turn count, as
-/// solving the chain backward from each start would.
-pub struct TurnsModel(RepeatModel<TurnsRule>);
+/// Turns to kill is solved forward, turn by turn ([`ForwardTurns`]): no
+/// sub-step reads the turn count.
+impl TurnCounted for TurnsRule {
+    fn turns(&self) -> usize {
+        usize::from(self.turns)
+    }
 
-/// Most dice paths one shot step from one state may have.
-const PATHS: usize = 1 << 16;
-
-impl TurnsModel {
-    fn forward(&self) -> Result<Vec<f64>, NoExact> {
-        let model = &self.0;
-        let rule = model.rule();
-        let defs = model.metrics();
-        let index = |id: &str| {
-            defs.iter()
-                .position(|d| d.name == id)
-                .map(crate::dice::Metric::at)
-        };
-        let mut e = Expectation::new(defs.len());
-        let mut d = StateDist::certain(rule.start());
-        let mut mean = 0.0;
-        let mut work = 0u64;
-        // each sub-step's law from each state, kept across turns: no
-        // sub-step reads the turn, so a state met again on a later turn
-        // is not enumerated again
-        let mut laws: HashMap<(usize, TurnState), Vec<(TurnState, f64)>> = HashMap::new();
-        for k in 1..=usize::from(rule.turns) {
-            for i in 0..rule.sub_steps() {
-                let mut next: Vec<(TurnState, f64)> = Vec::new();
-                for (s, p) in d.iter() {
-                    let mut key = s.clone();
-                    key.turn = 0;
-                    let law = match laws.entry((i, key)) {
-                        Entry::Occupied(law) => law.into_mut(),
-                        Entry::Vacant(slot) => {
-                            let law = StateDist::certain(slot.key().1.clone())
-                                .step_counted(PATHS, &mut work, |r: &mut Replay, s| {
-                                    rule.sub_step(i, r, s)
-                                })
-                                .map_err(|_| NoExact::TooManyPaths { limit: PATHS })?;
-                            if work > EXACT_WORK {
-                                return Err(NoExact::TooMuchWork { limit: EXACT_WORK });
-                            }
-                            slot.insert(law.iter().map(|(t, q)| (t.clone(), q)).collect())
-                        }
-                    };
-                    next.extend(law.iter().map(|(t, q)| {
-                        let mut t = t.clone();
-                        t.turn = s.turn;
-                        (t, p * q)
-                    }));
-                }
-                d = StateDist::from_pairs(next);
-            }
-            let mut going = Vec::new();
-            let mut over = 0.0;
-            for (s, p) in d.iter() {
-                let mut s = s.clone();
-                rule.end_round(&mut s);
-                if rule.over(&s) {
-                    e.set_weight(p);
-                    rule.record(&s, &mut e);
-                    over += p;
-                } else {
-                    going.push((s, p));
-                }
-            }
-            mean += k as f64 * over;
-            if let Some(m) = index(&format!("turns_played={k}")) {
-                e.set_weight(over);
-                e.record(m, 1);
-            }
-            d = StateDist::from_pairs(going);
+    fn law_key(&self, s: &TurnState) -> TurnState {
+        TurnState {
+            turn: 0,
+            ..s.clone()
         }
-        if let Some(m) = index("mean_turns_played") {
-            e.set_weight(mean);
-            e.record(m, 1);
+    }
+
+    fn on_turn_of(&self, after: &TurnState, from: &TurnState) -> TurnState {
+        TurnState {
+            turn: from.turn,
+            ..after.clone()
         }
-        Ok(e.into_values())
-    }
-}
-
-impl Model for TurnsModel {
-    fn metrics(&self) -> &[MetricDef] {
-        self.0.metrics()
-    }
-
-    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        self.0.run_chunk(roller, trials, tally);
-    }
-
-    fn exact(&self) -> Option<Vec<f64>> {
-        self.forward().ok()
-    }
-
-    fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
-        self.forward()
-    }
-
-    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
-        self.0.sample_one(roller, values);
-    }
-
-    fn plan(&self, trials: u64) {
-        self.0.plan(trials);
-    }
-
-    fn sampler(&self) -> Sampler {
-        self.0.sampler()
-    }
-
-    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
-        self.0.run_reference(roller, trials, tally);
     }
 }
 

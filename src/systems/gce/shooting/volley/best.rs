@@ -8,7 +8,7 @@
 //! over (attackers left, the target's condition), then played: exactly
 //! forward and by Monte Carlo alike, on the volley's own steps.
 
-use super::{PATHS, Volley, VolleyRule};
+use super::{Volley, VolleyRule};
 use crate::dice::{MetricSink, Replay, Roller, StateDist};
 use crate::engine::{EXACT_WORK, Mechanic, MetricList};
 use crate::systems::ParamError;
@@ -16,6 +16,9 @@ use crate::systems::attackers::MAX_ATTACKERS;
 use crate::systems::gce::shooting::{Shooting, ShotState, Status};
 use crate::systems::gce::warrior::Condition;
 use foldhash::HashMap;
+
+/// Most dice paths one attack step from one condition may have.
+const PATHS: usize = 1 << 16;
 
 /// How many of each kind of attacker are still to fire.
 type Left = [u8; MAX_ATTACKERS];
@@ -67,10 +70,7 @@ type Laws = Vec<Vec<Vec<(usize, f64)>>>;
 
 /// Each kind's attack from each condition the volley can reach, as the
 /// conditions it ends in (numbered), found from the target's start.
-fn attack_laws(
-    volley: &Volley,
-    kinds: &[&Shooting],
-) -> Result<(Vec<Condition>, Laws), ParamError> {
+fn attack_laws(volley: &Volley, kinds: &[&Shooting]) -> Result<(Vec<Condition>, Laws), ParamError> {
     let mut conds = vec![volley.starts];
     let mut laws: Laws = Vec::new();
     let mut work = 0u64;
