@@ -17,6 +17,9 @@ use std::collections::hash_map::Entry;
 /// Most dice paths one sub-step from one state may have.
 const PATHS: usize = 1 << 16;
 
+/// Each sub-step's law from each state met, keyed `(sub-step, law key)`.
+type Laws<S> = HashMap<(usize, S), Vec<(S, f64)>>;
+
 /// A repeated rule that counts its turns in its state.
 pub trait TurnCounted: Repeated {
     /// Turns played at most.
@@ -45,7 +48,7 @@ impl<R: TurnCounted> ForwardTurns<R> {
         let mut d = StateDist::certain(rule.start());
         let mut mean = 0.0;
         let mut work = 0u64;
-        let mut laws: HashMap<(usize, R::State), Vec<(R::State, f64)>> = HashMap::new();
+        let mut laws: Laws<R::State> = HashMap::new();
         for k in 1..=rule.turns() {
             for i in 0..rule.sub_steps() {
                 let mut next: Vec<(R::State, f64)> = Vec::new();
