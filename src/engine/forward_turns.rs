@@ -4,7 +4,8 @@
 //! exactly turn by turn: every state a turn can start from is stepped
 //! through the turn's sub-steps together, equal states merged after each,
 //! and each sub-step's law from each state is kept across turns, keyed by
-//! the state with the count cleared. Solving the chain backward from each
+//! the state with the count cleared, or held at the turn after which no
+//! sub-step reads it. Solving the chain backward from each
 //! start instead enumerates every state's turn once per turn count (the
 //! count is in the state): GCE's turns to kill passed the work limit at
 //! five Boyz that way.
