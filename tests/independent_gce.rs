@@ -64,6 +64,105 @@ fn shooting_krugkikkas_slugga_at_7_inches() {
 /// Short range: the Shoota's "+1" within 12": BS 3 needs 3+ (4/6).
 /// A 7+ target: BS 1, long range (0), in cover (-2), small target (-1):
 /// needs 9 on the die, "roll a 6, then ... 6+": 1/36.
+/// A target that starts Down (issue 27: "a target that starts Down or
+/// flesh-wounded"). Shooting A Warrior Who Is Down: "A Warrior who is Down
+/// might be the easiest Target to Hit ... (you can still shoot the Down
+/// Warrior!)" (no Hit Modifier is given for it, so none); "If a Warrior
+/// who is Down suffers additional Wounds then roll on the Injury Table
+/// again and apply any results to the Warrior as normal." A BS 3 Shoota at
+/// 8" ("+1" short range): 3+ (2/3); S3 against T3: 4+ (1/2); a 5+ save
+/// fails 4/6: an unsaved wound 2/9. Down, he has no Wounds left, so even
+/// a 2-Wound target rolls on the Injury Table at once: a 6 puts him Out of
+/// Action (2/9 x 1/6 = 1/27), anything else leaves him Down (a Flesh Wound
+/// rolled while Down costs WS and BS but he stays Down: the reading the
+/// GCE README states). He cannot be Pinned: "Hit but not Wounded or
+/// receives a Flesh Wound ... placed face up" is for a warrior on his feet.
+/// Left alone he rolls in each Recovery Phase until he stands (1-2) or
+/// goes Out of Action (6): 1/3 of the rest, so eventually out 1/27 +
+/// 26/27 x 1/3 = 29/81.
+///
+/// WS and BS are what a hurt target's shot reads besides his Wounds: "A
+/// Warrior may receive multiple Flesh Wounds ... so long as both their WS
+/// and BS characteristics do not reach 0. When this does happen the
+/// Warrior automatically goes Out of Action." A WS 1, BS 1 target Down:
+/// the Flesh Wound (1-2) takes both to 0, Out of Action too: 2/9 x 3/6 =
+/// 1/9.
+#[test]
+fn shooting_a_target_already_down() {
+    let down = |ws: &'static str, wounds: &'static str| {
+        shot(&[
+            ("weapon", "shoota"),
+            ("bs", "3"),
+            ("range", "8"),
+            ("save", "5"),
+            ("wounds", wounds),
+            ("target_ws", ws),
+            ("target_bs", ws),
+            ("target_starts", "down"),
+        ])
+    };
+    for wounds in ["1", "2"] {
+        let p = down("3", wounds);
+        check(SYS, "shooting", &p, "p_hit", 2.0 / 3.0);
+        check(SYS, "shooting", &p, "p_wounded", 2.0 / 9.0);
+        check(SYS, "shooting", &p, "p_out_of_action", 1.0 / 27.0);
+        check(SYS, "shooting", &p, "p_down", 26.0 / 27.0);
+        check(SYS, "shooting", &p, "p_flesh_wound", 0.0);
+        check(SYS, "shooting", &p, "p_pinned", 0.0);
+        check(
+            SYS,
+            "shooting",
+            &p,
+            "p_eventually_out_of_action",
+            29.0 / 81.0,
+        );
+    }
+    let p = down("1", "1");
+    check(SYS, "shooting", &p, "p_out_of_action", 1.0 / 9.0);
+    check(SYS, "shooting", &p, "p_down", 8.0 / 9.0);
+    // unhurt, the same WS 1, BS 1 target of 1 Wound: Out of Action on a 6
+    // or a Flesh Wound (3/6), Down on 3-5 (3/6)
+    let mut fresh = down("1", "1");
+    fresh.retain(|(k, _)| *k != "target_starts");
+    check(SYS, "shooting", &fresh, "p_out_of_action", 1.0 / 9.0);
+    check(SYS, "shooting", &fresh, "p_down", 1.0 / 9.0);
+}
+
+/// A target that starts flesh-wounded: "they suffer with a -1 WS and -1 BS
+/// penalty for the rest of the game"; "treating the Warrior as if they
+/// regain a single Wound by losing WS and BS": a 2-Wound WS 2, BS 2 target
+/// stands with one Wound left at WS 1, BS 1. The same Shoota (unsaved 2/9)
+/// puts him on the Injury Table at once: a Flesh Wound (1-2) takes WS and
+/// BS to 0, "the Warrior automatically goes Out of Action", as does a 6:
+/// 2/9 x 1/2 = 1/9; Down on 3-5, 1/9; still on his feet, flesh-wounded,
+/// 7/9, Pinned when hit and still up: 2/3 - 2/9 = 4/9. Unhurt, the same
+/// shot only takes a Wound (no Injury roll: nothing Down or out).
+#[test]
+fn shooting_a_target_already_flesh_wounded() {
+    let p = |starts: &'static str| {
+        shot(&[
+            ("weapon", "shoota"),
+            ("bs", "3"),
+            ("range", "8"),
+            ("save", "5"),
+            ("wounds", "2"),
+            ("target_ws", "2"),
+            ("target_bs", "2"),
+            ("target_starts", starts),
+        ])
+    };
+    let hurt = p("flesh_wounded");
+    check(SYS, "shooting", &hurt, "p_out_of_action", 1.0 / 9.0);
+    check(SYS, "shooting", &hurt, "p_down", 1.0 / 9.0);
+    check(SYS, "shooting", &hurt, "p_flesh_wound", 7.0 / 9.0);
+    check(SYS, "shooting", &hurt, "p_pinned", 4.0 / 9.0);
+    let unhurt = p("unhurt");
+    check(SYS, "shooting", &unhurt, "p_out_of_action", 0.0);
+    check(SYS, "shooting", &unhurt, "p_down", 0.0);
+    check(SYS, "shooting", &unhurt, "p_flesh_wound", 0.0);
+    check(SYS, "shooting", &unhurt, "p_pinned", 2.0 / 3.0);
+}
+
 #[test]
 fn shooting_short_range_and_a_9_to_hit() {
     let near = shot(&[("weapon", "shoota"), ("bs", "3"), ("range", "10")]);

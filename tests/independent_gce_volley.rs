@@ -816,6 +816,63 @@ fn a_target_that_starts_hurt() {
     near(get(&down, "p_out_of_action"), 5.0 / 162.0, "Down");
 }
 
+/// One attacker's volley is the `shooting` scenario's shot, however the
+/// target starts: the same `target_starts` values with the same meaning
+/// ("If a Warrior who is Down suffers additional Wounds then roll on the
+/// Injury Table again"; "-1 WS and -1 BS for the rest of the game"). Every
+/// metric both report agrees, for a single Shoota shot and for a full
+/// 'Eavy Shoota burst with D3 Damage (both Sustained Fire dice, Auto Ammo).
+#[test]
+fn one_attacker_volley_is_the_shooting_scenario_however_the_target_starts() {
+    let single: &[(&str, &str)] = &[("weapon", "shoota"), ("bs", "3"), ("range", "8")];
+    let burst: &[(&str, &str)] = &[
+        ("weapon", "eavy_shoota"),
+        ("long_range", "18"),
+        ("short_hit", "0"),
+        ("long_hit", "0"),
+        ("strength", "4"),
+        ("damage", "D3"),
+        ("ammo", "auto"),
+        ("fire_mode", "full_auto"),
+        ("bs", "2"),
+        ("range", "18"),
+    ];
+    let target: &[(&str, &str)] = &[
+        ("toughness", "4"),
+        ("wounds", "2"),
+        ("save", "5"),
+        ("target_ws", "2"),
+        ("target_bs", "3"),
+    ];
+    for gun in [single, burst] {
+        for starts in ["unhurt", "flesh_wounded", "down"] {
+            let mut one: Vec<(&str, &str)> = gun.to_vec();
+            one.extend_from_slice(target);
+            one.push(("target_starts", starts));
+            let shot = exact_all(SYS, "shooting", &one);
+            let names: Vec<String> = gun.iter().map(|(k, _)| format!("gunner.{k}")).collect();
+            let mut v: Vec<(&str, &str)> = vec![("attackers", "gunner")];
+            v.extend(
+                names
+                    .iter()
+                    .map(String::as_str)
+                    .zip(gun.iter().map(|(_, x)| *x)),
+            );
+            v.extend_from_slice(target);
+            v.push(("target_starts", starts));
+            let volley = exact_all(SYS, "volley", &v);
+            let mut shared = 0;
+            for (name, value) in &volley {
+                if let Some((_, s)) = shot.iter().find(|(n, _)| n == name) {
+                    near(*value, *s, &format!("{starts}, {}: {name}", gun[0].1));
+                    shared += 1;
+                }
+            }
+            assert!(shared >= 9, "{shared} metrics shared");
+        }
+    }
+}
+
 // ------------------------------------------------ the best firing order
 
 /// The Nob's Kannon with a fixed 2 Damage: any unsaved wound takes both

@@ -39,6 +39,9 @@ pub enum Coverage {
 pub struct Target {
     /// Toughness, Wounds, save, WS/BS, immunity to Pinning.
     pub stats: WarriorStats,
+    /// His condition before the first shot (`target_starts`): unhurt,
+    /// flesh-wounded or Down.
+    pub starts: Condition,
     /// Initiative for the escape test when a friend not Pinned or Down is
     /// within 2" ("Escaping from Pinning"); `None` when no friend is near.
     pub escape_initiative: Option<u8>,
@@ -113,7 +116,7 @@ impl Shooting {
             wounds: 0,
             unsaved: 0,
             damage: 0,
-            target: self.target.stats.fresh(),
+            target: self.target.starts,
             pinned: false,
             out_of_ammo: false,
             exploded: false,
@@ -707,6 +710,7 @@ impl ShootingModel {
             && sh.range.is_some()
             && sh.firer.is_none()
             && sh.target.escape_initiative.is_none()
+            && sh.target.starts == sh.target.stats.fresh()
     }
 
     /// Plain single shots by table: one 64-bit word is read as sixteen D6

@@ -91,6 +91,40 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
             ("target_ws", "1"),
             ("target_bs", "1"),
         ],
+        // a target already Down: a hit that wounds rolls on the Injury
+        // Table again ("Shooting A Warrior Who Is Down")
+        &[
+            ("weapon", "shoota"),
+            ("bs", "3"),
+            ("range", "8"),
+            ("toughness", "3"),
+            ("wounds", "2"),
+            ("save", "5"),
+            ("target_ws", "3"),
+            ("target_bs", "3"),
+            ("target_starts", "down"),
+        ],
+        // a flesh-wounded target (WS 1, BS 2 now) under a full burst with
+        // D3 Damage: one Wound left, the next Flesh Wound leaves him WS 0
+        // BS 1, still on his feet
+        &[
+            ("weapon", "eavy_shoota"),
+            ("long_range", "18"),
+            ("short_hit", "0"),
+            ("long_hit", "0"),
+            ("strength", "4"),
+            ("damage", "D3"),
+            ("ammo", "auto"),
+            ("fire_mode", "full_auto"),
+            ("bs", "2"),
+            ("range", "18"),
+            ("toughness", "4"),
+            ("wounds", "2"),
+            ("save", "4"),
+            ("target_ws", "2"),
+            ("target_bs", "3"),
+            ("target_starts", "flesh_wounded"),
+        ],
     ],
     refusals: &[
         Refusal {
@@ -108,6 +142,18 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
             unset: &[],
             field: "save",
             words: &["a 1+ save is impossible"],
+        },
+        Refusal {
+            what: "a WS 1, BS 1 target starting flesh-wounded",
+            point: 0,
+            set: &[
+                ("target_ws", "1"),
+                ("target_bs", "1"),
+                ("target_starts", "flesh_wounded"),
+            ],
+            unset: &[],
+            field: "target_starts",
+            words: &["cannot start flesh-wounded"],
         },
     ],
     naive: crate::systems::gce::naive::SHOOTING,
@@ -141,6 +187,10 @@ crate::param_struct! {
             .seed("Blast Markers and Templates"),
         ..hit: HitModifiers,
         ..victim: VictimParams,
+        target_starts: String = choice(&["unhurt", "flesh_wounded", "down"])
+            .default("unhurt")
+            .about("how the target starts: unhurt; on his feet after a Flesh Wound (-1 WS and BS, one Wound left); or Down (no Wounds left, so any further Wound rolls on the Injury Table again)")
+            .seed("Injuries"),
         friend_within_2in: bool = flag()
             .about("a friend not Pinned or Down within 2\": the target may test to escape Pinning")
             .seed("Escaping from Pinning"),
@@ -220,8 +270,10 @@ pub(in crate::systems::gce) fn shooting_of(
             "coverage applies to blast markers and teardrop templates; this weapon has neither",
         ));
     }
+    let stats = p.victim.stats()?;
     let target = Target {
-        stats: p.victim.stats()?,
+        starts: target_starts(&p, &stats)?,
+        stats,
         escape_initiative: if p.friend_within_2in {
             Some(p.target_initiative.need()? as u8)
         } else {
@@ -258,6 +310,41 @@ pub(in crate::systems::gce) fn shooting_of(
         target,
         firer,
     })
+}
+
+/// The target's condition before the first shot (`target_starts`).
+/// Shooting A Warrior Who Is Down: "If a Warrior who is Down suffers
+/// additional Wounds then roll on the Injury Table again", so a Down
+/// target has no Wounds left. Flesh Wound: "-1 WS and -1 BS for the rest
+/// of the game", "treating the Warrior as if they regain a single Wound":
+/// one Wound left, and the WS and BS one lower (a shot reads them only for
+/// the next Flesh Wound: "so long as both their WS and BS characteristics
+/// do not reach 0").
+fn target_starts(
+    p: &ShootingParams,
+    stats: &crate::systems::gce::warrior::WarriorStats,
+) -> Result<crate::systems::gce::warrior::Condition, ParamError> {
+    let mut starts = stats.fresh();
+    match p.target_starts.as_str() {
+        "flesh_wounded" => {
+            starts.ws = starts.ws.saturating_sub(1);
+            starts.bs = starts.bs.saturating_sub(1);
+            if starts.ws == 0 && starts.bs == 0 {
+                return Err(ParamError::new(
+                    crate::param_name!(ShootingParams.target_starts),
+                    "a target of WS 1 and BS 1 is Out of Action at his first Flesh Wound (\"so long as both their WS and BS characteristics do not reach 0\"): he cannot start flesh-wounded",
+                ));
+            }
+            starts.wounds_left = 1;
+            starts.status = super::Status::FleshWound;
+        }
+        "down" => {
+            starts.wounds_left = 0;
+            starts.status = super::Status::Down;
+        }
+        _ => {}
+    }
+    Ok(starts)
 }
 
 #[cfg(test)]

@@ -43,6 +43,19 @@ const EACH: &[&str] = &[
 /// weapon's hit on its firer (a volley asks about the target).
 const LEFT_OUT: &[&str] = &["firer_toughness", "firer_save"];
 
+/// The single shot's parameter a volley lists after the attackers' and
+/// the target's (the same declaration: [`target_starts_decl`]).
+const TARGET_STARTS: &str = "target_starts";
+
+/// `shooting`'s `target_starts`, the same for a volley: the same values
+/// and meaning, read by the same code ([`shooting_of`]).
+fn target_starts_decl() -> ParamDecl {
+    ShootingParams::decls()
+        .into_iter()
+        .find(|d| d.name == TARGET_STARTS)
+        .expect("shooting declares target_starts")
+}
+
 /// The `shooting` scenario's parameters split between each attacker and
 /// the target (`cover`, the victim's profile, the escape from Pinning).
 fn split() -> (Vec<ParamDecl>, Vec<ParamDecl>) {
@@ -51,7 +64,7 @@ fn split() -> (Vec<ParamDecl>, Vec<ParamDecl>) {
     each.extend(EACH);
     let all: Vec<ParamDecl> = ShootingParams::decls()
         .into_iter()
-        .filter(|d| !LEFT_OUT.contains(&d.name.as_str()))
+        .filter(|d| !LEFT_OUT.contains(&d.name.as_str()) && d.name != TARGET_STARTS)
         .collect();
     attackers::split(all, &each)
 }
@@ -80,12 +93,7 @@ fn volley_params() -> Vec<ParamDecl> {
 fn shared_params() -> Vec<ParamDecl> {
     let (each, target) = split();
     let mut decls = attackers::volley_decls(each, target);
-    decls.push(
-        ParamDecl::choice("target_starts", &["unhurt", "flesh_wounded", "down"])
-            .default("unhurt")
-            .about("how the target starts: unhurt; on his feet after a Flesh Wound (-1 WS and BS, one Wound left); or Down (no Wounds left, so any further Wound rolls on the Injury Table again)")
-            .seed("Injuries"),
-    );
+    decls.push(target_starts_decl());
     decls
 }
 
@@ -384,28 +392,9 @@ fn volley(p: &Params, variants: &Params) -> Result<Volley, ParamError> {
             shooters.push((kind, shooting.clone()));
         }
     }
-    let mut starts = shooters[0].1.target.stats.fresh();
-    match p.need_word("target_starts")?.as_str() {
-        // Flesh Wound: "-1 WS and -1 BS for the rest of the game", "as if
-        // they regain a single Wound"
-        "flesh_wounded" => {
-            starts.ws = starts.ws.saturating_sub(1);
-            starts.bs = starts.bs.saturating_sub(1);
-            if starts.ws == 0 && starts.bs == 0 {
-                return Err(ParamError::new(
-                    "target_starts",
-                    "a target of WS 1 and BS 1 is Out of Action at his first Flesh Wound (\"so long as both their WS and BS characteristics do not reach 0\"): he cannot start flesh-wounded",
-                ));
-            }
-            starts.wounds_left = 1;
-            starts.status = Status::FleshWound;
-        }
-        "down" => {
-            starts.wounds_left = 0;
-            starts.status = Status::Down;
-        }
-        _ => {}
-    }
+    // how the target starts, read by the `shooting` scenario's own code
+    // (every attacker reads the same target)
+    let starts = shooters[0].1.target.starts;
     Ok(Volley {
         shooters,
         counts,
