@@ -232,17 +232,22 @@ pub struct Melee {
     defender_nerve: Nerve,
     /// The current attacker rolls no Attack Dice (Stupidity's 1-3).
     attacker_dazed: bool,
+    /// The current attacker failed its Stupidity test (until its charge).
+    attacker_restricted: bool,
     /// Both pools, kept between sub-steps while a Hating side may re-roll.
     attacker_roll: Extremes,
     defender_roll: Extremes,
 }
 
-/// Sub-steps of one attacker's round: psychology, the pools and the winner
-/// (three sub-steps, as the one-on-one fight's), the strikes, and settling
-/// the attacker's fate.
-const MELEE_STEPS: usize = 6;
+/// Sub-steps of one attacker's round: the Stupidity tests, the charge's
+/// Fear tests (two sub-steps, so that each enumerates few dice paths), the
+/// pools and the winner (three sub-steps, as the one-on-one fight's), the
+/// strikes, and settling the attacker's fate.
+const MELEE_STEPS: usize = 7;
+/// The first sub-step of the pools.
+const POOLS: usize = 2;
 /// The sub-step of the strikes.
-const STRIKES: usize = 4;
+const STRIKES: usize = 5;
 
 /// The multiple combat's model: exact by its steps, sampled by the engine
 /// an attacker's round at a time (each one draw from that round's exact
@@ -414,6 +419,7 @@ impl Mechanic for OutnumberedRule {
             defender_tested: false,
             defender_nerve: Nerve::Steady,
             attacker_dazed: false,
+            attacker_restricted: false,
             attacker_roll: Extremes::default(),
             defender_roll: Extremes::default(),
         }
@@ -430,19 +436,24 @@ impl Mechanic for OutnumberedRule {
         }
         let k = (i / MELEE_STEPS) as u8;
         let j = i % MELEE_STEPS;
-        let duel = &self.duels[usize::from(k)];
+        // the fight of the attackers' `fought`-th to fight: one that stood
+        // still does not count ("The second attacker gains ...")
+        let duel = &self.duels[usize::from(s.fought)];
         match j {
             0 => {
                 // Stupidity's Leadership tests: the attacker's at the start
                 // of its fight, the defender's once for the phase ("At the
-                // start of each Hand-to-Hand Combat Phase"); then the
-                // charge's Fear and Terror tests; then the D6 of a failed
-                // Stupidity test ("on a 1 - 3 they instead roll no Attack
-                // Dice"), in the one-on-one fight's order
-                let a_restricted = duel.a.fails_stupidity(dice);
+                // start of each Hand-to-Hand Combat Phase")
+                s.attacker_restricted = duel.a.fails_stupidity(dice);
                 if k == 0 {
                     s.defender_restricted = duel.b.fails_stupidity(dice);
                 }
+            }
+            1 => {
+                // the charge's Fear and Terror tests, then the D6 of a
+                // failed Stupidity test ("on a 1 - 3 they instead roll no
+                // Attack Dice"), in the one-on-one fight's order
+                let a_restricted = std::mem::take(&mut s.attacker_restricted);
                 let mut fight = s.fight();
                 let target_tests = match f.fear_tests {
                     FearTests::EachCharge => {
@@ -466,12 +477,12 @@ impl Mechanic for OutnumberedRule {
                     s.defender_dazed = s.defender_restricted && dice.d6() <= 3;
                 }
             }
-            1..STRIKES => {
+            POOLS..STRIKES => {
                 if s.standing_still {
                     return;
                 }
                 let mut fight = s.fight();
-                duel.pools(j, dice, &self.clashes, &mut fight);
+                duel.pools(j - POOLS + 1, dice, &self.clashes, &mut fight);
                 s.from_fight(&fight);
             }
             STRIKES => {
