@@ -252,17 +252,13 @@ impl Duel {
                     s.b_dazed = false;
                 }
             }
-            2 => {
-                if self.rerolls(s) {
-                    let n = if s.b_dazed { 0 } else { self.b.attack_dice() };
-                    s.b_roll = clashes.laws.draw(dice, n);
-                }
+            2 if self.rerolls(s) => {
+                let n = if s.b_dazed { 0 } else { self.b.attack_dice() };
+                s.b_roll = clashes.laws.draw(dice, n);
             }
-            3 => {
-                if self.rerolls(s) {
-                    self.hatred(dice, &clashes.laws, s);
-                    self.resolve(s);
-                }
+            3 if self.rerolls(s) => {
+                self.hatred(dice, &clashes.laws, s);
+                self.resolve(s);
             }
             _ => {}
         }

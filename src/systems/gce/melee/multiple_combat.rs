@@ -381,7 +381,7 @@ impl Melee {
 
     /// What the fight's sub-step changed, back into the melee (the
     /// defender's daze lasts the phase).
-    fn from_fight(&mut self, f: &Fight) {
+    fn take_fight(&mut self, f: &Fight) {
         self.current = f.a;
         self.defender = f.b;
         self.defender_nerve = f.b_nerve;
@@ -468,7 +468,7 @@ impl Mechanic for OutnumberedRule {
                     (a_restricted, s.defender_restricted),
                     target_tests,
                 );
-                s.from_fight(&fight);
+                s.take_fight(&fight);
                 if !s.standing_still {
                     s.defender_tested |= f.charged;
                     s.attacker_dazed = a_restricted && dice.d6() <= 3;
@@ -483,7 +483,7 @@ impl Mechanic for OutnumberedRule {
                 }
                 let mut fight = s.fight();
                 duel.pools(j - POOLS + 1, dice, &self.clashes, &mut fight);
-                s.from_fight(&fight);
+                s.take_fight(&fight);
             }
             STRIKES => {
                 let (n, laws) = (s.strikes, &self.strike_laws);
