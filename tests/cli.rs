@@ -630,8 +630,8 @@ fn per_profile_variants_reach_the_rule_and_the_csv() {
     assert_eq!(
         (v_current.as_str(), v_original.as_str()),
         (
-            "overwatch=current;large_rake=versus_small;boarding_bonus=cancelled;boarding_loser=every_loser;stationary_hits=attacks;second_weapon=only_with_bonus;multiple_first_round=phase",
-            "overwatch=original;large_rake=versus_small;boarding_bonus=cancelled;boarding_loser=every_loser;stationary_hits=attacks;second_weapon=only_with_bonus;multiple_first_round=phase"
+            "overwatch=current;large_rake=versus_small;boarding_bonus=cancelled;boarding_loser=every_loser;stationary_hits=attacks;second_weapon=only_with_bonus;multiple_first_round=phase;multiple_fear_tests=each_charge",
+            "overwatch=original;large_rake=versus_small;boarding_bonus=cancelled;boarding_loser=every_loser;stationary_hits=attacks;second_weapon=only_with_bonus;multiple_first_round=phase;multiple_fear_tests=each_charge"
         )
     );
 }

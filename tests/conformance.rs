@@ -87,6 +87,32 @@ const VARIANT_POINTS: &[VariantPoint] = &[
     ),
     (
         "gce",
+        "multiple_combat",
+        &[
+            ("a_ws", "3"),
+            ("a_bs", "3"),
+            ("a_attacks", "1"),
+            ("a_initiative", "3"),
+            ("a_strength", "3"),
+            ("a_toughness", "3"),
+            ("a_wounds", "1"),
+            ("a_causes", "fear"),
+            ("b_ws", "3"),
+            ("b_bs", "3"),
+            ("b_attacks", "1"),
+            ("b_initiative", "3"),
+            ("b_strength", "3"),
+            ("b_toughness", "3"),
+            ("b_wounds", "2"),
+            ("b_leadership", "8"),
+            ("b_weapons", "choppa"),
+            ("attackers", "3"),
+            ("attackers_charged", "true"),
+        ],
+        &[("multiple_fear_tests", "once")],
+    ),
+    (
+        "gce",
         "boarding",
         &[
             ("vehicle", "ork_trukk"),
@@ -867,7 +893,11 @@ fn every_rule_variant_is_read_by_a_scenario() {
         (
             "gce",
             "multiple_combat",
-            &["second_weapon", "multiple_first_round"],
+            &[
+                "second_weapon",
+                "multiple_first_round",
+                "multiple_fear_tests",
+            ],
         ),
         (
             "gce",

@@ -88,6 +88,7 @@ pub const VARIANTS: &[VariantDef] = &[
     vehicles::boarding::StationaryHits::DEF,
     melee::weapons::SecondWeapon::DEF,
     melee::multiple_combat::FirstRound::DEF,
+    melee::multiple_combat::FearTests::DEF,
 ];
 
 /// Builds the shooting model from the spec's parameters as given, for

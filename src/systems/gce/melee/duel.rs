@@ -6,7 +6,7 @@
 
 use super::fighter::{Causes, Fighter, Nerve};
 use super::hatred::choose_reroll;
-use super::round::{Laws, Outcome, Side, combat_score, decide, draw_winner, margin_of};
+use super::round::{ClashLaws, Laws, Outcome, Side, combat_score, decide, draw_winner, margin_of};
 use crate::dice::{Extremes, Roller};
 use crate::systems::gce::tables::leadership_test;
 use crate::systems::gce::warrior::Condition;
@@ -150,12 +150,15 @@ impl Duel {
     /// their Weapon Skill was halved"; Terror: "they will count as having
     /// Weapon Skill 0"). Reading: the effect lasts the whole combat.
     /// `restricted` says which side failed its Stupidity test this turn
-    /// (A, B).
+    /// (A, B); `target_tests`: whether the charged warrior tests (a
+    /// multiple combat's defender under `multiple_fear_tests = "once"`
+    /// tests at the first charge alone).
     pub(super) fn psychology(
         &self,
         dice: &mut impl Roller,
         s: &mut Fight,
         restricted: (bool, bool),
+        target_tests: bool,
     ) {
         let Some(charger) = self.charger else {
             return;
@@ -170,7 +173,8 @@ impl Duel {
             s.charge_failed = true;
             return;
         }
-        if let Some(c) = tgt.dread_of(chg, tgt_r)
+        if target_tests
+            && let Some(c) = tgt.dread_of(chg, tgt_r)
             && !leadership_test(dice, u32::from(tgt.test_leadership()))
         {
             let nerve = if c == Causes::Terror {
@@ -220,6 +224,44 @@ impl Duel {
     /// Whether a Hating warrior may re-roll this round.
     pub(super) fn rerolls(&self, s: &Fight) -> bool {
         !s.later && (self.a.hating().is_some() || self.b.hating().is_some())
+    }
+
+    /// Sub-steps 1-3 of a round (before the strikes, after the
+    /// psychology): A's Attack Dice (and B's, with the winner, when nobody
+    /// may re-roll), B's Attack Dice, Hatred's re-rolls and the winner. A
+    /// dazed side ("on a 1 - 3 they instead roll no Attack Dice") rolls
+    /// none. The one-on-one fight and every fight of a multiple combat.
+    pub(super) fn pools(
+        &self,
+        i: usize,
+        dice: &mut impl Roller,
+        clashes: &ClashLaws,
+        s: &mut Fight,
+    ) {
+        match i {
+            1 => {
+                let na = if s.a_dazed { 0 } else { self.a.attack_dice() };
+                if self.rerolls(s) {
+                    s.a_roll = clashes.laws.draw(dice, na);
+                } else {
+                    let nb = if s.b_dazed { 0 } else { self.b.attack_dice() };
+                    let edge = self.fixed(Outcome::A, s) - self.fixed(Outcome::B, s);
+                    let on_draw = draw_winner(&self.a, &self.b);
+                    (s.winner, s.strikes) = clashes.clash(dice, edge, na, nb, on_draw);
+                    s.a_dazed = false;
+                    s.b_dazed = false;
+                }
+            }
+            2 if self.rerolls(s) => {
+                let n = if s.b_dazed { 0 } else { self.b.attack_dice() };
+                s.b_roll = clashes.laws.draw(dice, n);
+            }
+            3 if self.rerolls(s) => {
+                self.hatred(dice, &clashes.laws, s);
+                self.resolve(s);
+            }
+            _ => {}
+        }
     }
 
     /// Steps 3-5: scores, winner, strikes; the pools are then forgotten.

@@ -4,7 +4,7 @@
 
 use super::duel::{BEFORE_STRIKES, Duel, Fight};
 use super::params::{FighterParams, FighterRole, SEQUENCE, second_weapon};
-use super::round::{ClashLaws, Outcome, StrikeLaws, draw_winner};
+use super::round::{ClashLaws, Outcome, StrikeLaws};
 use super::weapons::SecondWeapon;
 use crate::dice::{Extremes, Metric, MetricSink, Roller};
 use crate::engine::repeat_model::{RepeatModel, Repeated, round_metrics};
@@ -438,7 +438,7 @@ impl Repeated for DuelRule {
                 // charge's Fear and Terror tests in the first round.
                 let restricted = (d.a.fails_stupidity(dice), d.b.fails_stupidity(dice));
                 if !s.later {
-                    d.psychology(dice, s, restricted);
+                    d.psychology(dice, s, restricted, true);
                 }
                 if s.charge_failed {
                     return;
@@ -449,31 +449,7 @@ impl Repeated for DuelRule {
                 s.a_dazed = restricted.0 && dice.d6() <= 3;
                 s.b_dazed = restricted.1 && dice.d6() <= 3;
             }
-            1 => {
-                let na = if s.a_dazed { 0 } else { d.a.attack_dice() };
-                if d.rerolls(s) {
-                    s.a_roll = self.clashes.laws.draw(dice, na);
-                } else {
-                    let nb = if s.b_dazed { 0 } else { d.b.attack_dice() };
-                    let edge = d.fixed(Outcome::A, s) - d.fixed(Outcome::B, s);
-                    let on_draw = draw_winner(&d.a, &d.b);
-                    (s.winner, s.strikes) = self.clashes.clash(dice, edge, na, nb, on_draw);
-                    s.a_dazed = false;
-                    s.b_dazed = false;
-                }
-            }
-            2 => {
-                if d.rerolls(s) {
-                    let n = if s.b_dazed { 0 } else { d.b.attack_dice() };
-                    s.b_roll = self.clashes.laws.draw(dice, n);
-                }
-            }
-            3 => {
-                if d.rerolls(s) {
-                    d.hatred(dice, &self.clashes.laws, s);
-                    d.resolve(s);
-                }
-            }
+            1..BEFORE_STRIKES => d.pools(i, dice, &self.clashes, s),
             _ => {
                 let (strikes, laws) = (s.strikes, &self.strike_laws);
                 match s.winner {
@@ -578,7 +554,7 @@ crate::param_struct! {
 
 /// Stupidity's test each turn and the charge's Leadership tests need the
 /// tester's Leadership.
-fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
+pub(super) fn check_leadership(duel: &Duel) -> Result<(), ParamError> {
     for (f, prefix) in [(&duel.a, "a_"), (&duel.b, "b_")] {
         if f.needs_leadership_for_stupidity() && f.leadership.is_none() {
             return Err(ParamError::missing(
