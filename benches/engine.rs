@@ -26,6 +26,12 @@ use std::time::{Duration, Instant};
 const NAMED: &[(&str, &str, usize, &str)] = &[
     (
         "gce",
+        "multiple_combat",
+        2,
+        "three Terror-causing Stupid attackers, a Stupid Hating Fear-causing defender",
+    ),
+    (
+        "gce",
         "shooting",
         3,
         "full auto at 18\", 2 Sustained Fire dice, D3 damage on 2 Wounds",
