@@ -137,8 +137,49 @@ pub const FIGHT_SCENARIO: Scenario = Scenario {
             ("target_health", "4"),
             ("target_athletics", "3"),
         ],
+        // a CAP 1 pistol whose reload costs 4 AP: shots on three turns in four
+        &[
+            ("skill", "0"),
+            ("damage", "4"),
+            ("target_health", "4"),
+            ("cap", "1"),
+            ("reload_ap", "4"),
+        ],
+        // CAP 4 at RoF 3, reloads of 2 AP, the best number of attacks
+        &[
+            ("skill", "2"),
+            ("damage", "4"),
+            ("target_health", "8"),
+            ("armour_dr", "2"),
+            ("armour_durability", "6"),
+            ("rof", "3"),
+            ("cap", "4"),
+            ("reload_ap", "2"),
+            ("loaded", "1"),
+            ("policy", "best"),
+        ],
     ],
     refusals: &[
+        Refusal {
+            what: "more rounds loaded than the CAP holds",
+            point: 5,
+            set: &[("loaded", "5")],
+            unset: &[],
+            field: "loaded",
+            words: &["CAP is 4"],
+        },
+        Refusal {
+            what: "reloads solved over too many points",
+            point: 5,
+            set: &[
+                ("target_health", "100"),
+                ("armour_durability", "200"),
+                ("cap", "100"),
+            ],
+            unset: &[],
+            field: "cap",
+            words: &["solved exactly"],
+        },
         Refusal {
             what: "a fight against total cover never ends",
             point: 0,
@@ -189,7 +230,7 @@ const COVER: &str = "Cover; Cover and firearms";
 const DAMAGE: &str = "Damage; Dealing Damage; Damage Reduction; Non-lethal damage; Wounds";
 
 /// Turns shown one by one in a fight's distribution.
-const TURNS_SHOWN: usize = 10;
+pub(super) const TURNS_SHOWN: usize = 10;
 
 /// What kind of attack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -712,6 +753,17 @@ crate::param_struct! {
             .default("one")
             .about("attacks each turn: one; all the RoF the AP allow; best = the number a turn (1 to RoF) with the fewest expected turns, computed exactly")
             .seed(ROF),
+        cap: Opt<i64> = int(1, 100)
+            .about("the weapon's CAP: rounds a full load holds, one used per attack roll; unset, the weapon never runs dry (reloads are then timed to win, see reload_ap)")
+            .seed(super::reload::CAP_SEED),
+        reload_ap: Opt<i64> = int(1, 4)
+            .about("AP a reload costs (default 1: the seed gives none, 'An action always costs at least 1 AP'); it fills the weapon to its CAP")
+            .seed(super::reload::CAP_SEED)
+            .needs_any("cap", "6"),
+        loaded: Opt<i64> = int(0, 100)
+            .about("rounds in the weapon when the fight starts (default: its CAP)")
+            .seed(super::reload::CAP_SEED)
+            .needs_any("cap", "6"),
     }
 }
 
@@ -761,9 +813,9 @@ pub const FIGHT_METRICS: [MetricDecl; 8] = [
 
 /// A fight: turns of attacks until the target is incapacitated.
 pub struct Fight {
-    attack: Attack,
+    pub(super) attack: Attack,
     /// Attacks wanted each turn.
-    wanted: u8,
+    pub(super) wanted: u8,
     list: MetricList,
     m: [Metric; 7],
     spared: Option<Metric>,
@@ -839,8 +891,18 @@ impl Repeated for Fight {
     }
 
     fn record(&self, s: &FightState, sink: &mut impl MetricSink) {
+        self.record_target(&s.target, sink);
+    }
+
+    fn end_round(&self, s: &mut FightState) {
+        s.planned = 0;
+    }
+}
+
+impl Fight {
+    /// Records the fight's own metrics for the target as the fight left it.
+    pub(super) fn record_target(&self, t: &Target, sink: &mut impl MetricSink) {
         let [dead, dying, ko, overwhelmed, lost, nonlethal, durability] = self.m;
-        let t = &s.target;
         sink.record(dead, u64::from(t.dead()));
         sink.record(dying, u64::from(t.dying()));
         sink.record(overwhelmed, u64::from(t.health > 0 && t.overwhelmed));
@@ -855,27 +917,25 @@ impl Repeated for Fight {
             sink.record(m, u64::from(t.spared));
         }
     }
-
-    fn end_round(&self, s: &mut FightState) {
-        s.planned = 0;
-    }
 }
 
 fn fight_model(attack: Attack, wanted: u8) -> RepeatModel<Fight> {
+    RepeatModel::new(fight_rule(attack, wanted), TURNS_SHOWN)
+}
+
+/// The fight's rule: `wanted` attacks a turn, as the AP allow.
+pub(super) fn fight_rule(attack: Attack, wanted: u8) -> Fight {
     let mut list = MetricList::new();
     let [own @ .., spared] = &FIGHT_METRICS;
     let m = own.each_ref().map(|d| list.add(d));
     let spared = (attack.intent == Intent::KnockOut).then(|| list.add(spared));
-    RepeatModel::new(
-        Fight {
-            attack,
-            wanted,
-            list,
-            m,
-            spared,
-        },
-        TURNS_SHOWN,
-    )
+    Fight {
+        attack,
+        wanted,
+        list,
+        m,
+        spared,
+    }
 }
 
 /// Most target states (Health x non-lethal x Durability) the fight's exact
@@ -887,7 +947,7 @@ impl Attack {
     /// An upper bound on the target states a fight can reach: Health from
     /// full to -10, non-lethal wounds (only when a hit can end at 0 or
     /// less), Durability from full to 0.
-    fn target_states(&self) -> u64 {
+    pub(super) fn target_states(&self) -> u64 {
         let health = (self.defence.health - DEAD_AT + 1) as u64;
         let can_end_at_zero = self.damage <= 0
             || (!self.armour_piercing && self.durability > 0 && self.damage <= self.defence.dr)
@@ -942,6 +1002,23 @@ impl Model for FightModel {
 pub fn build_fight(p: &Params, variants: &Params) -> Result<Box<dyn Model>, ParamError> {
     let p = FightParams::read(p)?;
     let attack = p.attack.attack(variants)?;
+    if let Some(cap) = p.cap.value {
+        let ammo = super::reload::Ammo::new(
+            cap as u8,
+            p.reload_ap.value.unwrap_or(1) as u8,
+            p.loaded.value.map(|l| l as u8),
+        )
+        .map_err(|m| ParamError::new(p.loaded.name(), m))?;
+        return super::reload::build(attack, ammo, &p.policy);
+    }
+    for given in [&p.reload_ap, &p.loaded] {
+        if given.value.is_some() {
+            return Err(ParamError::new(
+                given.name(),
+                "a weapon's rounds are counted only with its CAP: set cap",
+            ));
+        }
+    }
     let rof = attack.rof;
     let policy = p.policy;
     let exact = attack.target_states() <= MAX_EXACT_STATES;

@@ -16,6 +16,7 @@ mod counted;
 pub mod damage;
 pub mod healing;
 mod naive;
+mod reload;
 pub mod rules;
 pub mod scatter;
 pub mod volley;
