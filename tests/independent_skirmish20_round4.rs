@@ -153,3 +153,73 @@ fn necrons_ignore_the_duck_back_that_stops_a_trooper() {
     );
     check(SYS, "overwatch", &p, "p_stopped", 75.0 / 400.0);
 }
+
+// ------------------------------------------------------------ Ambidextrous
+
+/// SPECIAL SKILLS: "Ambidextrous | Can fire two hand guns at same target
+/// for one AP". Two Bolt Pistols ("12 | 8 | 5 | 3 | X | 1 | Jam": 8 or less
+/// against standard armour, 1 AP) with 3 AP, 2 on firing: each AP fires
+/// both, each gun its own D20; a gun's 20 jams that gun, the other fires
+/// on. Each gun's hits: 2 with 0.4 x 0.4, 1 with 0.4 x 0.6 + 0.55 x 0.4,
+/// else 0; the target (a common trooper) dies after h hits with 1 - (1 +
+/// h)/3^h (none dead and at most one wound: duck backs, or one wound).
+#[test]
+fn ambidextrous_fires_two_pistols_for_each_ap() {
+    let one = [("weapon", "bolt_pistol"), ("armour", "std"), ("range", "8")];
+    let two = [one.as_slice(), &[("ambidextrous", "true")]].concat();
+    let gun = [0.38, 0.46, 0.16];
+    let dead = |h: i32| 1.0 - f64::from(1 + h) / 3f64.powi(h);
+    let mut p_dead = 0.0;
+    let mut p_hit = 0.0;
+    for (a, pa) in gun.iter().enumerate() {
+        for (b, pb) in gun.iter().enumerate() {
+            let h = (a + b) as i32;
+            p_dead += pa * pb * dead(h);
+            if h > 0 {
+                p_hit += pa * pb;
+            }
+        }
+    }
+    check(SYS, "shooting", &two, "p_dead", p_dead);
+    check(SYS, "shooting", &two, "p_hit", p_hit);
+    check(SYS, "shooting", &two, "mean_hits", 2.0 * 0.78);
+    check(SYS, "shooting", &one, "mean_hits", 0.78);
+    // a 20 on any of the four D20s (a gun stopped rolls no more)
+    let jam = 1.0 - (19.0f64 / 20.0).powi(4);
+    check(SYS, "shooting", &two, "p_jam", jam);
+    // a jam left: both guns jammed on the first AP leave 2 AP for one of
+    // them; otherwise 1 AP is left after the second, too few to clear:
+    // every jam carries (one gun alone: a jam on its second shot, 19/400)
+    check(SYS, "shooting", &two, "p_jammed_next_turn", jam);
+    check(SYS, "shooting", &one, "p_jammed_next_turn", 19.0 / 400.0);
+    check(
+        SYS,
+        "shooting",
+        &two,
+        "mean_shots",
+        2.0 * (1.0 + 19.0 / 20.0),
+    );
+}
+
+/// Moving 1D6 first leaves 2 AP, one on firing: the two guns fire once
+/// each; a jam then has 1 AP left and carries over.
+#[test]
+fn ambidextrous_after_moving_fires_each_gun_once() {
+    let two = [
+        ("weapon", "bolt_pistol"),
+        ("armour", "std"),
+        ("range", "8"),
+        ("moved_d6", "2"),
+        ("ambidextrous", "true"),
+    ];
+    // 8 - 2 for moving 2D6: 6 or less
+    let miss = 1.0 - 6.0 / 20.0;
+    check(SYS, "shooting", &two, "p_hit", 1.0 - miss * miss);
+    check(
+        SYS,
+        "shooting",
+        &two,
+        "p_jammed_next_turn",
+        1.0 - (19.0f64 / 20.0).powi(2),
+    );
+}
