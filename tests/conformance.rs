@@ -815,6 +815,7 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ),
         ("skirmish20", "volley", StepLaws),
         ("skirmish20", "turns_to_kill", WideRoundLaws),
+        ("skirmish20", "overwatch", StepLaws),
         ("crisis", "check", FaceTable),
         ("crisis", "turn_order", FaceTable),
         ("crisis", "attack", FaceTable),

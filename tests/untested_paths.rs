@@ -60,7 +60,7 @@ fn list_format_json_is_the_registry() {
         .iter()
         .map(|s| s["scenarios"].as_array().unwrap().len())
         .sum();
-    assert_eq!(scenarios, 64);
+    assert_eq!(scenarios, 65);
     let o = krunch(&["list", "bfg", "warp_rift", "--format", "json"]);
     assert!(o.status.success());
     let text = String::from_utf8_lossy(&o.stdout);

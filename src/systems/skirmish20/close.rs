@@ -198,11 +198,42 @@ impl CloseCombat {
     }
 }
 
+impl CloseState {
+    /// The fight's start with the attacker struck at as it arrives (an
+    /// assaulter wounded on the way in: `overwatch`).
+    pub fn arriving(attacker: Figure) -> Self {
+        CloseState {
+            attacker,
+            ..Default::default()
+        }
+    }
+
+    /// The figure attacked.
+    pub fn defender(&self) -> Figure {
+        self.defender
+    }
+
+    /// The attacker struck at.
+    pub fn attacker(&self) -> Figure {
+        self.attacker
+    }
+
+    /// Whether the defender's side ran, and the attackers'.
+    pub fn runs(&self) -> (bool, bool) {
+        (self.defender_runs, self.attackers_run)
+    }
+}
+
 fn casualty(f: &Figure, t: Toughness) -> bool {
     f.dead || f.wounded(t)
 }
 
 impl CloseRule {
+    /// What a hit does to the figure attacked.
+    pub fn defender_toughness(&self) -> Toughness {
+        self.c.defender.toughness
+    }
+
     /// Whether step `i` starts a group the fast sampler draws from its law
     /// on the fight's state ([`FacesModel::by_laws`]): an attacker's
     /// blows, the defender's blows, the aftermath test. "everyone rolls
@@ -367,7 +398,7 @@ crate::param_struct! {
 
 impl AttackerParams {
     /// The attacker given.
-    fn fighter(&self) -> Result<Fighter, ParamError> {
+    pub(super) fn fighter(&self) -> Result<Fighter, ParamError> {
         Ok(Fighter {
             row: parse_close_row(
                 &self.attacker_row,
@@ -417,7 +448,7 @@ crate::param_struct! {
 impl DefenderParams {
     /// The defender given, when it strikes back: its row and attacks are
     /// needed then.
-    fn fighter(&self) -> Result<Fighter, ParamError> {
+    pub(super) fn fighter(&self) -> Result<Fighter, ParamError> {
         Ok(Fighter {
             row: parse_close_row(&self.defender_row.need()?, self.defender_row.name())?,
             attacks: self.defender_attacks.need()? as u32,

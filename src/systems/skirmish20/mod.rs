@@ -24,6 +24,7 @@ pub mod fire;
 pub mod hit_allocation;
 mod naive;
 pub mod necron_repair;
+pub mod overwatch;
 pub mod quick_draw;
 pub mod shared_params;
 pub mod shooting;
@@ -55,6 +56,7 @@ pub static RULES: RuleSet = RuleSet {
         squad::SQUAD_UNDER_FIRE_SCENARIO,
         volley::VOLLEY_SCENARIO,
         volley::TURNS_TO_KILL_SCENARIO,
+        overwatch::OVERWATCH_SCENARIO,
     ],
 };
 

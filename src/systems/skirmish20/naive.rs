@@ -62,6 +62,12 @@ pub const TURNS_TO_KILL: NaiveLoop = NaiveLoop {
     run: turns_to_kill,
 };
 
+/// `overwatch`'s loop.
+pub const OVERWATCH: NaiveLoop = NaiveLoop {
+    metric: "p_stopped",
+    run: overwatch,
+};
+
 /// A common trooper's Effect of Hit Chart (D6): 1-2 duck back, 3-4
 /// wounded, 5-6 dead; a second wound kills. Returns (wounds, dead) after
 /// one hit.
@@ -536,6 +542,36 @@ fn turns_to_kill(rng: &mut Rng, n: u64) -> Sums {
             }
         }
         sums.add(u64::from(broken));
+    }
+    sums
+}
+
+/// Two figures on Overwatch with laser assault rifles (std armour 7, 1 AP
+/// within 12": two firings each, a 20 jams and ends that firer's fire) at
+/// a Gaunt (a common trooper who ignores Duck Backs) charging 2D6" at a
+/// figure 6" away: -2 to hit when it moves more than 3"; stopped when dead
+/// or short.
+fn overwatch(rng: &mut Rng, n: u64) -> Sums {
+    let mut sums = Sums::default();
+    for _ in 0..n {
+        let moved = d(rng, 6) + d(rng, 6);
+        let value = if moved.min(6) > 3 { 5 } else { 7 };
+        let (mut wounds, mut dead) = (0, false);
+        for _ in 0..2 {
+            for _ in 0..2 {
+                if dead {
+                    break;
+                }
+                let roll = d(rng, 20);
+                if roll == 20 {
+                    break;
+                }
+                if roll == 1 || roll <= value {
+                    (wounds, dead) = trooper_hit(rng, wounds, dead);
+                }
+            }
+        }
+        sums.add(u64::from(dead || moved < 6));
     }
     sums
 }

@@ -8,7 +8,7 @@
 //! parameters (the shot it shares with `squad_under_fire` is in
 //! `shared_params`), builder, test points and refusals.
 
-use super::chart::{Armour, Effect};
+use super::chart::{ApCost, Armour, Effect, OnTwenty};
 use super::fire::{Figure, Firer, Roll, Toughness, effect_law, read_d20, roll_effect};
 use super::shared_params::{EFFECT, ShotParams, TargetParams, ToughnessParams};
 use super::vehicle::{VehicleDamage, VehicleState, no_minor_gun};
@@ -82,6 +82,13 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
             ("weapon_tripod", "true"),
             ("firer_ap", "4"),
             ("moved_d6", "1"),
+        ],
+        // Ambidextrous: two plasma pistols, each AP both, a 20 breaks one
+        &[
+            ("weapon", "plasma_pistol"),
+            ("armour", "power"),
+            ("range", "6"),
+            ("ambidextrous", "true"),
         ],
     ],
     refusals: &[
@@ -167,6 +174,14 @@ pub const SHOOTING_SCENARIO: Scenario = Scenario {
             words: &["no AP left to fire", "setting up the tripod"],
         },
         Refusal {
+            what: "Ambidextrous with a rifle",
+            point: 0,
+            set: &[("ambidextrous", "true")],
+            unset: &[],
+            field: "ambidextrous",
+            words: &["two hand guns", "not a hand gun"],
+        },
+        Refusal {
             what: "an unknown armour class",
             point: 0,
             set: &[("armour", "plate")],
@@ -226,6 +241,10 @@ pub struct Shooting {
     /// "Only roll once per weapon firing": the others under the blast are
     /// read off the firing's own D20, not each their own.
     pub one_roll: bool,
+    /// Ambidextrous: "Can fire two hand guns at same target for one AP":
+    /// each AP fires two guns of the row, each its own D20; a gun's 20
+    /// stops that gun only, and the other keeps firing.
+    pub ambidextrous: bool,
 }
 
 /// Figures under a template, by wounds.
@@ -258,6 +277,12 @@ pub struct ShotState {
     target: Figure,
     vehicle: VehicleState,
     groups: [Group; 2],
+    /// Ambidextrous: the second gun has stopped.
+    stopped2: bool,
+    /// Ambidextrous: AP spent firing (either gun still working), and guns
+    /// jammed (not lost) waiting for 2 AP each.
+    aps: u8,
+    jams: u8,
 }
 
 /// Every metric of the shooting scenario.
@@ -364,7 +389,7 @@ pub struct ShootingRule {
 impl Shooting {
     /// The turn of fire with its metric handles.
     pub fn into_rule(self) -> ShootingRule {
-        let shots = self.firer.shots(false);
+        let shots = self.firer.shots(false) * if self.ambidextrous { 2 } else { 1 };
         let mut list = MetricList::new();
         let m = [0, 1, 5, 6, 7, 8].map(|i| list.add(&METRICS[i]));
         let figure = self
@@ -454,6 +479,31 @@ impl ShootingRule {
         1 + usize::from(self.s.others_full) + usize::from(self.s.others_partly)
     }
 
+    /// Ambidextrous: gun `gun` (0, 1) fires in AP `ap`: each gun is the
+    /// turn's one weapon for its own 20; AP are spent while either gun
+    /// works ("for one AP"), and at the end each jam left takes 2 AP of
+    /// what is left ("2AP's effort to unjam them"), else it carries over.
+    fn gun<R: Roller>(&self, ap: u32, gun: usize, dice: &mut R, st: &mut ShotState) {
+        if gun == 0 {
+            if st.stopped && st.stopped2 {
+                return;
+            }
+            st.aps += 1;
+        }
+        // `stopped` stands for the gun firing now
+        if gun == 1 {
+            std::mem::swap(&mut st.stopped, &mut st.stopped2);
+        }
+        self.main(ap, dice, st);
+        if gun == 1 {
+            std::mem::swap(&mut st.stopped, &mut st.stopped2);
+        }
+        let f = &self.s.firer;
+        let left =
+            f.ap.saturating_sub(f.moved_d6 + f.set_up + u32::from(st.aps));
+        st.carries = u32::from(st.jams) > left / 2;
+    }
+
     fn main<R: Roller>(&self, shot: u32, dice: &mut R, st: &mut ShotState) {
         st.firing = false;
         st.others_hit = false;
@@ -479,8 +529,12 @@ impl ShootingRule {
             Roll::Jam => {
                 st.jammed = true;
                 st.stopped = true;
-                st.lost |= self.s.firer.row.on_20.lost_for_good();
+                let lost = self.s.firer.row.on_20.lost_for_good();
+                st.lost |= lost;
                 st.carries = self.s.firer.jam_carries_over(shot + 1, false);
+                if self.s.ambidextrous && !lost && self.s.firer.row.on_20 == OnTwenty::Jam {
+                    st.jams += 1;
+                }
                 return;
             }
             Roll::Hit { .. } => {
@@ -561,6 +615,10 @@ impl Mechanic for ShootingRule {
     }
 
     fn step<R: Roller>(&self, i: usize, dice: &mut R, st: &mut ShotState) {
+        if self.s.ambidextrous {
+            // a hand gun covers no area: one step a gun
+            return self.gun((i / 2) as u32, i % 2, dice, st);
+        }
         let shot = (i / self.per_firing()) as u32;
         let k = i % self.per_firing();
         let full = usize::from(self.s.others_full);
@@ -645,6 +703,9 @@ crate::param_struct! {
             .default("0")
             .about("troopers partly under: a blast hits them on a D6 4+, the flamer's template always")
             .seed("WEAPONS FACTOR CHART (explanation)"),
+        ambidextrous: bool = flag()
+            .about("the Ambidextrous skill: \"Can fire two hand guns at same target for one AP\": each AP fires two of the weapon (a pistol: laser/machine, bolt or plasma; a row of one's own costing 1 AP, not heavy), each gun its own D20, a 20 stopping that gun only")
+            .seed("SPECIAL SKILLS"),
     }
 }
 
@@ -723,6 +784,24 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
             "the weapon covers no area (weapon_area = \"none\"): only the target can be hit",
         ));
     }
+    // "Ambidextrous: Can fire two hand guns at same target for one AP"
+    if p.ambidextrous {
+        let preset = p.shot.weapon.weapon.value.as_deref();
+        let hand_gun = match preset {
+            Some("laser_machine_pistol" | "bolt_pistol" | "plasma_pistol") => true,
+            Some("custom") | None => firer.row.ap == ApCost::One && !firer.heavy && area == "none",
+            Some(_) => false,
+        };
+        if !hand_gun {
+            return Err(ParamError::new(
+                crate::param_name!(ShootingParams.ambidextrous),
+                format!(
+                    "\"Can fire two hand guns at same target for one AP\": {} is not a hand gun (the chart's pistols: laser_machine_pistol, bolt_pistol, plasma_pistol; a row of one's own: 1 AP, not heavy, no area)",
+                    preset.unwrap_or("the row given")
+                ),
+            ));
+        }
+    }
     let target = p.toughness.toughness();
     let mut t = target;
     t.hero = false;
@@ -767,6 +846,7 @@ pub fn build(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError> {
         target_wounded: p.target_wounded,
         vehicle: p.vehicle_target(v)?,
         one_roll: others_full + others_partly > 0 && BlastRoll::read(v)? == BlastRoll::Once,
+        ambidextrous: p.ambidextrous,
     };
     Ok(Box::new(crate::engine::stages::FacesModel::new(
         shooting.into_rule(),
@@ -808,6 +888,7 @@ mod tests {
             target_wounded: false,
             vehicle: None,
             one_roll: false,
+            ambidextrous: false,
         };
         let m = StepModel::new(s.into_rule());
         let names = m.metrics().iter().map(|d| d.name.clone()).collect();
