@@ -21,20 +21,13 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{TOL, exact_all};
+use independent::{TOL, exact_all, metric};
 
 const SYS: &str = "crisis";
 
-fn get(all: &[(String, f64)], name: &str) -> f64 {
-    all.iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| *v)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-}
-
 #[track_caller]
 fn close(all: &[(String, f64)], name: &str, want: f64) {
-    let got = get(all, name);
+    let got = metric(all, name);
     assert!(
         (got - want).abs() < TOL,
         "{name}: krunch {got:.15}, derived {want:.15}"
@@ -118,7 +111,7 @@ fn a_cap_2_gun_fires_as_rof_2() {
         close(&cap2, name, *want);
     }
     // and not the RoF 3 gun's (3 attacks a turn)
-    assert!(get(&rof3, "mean_turns") < get(&cap2, "mean_turns") - 1e-3);
+    assert!(metric(&rof3, "mean_turns") < metric(&cap2, "mean_turns") - 1e-3);
 }
 
 /// A weapon whose CAP outlasts any fight that can still be going: the

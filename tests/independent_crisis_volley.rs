@@ -35,7 +35,7 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{TOL, exact_all, exact_all_with};
+use independent::{TOL, exact_all, exact_all_with, metric};
 
 const SYS: &str = "crisis";
 
@@ -92,16 +92,9 @@ impl Tgt {
     }
 }
 
-fn get(all: &[(String, f64)], name: &str) -> f64 {
-    all.iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| *v)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-}
-
 #[track_caller]
 fn close(all: &[(String, f64)], name: &str, want: f64) {
-    let got = get(all, name);
+    let got = metric(all, name);
     assert!(
         (got - want).abs() < TOL,
         "{name}: krunch {got:.15}, derived {want:.15}"
@@ -389,7 +382,7 @@ fn one_attacker_turns_to_kill_is_the_fight() {
         let vp: Vec<(&str, &str)> = vp.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let turns = exact_all(SYS, "turns_to_kill", &vp);
         for k in 1..=10 {
-            let want = get(&fight, &format!("turns={k}"));
+            let want = metric(&fight, &format!("turns={k}"));
             close(&turns, &format!("turns={k}"), want);
         }
     }
@@ -419,7 +412,7 @@ fn two_gunmen_take_two_hits_over_the_rounds() {
     close(&all, "turns=1", 121.0 / 144.0);
     close(&all, "turns=2", 121.0 / 768.0);
     close(&all, "taken_out_by_turn=2", 121.0 / 144.0 + 121.0 / 768.0);
-    close(&all, "p_dying", get(&all, "p_taken_out"));
+    close(&all, "p_dying", metric(&all, "p_taken_out"));
 }
 
 /// AP between rounds: a gunman with RoF 2, first attack 2 AP, firing all

@@ -51,7 +51,7 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{TOL, exact_all};
+use independent::{TOL, exact_all, metric};
 use std::collections::BTreeMap;
 
 const SYS: &str = "gce";
@@ -334,13 +334,6 @@ fn boyz<'a>(n: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)>
     v
 }
 
-fn get(all: &[(String, f64)], name: &str) -> f64 {
-    all.iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| *v)
-        .unwrap_or_else(|| panic!("no metric {name} in {all:?}"))
-}
-
 /// Asserts each `(metric, value)` of `want` against krunch's exact values.
 #[track_caller]
 fn check_all(scenario: &str, p: &[(&str, &str)], want: &[(String, f64)]) {
@@ -348,7 +341,7 @@ fn check_all(scenario: &str, p: &[(&str, &str)], want: &[(String, f64)]) {
     let differ: Vec<String> = want
         .iter()
         .filter_map(|(name, w)| {
-            let g = get(&got, name);
+            let g = metric(&got, name);
             ((g - w).abs() >= TOL).then(|| format!("{name}: krunch {g:.15}, derived {w:.15}"))
         })
         .collect();
@@ -399,7 +392,7 @@ fn volley_one_boy_by_hand() {
     ];
     let model = volley_metrics(&volley(&[boy()], Tgt::fresh(1, 4, 4)), 1);
     for (name, w) in &want {
-        near(get(&model, name), *w, name);
+        near(metric(&model, name), *w, name);
     }
     check_all("volley", &boyz("1", &[]), &want);
 }
@@ -431,13 +424,13 @@ fn volley_two_boyz_down_then_hit_again() {
         "the Down-then-hit-again path must matter"
     );
     let model = volley_metrics(&volley(&[boy(), boy()], Tgt::fresh(1, 4, 4)), 2);
-    near(get(&model, "p_out_of_action"), out, "model OOA");
-    near(get(&model, "p_down"), down, "model Down");
-    near(get(&model, "p_flesh_wound"), flesh, "model Flesh Wound");
+    near(metric(&model, "p_out_of_action"), out, "model OOA");
+    near(metric(&model, "p_down"), down, "model Down");
+    near(metric(&model, "p_flesh_wound"), flesh, "model Flesh Wound");
     let p2 = boyz("2", &[]);
     let got = exact_all(SYS, "volley", &p2);
     assert!(
-        (get(&got, "p_out_of_action") - spared).abs() > 1e-4,
+        (metric(&got, "p_out_of_action") - spared).abs() > 1e-4,
         "krunch spares the Down target"
     );
     check_all("volley", &p2, &model);
@@ -483,7 +476,7 @@ fn volley_boyz_and_kannon_at_two_wounds() {
             .sum()
     };
     let independent = 1.0 - (1.0 - alone(&boy())).powi(2) * (1.0 - alone(&nob()));
-    assert!((get(&model, "p_out_of_action") - independent).abs() > 1e-4);
+    assert!((metric(&model, "p_out_of_action") - independent).abs() > 1e-4);
     check_all("volley", &p, &model);
 }
 
@@ -523,7 +516,7 @@ fn volley_of_one_is_shooting(own: &[(&str, &str)], target: &[(&str, &str)]) {
         if !shared {
             continue;
         }
-        let vv = get(&v, name);
+        let vv = metric(&v, name);
         if (vv - sv).abs() >= TOL {
             differ.push(format!("{name}: volley {vv:.15}, shooting {sv:.15}"));
         }
@@ -762,8 +755,8 @@ fn turns_to_kill_down_or_out_first_turn_is_the_volley() {
             &boyz(n, &[("until", "down_or_out"), ("turns", "3")]),
         );
         near(
-            get(&t, "taken_out_by_turn=1"),
-            get(&v, "p_down_or_out"),
+            metric(&t, "taken_out_by_turn=1"),
+            metric(&v, "p_down_or_out"),
             &format!("{n} Boyz: turn 1 against the volley"),
         );
     }
@@ -772,19 +765,19 @@ fn turns_to_kill_down_or_out_first_turn_is_the_volley() {
         "turns_to_kill",
         &boyz("1", &[("until", "down_or_out"), ("turns", "3")]),
     );
-    near(get(&t, "taken_out_by_turn=1"), 10.0 / 81.0, "by hand");
+    near(metric(&t, "taken_out_by_turn=1"), 10.0 / 81.0, "by hand");
     let c = boy_turns(3, down_or_out);
     let mut by = 0.0;
     for (k, &on) in c.on_turn.iter().enumerate() {
         by += on;
-        near(get(&t, &format!("turns={}", k + 1)), on, "turns=k");
+        near(metric(&t, &format!("turns={}", k + 1)), on, "turns=k");
         near(
-            get(&t, &format!("taken_out_by_turn={}", k + 1)),
+            metric(&t, &format!("taken_out_by_turn={}", k + 1)),
             by,
             "taken_out_by_turn=k",
         );
     }
-    near(get(&t, "p_runs_dry"), c.runs_dry, "p_runs_dry");
+    near(metric(&t, "p_runs_dry"), c.runs_dry, "p_runs_dry");
 }
 
 /// A target that starts hurt (issue 27: "a target that starts Down or
@@ -807,13 +800,21 @@ fn a_target_that_starts_hurt() {
         )
     };
     let unhurt = two_wounds("unhurt");
-    near(get(&unhurt, "p_down_or_out"), 0.0, "unhurt, 2 Wounds");
+    near(metric(&unhurt, "p_down_or_out"), 0.0, "unhurt, 2 Wounds");
     let flesh = two_wounds("flesh_wounded");
-    near(get(&flesh, "p_down_or_out"), 10.0 / 81.0, "flesh-wounded");
-    near(get(&flesh, "p_out_of_action"), 5.0 / 162.0, "flesh-wounded");
+    near(
+        metric(&flesh, "p_down_or_out"),
+        10.0 / 81.0,
+        "flesh-wounded",
+    );
+    near(
+        metric(&flesh, "p_out_of_action"),
+        5.0 / 162.0,
+        "flesh-wounded",
+    );
     let down = two_wounds("down");
-    near(get(&down, "p_down_or_out"), 1.0, "Down");
-    near(get(&down, "p_out_of_action"), 5.0 / 162.0, "Down");
+    near(metric(&down, "p_down_or_out"), 1.0, "Down");
+    near(metric(&down, "p_out_of_action"), 5.0 / 162.0, "Down");
 }
 
 /// One attacker's volley is the `shooting` scenario's shot, however the
@@ -937,7 +938,7 @@ fn boyz_then_kannon<'a>(n: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a st
 #[test]
 fn the_best_order_fires_the_kannon_first() {
     let (b, k): (f64, f64) = (5.0 / 27.0, 5.0 / 12.0);
-    let out = |p: &[(&str, &str)]| get(&exact_all(SYS, "volley", p), "p_out_of_action");
+    let out = |p: &[(&str, &str)]| metric(&exact_all(SYS, "volley", p), "p_out_of_action");
     near(
         out(&boyz_then_kannon("1", &[])),
         5.0 / 72.0,
@@ -968,7 +969,7 @@ fn the_best_order_fires_the_kannon_first() {
     let mut nob_first = boyz_then_kannon("2", &[]);
     nob_first[0] = ("attackers", "nob,boyz");
     near(out(&nob_first), kannon_first, "the Kannon listed first");
-    let down = |p: &[(&str, &str)]| get(&exact_all(SYS, "volley", p), "p_down_or_out");
+    let down = |p: &[(&str, &str)]| metric(&exact_all(SYS, "volley", p), "p_down_or_out");
     near(
         down(&boyz_then_kannon("1", &[])),
         5.0 / 18.0,
@@ -984,7 +985,7 @@ fn the_best_order_fires_the_kannon_first() {
     );
     // the model above agrees with the hand values
     near(
-        get(
+        metric(
             &volley_metrics(&volley(&[kannon_2(), boy(), boy()], Tgt::fresh(2, 4, 4)), 3),
             "p_out_of_action",
         ),
@@ -1059,10 +1060,10 @@ fn the_best_order_is_the_best_of_every_choice() {
         &mut BTreeMap::new(),
     );
     let got = exact_all(SYS, "volley", &p);
-    near(get(&got, "p_out_of_action"), want, "best order");
+    near(metric(&got, "p_out_of_action"), want, "best order");
     let fixed = |order: &[&Gun]| {
         let guns: Vec<Gun> = order.iter().map(|g| (*g).clone()).collect();
-        get(&volley_metrics(&volley(&guns, start), 6), "p_out_of_action")
+        metric(&volley_metrics(&volley(&guns, start), 6), "p_out_of_action")
     };
     let (b, n, g) = (boy(), nob(), grot);
     let listed = fixed(&[&b, &b, &b, &n, &n, &g]);

@@ -28,16 +28,9 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{TOL, exact_all};
+use independent::{TOL, exact_all, metric};
 
 const SYS: &str = "krygothic";
-
-fn get(all: &[(String, f64)], name: &str) -> f64 {
-    all.iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-        .1
-}
 
 fn close(got: f64, want: f64, what: &str) {
     assert!((got - want).abs() < TOL, "{what}: {got} against {want}");
@@ -77,27 +70,27 @@ const GUN_AND_PISTOLS: &[(&str, &str)] = &[
 #[test]
 fn a_heavy_weapon_and_three_pistols_by_hand() {
     let all = exact_all(SYS, "volley", GUN_AND_PISTOLS);
-    close(get(&all, "p_out"), 16483.0 / 19683.0, "P(out)");
-    close(get(&all, "p_pinned"), 59998.0 / 531441.0, "P(pinned)");
+    close(metric(&all, "p_out"), 16483.0 / 19683.0, "P(out)");
+    close(metric(&all, "p_pinned"), 59998.0 / 531441.0, "P(pinned)");
     close(
-        get(&all, "p_pinned_unhurt"),
+        metric(&all, "p_pinned_unhurt"),
         4096.0 / 531441.0,
         "P(pinned, unhurt)",
     );
     close(
-        get(&all, "p_pinned_or_out"),
+        metric(&all, "p_pinned_or_out"),
         16483.0 / 19683.0 + 59998.0 / 531441.0,
         "P(pinned or out)",
     );
     // hit by someone: all but the gun's 0 passes and no Joe
     close(
-        get(&all, "p_hit"),
+        metric(&all, "p_hit"),
         1.0 - 8.0 / 27.0 * 64.0 / 729.0,
         "P(hit)",
     );
     // the test is taken whenever the target is still in (four units: even
     // unhit it tests)
-    close(get(&all, "p_test"), 1.0 - 16483.0 / 19683.0, "P(test)");
+    close(metric(&all, "p_test"), 1.0 - 16483.0 / 19683.0, "P(test)");
 }
 
 /// A volley of one unit is the `ranged` scenario's shot: the same
@@ -260,23 +253,31 @@ fn turns_to_kill_one_joe_by_hand() {
         ("target_armour", "1"),
     ];
     let all = exact_all(SYS, "turns_to_kill", base);
-    close(get(&all, "turns=1"), 0.0, "turn 1");
-    close(get(&all, "turns=2"), 25.0 / 81.0, "turn 2");
-    close(get(&all, "turns=3"), 200.0 / 729.0, "turn 3");
-    close(get(&all, "taken_out_by_turn=3"), 425.0 / 729.0, "by turn 3");
+    close(metric(&all, "turns=1"), 0.0, "turn 1");
+    close(metric(&all, "turns=2"), 25.0 / 81.0, "turn 2");
+    close(metric(&all, "turns=3"), 200.0 / 729.0, "turn 3");
+    close(
+        metric(&all, "taken_out_by_turn=3"),
+        425.0 / 729.0,
+        "by turn 3",
+    );
     let q: f64 = 4.0 / 9.0;
     let beyond = q.powi(8) + 8.0 * (5.0 / 9.0) * q.powi(7);
-    close(get(&all, "turns>8"), beyond, "not out in 8");
+    close(metric(&all, "turns>8"), beyond, "not out in 8");
     let mut pinned = base.to_vec();
     pinned.push(("until", "pinned_or_out"));
     let all = exact_all(SYS, "turns_to_kill", &pinned);
-    close(get(&all, "turns=1"), 40.0 / 243.0, "pinned turn 1");
-    close(get(&all, "turns=2"), 635.0 / 2187.0, "pinned or out turn 2");
+    close(metric(&all, "turns=1"), 40.0 / 243.0, "pinned turn 1");
+    close(
+        metric(&all, "turns=2"),
+        635.0 / 2187.0,
+        "pinned or out turn 2",
+    );
     for (ap, want) in [("0", 40.0 / 243.0), ("1", 320.0 / 6561.0)] {
         let mut one = base.to_vec();
         one.extend([("turns", "1"), ("unpin_ap", ap)]);
         let all = exact_all(SYS, "turns_to_kill", &one);
-        close(get(&all, "p_pinned_at_end"), want, "pinned at the end");
-        close(get(&all, "mean_turns_pinned"), want, "turns pinned");
+        close(metric(&all, "p_pinned_at_end"), want, "pinned at the end");
+        close(metric(&all, "mean_turns_pinned"), want, "turns pinned");
     }
 }

@@ -29,17 +29,10 @@
 #[path = "common/independent.rs"]
 mod independent;
 
-use independent::{TOL, exact_all};
+use independent::{TOL, exact_all, metric};
 use std::collections::BTreeMap;
 
 const SYS: &str = "skirmish20";
-
-fn get(all: &[(String, f64)], name: &str) -> f64 {
-    all.iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| *v)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-}
 
 #[track_caller]
 fn near(a: f64, b: f64, what: &str) {
@@ -149,11 +142,11 @@ fn one_heavy_plasma_rifle_at_a_trooper_and_hero_by_hand() {
         ("hero", "true"),
     ];
     let got = exact_all(SYS, "volley", &p);
-    near(get(&got, "p_hero_dead"), 13.0 / 720.0, "p_hero_dead");
-    near(get(&got, "mean_dead"), 143.0 / 720.0, "mean_dead");
-    near(get(&got, "dead=1"), 143.0 / 720.0, "dead=1");
-    near(get(&got, "p_shaken"), 299.0 / 720.0, "p_shaken");
-    near(get(&got, "p_broken"), 0.0, "p_broken");
+    near(metric(&got, "p_hero_dead"), 13.0 / 720.0, "p_hero_dead");
+    near(metric(&got, "mean_dead"), 143.0 / 720.0, "mean_dead");
+    near(metric(&got, "dead=1"), 143.0 / 720.0, "dead=1");
+    near(metric(&got, "p_shaken"), 299.0 / 720.0, "p_shaken");
+    near(metric(&got, "p_broken"), 0.0, "p_broken");
 }
 
 /// (2) The rifle then the pistol (two firings, a 20 ends them), by the
@@ -179,13 +172,13 @@ fn a_mixed_volley_carries_the_squad_from_attacker_to_attacker() {
         shaken += p * f64::from(u8::from(hurt >= 1));
     }
     let got = exact_all(SYS, "volley", &gun_then_pistol());
-    near(get(&got, "p_hero_dead"), hero_dead, "p_hero_dead");
-    near(get(&got, "mean_dead"), mean_dead, "mean_dead");
-    near(get(&got, "mean_casualties"), mean_cas, "mean_casualties");
-    near(get(&got, "p_wiped_out"), both, "p_wiped_out");
+    near(metric(&got, "p_hero_dead"), hero_dead, "p_hero_dead");
+    near(metric(&got, "mean_dead"), mean_dead, "mean_dead");
+    near(metric(&got, "mean_casualties"), mean_cas, "mean_casualties");
+    near(metric(&got, "p_wiped_out"), both, "p_wiped_out");
     // below 35% of two is none left standing
-    near(get(&got, "p_broken"), both, "p_broken");
-    near(get(&got, "p_shaken"), shaken, "p_shaken");
+    near(metric(&got, "p_broken"), both, "p_broken");
+    near(metric(&got, "p_shaken"), shaken, "p_shaken");
     // the order matters: the pistol first is another volley
     let mut swapped = gun_then_pistol();
     swapped[0] = ("attackers", "pistol,gun");
@@ -196,7 +189,7 @@ fn a_mixed_volley_carries_the_squad_from_attacker_to_attacker() {
         .map(|(_, p)| p)
         .sum();
     near(
-        get(&exact_all(SYS, "volley", &swapped), "p_hero_dead"),
+        metric(&exact_all(SYS, "volley", &swapped), "p_hero_dead"),
         hero_dead2,
         "pistol first",
     );
@@ -235,7 +228,7 @@ fn one_attacker_is_squad_under_fire(count: &str, own: &[(&str, &str)], target: &
     let mut compared = 0;
     for (name, sv) in &s {
         if SHARED.contains(&name.as_str()) {
-            near(get(&v, name), *sv, &format!("{name} {sp:?}"));
+            near(metric(&v, name), *sv, &format!("{name} {sp:?}"));
             compared += 1;
         }
     }
@@ -249,8 +242,8 @@ fn one_attacker_is_squad_under_fire(count: &str, own: &[(&str, &str)], target: &
     let s3 = exact_all(SYS, "squad_under_fire", &sp3);
     for k in 1..=3 {
         near(
-            get(&t, &format!("taken_out_by_turn={k}")),
-            get(&s3, &format!("broken_by_turn={k}")),
+            metric(&t, &format!("taken_out_by_turn={k}")),
+            metric(&s3, &format!("broken_by_turn={k}")),
             &format!("turn {k} {sp3:?}"),
         );
     }
@@ -323,16 +316,16 @@ fn turns_to_kill_one_necron_under_a_heavy_plasma_rifle_by_hand() {
     let r: f64 = 47.0 / 60.0;
     for k in 1..=4 {
         near(
-            get(&got, &format!("turns={k}")),
+            metric(&got, &format!("turns={k}")),
             r.powi(k - 1) / 6.0,
             &format!("turns={k}"),
         );
     }
     let taken = (1.0 - r.powi(4)) / (1.0 - r) / 6.0;
-    near(get(&got, "turns>4"), 1.0 - taken, "turns>4");
-    near(get(&got, "p_taken_out"), taken, "p_taken_out");
+    near(metric(&got, "turns>4"), 1.0 - taken, "turns>4");
+    near(metric(&got, "p_taken_out"), taken, "p_taken_out");
     near(
-        get(&got, "p_weapons_lost"),
+        metric(&got, "p_weapons_lost"),
         (1.0 - r.powi(4)) / (1.0 - r) / 20.0,
         "p_weapons_lost",
     );
@@ -340,7 +333,7 @@ fn turns_to_kill_one_necron_under_a_heavy_plasma_rifle_by_hand() {
         .map(|k| f64::from(k) * r.powi(k - 1) * (1.0 / 6.0 + 1.0 / 20.0))
         .sum::<f64>()
         + 4.0 * r.powi(4);
-    near(get(&got, "mean_turns_played"), mean, "mean_turns_played");
+    near(metric(&got, "mean_turns_played"), mean, "mean_turns_played");
 }
 
 /// (4) Until the Hero is dead, a trooper and his Hero under the rifle and
@@ -358,9 +351,9 @@ fn turns_to_kill_until_the_hero_is_dead_first_turn_is_the_volleys() {
         .filter(|((_, h), _)| *h == 2)
         .map(|(_, p)| p)
         .sum();
-    near(get(&got, "turns=1"), hero_dead, "turns=1");
+    near(metric(&got, "turns=1"), hero_dead, "turns=1");
     near(
-        get(&got, "taken_out_by_turn=1"),
+        metric(&got, "taken_out_by_turn=1"),
         hero_dead,
         "taken_out_by_turn=1",
     );
@@ -394,7 +387,7 @@ fn the_bundled_spec_expect_by_enumeration() {
         ("necrons", "true"),
     ];
     near(
-        get(&exact_all(SYS, "volley", &p), "p_hero_dead"),
+        metric(&exact_all(SYS, "volley", &p), "p_hero_dead"),
         hero_dead,
         "p_hero_dead",
     );

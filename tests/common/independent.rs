@@ -9,6 +9,19 @@ use krunch::systems::{self, ParamValue, Params};
 /// Exact comparisons against fractions.
 pub const TOL: f64 = 1e-12;
 
+/// One metric by name out of `exact_all`'s list, panicking with the names
+/// there are when it is missing (a renamed metric fails loudly).
+#[track_caller]
+pub fn metric(all: &[(String, f64)], name: &str) -> f64 {
+    all.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| *v)
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
+            panic!("no metric {name} among {names:?}")
+        })
+}
+
 /// Builds `system scenario` at the given parameters (text values parsed as
 /// the CLI and specs parse them) and returns every exact metric by name.
 pub fn exact_all(system: &str, scenario: &str, pairs: &[(&str, &str)]) -> Vec<(String, f64)> {
