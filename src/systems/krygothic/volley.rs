@@ -323,6 +323,10 @@ struct Kind {
     law: Vec<((bool, u16), f64)>,
 }
 
+/// An attacker's units for the fast samplers: its first unit, its count,
+/// and its law's first column and columns by the target's wounds before it.
+type Group = (usize, usize, Vec<(u32, u32)>);
+
 /// A volley: the units in the order they fire, and the target.
 pub struct Volley {
     kinds: Vec<Kind>,
@@ -335,7 +339,7 @@ pub struct Volley {
     /// Each attacker in firing order: its first unit, its count, and
     /// each law's first column and columns by the target's wounds before
     /// it (`0..out_at`).
-    groups: Vec<(usize, usize, Vec<(u32, u32)>)>,
+    groups: Vec<Group>,
     /// Wounds that take the target out.
     out_at: u16,
     will: u32,
