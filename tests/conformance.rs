@@ -735,7 +735,13 @@ fn the_engine_picks_the_sampler_the_design_names() {
         ("bfg", "radiation_burst", FaceTable),
         ("bfg", "gas_cloud", StepLaws),
         ("bfg", "low_orbit", FaceTable),
-        ("bfg", "battlezone", StepLaws),
+        (
+            "bfg",
+            "battlezone",
+            Custom(
+                "step draws, branch-free (the generator, each area and the rings a 32-bit draw from the step's law; each part of the table counted on its own)",
+            ),
+        ),
         ("krygothic", "dice", FaceTable),
         (
             "krygothic",
@@ -778,12 +784,16 @@ fn the_engine_picks_the_sampler_the_design_names() {
         (
             "krygothic",
             "volley",
-            Custom("volley unit laws (each unit's fire and each test a 32-bit draw from its law)"),
+            Custom(
+                "volley unit laws, branch-free (each attacker's units' fire and the test a 32-bit draw from its law on the target's wounds, an attacker after the target is out adding nothing)",
+            ),
         ),
         (
             "krygothic",
             "turns_to_kill",
-            Custom("volley unit laws (each unit's fire and each test a 32-bit draw from its law)"),
+            Custom(
+                "turn laws (a volley with its test and re-rolls a word, drawn from its law on the target's wounds and pinning)",
+            ),
         ),
         (
             "skirmish20",

@@ -21,10 +21,12 @@
 //! planet, then roll a D6 to see what sort each ring is: 1-4 = gas/dust,
 //! 5-6 = asteroid." Moons have no rule in the seed: not here.
 
-use crate::dice::{Metric, MetricSink, Roller};
+use crate::dice::{Alias, BatchedRoller, Metric, MetricSink, Roller, Tally, Times};
+use crate::engine::NoExact;
 use crate::engine::step_model::{Mechanic, StepModel};
 use crate::systems::{
-    MetricDecl, MetricList, Model, ParamError, ParamGroup, Params, Refusal, Scenario, Variant,
+    MetricDecl, MetricDef, MetricList, Model, ParamError, ParamGroup, Params, Refusal, Sampler,
+    Scenario, Variant,
 };
 
 /// The `battlezone` scenario: what it asks, its parameters and metrics,
@@ -484,6 +486,58 @@ impl Mechanic for Battlezone {
     }
 
     fn record(&self, s: &ZoneState, sink: &mut impl MetricSink) {
+        for part in Part::ALL {
+            self.record_part(part, s, sink);
+        }
+    }
+}
+
+/// A part of the table: every metric reads one part only, so a sampler may
+/// count each part's values on their own and record each once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    With,
+    Flares,
+    Bursts,
+    Rifts,
+    Asteroids,
+    Gas,
+    Planet,
+    Rings,
+}
+
+impl Part {
+    const ALL: [Part; 8] = [
+        Part::With,
+        Part::Flares,
+        Part::Bursts,
+        Part::Rifts,
+        Part::Asteroids,
+        Part::Gas,
+        Part::Planet,
+        Part::Rings,
+    ];
+
+    /// Where the part sits in a packed table ([`pack`]): its lowest bit
+    /// and its width.
+    const fn bits(self) -> (u32, u32) {
+        match self {
+            Part::With => (0, 4),
+            Part::Flares => (4, 4),
+            Part::Bursts => (8, 4),
+            Part::Rifts => (12, 4),
+            Part::Asteroids => (16, 6),
+            Part::Gas => (22, 6),
+            Part::Planet => (28, 2),
+            // gas/dust rings, then asteroid rings: two bits each
+            Part::Rings => (30, 4),
+        }
+    }
+}
+
+impl Battlezone {
+    /// Records the metrics that read `part` of `s`.
+    fn record_part(&self, part: Part, s: &ZoneState, sink: &mut impl MetricSink) {
         let [
             with,
             flares,
@@ -501,22 +555,309 @@ impl Mechanic for Battlezone {
             gas_rings,
             asteroid_rings,
         ] = self.m;
-        sink.record(with, u64::from(s.with));
-        sink.record(flares, u64::from(s.flares));
-        sink.record(p_flare, u64::from(s.flares > 0));
-        sink.record(bursts, u64::from(s.bursts));
-        sink.record(p_burst, u64::from(s.bursts > 0));
-        sink.record(asteroids, u64::from(s.asteroids));
-        sink.record(gas, u64::from(s.gas));
-        sink.record(rift, u64::from(s.rifts > 0));
-        sink.record(planet, u64::from(s.planet.is_some()));
-        sink.record(small, u64::from(s.planet == Some(Size::Small)));
-        sink.record(medium, u64::from(s.planet == Some(Size::Medium)));
-        sink.record(large, u64::from(s.planet == Some(Size::Large)));
-        sink.record(rings, u64::from(s.gas_rings + s.asteroid_rings > 0));
-        sink.record(gas_rings, u64::from(s.gas_rings));
-        sink.record(asteroid_rings, u64::from(s.asteroid_rings));
-        sink.record(self.flares[usize::from(s.flares)], 1);
+        match part {
+            Part::With => sink.record(with, u64::from(s.with)),
+            Part::Flares => {
+                sink.record(flares, u64::from(s.flares));
+                sink.record(p_flare, u64::from(s.flares > 0));
+                sink.record(self.flares[usize::from(s.flares)], 1);
+            }
+            Part::Bursts => {
+                sink.record(bursts, u64::from(s.bursts));
+                sink.record(p_burst, u64::from(s.bursts > 0));
+            }
+            Part::Rifts => sink.record(rift, u64::from(s.rifts > 0)),
+            Part::Asteroids => sink.record(asteroids, u64::from(s.asteroids)),
+            Part::Gas => sink.record(gas, u64::from(s.gas)),
+            Part::Planet => {
+                sink.record(planet, u64::from(s.planet.is_some()));
+                sink.record(small, u64::from(s.planet == Some(Size::Small)));
+                sink.record(medium, u64::from(s.planet == Some(Size::Medium)));
+                sink.record(large, u64::from(s.planet == Some(Size::Large)));
+            }
+            Part::Rings => {
+                sink.record(rings, u64::from(s.gas_rings + s.asteroid_rings > 0));
+                sink.record(gas_rings, u64::from(s.gas_rings));
+                sink.record(asteroid_rings, u64::from(s.asteroid_rings));
+            }
+        }
+    }
+}
+
+/// A table packed in one word, each part in its bits ([`Part::bits`]): at
+/// most 12 areas, so 4 bits hold the areas with phenomena, the flares,
+/// bursts and rifts, 6 bits the asteroid fields (at most 4 an area) and
+/// the clouds (3), 2 the planet's size and each kind of ring (D3). The
+/// generator is not packed: no metric reads it.
+fn pack(s: &ZoneState) -> u64 {
+    let size = s.planet.map_or(0, |p| p as u64);
+    let parts = [
+        (Part::With, u64::from(s.with)),
+        (Part::Flares, u64::from(s.flares)),
+        (Part::Bursts, u64::from(s.bursts)),
+        (Part::Rifts, u64::from(s.rifts)),
+        (Part::Asteroids, u64::from(s.asteroids)),
+        (Part::Gas, u64::from(s.gas)),
+        (Part::Planet, size),
+        (
+            Part::Rings,
+            u64::from(s.gas_rings) | u64::from(s.asteroid_rings) << 2,
+        ),
+    ];
+    parts.iter().fold(0, |z, &(part, v)| {
+        let (at, width) = part.bits();
+        debug_assert!(v < 1 << width, "{part:?} = {v} does not fit");
+        z | v << at
+    })
+}
+
+/// The table [`pack`] packed.
+fn unpack(z: u64) -> ZoneState {
+    let get = |part: Part| {
+        let (at, width) = part.bits();
+        (z >> at & ((1 << width) - 1)) as u8
+    };
+    let rings = get(Part::Rings);
+    ZoneState {
+        generator: 0,
+        with: get(Part::With),
+        flares: get(Part::Flares),
+        bursts: get(Part::Bursts),
+        asteroids: get(Part::Asteroids),
+        gas: get(Part::Gas),
+        rifts: get(Part::Rifts),
+        planet: [
+            None,
+            Some(Size::Small),
+            Some(Size::Medium),
+            Some(Size::Large),
+        ][usize::from(get(Part::Planet))],
+        gas_rings: rings & 3,
+        asteroid_rings: rings >> 2,
+    }
+}
+
+/// The fast sampler's name.
+pub const STEP_DRAWS: &str = "step draws, branch-free (the generator, each area and the rings a 32-bit draw from the step's law; each part of the table counted on its own)";
+
+/// A step's law as 32-bit alias columns (threshold out of `2^32`, own
+/// outcome, alias), each outcome what the step adds to the packed table.
+type Columns = Vec<(u64, u64, u64)>;
+
+/// The 32-bit alias columns of `law`: each outcome's probability within
+/// `2^-33` a column.
+fn columns<T: Copy>(law: &[(T, f64)]) -> Vec<(u64, T, T)> {
+    Alias::new(law)
+        .columns()
+        .map(|(keep, &own, &alias)| {
+            let keep = if keep == u64::MAX {
+                1 << 32
+            } else {
+                ((u128::from(keep) + (1 << 31)) >> 32) as u64
+            };
+            (keep, own, alias)
+        })
+        .collect()
+}
+
+/// The outcome of `columns` for a 32-bit uniform `d`: its high part (by
+/// multiply-high) picks a column, its low part the column's own outcome or
+/// its alias, with no branch.
+#[inline(always)]
+fn pick<T: Copy>(columns: &[(u64, T, T)], d: u32) -> T {
+    let wide = u64::from(d) * columns.len() as u64;
+    let (keep, own, alias) = columns[(wide >> 32) as usize];
+    [own, alias][usize::from(u64::from(wide as u32) >= keep)]
+}
+
+/// The battlezone's steps laid out for the fast sampler: each step's law
+/// enumerated once through the rule's own step code
+/// ([`StepModel::law_of_steps`]) from each state that changes it, as
+/// what it adds to the packed table.
+struct ZoneDraws {
+    /// The generator's D6: which generator (its index).
+    generator: Vec<(u64, usize, usize)>,
+    /// An area's law by generator, without a planet on the table and with
+    /// one.
+    areas: Vec<[Columns; 2]>,
+    /// The rings' law with a large planet on the table (else no rings).
+    rings: Columns,
+}
+
+impl ZoneDraws {
+    fn new(model: &StepModel<Battlezone>) -> Self {
+        let rule = model.mechanic();
+        let law = |s: &ZoneState, step: usize| {
+            model
+                .law_of_steps(s, step..step + 1)
+                .expect("a battlezone step has few outcomes")
+        };
+        let adds = |s: &ZoneState, step: usize| -> Columns {
+            let before = pack(s);
+            let law: Vec<(u64, f64)> = law(s, step)
+                .into_iter()
+                .map(|(t, p)| (pack(&t) - before, p))
+                .collect();
+            columns(&law)
+        };
+        let start = rule.start();
+        let generator: Vec<(usize, f64)> = law(&start, 0)
+            .into_iter()
+            .map(|(t, p)| (usize::from(t.generator), p))
+            .collect();
+        let generator = columns(&generator);
+        let areas = (0..6u8)
+            .map(|g| {
+                let bare = ZoneState {
+                    generator: g,
+                    ..start.clone()
+                };
+                let planet = ZoneState {
+                    planet: Some(Size::Small),
+                    ..bare.clone()
+                };
+                [adds(&bare, 1), adds(&planet, 1)]
+            })
+            .collect();
+        let large = ZoneState {
+            planet: Some(Size::Large),
+            ..start
+        };
+        ZoneDraws {
+            generator,
+            areas,
+            rings: adds(&large, rule.steps() - 1),
+        }
+    }
+}
+
+/// The battlezone as a model: the step model's exact evaluator and
+/// reference sampler, and a fast sampler of its own.
+///
+/// Fast: a trial is every step of the rule, each a 32-bit draw from that
+/// step's exact law on the table so far (the generator; each area, from
+/// its generator's law with or without a planet already on the table; the
+/// rings, from their law where the planet is large), never the whole
+/// table from its final law. The table is one packed word each step adds
+/// to; where a step's law depends on the table (a planet there or not,
+/// large or not) both draws are made from the same 32 bits and the one
+/// the table calls for is kept, so a trial has no branch. The trials'
+/// tables are counted part by part ([`Part`]: every metric reads one
+/// part) and each part's value recorded once by the rule's own code. A
+/// table of one area keeps the step model's sampler: its one area's draw
+/// would be the trial's law.
+struct ZoneModel {
+    model: StepModel<Battlezone>,
+    draws: std::sync::OnceLock<ZoneDraws>,
+}
+
+impl ZoneModel {
+    /// Whether the fast sampler runs (more than one area).
+    fn fast(&self) -> bool {
+        self.model.mechanic().areas > 1
+    }
+
+    fn run_fast(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        let rule = self.model.mechanic();
+        let draws = self.draws.get_or_init(|| ZoneDraws::new(&self.model));
+        let mut counts: [Vec<u64>; 4] = COUNTED.map(|(_, width)| vec![0u64; 1 << width]);
+        let (planet_at, _) = Part::Planet.bits();
+        let areas = rule.areas;
+        roller.lend(|words| {
+            for _ in 0..trials {
+                // the generator's draw and the rings' share a word; the
+                // areas take a word for two
+                let w = words.next_word();
+                let [bare, planet] = &draws.areas[pick(&draws.generator, w as u32)];
+                let mut z = 0u64;
+                let mut area = |d: u32| {
+                    let (a, b) = (pick(bare, d), pick(planet, d));
+                    z += if z >> planet_at & 3 == 0 { a } else { b };
+                };
+                for _ in 0..areas / 2 {
+                    let w = words.next_word();
+                    area(w as u32);
+                    area((w >> 32) as u32);
+                }
+                if areas % 2 == 1 {
+                    area(words.next_word() as u32);
+                }
+                let rings = pick(&draws.rings, (w >> 32) as u32);
+                let large = u64::from(z >> planet_at & 3 == Size::Large as u64);
+                z += rings & large.wrapping_neg();
+                for (&(at, width), count) in COUNTED.iter().zip(counts.iter_mut()) {
+                    count[(z >> at & ((1 << width) - 1)) as usize] += 1;
+                }
+            }
+        });
+        // each counted group's values, every part in it recorded by the
+        // rule's own code (a part's metrics read nothing else)
+        for (&(at, width), count) in COUNTED.iter().zip(&counts) {
+            for (v, &n) in count.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let s = unpack((v as u64) << at);
+                for part in Part::ALL {
+                    let (from, bits) = part.bits();
+                    if from >= at && from + bits <= at + width {
+                        let mut times = Times {
+                            tally: &mut *tally,
+                            count: n,
+                        };
+                        rule.record_part(part, &s, &mut times);
+                    }
+                }
+            }
+        }
+        tally.add_trials(trials);
+    }
+}
+
+/// The packed table's bits counted together (lowest bit, width): whole
+/// parts side by side, each group's counts small enough to stay near the
+/// core.
+const COUNTED: [(u32, u32); 4] = [(0, 8), (8, 8), (16, 12), (28, 6)];
+
+impl Model for ZoneModel {
+    fn metrics(&self) -> &[MetricDef] {
+        self.model.metrics()
+    }
+
+    fn run_chunk(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        if self.fast() {
+            self.run_fast(roller, trials, tally);
+        } else {
+            self.model.run_chunk(roller, trials, tally);
+        }
+    }
+
+    fn plan(&self, trials: u64) {
+        self.model.plan(trials);
+    }
+
+    fn sampler(&self) -> Sampler {
+        if self.fast() {
+            Sampler::Custom(STEP_DRAWS)
+        } else {
+            self.model.sampler()
+        }
+    }
+
+    fn run_reference(&self, roller: &mut BatchedRoller, trials: u64, tally: &mut Tally) {
+        self.model.run_reference(roller, trials, tally);
+    }
+
+    fn exact(&self) -> Option<Vec<f64>> {
+        self.model.exact()
+    }
+
+    fn exact_or_why(&self) -> Result<Vec<f64>, NoExact> {
+        self.model.exact_or_why()
+    }
+
+    fn sample_one(&self, roller: &mut BatchedRoller, values: &mut [u64]) {
+        self.model.sample_one(roller, values);
     }
 }
 
@@ -542,7 +883,10 @@ fn build_battlezone(p: &Params, v: &Params) -> Result<Box<dyn Model>, ParamError
         m,
         flares,
     };
-    Ok(Box::new(StepModel::new(rule)))
+    Ok(Box::new(ZoneModel {
+        model: StepModel::new(rule),
+        draws: std::sync::OnceLock::new(),
+    }))
 }
 
 #[cfg(test)]
@@ -574,6 +918,23 @@ mod tests {
         close(exact(&p, &[], "p_rings"), 1.0 / 36.0);
         let four = [("rings_on", "four_or_more")];
         close(exact(&p, &four, "p_rings"), 1.0 / 24.0);
+    }
+
+    /// Every part of the packed table is counted in exactly one group,
+    /// whole, and a table packs and unpacks unchanged.
+    #[test]
+    fn every_part_is_counted_once() {
+        use super::{COUNTED, Part};
+        for part in Part::ALL {
+            let (from, bits) = part.bits();
+            let holding = COUNTED
+                .iter()
+                .filter(|&&(at, width)| from >= at && from + bits <= at + width)
+                .count();
+            assert_eq!(holding, 1, "{part:?}");
+        }
+        let z = 0x3_ffff_ffff_u64;
+        assert_eq!(super::pack(&super::unpack(z)), z);
     }
 
     /// Every row of the six generator tables is the seed's: each "N. ...
