@@ -41,7 +41,7 @@ use super::rules::{MAX_AP, Target, affordable_attacks, ap_at_turn_start, attacks
 use crate::dice::{BatchedRoller, Expectation, MetricSink, Replay, Roller, StateDist, Tally};
 use crate::engine::repeat_model::{RepeatModel, Repeated};
 use crate::systems::{MetricDef, MetricList, Model, ParamError, Sampler};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The seed's sections on ammunition and reloading.
 pub(super) const CAP_SEED: &str = "RoF; Action Points; Actions in parallel";
@@ -375,14 +375,16 @@ impl Reloading {
         } else {
             out[..own].copy_from_slice(&values[&start][point * own..][..own]);
         }
-        // the turns, one by one: the chain walked forward
-        let mut live: HashMap<(Target, usize), f64> = HashMap::new();
+        // the turns, one by one: the chain walked forward, in the states'
+        // order (a hash map's order changes from run to run, and with it the
+        // last bit of each sum: byte-identical CSV needs a fixed order)
+        let mut live: BTreeMap<(Target, usize), f64> = BTreeMap::new();
         if !start.incapacitated() {
             live.insert((start, point), 1.0);
         }
         let mut over_at = [0.0; TURNS_SHOWN + 1];
         for over in over_at.iter_mut().skip(1) {
-            let mut next: HashMap<(Target, usize), f64> = HashMap::new();
+            let mut next: BTreeMap<(Target, usize), f64> = BTreeMap::new();
             for ((t, i), m) in &live {
                 let (c, r) = g.point(*i);
                 let (k, c1, r1) = self.plan(c, r, self.solved[t].before[*i]).expect("solved");
