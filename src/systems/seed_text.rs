@@ -59,6 +59,23 @@ pub fn record_skip(why: &str) {
     }
 }
 
+/// Asserts that each quoted sentence a rule rests on stands in the seed
+/// `file`, whitespace squashed on both sides (the seeds wrap lines where a
+/// doc comment does not); skipped, and said so, where the seed is absent.
+pub fn assert_quoted(file: &str, quotes: &[&str]) {
+    if !available(file) {
+        return;
+    }
+    let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = squash(&seed(file));
+    for quote in quotes {
+        assert!(
+            text.contains(&squash(quote)),
+            "not in the seed {file}: {quote}"
+        );
+    }
+}
+
 /// The text of a seed file.
 pub fn seed(file: &str) -> String {
     let path = seed_path(file);

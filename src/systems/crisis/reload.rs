@@ -632,25 +632,20 @@ pub(super) fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::seed_text;
 
     /// The seed's words this module rests on are the seed's.
     #[test]
     fn the_quoted_rules_are_the_seeds() {
-        if !seed_text::available(super::super::SEED) {
-            return;
-        }
-        let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-        let text = squash(&seed_text::seed(super::super::SEED));
-        for quote in [
-            "Using a higher RoF also uses up more bullets (CAP).",
-            "E.g. while reloading you can still give short commands to e.g. other party members.",
-            "Every Action in a Crisis requires Action Points (AP).",
-            "An action always costs at least 1 AP, unless an action specifically says otherwise.",
-            "Any AP over 6 are lost, while Actions that require more than the remaining AP are disabled until enough AP are accumulated.",
-        ] {
-            assert!(text.contains(&squash(quote)), "not in the seed: {quote}");
-        }
+        crate::systems::seed_text::assert_quoted(
+            super::super::SEED,
+            &[
+                "Using a higher RoF also uses up more bullets (CAP).",
+                "E.g. while reloading you can still give short commands to e.g. other party members.",
+                "Every Action in a Crisis requires Action Points (AP).",
+                "An action always costs at least 1 AP, unless an action specifically says otherwise.",
+                "Any AP over 6 are lost, while Actions that require more than the remaining AP are disabled until enough AP are accumulated.",
+            ],
+        );
     }
 
     /// By hand: 0 -> 1 -> 2 -> 1 (a cycle of two), costs 1, 2, 3, staying

@@ -855,28 +855,24 @@ impl TurnCounted for TurnsRule {
 #[cfg(test)]
 mod tests {
     use crate::systems::crisis::SEED;
-    use crate::systems::seed_text;
 
     /// Every sentence of the seed the volley quotes is the seed's, word for
     /// word.
     #[test]
     fn the_quoted_rules_are_the_seeds() {
-        if !seed_text::available(SEED) {
-            return;
-        }
-        let text = seed_text::seed(SEED);
-        for quote in [
-            "Each character and creature in a crisis have one turn per round",
-            "Once every character has acted, a new round begins",
-            "Cover is always relative to other targets. A character can be in total cover for an enemy, but in plain sight for another.",
-            "Once per round you can try to dodge an incoming Area of Effect Attack",
-            "You have to assign all Attacks to your targets first before you roll for them",
-            "At the start of each turn, including the beginning of a Crisis, the character recovers 4 AP",
-            "Any AP over 6 are lost",
-            "Only Area of Effect Attacks can be dodged",
-            "If the Health drops to -10, the creature immediately dies",
-        ] {
-            assert!(text.contains(quote), "not in the seed: {quote}");
-        }
+        crate::systems::seed_text::assert_quoted(
+            SEED,
+            &[
+                "Each character and creature in a crisis have one turn per round",
+                "Once every character has acted, a new round begins",
+                "Cover is always relative to other targets. A character can be in total cover for an enemy, but in plain sight for another.",
+                "Once per round you can try to dodge an incoming Area of Effect Attack",
+                "You have to assign all Attacks to your targets first before you roll for them",
+                "At the start of each turn, including the beginning of a Crisis, the character recovers 4 AP",
+                "Any AP over 6 are lost",
+                "Only Area of Effect Attacks can be dodged",
+                "If the Health drops to -10, the creature immediately dies",
+            ],
+        );
     }
 }

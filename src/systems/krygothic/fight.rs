@@ -1143,32 +1143,24 @@ mod tests {
     /// The rules the fight encodes, quoted, are the seed's words.
     #[test]
     fn the_quoted_rules_are_the_seeds() {
-        use crate::systems::seed_text;
-        let seed = super::super::SEED;
-        if !seed_text::available(seed) {
-            return;
-        }
-        let text = seed_text::seed(seed)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        for quote in [
-            "This attack costs 1AP to initiate.",
-            "each attack costs an individual AP",
-            "The costs are 2 AP for the second wound, 3 AP for the third and so on.",
-            "In the first round of combat, the charger receives a +2 bonus to their CC characteristic, but receives a body stat of -2 for the first attack the opponent has.",
-            "In the first round of combat, the initiator of the close combat receives a +1 bonus to their CC characteristic.",
-            "halve their CC attribute for the first attack the fear causing unit performs",
-            "If unit fails, halve his CC stat for first round.",
-            "If the unit fails, they freeze 2 inches out from the model",
-            "most units can only take 2 wounds",
-            "If at any point you roll all 1’s for you’re to hit roll, all damage is done to your own unit.",
-            "If you get more successes than the attacker, you can attack once for free. If you fail, the attacker gets one attack for free.",
-            "If hits are negated, roll a D6. On a 6 the weapon breaks.",
-            "must spend 1 AP getting up",
-        ] {
-            assert!(text.contains(quote), "the seed says '{quote}'");
-        }
+        crate::systems::seed_text::assert_quoted(
+            super::super::SEED,
+            &[
+                "This attack costs 1AP to initiate.",
+                "each attack costs an individual AP",
+                "The costs are 2 AP for the second wound, 3 AP for the third and so on.",
+                "In the first round of combat, the charger receives a +2 bonus to their CC characteristic, but receives a body stat of -2 for the first attack the opponent has.",
+                "In the first round of combat, the initiator of the close combat receives a +1 bonus to their CC characteristic.",
+                "halve their CC attribute for the first attack the fear causing unit performs",
+                "If unit fails, halve his CC stat for first round.",
+                "If the unit fails, they freeze 2 inches out from the model",
+                "most units can only take 2 wounds",
+                "If at any point you roll all 1’s for you’re to hit roll, all damage is done to your own unit.",
+                "If you get more successes than the attacker, you can attack once for free. If you fail, the attacker gets one attack for free.",
+                "If hits are negated, roll a D6. On a 6 the weapon breaks.",
+                "must spend 1 AP getting up",
+            ],
+        );
     }
 
     /// "for each dice that passes, the attacker can spend AP to make the

@@ -1244,28 +1244,24 @@ impl Model for TurnsModel {
 #[cfg(test)]
 mod tests {
     use crate::systems::krygothic::{RULES, SEED};
-    use crate::systems::seed_text;
     use crate::systems::testing::{exact, model};
 
     /// Every sentence the volley rules quote is the seed's.
     #[test]
     fn the_quoted_rules_are_the_seeds() {
-        if !seed_text::available(SEED) {
-            return;
-        }
-        let text = seed_text::seed(SEED);
-        for quote in [
-            "Any hits that exceed this attribute are counted as a wound (although this is discussed later, most units can only take 2 wounds)",
-            "Increase the target number by 1 for every unit over the first that is also firing",
-            "(NOTE: The unit only has to be hit, not wounded)",
-            "it is too far for the weapon to shoot",
-            "they must take a test to avoid being pinned",
-            "To get the unit unpinned, you can spend a single AP to re-roll the WILL roll",
-            "Instead of the usual 'your turn, my turn' style",
-            "Squad leaders can never be pinned",
-        ] {
-            assert!(text.contains(quote), "not in the seed: {quote}");
-        }
+        crate::systems::seed_text::assert_quoted(
+            SEED,
+            &[
+                "Any hits that exceed this attribute are counted as a wound (although this is discussed later, most units can only take 2 wounds)",
+                "Increase the target number by 1 for every unit over the first that is also firing",
+                "(NOTE: The unit only has to be hit, not wounded)",
+                "it is too far for the weapon to shoot",
+                "they must take a test to avoid being pinned",
+                "To get the unit unpinned, you can spend a single AP to re-roll the WILL roll",
+                "Instead of the usual 'your turn, my turn' style",
+                "Squad leaders can never be pinned",
+            ],
+        );
     }
 
     /// One turn is drawn unit by unit (a turn's draw would be the trial's

@@ -495,28 +495,24 @@ pub fn build(p: &Params, _v: &Params) -> Result<Box<dyn Model>, ParamError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::systems::seed_text::{available, seed};
 
     /// The sentences this module and its readings quote are the seed's.
     #[test]
     fn the_quoted_rules_are_the_seeds() {
-        if !available(super::super::SEED) {
-            return;
-        }
-        let text = seed(super::super::SEED);
-        for quote in [
-            "They may interrupt these units movement and fire upon them, (max 2AP's)",
-            "is on OVERWATCH then they may fire at the assaulting squad on the way in",
-            "If the Target only is on TIMED ASSAULT then they may fire on the assaulting squad on the way in",
-            "Squad does nothing until one or more targets move across their line of sight",
-            "You have to determine at the beginning of your phase how many dice will be for movement",
-            "1 AP buys you 1D6\" of movement. roll the dice see how far you can move up to",
-            "Target Moving >3\" or Under Cover",
-            "Or move other than to take cover",
-            "character may still move and fire but at a reduced ability",
-            "APC's and Tanks can not do close assaults of any sort whatsoever",
-        ] {
-            assert!(text.contains(quote), "the seed says: {quote}");
-        }
+        crate::systems::seed_text::assert_quoted(
+            super::super::SEED,
+            &[
+                "They may interrupt these units movement and fire upon them, (max 2AP's)",
+                "is on OVERWATCH then they may fire at the assaulting squad on the way in",
+                "If the Target only is on TIMED ASSAULT then they may fire on the assaulting squad on the way in",
+                "Squad does nothing until one or more targets move across their line of sight",
+                "You have to determine at the beginning of your phase how many dice will be for movement",
+                "1 AP buys you 1D6\" of movement. roll the dice see how far you can move up to",
+                "Target Moving >3\" or Under Cover",
+                "Or move other than to take cover",
+                "character may still move and fire but at a reduced ability",
+                "APC's and Tanks can not do close assaults of any sort whatsoever",
+            ],
+        );
     }
 }

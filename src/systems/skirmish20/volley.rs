@@ -906,7 +906,6 @@ impl Model for TurnsModel {
 
 #[cfg(test)]
 mod tests {
-    use crate::systems::seed_text;
 
     /// Every sentence of the seed the volley quotes is the seed's, word for
     /// word (whitespace aside): wound allocation, the Hero's D6, the seed's
@@ -914,19 +913,15 @@ mod tests {
     /// ../shared; failing under CI=true.
     #[test]
     fn the_quoted_rules_are_the_seeds() {
-        if !seed_text::available(super::super::SEED) {
-            return;
-        }
-        let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-        let text = squash(&seed_text::seed(super::super::SEED));
-        for quote in [
-            "if figures take wounds and some were already wounded the defender chooses whether to have more wounded figures or add the wounds to the existing wounded figures and kill them",
-            "roll 1D6 for each attack, on a roll of 6 the attack goes against the Hero character otherwise one or more of the common troopers",
-            "fire 2AP's into a squad of human troopers lead by a \"Hero\" veteran saergant. Roll 12D6",
-            "Once a squad has lost at least 50% of it's force wounded or dead it is shaken",
-            "Once a squad falls below 35% then it must run away. It can not shoot at all",
-        ] {
-            assert!(text.contains(&squash(quote)), "not in the seed: {quote}");
-        }
+        crate::systems::seed_text::assert_quoted(
+            super::super::SEED,
+            &[
+                "if figures take wounds and some were already wounded the defender chooses whether to have more wounded figures or add the wounds to the existing wounded figures and kill them",
+                "roll 1D6 for each attack, on a roll of 6 the attack goes against the Hero character otherwise one or more of the common troopers",
+                "fire 2AP's into a squad of human troopers lead by a \"Hero\" veteran saergant. Roll 12D6",
+                "Once a squad has lost at least 50% of it's force wounded or dead it is shaken",
+                "Once a squad falls below 35% then it must run away. It can not shoot at all",
+            ],
+        );
     }
 }

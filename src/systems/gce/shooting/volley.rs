@@ -820,7 +820,6 @@ impl TurnCounted for TurnsRule {
 #[cfg(test)]
 mod tests {
     use crate::systems::gce::tables::SEED;
-    use crate::systems::seed_text;
 
     /// Every sentence of the seed the volley rules quote (in their doc
     /// comments and the GCE README's readings) is the seed's, word for
@@ -828,23 +827,20 @@ mod tests {
     /// Recovery between turns, ammo, and a target that starts hurt.
     #[test]
     fn the_quoted_rules_are_the_seeds() {
-        if !seed_text::available(SEED) {
-            return;
-        }
-        let text = seed_text::seed(SEED);
-        for quote in [
-            "If a Warrior who is Down suffers additional Wounds then roll on the Injury Table again",
-            "Roll to Hit with each shot before working out any Wounds",
-            "Remove the Model from play",
-            "Warriors that started their turn Pinned now automatically recover",
-            "Warriors that are Down must roll on the Injury Table",
-            "the weapon has run out of ammo",
-            "-1 WS and -1 BS for the rest of the game",
-            "treating the Warrior as if they regain a single Wound",
-            "so long as both their WS and BS characteristics do not reach 0",
-            "Hit but not Wounded or receives a Flesh Wound",
-        ] {
-            assert!(text.contains(quote), "not in the seed: {quote}");
-        }
+        crate::systems::seed_text::assert_quoted(
+            SEED,
+            &[
+                "If a Warrior who is Down suffers additional Wounds then roll on the Injury Table again",
+                "Roll to Hit with each shot before working out any Wounds",
+                "Remove the Model from play",
+                "Warriors that started their turn Pinned now automatically recover",
+                "Warriors that are Down must roll on the Injury Table",
+                "the weapon has run out of ammo",
+                "-1 WS and -1 BS for the rest of the game",
+                "treating the Warrior as if they regain a single Wound",
+                "so long as both their WS and BS characteristics do not reach 0",
+                "Hit but not Wounded or receives a Flesh Wound",
+            ],
+        );
     }
 }
