@@ -201,7 +201,7 @@ fn ambidextrous_fires_two_pistols_for_each_ap() {
     );
 }
 
-/// Moving 1D6 first leaves 2 AP, one on firing: the two guns fire once
+/// Moving 2D6 first leaves 1 AP, spent on firing: the two guns fire once
 /// each; a jam then has 1 AP left and carries over.
 #[test]
 fn ambidextrous_after_moving_fires_each_gun_once() {
